@@ -1,0 +1,109 @@
+"""Source positions and diagnostics, shared by every layer.
+
+Problems are collected as :class:`Diagnostic` values with the place they come
+from and reported together, rather than raised one exception at a time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Where something was written: 1-based line and column (of its first character)."""
+
+    line: int
+    column: int
+    end_line: int | None = None
+    end_column: int | None = None
+
+    def __repr__(self) -> str:
+        return f"<Span {self.line}:{self.column}>"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One problem found in a record.
+
+    ``rule`` says in plain words which rule was broken, ``section`` where it
+    stands in the rules (seed file and heading), ``hint`` what would have been
+    legal.  ``turn`` and ``player`` place it in the game.
+    """
+
+    message: str
+    span: Span | None = None
+    file: str | None = None
+    severity: Severity = "error"
+    code: str = "error"
+    game: int | None = None
+    turn: int | None = None
+    player: str | None = None
+    rule: str | None = None
+    section: str | None = None
+    hint: str | None = None
+    source_line: str | None = None
+
+    def location(self) -> str:
+        """``file:line:col`` (the parts that are known)."""
+        parts = [self.file or "<input>"]
+        if self.span is not None:
+            parts += [str(self.span.line), str(self.span.column)]
+        return ":".join(parts)
+
+    def one_line(self) -> str:
+        """The diagnostic as the one-line message the CLI prints."""
+        text = f"{self.location()}: {self.severity}: {self.message}"
+        if self.turn is not None:
+            who = f" ({self.player})" if self.player else ""
+            text += f" [turn {self.turn}{who}]"
+        if self.rule:
+            text += f" -- rule: {self.rule}"
+        if self.section:
+            text += f" ({self.section})"
+        if self.hint:
+            text += f"; {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, object]:
+        """A plain dict for ``--format json`` reports."""
+        out: dict[str, object] = {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "file": self.file,
+        }
+        if self.span is not None:
+            out["line"] = self.span.line
+            out["column"] = self.span.column
+        for key in ("game", "turn", "player", "rule", "section", "hint"):
+            value = getattr(self, key)
+            if value is not None:
+                out[key] = value
+        return out
+
+
+class GrnError(Exception):
+    """Base class of the errors grn raises for bad input (never for its own bugs)."""
+
+
+class IllegalAction(GrnError):
+    """A rules engine refuses a command.
+
+    Engines raise it with the rule in plain words, the section of the rules it
+    comes from and, when it can say, what would have been legal; the validator
+    turns it into a :class:`Diagnostic` at the command's span.
+    """
+
+    def __init__(self, message: str, *, rule: str | None = None, section: str | None = None,
+                 hint: str | None = None, span: Span | None = None, code: str = "illegal") -> None:
+        super().__init__(message)
+        self.message = message
+        self.rule = rule
+        self.section = section
+        self.hint = hint
+        self.span = span
+        self.code = code

@@ -1,0 +1,763 @@
+"""Rules engine of the card game "Gold" (seed ``001_eaa10593919c6b2e.txt``).
+
+Players turn over face-down cards of a layout.  A miner carries gold out,
+miners fight duels, dynamite blows cards away; when 10 or fewer cards are face
+down the "Gold Rush!" begins and each turn turns one card.  The richest player
+wins.
+
+The engine works at the command level (:class:`~grn.commands.FlipCard`) and
+does **not** know the deal: it learns a card's face when a record turns it and
+checks every later turn against what it has seen (a card that goes back face
+down keeps its face) and against the card list (:func:`load_cards`).  Outcomes
+are computed by the rules, never read from the record.
+
+Quotes from the rules are from ``001_eaa10593919c6b2e.txt`` (001 has no headings;
+``section`` names the passage).
+
+Rulings (where 001 is silent):
+
+* **Blocked table.**  001 ends the game only "when the last card has been
+  removed from the table".  With more than 10 cards face down and none of them
+  able to leave (e.g. only gold left, or only miners of one value with gold
+  worth more), no turn can change the table and the Gold Rush never comes: the
+  game cannot end.  The engine says so (:attr:`GoldState.is_blocked`), keeps
+  accepting legal turns (they change nothing), and never reports it over; a
+  record that stops there is incomplete.  Self-play deals again with the next
+  seed.  Because every card lies at its own position and cards never move, the
+  multiset of face-down cards is the card list minus the cards that left, so
+  blocking is known exactly even while faces are hidden.
+* **Match tie after the last game.**  001: "In the event of a tie, the tied
+  player with more points in the last game wins."  If those are tied too,
+  all of them win (as in a single game's "there are several winners").
+* **First player of each match game.**  "with a different player starting each
+  time": the starter moves one seat clockwise each game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Literal, Union
+
+from grn.commands import COLOURS, Card, FlipCard, card_text
+from grn.errors import GrnError, IllegalAction
+
+__all__ = [
+    "CardSet", "CardDataError", "load_cards", "grid_positions", "GRID_8X8",
+    "GoldState", "GoldEvent", "GoldTaken", "CardRemoved", "CardsReturned",
+    "RushBegins", "GameEnds", "match_result", "expected_first_player",
+    "seats_for", "RUSH_THRESHOLD", "SECTION",
+]
+
+Phase = Literal["normal", "rush"]
+
+#: "If there are 10 or fewer cards still face down when it is the beginning of
+#: your turn, then you should all shout: 'Gold Rush!'"
+RUSH_THRESHOLD = 10
+
+#: Section names used in :class:`IllegalAction` (001 has no headings).
+SECTION = {
+    "setup": "001 Gold: setup",
+    "turn": "001 Gold: your turn",
+    "rush": "001 Gold: Gold Rush!",
+    "end": "001 Gold: end of the game",
+    "cards": "001 Gold: card list (seeds/README.md)",
+    "match": "001 Gold: several games",
+}
+
+
+# --------------------------------------------------------------------------
+# The card list
+# --------------------------------------------------------------------------
+
+class CardDataError(GrnError, ValueError):
+    """A card list file that does not describe a usable set of Gold cards."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardSet:
+    """The cards of one box of Gold: mine entrances and layout cards with their counts."""
+
+    name: str
+    entrances: tuple[str, ...]
+    cards: tuple[tuple[Card, int], ...]
+    description: str = ""
+
+    @property
+    def total(self) -> int:
+        """Number of layout cards (64 for the shipped list)."""
+        return sum(n for _, n in self.cards)
+
+    def counts(self) -> dict[Card, int]:
+        """Face -> number of copies."""
+        return dict(self.cards)
+
+    def count(self, card: Card) -> int:
+        """Copies of ``card`` in the box (0 when there is no such card)."""
+        for face, n in self.cards:
+            if face == card:
+                return n
+        return 0
+
+    def all_cards(self) -> list[Card]:
+        """Every physical layout card, in file order (shuffle it to deal)."""
+        return [face for face, n in self.cards for _ in range(n)]
+
+
+def _card_from_json(entry: Mapping[str, object]) -> Card:
+    kind = entry["kind"]
+    if kind == "gold":
+        return Card("gold", int(entry["value"]))  # type: ignore[arg-type]
+    if kind == "miner":
+        return Card("miner", int(entry["value"]), str(entry["colour"]))  # type: ignore[arg-type]
+    return Card("dynamite")
+
+
+def load_cards(path: str | Path | None = None) -> CardSet:
+    """Load and check a card list (default: the shipped ``grn.data/cards/gold.json``).
+
+    The file is validated against ``grn.schemas/cards.schema.json`` (JSON Schema
+    2020-12); a card listed twice or a miner colour without an entrance is also
+    refused.  Raises :class:`CardDataError`.
+    """
+    import jsonschema
+
+    if path is None:
+        text = resources.files("grn.data").joinpath("cards/gold.json").read_text(encoding="utf-8")
+        where = "grn.data/cards/gold.json"
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+        where = str(path)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CardDataError(f"{where}: not JSON: {exc}") from exc
+    schema = json.loads(resources.files("grn.schemas").joinpath("cards.schema.json")
+                        .read_text(encoding="utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    if errors:
+        err = errors[0]
+        at = "/".join(str(p) for p in err.path) or "(top)"
+        raise CardDataError(f"{where}: {at}: {err.message}")
+    entrances = tuple(doc["entrances"])
+    seen: dict[Card, int] = {}
+    for entry in doc["cards"]:
+        card = _card_from_json(entry)
+        if card in seen:
+            raise CardDataError(f"{where}: card {card_text(card)} is listed twice")
+        if card.kind == "miner" and card.colour not in entrances:
+            raise CardDataError(f"{where}: miner colour {card.colour} has no mine entrance")
+        seen[card] = int(entry["count"])
+    return CardSet(name=doc["name"], entrances=entrances, cards=tuple(seen.items()),
+                   description=doc.get("description", ""))
+
+
+_DEFAULT_CARDS: CardSet | None = None
+
+
+def _default_cards() -> CardSet:
+    global _DEFAULT_CARDS
+    if _DEFAULT_CARDS is None:
+        _DEFAULT_CARDS = load_cards()
+    return _DEFAULT_CARDS
+
+
+def grid_positions(files: int = 8, ranks: int = 8) -> tuple[str, ...]:
+    """Position names of a ``files`` x ``ranks`` grid, rank by rank: ``a1 b1 ... h1 a2 ... h8``."""
+    return tuple(f"{chr(ord('a') + f)}{r}" for r in range(1, ranks + 1) for f in range(files))
+
+
+#: "For a simplified game, arrange the cards in an 8x8 grid": files a-h, ranks 1-8.
+GRID_8X8: tuple[str, ...] = grid_positions()
+
+
+# --------------------------------------------------------------------------
+# Events
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class GoldTaken:
+    """``player`` put the gold ``card`` from ``from_pos`` under their mine entrance.
+
+    ``by_miner_pos`` is the miner that carried it out (``None`` in the Gold Rush).
+    """
+
+    player: str
+    card: Card
+    from_pos: str
+    by_miner_pos: str | None = None
+
+    def describe(self) -> str:
+        """A short sentence."""
+        how = f" carried out by the miner at {self.by_miner_pos}" if self.by_miner_pos else ""
+        return f"{self.player} takes {card_text(self.card)} from {self.from_pos}{how}."
+
+    def __repr__(self) -> str:
+        by = f" by {self.by_miner_pos}" if self.by_miner_pos else ""
+        return f"<GoldTaken {self.player} {card_text(self.card)}@{self.from_pos}{by}>"
+
+
+@dataclass(frozen=True, slots=True)
+class CardRemoved:
+    """The card at ``pos`` left the game (``reason`` in a few words)."""
+
+    pos: str
+    card: Card
+    reason: str
+
+    def describe(self) -> str:
+        """A short sentence."""
+        return f"{card_text(self.card)} at {self.pos} leaves the game ({self.reason})."
+
+    def __repr__(self) -> str:
+        return f"<CardRemoved {card_text(self.card)}@{self.pos}: {self.reason}>"
+
+
+@dataclass(frozen=True, slots=True)
+class CardsReturned:
+    """The cards at ``positions`` were turned back face down where they lay."""
+
+    positions: tuple[str, ...]
+    cards: tuple[Card, ...]
+    reason: str
+
+    def describe(self) -> str:
+        """A short sentence."""
+        what = " and ".join(f"{card_text(c)} at {p}" for p, c in zip(self.positions, self.cards))
+        return f"{what} {'go' if len(self.positions) > 1 else 'goes'} back face down ({self.reason})."
+
+    def __repr__(self) -> str:
+        what = ",".join(f"{card_text(c)}@{p}" for p, c in zip(self.positions, self.cards))
+        return f"<CardsReturned {what}: {self.reason}>"
+
+
+@dataclass(frozen=True, slots=True)
+class RushBegins:
+    """"Gold Rush!": ``face_down`` (10 or fewer) cards were face down when ``player``'s turn began."""
+
+    player: str
+    face_down: int
+
+    def describe(self) -> str:
+        """A short sentence."""
+        return f"Gold Rush! {self.face_down} cards are face down; from {self.player} on, one card a turn."
+
+    def __repr__(self) -> str:
+        return f"<RushBegins {self.player} ({self.face_down} face down)>"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnds:
+    """The last card left the table; final ``scores`` (player, points) and ``winners``."""
+
+    scores: tuple[tuple[str, int], ...]
+    winners: tuple[str, ...]
+
+    def describe(self) -> str:
+        """A short sentence."""
+        pts = ", ".join(f"{p} {s}" for p, s in self.scores)
+        return f"The last card has left the table ({pts}); winner{'s' if len(self.winners) > 1 else ''}: {', '.join(self.winners)}."
+
+    def __repr__(self) -> str:
+        return f"<GameEnds winners={'+'.join(self.winners)}>"
+
+
+GoldEvent = Union[GoldTaken, CardRemoved, CardsReturned, RushBegins, GameEnds]
+
+
+# --------------------------------------------------------------------------
+# Seats
+# --------------------------------------------------------------------------
+
+def seats_for(players: int | Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """Seats (player key, owned colours) for ``players`` (a count or colours in seat order).
+
+    "If there are only two players, each of them should pick two colors": a
+    two-player seat also takes the next colour of :data:`COLOURS` nobody has
+    chosen (the default is red+yellow against green+blue; black leaves).
+    """
+    chosen = list(COLOURS[:players]) if isinstance(players, int) else list(players)
+    if isinstance(players, int) and players == 2:
+        chosen = ["red", "green"]
+    if not 2 <= len(chosen) <= 5:
+        raise ValueError("Gold is played by 2 to 5 players")
+    if len(set(chosen)) != len(chosen) or any(c not in COLOURS for c in chosen):
+        raise ValueError(f"players must be distinct colours of {', '.join(COLOURS)}")
+    if len(chosen) > 2:
+        return [(c, (c,)) for c in chosen]
+    spare = [c for c in COLOURS if c not in chosen]
+    return [(chosen[0], (chosen[0], spare[0])), (chosen[1], (chosen[1], spare[1]))]
+
+
+# --------------------------------------------------------------------------
+# The state
+# --------------------------------------------------------------------------
+
+_DOWN, _GONE = 0, 1
+
+
+def _changes(a: Card, b: Card) -> bool:
+    """True when turning ``a`` and ``b`` together removes at least one card."""
+    if a.kind == "dynamite" or b.kind == "dynamite":
+        return True
+    if a.kind == "miner" and b.kind == "miner":
+        return a.value != b.value
+    if a.kind == "miner" and b.kind == "gold":
+        return a.value >= b.value
+    if b.kind == "miner" and a.kind == "gold":
+        return b.value >= a.value
+    return False
+
+
+class GoldState:
+    """A game of Gold in progress, seen by someone who remembers every card turned.
+
+    Build it with :meth:`new`; play with :meth:`play_turn`.
+    """
+
+    __slots__ = (
+        "players", "owners", "colours", "positions", "cards", "_index", "_status", "_faces",
+        "_seen_counts", "_deck_counts", "_gone_counts", "_down", "_turn", "_current",
+        "_rush_turn", "_scores", "_gold", "_taken",
+    )
+
+    players: tuple[str, ...]
+    owners: dict[str, str]
+    colours: dict[str, tuple[str, ...]]
+    positions: tuple[str, ...]
+    cards: CardSet
+
+    @classmethod
+    def new(cls, seats: Sequence[tuple[str, tuple[str, ...]]], first: str | None = None,
+            positions: Sequence[str] | None = None, deck: CardSet | None = None) -> GoldState:
+        """Start a game.
+
+        ``seats`` are (player key, owned colours) in clockwise order; the key is
+        the player's first colour.  "If there are only two players, each of them
+        should pick two colors. The remaining mine mouth goes back into the box."
+        -- its miners stay in the layout and belong to nobody.  With 3-5 players
+        each owns one colour.  ``first`` starts (default: the first seat).
+        ``positions`` names the layout places (default the 8x8 grid a1..h8; any
+        list of distinct names, as many as the deck's cards, for a free layout).
+        ``deck`` is a :class:`CardSet` (default :func:`load_cards`).
+        """
+        deck = deck if deck is not None else _default_cards()
+        seats = [(key, tuple(cols)) for key, cols in seats]
+        if not 2 <= len(seats) <= 5:
+            raise ValueError("Gold is played by 2 to 5 players (001: setup)")
+        want = 2 if len(seats) == 2 else 1
+        owners: dict[str, str] = {}
+        for key, cols in seats:
+            if len(cols) != want:
+                raise ValueError(f"with {len(seats)} players each player owns {want} colour(s); "
+                                 f"{key} owns {len(cols)}")
+            if key != cols[0]:
+                raise ValueError(f"player key {key!r} must be the player's first colour {cols[0]!r}")
+            for col in cols:
+                if col not in deck.entrances:
+                    raise ValueError(f"{col} is not a colour of the card set ({', '.join(deck.entrances)})")
+                if col in owners:
+                    raise ValueError(f"colour {col} is owned twice")
+                owners[col] = key
+        keys = tuple(key for key, _ in seats)
+        if first is not None and first not in keys:
+            raise ValueError(f"first player {first!r} is not seated ({', '.join(keys)})")
+        names = tuple(positions) if positions is not None else GRID_8X8
+        if len(set(names)) != len(names):
+            raise ValueError("layout positions must be distinct")
+        if len(names) != deck.total:
+            raise ValueError(f"the layout has {len(names)} places for {deck.total} cards")
+        self = cls.__new__(cls)
+        self.players = keys
+        self.owners = owners
+        self.colours = dict(seats)
+        self.positions = names
+        self.cards = deck
+        self._index = {p: i for i, p in enumerate(names)}
+        self._status = [_DOWN] * len(names)
+        self._faces = {}
+        self._seen_counts = {}
+        self._deck_counts = deck.counts()
+        self._gone_counts = {}
+        self._down = len(names)
+        self._turn = 0
+        self._current = keys.index(first) if first is not None else 0
+        self._rush_turn = None
+        self._scores = {k: 0 for k in keys}
+        self._gold = {k: 0 for k in keys}
+        self._taken = {k: [] for k in keys}
+        return self
+
+    # -- queries ----------------------------------------------------------
+
+    @property
+    def current_player(self) -> str:
+        """The player whose turn it is."""
+        return self.players[self._current]
+
+    @property
+    def turn(self) -> int:
+        """Number of turns played so far (the next turn is ``turn + 1``)."""
+        return self._turn
+
+    @property
+    def phase(self) -> Phase:
+        """``"rush"`` when the next turn is a Gold Rush turn (one card), else ``"normal"``.
+
+        "If there are 10 or fewer cards still face down when it is the beginning
+        of your turn ... each player only picks one card when it is their turn."
+        The count of face-down cards never grows, so once in the rush it stays.
+        """
+        return "rush" if self._rush_turn is not None or self._down <= RUSH_THRESHOLD else "normal"
+
+    @property
+    def rush_turn(self) -> int | None:
+        """The (1-based) turn at which the Gold Rush began, ``None`` before."""
+        return self._rush_turn
+
+    @property
+    def flips_due(self) -> int:
+        """Cards the next turn must turn over: 2, or 1 in the Gold Rush."""
+        return 1 if self.phase == "rush" else 2
+
+    @property
+    def is_over(self) -> bool:
+        """"The game ends when the last card has been removed from the table.\""""
+        return self._down == 0
+
+    @property
+    def is_blocked(self) -> bool:
+        """True when the game can never end (ruling; 001 is silent).
+
+        More than 10 cards are face down and no two of them can change the
+        table: no dynamite, no two miners of different values, no miner as strong
+        as a gold.  Known exactly although faces are hidden: the face-down cards
+        are the card list minus the cards that left.
+        """
+        if self._down <= RUSH_THRESHOLD:
+            return False
+        dyn = False
+        miner_values: set[int] = set()
+        min_gold: int | None = None
+        gone = self._gone_counts
+        for card, n in self._deck_counts.items():
+            if n - gone.get(card, 0) <= 0:
+                continue
+            if card.kind == "dynamite":
+                dyn = True
+            elif card.kind == "miner":
+                miner_values.add(card.value)
+            elif min_gold is None or card.value < min_gold:
+                min_gold = card.value
+        if dyn or len(miner_values) > 1:
+            return False
+        return not (miner_values and min_gold is not None and max(miner_values) >= min_gold)
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Player -> sum of the values of their gold cards."""
+        return dict(self._scores)
+
+    @property
+    def gold_cards(self) -> dict[str, int]:
+        """Player -> number of gold cards under their mine entrance."""
+        return dict(self._gold)
+
+    def gold_of(self, player: str) -> list[Card]:
+        """The gold cards ``player`` has taken, in the order taken."""
+        return list(self._taken[player])
+
+    def owner(self, colour: str | None) -> str | None:
+        """The player who owns miners of ``colour`` (``None``: nobody)."""
+        return self.owners.get(colour) if colour is not None else None
+
+    def winners(self) -> list[str]:
+        """"The richest player wins! In the event of a tie, the player who has
+        collected more gold cards wins. If there's still a tie, then there are
+        several winners."  (Of the scores as they stand; final when :attr:`is_over`.)
+        """
+        best = max((self._scores[p], self._gold[p]) for p in self.players)
+        return [p for p in self.players if (self._scores[p], self._gold[p]) == best]
+
+    def face_down(self) -> list[str]:
+        """Positions of the cards still face down on the table, in layout order."""
+        st = self._status
+        return [p for i, p in enumerate(self.positions) if st[i] == _DOWN]
+
+    def legal_flips(self) -> list[str]:
+        """The positions one may turn over this turn (every face-down card)."""
+        return [] if self.is_over else self.face_down()
+
+    def removed(self) -> list[str]:
+        """Positions whose card has left the table, in layout order."""
+        st = self._status
+        return [p for i, p in enumerate(self.positions) if st[i] == _GONE]
+
+    def known_faces(self) -> dict[str, Card]:
+        """Face-down position -> the face seen there last (what a player remembers)."""
+        st, idx = self._status, self._index
+        return {p: c for p, c in self._faces.items() if st[idx[p]] == _DOWN}
+
+    def seen_faces(self) -> dict[str, Card]:
+        """Every position whose card has been seen -> its face (removed cards too)."""
+        return dict(self._faces)
+
+    def face_down_cards(self) -> dict[Card, int]:
+        """The multiset of face-down cards (card list minus the cards that left)."""
+        gone = self._gone_counts
+        out = {c: n - gone.get(c, 0) for c, n in self._deck_counts.items()}
+        return {c: n for c, n in out.items() if n > 0}
+
+    def copy(self) -> GoldState:
+        """An independent copy (for search and what-ifs)."""
+        other = GoldState.__new__(GoldState)
+        other.players = self.players
+        other.owners = self.owners
+        other.colours = self.colours
+        other.positions = self.positions
+        other.cards = self.cards
+        other._index = self._index
+        other._deck_counts = self._deck_counts
+        other._status = list(self._status)
+        other._faces = dict(self._faces)
+        other._seen_counts = dict(self._seen_counts)
+        other._gone_counts = dict(self._gone_counts)
+        other._down = self._down
+        other._turn = self._turn
+        other._current = self._current
+        other._rush_turn = self._rush_turn
+        other._scores = dict(self._scores)
+        other._gold = dict(self._gold)
+        other._taken = {k: list(v) for k, v in self._taken.items()}
+        return other
+
+    def __repr__(self) -> str:
+        return (f"<GoldState turn {self._turn} {self.phase} next={self.current_player} "
+                f"down={self._down} scores={self._scores}>")
+
+    # -- playing ----------------------------------------------------------
+
+    def check_turn(self, player: str, flips: Sequence[FlipCard]) -> None:
+        """Raise :class:`IllegalAction` if ``player`` may not turn ``flips`` now."""
+        turn_no = self._turn + 1
+        if self._down == 0:
+            raise IllegalAction(
+                "the game is over: no card is left on the table",
+                rule="The game ends when the last card has been removed from the table.",
+                section=SECTION["end"], span=flips[0].span if flips else None)
+        if player != self.current_player:
+            raise IllegalAction(
+                f"it is {self.current_player}'s turn, not {player}'s",
+                rule="The youngest player starts. The game then continues clockwise.",
+                section=SECTION["turn"], hint=f"{self.current_player} plays turn {turn_no}",
+                span=flips[0].span if flips else None)
+        index, status = self._index, self._status
+        turned: set[str] = set()
+        for flip in flips:
+            i = index.get(flip.pos)
+            if i is None:
+                raise IllegalAction(
+                    f"{flip.pos} is not a place of the layout",
+                    rule="Every card must be visible and may not be covered by another card.",
+                    section=SECTION["setup"],
+                    hint=f"places are {self.positions[0]}..{self.positions[-1]}", span=flip.span)
+            if status[i] == _GONE:
+                raise IllegalAction(
+                    f"the card at {flip.pos} has already left the game",
+                    rule="flip two cards of your choice over (cards still on the table)",
+                    section=SECTION["turn"], hint="turn a face-down card", span=flip.span)
+            if flip.pos in turned:
+                raise IllegalAction(
+                    f"{flip.pos} is turned twice in one turn",
+                    rule="When it's your turn, flip two cards of your choice over.",
+                    section=SECTION["turn"], hint="turn two different face-down cards",
+                    span=flip.span)
+            turned.add(flip.pos)
+        rush = self._rush_turn is not None or self._down <= RUSH_THRESHOLD
+        due = 1 if rush else 2
+        if len(flips) != due:
+            extra = flips[due] if len(flips) > due else None
+            span = extra.span if extra is not None else (flips[-1].span if flips else None)
+            if rush:
+                when = ("Gold Rush! began at this turn" if self._rush_turn is None
+                        else f"Gold Rush! began at turn {self._rush_turn}")
+                raise IllegalAction(
+                    f"{when}: turn one card ({len(flips)} turned)",
+                    rule="If there are 10 or fewer cards still face down when it is the beginning "
+                         "of your turn ... each player only picks one card when it is their turn.",
+                    section=SECTION["rush"],
+                    hint=f"{self._down} cards are face down; turn exactly one", span=span)
+            raise IllegalAction(
+                f"turn two cards ({len(flips)} turned); the Gold Rush has not begun",
+                rule="When it's your turn, flip two cards of your choice over.",
+                section=SECTION["turn"],
+                hint=f"{self._down} cards are face down; the Gold Rush begins at 10 or fewer",
+                span=span)
+        faces = self._faces
+        new: dict[Card, int] = {}
+        for flip in flips:
+            seen = faces.get(flip.pos)
+            if seen is not None:
+                if seen != flip.face:
+                    raise IllegalAction(
+                        f"{flip.pos} shows {card_text(flip.face)} but was seen as {card_text(seen)}",
+                        rule="Flip the stronger gold miner back and leave the card in the same place. "
+                             "Be sure to remember where the gold miner is.",
+                        section=SECTION["turn"], hint=f"{flip.pos} is {card_text(seen)}",
+                        span=flip.span)
+                continue
+            new[flip.face] = new.get(flip.face, 0) + 1
+        for flip in flips:
+            if flip.pos in faces:
+                continue
+            face = flip.face
+            have = self._deck_counts.get(face, 0)
+            if have == 0:
+                raise IllegalAction(
+                    f"there is no card {card_text(face)} in the game",
+                    rule="the card list: 24 gold (1-4), 35 miners (2-5 in five colours), 5 dynamite",
+                    section=SECTION["cards"], span=flip.span)
+            if self._seen_counts.get(face, 0) + new[face] > have:
+                raise IllegalAction(
+                    f"{card_text(face)} at {flip.pos} would be card {self._seen_counts.get(face, 0) + new[face]} "
+                    f"of that kind; the game has {have}",
+                    rule="the card list: every card is dealt once to its own place",
+                    section=SECTION["cards"],
+                    hint=f"{card_text(face)} already seen at "
+                         + ", ".join(p for p, c in faces.items() if c == face),
+                    span=flip.span)
+
+    def play_turn(self, player: str, flips: Sequence[FlipCard]) -> list[GoldEvent]:
+        """Play ``player``'s turn: turn ``flips`` over and apply the rules.
+
+        Raises :class:`IllegalAction` (rule, section, hint, span of the offending
+        flip) and leaves the state unchanged when the turn is not legal.
+        Returns the events of the turn.
+        """
+        self.check_turn(player, flips)
+        events: list[GoldEvent] = []
+        self._turn += 1
+        if self._rush_turn is None and self._down <= RUSH_THRESHOLD:
+            self._rush_turn = self._turn
+            events.append(RushBegins(player, self._down))
+        faces, seen = self._faces, self._seen_counts
+        for flip in flips:
+            if flip.pos not in faces:
+                faces[flip.pos] = flip.face
+                seen[flip.face] = seen.get(flip.face, 0) + 1
+        if self._rush_turn is not None:
+            flip = flips[0]
+            if flip.face.kind == "gold":
+                self._give(player, flip.face)
+                events.append(GoldTaken(player, flip.face, flip.pos, None))
+                self._remove(flip.pos, flip.face)
+            else:
+                self._remove(flip.pos, flip.face)
+                events.append(CardRemoved(flip.pos, flip.face, "Gold Rush"))
+        else:
+            self._resolve(player, flips[0], flips[1], events)
+        self._current = (self._current + 1) % len(self.players)
+        if self._down == 0:
+            w = self.winners()
+            events.append(GameEnds(tuple(self._scores.items()), tuple(w)))
+        return events
+
+    def _give(self, player: str, gold: Card) -> None:
+        self._scores[player] += gold.value
+        self._gold[player] += 1
+        self._taken[player].append(gold)
+
+    def _remove(self, pos: str, card: Card) -> None:
+        self._status[self._index[pos]] = _GONE
+        self._down -= 1
+        self._gone_counts[card] = self._gone_counts.get(card, 0) + 1
+
+    def _resolve(self, player: str, fa: FlipCard, fb: FlipCard, events: list[GoldEvent]) -> None:
+        a, b = fa.face, fb.face
+        if a.kind == "dynamite" or b.kind == "dynamite":
+            # "If you uncover at least one dynamite card, both cards are removed from the game."
+            self._remove(fa.pos, a)
+            self._remove(fb.pos, b)
+            events.append(CardRemoved(fa.pos, a, "dynamite"))
+            events.append(CardRemoved(fb.pos, b, "dynamite"))
+            return
+        if a.kind == "miner" and b.kind == "miner":
+            if a.value == b.value:
+                events.append(CardsReturned((fa.pos, fb.pos), (a, b), "two miners of the same value"))
+                return
+            strong, weak = (fa, fb) if a.value > b.value else (fb, fa)
+            # "the 'stronger' gold miner (higher number) defeats the 'weaker' gold miner
+            # (lower number), who is then out of the game. Flip the stronger gold miner back"
+            self._remove(weak.pos, weak.face)
+            events.append(CardRemoved(weak.pos, weak.face, f"defeated by {card_text(strong.face)} at {strong.pos}"))
+            events.append(CardsReturned((strong.pos,), (strong.face,), "won the duel"))
+            return
+        if a.kind == "gold" and b.kind == "gold":
+            events.append(CardsReturned((fa.pos, fb.pos), (a, b), "two gold cards"))
+            return
+        miner, gold = (fa, fb) if a.kind == "miner" else (fb, fa)
+        if miner.face.value >= gold.face.value:
+            # "The gold miner's owner receives the gold ... If the gold miner does not
+            # belong to any of the other players, you win the gold."
+            owner = self.owners.get(miner.face.colour)  # type: ignore[arg-type]
+            receiver = owner if owner is not None else player
+            self._give(receiver, gold.face)
+            self._remove(gold.pos, gold.face)
+            self._remove(miner.pos, miner.face)
+            events.append(GoldTaken(receiver, gold.face, gold.pos, miner.pos))
+            events.append(CardRemoved(miner.pos, miner.face, "carried the gold out"))
+            return
+        events.append(CardsReturned((fa.pos, fb.pos), (a, b), "the miner is weaker than the gold"))
+
+
+# --------------------------------------------------------------------------
+# Several games
+# --------------------------------------------------------------------------
+
+def _seat_keys(seats: Sequence[str] | Sequence[tuple[str, tuple[str, ...]]]) -> list[str]:
+    return [s if isinstance(s, str) else s[0] for s in seats]
+
+
+def expected_first_player(seats: Sequence[str] | Sequence[tuple[str, tuple[str, ...]]],
+                          game_index: int) -> str:
+    """Who starts game ``game_index`` (0-based) of a match.
+
+    "Play as many times as there are players, with a different player starting
+    each time."  Ruling: game 0 starts with the first seat, and the start moves
+    one seat clockwise each game.  ``seats`` are player keys or (key, colours).
+    """
+    keys = _seat_keys(seats)
+    return keys[game_index % len(keys)]
+
+
+def match_result(games: Sequence[Mapping[str, int]],
+                 last_game_points: Mapping[str, int] | None = None,
+                 *, strict: bool = True) -> list[str]:
+    """The winners of a match from each game's points (player -> points).
+
+    "The player with the most points at the end wins. In the event of a tie, the
+    tied player with more points in the last game wins."  Ruling: if the last game
+    is tied too, all of those players win.  ``last_game_points`` defaults to
+    ``games[-1]``.  With ``strict`` the match must have as many games as players
+    ("Play as many times as there are players"), else :class:`ValueError`.
+    """
+    if not games:
+        raise ValueError("a match needs at least one game")
+    players = list(games[0])
+    if strict and len(games) != len(players):
+        raise ValueError(f"a match of {len(players)} players has {len(players)} games, not {len(games)}")
+    last = last_game_points if last_game_points is not None else games[-1]
+    totals = {p: sum(g.get(p, 0) for g in games) for p in players}
+    best = max(totals.values())
+    tied = [p for p in players if totals[p] == best]
+    if len(tied) == 1:
+        return tied
+    top = max(last.get(p, 0) for p in tied)
+    return [p for p in tied if last.get(p, 0) == top]
+
+
+def _flip_texts(flips: Iterable[FlipCard]) -> str:
+    return " ".join(f"{f.pos}={card_text(f.face)}" for f in flips)

@@ -1,0 +1,434 @@
+"""Reading GRN text: games one by one, with the Lark grammar in ``grammar/``.
+
+Syntax and meaning stay apart.  The grammar (``envelope.lark`` plus one file
+per game that overrides the ``action`` rule) only says what is well formed; a
+Lark ``Transformer`` turns what it matched into :mod:`grn.record` values and
+:mod:`grn.commands`, noting words that are well formed but mean nothing (an
+unknown feature place, a rotation of 45 degrees) as diagnostics.  No rule of
+any game is checked here: that is :mod:`grn.validate`'s job.
+
+Files are read as a stream: :func:`read` splits the text into games at header
+tags (outside comments) and parses each game on its own, so a syntax error in
+one game does not stop the others and a file of any size is read in constant
+memory.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import IO, Iterable, Iterator
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from grn.commands import (
+    COLOURS, LOCATIONS, ROTATIONS, Card, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent,
+    PlaceTile, RevealTokens,
+)
+from grn.errors import Diagnostic, Span
+from grn.record import (
+    MARKUP_KINDS, Checkpoint, Comment, Markup, MarkupText, Nag, Record, Turn, Variation,
+)
+
+#: Game tag value -> grammar file.  Base Carcassonne shares the tile-laying syntax.
+GRAMMARS: dict[str, str] = {
+    "goldrush": "goldrush.lark",
+    "carcassonne": "goldrush.lark",
+    "gold": "gold.lark",
+}
+KNOWN_GAMES = tuple(GRAMMARS)
+
+#: Lark terminal names -> words a player understands.
+EXPECTED_WORDS: dict[str, str] = {
+    "TAG_NAME": "a tag name",
+    "STRING": 'a quoted "text"',
+    "TURN_NUMBER": 'a turn number such as "12."',
+    "PLAYER": "the acting player's colour",
+    "NAG": "an annotation glyph (! ? !! ?? !? ?! $n)",
+    "BRACE_COMMENT": "a {comment}",
+    "LINE_COMMENT": "a ; comment",
+    "SCORE_ITEM": "a score such as red=12",
+    "MARKUP_KIND": "a markup kind (highlight, arrow, label, ghost)",
+    "MARKUP_WORD": "a markup argument",
+    "PLACEMENT": "a tile placement such as 17@1,0:90",
+    "DISCARD": "a discard such as \"discard 52\"",
+    "COWBOY": "a cowboy such as +N",
+    "TENT": "a tent such as tent@2,-1",
+    "MINE": "\"mine\" or \"mine=3\"",
+    "TOKENS": "token faces such as tokens=2,?,0",
+    "FLIP": "a card turned such as c4=G3",
+    "LSQB": '"["',
+    "RSQB": '"]"',
+    "LPAR": '"("',
+    "RPAR": '")"',
+    "LESSTHAN": '"<"',
+    "MORETHAN": '">"',
+    "SCORE": '"score"',
+    "$END": "the end of the game",
+}
+
+
+def _words(expected: Iterable[str]) -> str:
+    names = sorted({EXPECTED_WORDS.get(e, e.lower()) for e in expected if not e.startswith("__")})
+    if not names:
+        return "nothing more"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+_PLACEMENT_RE = re.compile(r"([A-Za-z0-9_]+)@(-?\d+),(-?\d+)(?::(\d+))?$")
+_TENT_RE = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
+_FLIP_RE = re.compile(r"([a-z][a-z0-9]*)=(?:G(\d+)|(D)|([a-z]+)(\d+))$")
+_LOCATIONS = frozenset(LOCATIONS)
+_COLOURS = frozenset(COLOURS)
+_ESCAPE_RE = re.compile(r"\\(.)")
+
+
+def unescape(quoted: str) -> str:
+    """The text of a quoted GRN string (``\\"`` and ``\\\\`` escapes)."""
+    return _ESCAPE_RE.sub(r"\1", quoted[1:-1])
+
+
+class _Builder(Transformer):  # type: ignore[type-arg]
+    """Turns what the grammar matched into record values (used inline by LALR)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offset = 0
+        self.problems: list[tuple[Span, str]] = []
+
+    # -- helpers -------------------------------------------------------
+    def _span(self, tok: Token) -> Span:
+        return Span(tok.line + self.offset, tok.column)  # type: ignore[operator]
+
+    def _problem(self, tok: Token, message: str) -> None:
+        self.problems.append((self._span(tok), message))
+
+    # -- envelope ------------------------------------------------------
+    def start(self, items: list) -> tuple:
+        tags = tuple(i for i in items if isinstance(i, tuple) and len(i) == 3 and i[0] == "tag")
+        intro = next(i for i in items if isinstance(i, list))
+        turns = tuple(i for i in items if isinstance(i, Turn))
+        return (tags, tuple(intro), turns)
+
+    def tag(self, items: list) -> tuple:
+        name, value = items
+        return ("tag", (str(name), unescape(str(value))), self._span(name))
+
+    def intro(self, items: list) -> list:
+        return items
+
+    def turn(self, items: list) -> Turn:
+        num, player = items[0], items[1]
+        actions = []
+        extras = []
+        for item in items[2:]:
+            if isinstance(item, Token):  # an annotation glyph
+                extras.append(Nag(str(item), self._span(item)))
+            elif isinstance(item, (Comment, Checkpoint, Markup, Variation)):
+                extras.append(item)
+            else:
+                actions.append(item)
+        return Turn(int(num[:-1]), str(player), tuple(actions), tuple(extras), self._span(num))
+
+    def variation(self, items: list) -> Variation:
+        intro = items[0]
+        turns = tuple(items[1:])
+        span = turns[0].span if turns else None
+        return Variation(turns, tuple(intro), span)
+
+    def comment(self, items: list) -> Comment:
+        tok = items[0]
+        text = str(tok)
+        if text.startswith("{"):
+            return Comment(text[1:-1], False, self._span(tok))
+        return Comment(text[1:].rstrip("\r"), True, self._span(tok))
+
+    def checkpoint(self, items: list) -> Checkpoint:
+        scores = []
+        for tok in items:
+            who, _, pts = str(tok).partition("=")
+            scores.append((who, int(pts)))
+        return Checkpoint(tuple(scores), self._span(items[0]))
+
+    def markup(self, items: list) -> Markup:
+        kind_tok = items[0]
+        kind = str(kind_tok)
+        args: list[str | MarkupText] = []
+        for tok in items[1:]:
+            if tok.type == "STRING":
+                args.append(MarkupText(unescape(str(tok))))
+            else:
+                args.append(str(tok))
+        if kind not in MARKUP_KINDS:
+            self._problem(kind_tok, f"unknown markup <{kind}>: use highlight, arrow, label or ghost")
+        else:
+            low, high = MARKUP_KINDS[kind]
+            if not low <= len(args) <= high:
+                want = str(low) if low == high else f"{low} to {high}"
+                self._problem(kind_tok, f"<{kind}> takes {want} arguments, not {len(args)}")
+        return Markup(kind, tuple(args), self._span(kind_tok))
+
+    # -- actions -------------------------------------------------------
+    def action(self, items: list) -> object:
+        tok: Token = items[0]
+        text = str(tok)
+        span = self._span(tok)
+        kind = tok.type
+        if kind == "PLACEMENT":
+            m = _PLACEMENT_RE.match(text)
+            assert m is not None  # the terminal guarantees the shape
+            rot = int(m.group(4) or 0)
+            if rot not in ROTATIONS:
+                self._problem(tok, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)")
+            return PlaceTile(m.group(1), int(m.group(2)), int(m.group(3)), rot, span)
+        if kind == "COWBOY":
+            loc = text[1:]
+            if loc not in _LOCATIONS:
+                self._problem(tok, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}")
+            return PlaceCowboy(loc, span)
+        if kind == "TENT":
+            m = _TENT_RE.match(text)
+            assert m is not None
+            loc = m.group(3)
+            if loc is not None and loc not in _LOCATIONS:
+                self._problem(tok, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}")
+            return PlaceTent(int(m.group(1)), int(m.group(2)), loc, span)
+        if kind == "MINE":
+            _, _, val = text.partition("=")
+            return Mine(None if val in ("", "?") else int(val), span)
+        if kind == "TOKENS":
+            vals = text.partition("=")[2].split(",")
+            return RevealTokens(tuple(None if v == "?" else int(v) for v in vals), span)
+        if kind == "DISCARD":
+            return DiscardTile(text.split()[-1], span)
+        if kind == "FLIP":
+            m = _FLIP_RE.match(text)
+            assert m is not None
+            pos = m.group(1)
+            if m.group(2) is not None:
+                face = Card("gold", int(m.group(2)))
+            elif m.group(3):
+                face = Card("dynamite")
+            else:
+                colour = m.group(4)
+                if colour not in _COLOURS:
+                    self._problem(tok, f"'{colour}' is not a miner colour: use one of {', '.join(COLOURS)}")
+                face = Card("miner", int(m.group(5)), colour)
+            return FlipCard(pos, face, span)
+        raise AssertionError(f"unhandled terminal {kind}")  # pragma: no cover - grammar and code agree
+
+
+@lru_cache(maxsize=None)
+def _parser(grammar: str) -> tuple[Lark, _Builder]:
+    builder = _Builder()
+    parser = Lark.open_from_package(
+        "grn.grammar", grammar, parser="lalr", transformer=builder,
+        propagate_positions=False, maybe_placeholders=False,
+    )
+    return parser, builder
+
+
+# ---------------------------------------------------------------------------
+# Splitting a stream into games
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """The text of one game and the line it starts on."""
+
+    text: str
+    first_line: int
+
+
+_SCAN_RE = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;')
+
+
+def _scan(line: str, in_brace: bool) -> bool:
+    """Whether a brace comment is still open after ``line``."""
+    if not in_brace and "{" not in line:
+        return False
+    pos = 0
+    while True:
+        if in_brace:
+            end = line.find("}", pos)
+            if end < 0:
+                return True
+            in_brace = False
+            pos = end + 1
+            continue
+        m = _SCAN_RE.search(line, pos)
+        if m is None:
+            return False
+        tok = m.group()
+        if tok == "{":
+            in_brace = True
+        elif tok == ";":
+            return False
+        pos = m.end()
+
+
+def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
+    """Split GRN text into games: a header tag after movetext starts a new game."""
+    buf: list[str] = []
+    first = 1
+    lineno = 0
+    in_moves = False
+    in_brace = False
+    for line in lines:
+        lineno += 1
+        stripped = line.lstrip()
+        if not in_brace and stripped.startswith("["):
+            if in_moves:
+                yield Chunk("".join(buf), first)
+                buf, first, in_moves = [], lineno, False
+            elif not buf:
+                first = lineno
+            buf.append(line)
+            continue
+        if not buf:
+            first = lineno
+        buf.append(line)
+        if stripped:
+            in_moves = True
+        in_brace = _scan(line, in_brace)
+    if buf and any(part.strip() for part in buf):
+        yield Chunk("".join(buf), first)
+
+
+# ---------------------------------------------------------------------------
+# Parsing one game
+# ---------------------------------------------------------------------------
+
+_GAME_TAG_RE = re.compile(r'^[ \t]*\[[ \t]*Game[ \t]+"([^"\n]*)"', re.M)
+
+
+def _caret(text: str, line: int, column: int) -> str:
+    """The source line ``line`` of ``text`` (1-based), for the caret display."""
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index: int = 0) -> Record:
+    """Parse the text of one game into a :class:`Record`.
+
+    Problems are not raised: they are in ``record.diagnostics`` with their file,
+    line and column.  ``first_line`` is the line of ``text`` in its file.
+    """
+    m = _GAME_TAG_RE.search(text)
+    game = (m.group(1).strip().lower() if m else "goldrush")
+    diags: list[Diagnostic] = []
+    grammar = GRAMMARS.get(game)
+    if grammar is None:
+        line = first_line + text.count("\n", 0, m.start(1)) if m else first_line
+        diags.append(Diagnostic(
+            f"unknown game {game!r}: the Game tag must be one of {', '.join(KNOWN_GAMES)}",
+            Span(line, 1), file, code="unknown-game", game=index))
+        grammar = "goldrush.lark"
+    parser, builder = _parser(grammar)
+    builder.offset = first_line - 1
+    builder.problems = []
+    try:
+        tags, intro, turns = parser.parse(text)
+    except UnexpectedInput as exc:
+        diags.append(_syntax_diagnostic(exc, text, file, first_line, index))
+        # Keep what the header said so that reports can name the game.
+        tags_only = tuple(
+            (mm.group(1), unescape(mm.group(2)))
+            for mm in re.finditer(r'^[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\]',
+                                  text, re.M))
+        return Record(tags_only, (), (), Span(first_line, 1), tuple(diags))
+    for span, message in builder.problems:
+        diags.append(Diagnostic(message, span, file, code="meaning", game=index,
+                                source_line=_caret(text, span.line - first_line + 1, span.column)))
+    tag_items = tuple(t[1] for t in tags)
+    return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags))
+
+
+def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_line: int,
+                       index: int) -> Diagnostic:
+    line = getattr(exc, "line", 1) or 1
+    column = getattr(exc, "column", 1) or 1
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        found = f"unexpected character {char!r}"
+        expected = exc.allowed or set()
+    elif isinstance(exc, UnexpectedToken):
+        tok = exc.token
+        if tok.type == "$END":
+            found = "the game ends too early"
+            line, column = _end_position(text)
+        else:
+            found = f"unexpected {str(tok)!r}"
+        expected = exc.expected or set()
+    elif isinstance(exc, UnexpectedEOF):
+        found = "the game ends too early"
+        line, column = _end_position(text)
+        expected = set(exc.expected or [])
+    else:  # pragma: no cover - Lark raises only the three above
+        found, expected = str(exc), set()
+    if isinstance(exc, UnexpectedCharacters) and text[exc.pos_in_stream:exc.pos_in_stream + 1] == "{":
+        found = "a { comment that is never closed"
+    message = f"syntax error: {found}; expected {_words(expected)}"
+    return Diagnostic(message, Span(line + first_line - 1, column), file, code="syntax", game=index,
+                      source_line=_caret(text, line, column))
+
+
+def _end_position(text: str) -> tuple[int, int]:
+    stripped = text.rstrip()
+    line = stripped.count("\n") + 1
+    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return line, column
+
+
+# ---------------------------------------------------------------------------
+# Public API
+# ---------------------------------------------------------------------------
+
+def _open_lines(source: str | os.PathLike[str] | IO[str]) -> tuple[Iterable[str], str, IO[str] | None]:
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        handle = open(path, encoding="utf-8", newline="")
+        return handle, str(source), handle
+    name = getattr(source, "name", None)
+    return source, (name if isinstance(name, str) else "<stream>"), None
+
+
+def read(source: str | os.PathLike[str] | IO[str], *, file: str | None = None) -> Iterator[Record]:
+    """Yield the games of a GRN file (a path or an open text file) one by one.
+
+    Reading is lazy: a file of any size is read game by game.  Problems are in
+    each record's ``diagnostics``; nothing is raised for bad input (an
+    unreadable path raises ``OSError``).
+    """
+    lines, name, handle = _open_lines(source)
+    name = file or name
+    try:
+        for index, chunk in enumerate(split_games(lines)):
+            yield parse_game(chunk.text, file=name, first_line=chunk.first_line, index=index)
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def parse(text: str, *, file: str | None = None) -> list[Record]:
+    """All the games of GRN ``text``."""
+    return list(read(io.StringIO(text), file=file or "<string>"))
+
+
+def read_game(handle: IO[str], *, file: str | None = None) -> Record | None:
+    """The next game of an open GRN file, or ``None`` at its end (like ``chess.pgn.read_game``)."""
+    it = getattr(handle, "_grn_games", None)
+    if it is None:
+        it = read(handle, file=file)
+        try:
+            handle._grn_games = it  # type: ignore[attr-defined]
+        except AttributeError:  # pragma: no cover - exotic handles
+            pass
+    return next(it, None)

@@ -1,0 +1,253 @@
+"""The game record tree: what a GRN game says, independent of any text.
+
+A :class:`Record` holds the header tags, the notes written before the first
+turn and the main line of :class:`Turn` values.  Each turn holds the engine
+commands of its actions and, in the order they were written, its extras:
+annotation glyphs (:class:`Nag`), comments, score checkpoints, diagram markup
+and variations (alternative lines that branch before the turn they follow).
+
+Like ``chess.pgn.Game`` this module does no I/O: :mod:`grn.notation` reads it
+from text, :mod:`grn.writer` writes it back, :mod:`grn.jsonform` converts it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterator, Union
+
+from grn.commands import Command
+from grn.errors import Diagnostic, Span
+
+
+def _span() -> Span | None:
+    return field(default=None, compare=False, repr=False, hash=False)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A comment: ``{text}``, or ``; text`` to the end of the line (``line=True``)."""
+
+    text: str
+    line: bool = False
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Nag:
+    """An annotation glyph: ``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!`` or ``$n``."""
+
+    glyph: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The scores as the players had them after the turn (a score sheet line)."""
+
+    scores: tuple[tuple[str, int], ...]
+    span: Span | None = _span()
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(self.scores)
+
+
+@dataclass(frozen=True, slots=True)
+class Markup:
+    """Diagram markup: ``<kind arg ...>``.
+
+    Kinds: ``highlight`` (a tile ``x,y``, a feature ``x,y:PLACE`` or a card
+    position, optionally a colour), ``arrow`` (from, to, optional colour),
+    ``label`` (where, ``"text"``), ``ghost`` (a placement under discussion,
+    ``17@2,0:90``).  ``args`` keep the written words; string arguments are
+    unescaped and marked by :class:`MarkupText`.
+    """
+
+    kind: str
+    args: tuple[Union[str, "MarkupText"], ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True, slots=True)
+class MarkupText:
+    """A quoted text argument of diagram markup (a label's text)."""
+
+    text: str
+
+
+MARKUP_KINDS: dict[str, tuple[int, int]] = {
+    # kind: (fewest, most) arguments
+    "highlight": (1, 2),
+    "arrow": (2, 3),
+    "label": (2, 2),
+    "ghost": (1, 1),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """An alternative line: notes before its first turn, then its turns."""
+
+    turns: tuple["Turn", ...]
+    intro: tuple[Union[Comment, Markup], ...] = ()
+    span: Span | None = _span()
+
+
+Extra = Union[Nag, Comment, Checkpoint, Markup, Variation]
+Note = Union[Comment, Markup]
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One numbered turn: who acted, the commands, and the extras in written order.
+
+    Turn ``0`` is the set-up: a position written directly (for a rules
+    diagram), applied without scoring.
+    """
+
+    number: int
+    player: str
+    actions: tuple[Command, ...]
+    extras: tuple[Extra, ...] = ()
+    span: Span | None = _span()
+
+    @property
+    def nags(self) -> tuple[Nag, ...]:
+        return tuple(e for e in self.extras if isinstance(e, Nag))
+
+    @property
+    def comments(self) -> tuple[Comment, ...]:
+        return tuple(e for e in self.extras if isinstance(e, Comment))
+
+    @property
+    def markup(self) -> tuple[Markup, ...]:
+        return tuple(e for e in self.extras if isinstance(e, Markup))
+
+    @property
+    def variations(self) -> tuple[Variation, ...]:
+        return tuple(e for e in self.extras if isinstance(e, Variation))
+
+    @property
+    def checkpoint(self) -> Checkpoint | None:
+        for e in reversed(self.extras):
+            if isinstance(e, Checkpoint):
+                return e
+        return None
+
+    def __repr__(self) -> str:
+        acts = " ".join(repr(a) for a in self.actions)
+        return f"<Turn {self.number}. {self.player} {acts}>"
+
+
+#: Tags written first, in this order, by the canonical formatter.
+TAG_ORDER: tuple[str, ...] = (
+    "Game", "Event", "Site", "Date", "Round", "Match", "Players", "Options", "Tileset", "Layout",
+    "Result",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player at the table: name and the colours they own (seat order clockwise)."""
+
+    name: str
+    colours: tuple[str, ...]
+
+    @property
+    def key(self) -> str:
+        """The colour that names the player in turns (the first they own)."""
+        return self.colours[0]
+
+
+_SEAT_RE = re.compile(r"^\s*(?:(?P<name>[^()]*?)\s*\((?P<colours>[a-z+ ]+)\)|(?P<bare>[a-z]+))\s*$")
+
+
+def parse_players(value: str) -> list[Seat]:
+    """Read a ``Players`` tag: ``"Anna (red), Ben (blue+green)"``; a bare colour is allowed.
+
+    Raises ``ValueError`` with a message in plain words when it is malformed.
+    """
+    seats: list[Seat] = []
+    if not value.strip():
+        return seats
+    for part in value.split(","):
+        m = _SEAT_RE.match(part)
+        if not m:
+            raise ValueError(f"cannot read player {part.strip()!r}: write it as Name (colour)")
+        if m.group("bare"):
+            seats.append(Seat(m.group("bare"), (m.group("bare"),)))
+        else:
+            colours = tuple(c.strip() for c in m.group("colours").split("+") if c.strip())
+            seats.append(Seat(m.group("name") or colours[0], colours))
+    return seats
+
+
+def parse_options(value: str) -> dict[str, str]:
+    """Read an ``Options`` tag: ``"farmers=off, cowboys=5"`` (a bare word means ``on``)."""
+    out: dict[str, str] = {}
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        key, _, val = part.partition("=")
+        out[key.strip()] = val.strip() if val else "on"
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One game of a GRN file: tags, notes before the first turn, and the main line.
+
+    ``diagnostics`` holds the problems found while reading it (a record with a
+    syntax error keeps the tags it had and no turns).
+    """
+
+    tags: tuple[tuple[str, str], ...]
+    turns: tuple[Turn, ...] = ()
+    intro: tuple[Note, ...] = ()
+    span: Span | None = _span()
+    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
+
+    def tag(self, name: str, default: str | None = None) -> str | None:
+        """The value of tag ``name`` (first occurrence), or ``default``."""
+        for key, value in self.tags:
+            if key == name:
+                return value
+        return default
+
+    @property
+    def game(self) -> str:
+        """The ruleset the ``Game`` tag names (``goldrush`` when absent)."""
+        return (self.tag("Game") or "goldrush").strip().lower()
+
+    def seats(self) -> list[Seat]:
+        """The players in seat order, from the ``Players`` tag."""
+        return parse_players(self.tag("Players") or "")
+
+    def options(self) -> dict[str, str]:
+        """Rule options and house rules, from the ``Options`` tag."""
+        return parse_options(self.tag("Options") or "")
+
+    @property
+    def ok(self) -> bool:
+        """True when reading found no error."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def mainline(self) -> Iterator[Turn]:
+        """The turns of the main line, set-up (turn 0) included."""
+        return iter(self.turns)
+
+    def with_tags(self, **tags: str) -> "Record":
+        """A copy with some tags set (appended when new)."""
+        items = list(self.tags)
+        for name, value in tags.items():
+            for i, (k, _) in enumerate(items):
+                if k == name:
+                    items[i] = (k, value)
+                    break
+            else:
+                items.append((name, value))
+        return replace(self, tags=tuple(items))
+
+    def __repr__(self) -> str:
+        return f"<Record {self.game} {self.tag('Event') or ''!s} turns={len(self.turns)}>"
