@@ -6,3 +6,9 @@ turns and the engine commands they hold.
 """
 
 __version__ = "0.1.0"
+
+from grn.notation import parse, read, read_game  # noqa: E402
+from grn.record import Record, Turn  # noqa: E402
+from grn.writer import write_record, write_records  # noqa: E402
+
+__all__ = ["read", "read_game", "parse", "write_record", "write_records", "Record", "Turn"]

@@ -1,0 +1,234 @@
+"""The ``grn`` command line (typer).  The only module that prints or exits.
+
+Exit codes: 0 all is well, 1 the input is invalid (a syntax error, an illegal
+move, a score that does not add up, a file that cannot be read), 2 a usage
+error (typer's own, for unknown options and missing arguments).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Iterable, List, Optional
+
+import typer
+
+from grn.errors import Diagnostic
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Record, check and draw games of the Gold Rush family (GRN notation).",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+FilesArg = typer.Argument(..., help="Record files (.grn, or .json for the JSON form); - reads standard input.")
+
+
+def _print_diagnostic(d: Diagnostic) -> None:
+    print(d.one_line(), file=sys.stderr)
+    if d.source_line is not None and d.span is not None:
+        print("    " + d.source_line.rstrip("\r\n"), file=sys.stderr)
+        print("    " + " " * (d.span.column - 1) + "^", file=sys.stderr)
+
+
+def _report(diags: Iterable[Diagnostic]) -> int:
+    count = 0
+    for d in diags:
+        _print_diagnostic(d)
+        count += d.severity == "error"
+    return count
+
+
+@app.command()
+def fmt(
+    files: List[str] = FilesArg,
+    check: bool = typer.Option(False, "--check", help="Print nothing; exit 1 when a file is not canonical."),
+    write: bool = typer.Option(False, "--write", "-w", help="Rewrite each file in canonical form."),
+) -> None:
+    """Print records in canonical GRN form.
+
+    Example: grn fmt game.grn --check
+    """
+    from grn.sources import load
+    from grn.writer import write_record
+
+    bad = 0
+    for path in files:
+        texts: list[str] = []
+        errors = 0
+        for item in load(path):
+            if item.problem is not None:
+                errors += _report([item.problem])
+                continue
+            assert item.record is not None
+            errors += _report(item.record.diagnostics)
+            texts.append(write_record(item.record))
+        if errors:
+            bad += 1
+            continue
+        canonical = "\n".join(texts)
+        if check:
+            original = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+            if original != canonical:
+                print(f"{path}: not in canonical form (run grn fmt --write)", file=sys.stderr)
+                bad += 1
+        elif write and path != "-":
+            if not path.lower().endswith(".json"):
+                Path(path).write_text(canonical, encoding="utf-8")
+        else:
+            sys.stdout.write(canonical)
+    raise typer.Exit(1 if bad else 0)
+
+
+@app.command()
+def convert(
+    file: str = typer.Argument(..., help="A record file (.grn or .json); - reads standard input."),
+    to: str = typer.Option(..., "--to", help="Target form: json or grn."),
+    from_: Optional[str] = typer.Option(None, "--from", help="Source form when reading - (default grn)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+) -> None:
+    """Convert between GRN text and its JSON form, losslessly.
+
+    Example: grn convert game.grn --to json -o game.json
+    """
+    from grn.jsonform import records_to_json
+    from grn.sources import load
+    from grn.writer import write_records
+
+    if to not in ("json", "grn"):
+        print(f"grn convert: --to must be json or grn, not {to!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    as_json = None if from_ is None else (from_ == "json")
+    records = []
+    errors = 0
+    for item in load(file, as_json=as_json):
+        if item.problem is not None:
+            errors += _report([item.problem])
+        elif item.record is not None:
+            errors += _report(item.record.diagnostics)
+            records.append(item.record)
+    if errors:
+        raise typer.Exit(1)
+    text = (json.dumps(records_to_json(records), indent=1, ensure_ascii=False) + "\n"
+            if to == "json" else write_records(records))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+@app.command()
+def validate(
+    files: List[str] = FilesArg,
+    format: str = typer.Option("text", "--format", help="Report format: text or json."),
+    explain: bool = typer.Option(False, "--explain", help="Also print every turn's score events."),
+    tileset: Optional[Path] = typer.Option(None, "--tileset", help="Validate with this tile set JSON."),
+) -> None:
+    """Replay records against the rules: illegal moves, scores, checkpoints, Result.
+
+    Example: grn validate examples/*.grn
+    """
+    from grn.sources import load
+    from grn.validate import validate_record
+
+    if format not in ("text", "json"):
+        print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    ts = None
+    if tileset is not None:
+        from grn.errors import GrnError
+        from grn.tiles import load_tileset
+
+        try:
+            ts = load_tileset(tileset)
+        except (GrnError, OSError) as exc:
+            print(f"{tileset}: error: {exc}", file=sys.stderr)
+            raise typer.Exit(1)
+    out_files = []
+    games = valid = 0
+    errors = 0
+    for path in files:
+        file_reports = []
+        problems = []
+        index = 0
+        for item in load(path):
+            if item.problem is not None:
+                problems.append(item.problem)
+                errors += 1
+                continue
+            assert item.record is not None
+            report = validate_record(item.record, file=item.record.diagnostics[0].file
+                                     if item.record.diagnostics else ("<stdin>" if path == "-" else path),
+                                     index=index, tileset=ts)
+            index += 1
+            games += 1
+            valid += report.valid
+            errors += sum(d.severity == "error" for d in report.diagnostics)
+            file_reports.append(report)
+            if format == "text":
+                _report(report.diagnostics)
+                if explain:
+                    _explain(report)
+        if format == "text":
+            _report(problems)
+        out_files.append({"file": path, "problems": [p.to_json() for p in problems],
+                          "games": [r.to_json() for r in file_reports]})
+    if format == "json":
+        doc = {"grn_report": 1, "files": out_files,
+               "summary": {"games": games, "valid": valid, "invalid": games - valid, "errors": errors}}
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    else:
+        status = "ok" if errors == 0 else f"{errors} error{'s' if errors != 1 else ''}"
+        print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid: {status}")
+    raise typer.Exit(1 if errors else 0)
+
+
+def _explain(report: object) -> None:
+    from grn.validate import GameReport
+
+    assert isinstance(report, GameReport)
+    name = dict(report.tags).get("Event") or f"game {report.index + 1}"
+    print(f"== {report.file}: {name} ({report.game})")
+    for t in report.turns:
+        line = f"{t.number:>3}. {t.player}"
+        if t.events:
+            line += ": " + "; ".join(t.events)
+        print(line)
+    if report.final_events:
+        print("final scoring: " + "; ".join(report.final_events))
+    if report.final_scores is not None:
+        print("scores: " + ", ".join(f"{p} {s}" for p, s in report.final_scores.items()))
+
+
+@app.command()
+def schema(
+    name: str = typer.Argument("record", help="Which schema: record, report, tileset or cards."),
+) -> None:
+    """Print a JSON Schema shipped with grn (default: the record collection).
+
+    Example: grn schema > record.schema.json
+    """
+    from importlib import resources
+
+    target = resources.files("grn.schemas").joinpath(f"{name}.schema.json")
+    if not target.is_file():
+        print(f"grn schema: no schema named {name!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    sys.stdout.write(target.read_text(encoding="utf-8"))
+
+
+def main() -> None:
+    """Entry point of the ``grn`` console script."""
+    try:
+        app()
+    except KeyboardInterrupt:  # pragma: no cover - interactive
+        raise SystemExit(130)
+    except BrokenPipeError:  # pragma: no cover - e.g. grn fmt big.grn | head
+        raise SystemExit(0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,367 @@
+"""Replaying records against the rules: every illegal action, every score.
+
+:func:`validate_record` replays one game with its game's rules engine and
+returns a :class:`GameReport`: the problems (each a
+:class:`~grn.errors.Diagnostic` at the exact line and column, with the rule
+broken, where it stands in the rules and what would have been legal), the
+score events of every turn, and the final scores.
+
+* An illegal action stops that line of play; the other games of the file and
+  the other variations go on.
+* Variations are replayed from the position before the turn they follow.
+* Score checkpoints are compared with the engine's figures; the first turn
+  where the record and the rules differ is named.
+* The ``Result`` tag is compared with the final scores when the game is over.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Protocol
+
+from grn.commands import COLOURS
+from grn.errors import Diagnostic, IllegalAction, Span
+from grn.record import Checkpoint, Record, Seat, Turn, Variation
+
+
+class Engine(Protocol):
+    """What the validator needs of a game's rules engine (see ``docs/design.md``)."""
+
+    @property
+    def scores(self) -> dict[str, int]: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def play_turn(self, player: str, actions: Any) -> list[Any]: ...
+
+    def copy(self) -> "Engine": ...
+
+
+@dataclass(frozen=True, slots=True)
+class TurnReport:
+    """What one turn of the main line did: its events and the scores after it."""
+
+    number: int
+    player: str
+    events: tuple[str, ...]
+    scores: dict[str, int]
+
+
+@dataclass(slots=True)
+class GameReport:
+    """The outcome of validating one game."""
+
+    index: int
+    file: str | None
+    game: str
+    tags: tuple[tuple[str, str], ...]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    turns: list[TurnReport] = field(default_factory=list)
+    final_events: list[str] = field(default_factory=list)
+    final_scores: dict[str, int] | None = None
+    complete: bool = False
+    turns_played: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        """True when nothing is wrong (warnings allowed)."""
+        return not any(d.severity == "error" for d in self.diagnostics)
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as plain data for ``--format json``."""
+        return {
+            "index": self.index,
+            "game": self.game,
+            "tags": [list(t) for t in self.tags],
+            "valid": self.valid,
+            "complete": self.complete,
+            "turns_played": self.turns_played,
+            "final_scores": self.final_scores,
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+            "turns": [{"number": t.number, "player": t.player, "events": list(t.events),
+                       "scores": t.scores} for t in self.turns],
+            "final_events": self.final_events,
+            "notes": self.notes,
+        }
+
+
+_RESULT_RE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*[:=]?\s*(-?\d+)\s*$")
+
+
+def parse_result(value: str) -> dict[str, int]:
+    """Read a ``Result`` tag: ``"red 61, blue 58"`` -> ``{"red": 61, "blue": 58}``."""
+    out: dict[str, int] = {}
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        m = _RESULT_RE.match(part)
+        if not m:
+            raise ValueError(f"cannot read {part.strip()!r}: write the result as \"red 61, blue 58\"")
+        out[m.group(1)] = int(m.group(2))
+    return out
+
+
+def _describe(event: Any) -> str:
+    describe = getattr(event, "describe", None)
+    return describe().rstrip(".") if callable(describe) else repr(event)
+
+
+def goldrush_options(tags: dict[str, str]) -> Any:
+    """Gold Rush :class:`~grn.goldrush.Options` from the ``Options`` tag's words.
+
+    ``farmers=off`` plays without farmers (the rulebook's first-game advice);
+    ``cowboys=5`` is the house rule that brings the scoring cowboy into play.
+    """
+    from grn.goldrush import Options
+
+    kwargs: dict[str, Any] = {}
+    for key, value in tags.items():
+        if key == "farmers":
+            if value not in ("on", "off"):
+                raise ValueError(f"farmers must be on or off, not {value!r}")
+            kwargs["farmers"] = value == "on"
+        elif key == "cowboys":
+            if value not in ("4", "5"):
+                raise ValueError(f"cowboys must be 4 or 5, not {value!r}")
+            kwargs["cowboys"] = int(value)
+        else:
+            raise ValueError(f"unknown option {key!r}: the options are farmers=on|off and cowboys=4|5")
+    return Options(**kwargs)
+
+
+class _Replay:
+    """Replays one record: the engine adapters and the per-line walk."""
+
+    def __init__(self, record: Record, report: GameReport, tileset: Any = None) -> None:
+        self.record = record
+        self.report = report
+        self.tileset = tileset
+        self.file = report.file
+        self.seats: list[Seat] = []
+
+    # -- diagnostics ---------------------------------------------------
+    def error(self, message: str, span: Span | None, *, turn: Turn | None = None, code: str = "error",
+              rule: str | None = None, section: str | None = None, hint: str | None = None,
+              severity: str = "error") -> None:
+        self.report.diagnostics.append(Diagnostic(
+            message, span, self.file, severity=severity, code=code,  # type: ignore[arg-type]
+            game=self.report.index, turn=turn.number if turn else None,
+            player=turn.player if turn else None, rule=rule, section=section, hint=hint))
+
+    # -- set-up --------------------------------------------------------
+    def seats_from_tags(self) -> bool:
+        value = self.record.tag("Players")
+        span = self.record.span
+        if value is None:
+            self.error("the Players tag is missing: write [Players \"Anna (red), Ben (blue)\"]", span,
+                       code="players")
+            return False
+        try:
+            seats = self.record.seats()
+        except ValueError as exc:
+            self.error(f"Players tag: {exc}", span, code="players")
+            return False
+        colours = [c for s in seats for c in s.colours]
+        unknown = [c for c in colours if c not in COLOURS]
+        if unknown:
+            self.error(f"Players tag: unknown colour {unknown[0]!r}; the colours are {', '.join(COLOURS)}",
+                       span, code="players")
+            return False
+        if len(set(colours)) != len(colours):
+            self.error("Players tag: a colour is taken twice", span, code="players")
+            return False
+        if not 2 <= len(seats) <= 5:
+            self.error(f"the game is for 2 to 5 players, not {len(seats)}", span, code="players",
+                       rule="2 to 5 players", section="000 General Info and Comments")
+            return False
+        self.seats = seats
+        return True
+
+    def first_player(self) -> str | None:
+        for t in self.record.turns:
+            if t.number > 0:
+                return self.player_key(t.player)
+        return None
+
+    def player_key(self, word: str) -> str:
+        for s in self.seats:
+            if word in s.colours:
+                return s.key
+        return word
+
+    def new_engine(self) -> Engine | None:
+        game = self.record.game
+        first = self.first_player()
+        if game in ("goldrush", "carcassonne"):
+            if game == "carcassonne":
+                self.error("Carcassonne with The Gold Mines is not supported yet (coming later)",
+                           self.record.span, code="unsupported")
+                return None
+            from grn.goldrush import GoldRushState
+            from grn.tiles import load_tileset
+
+            try:
+                options = goldrush_options(self.record.options())
+            except ValueError as exc:
+                self.error(f"Options tag: {exc}", self.record.span, code="options")
+                return None
+            tileset = self.tileset or load_tileset()
+            return GoldRushState.new(tileset, [s.key for s in self.seats], options, first=first)
+        if game == "gold":
+            from grn.gold import GoldState, grid_positions
+
+            layout = (self.record.tag("Layout") or "8x8").strip().lower()
+            if layout == "8x8":
+                positions = None
+            elif layout == "free":
+                positions = tuple(f"p{i}" for i in range(1, 65))
+            else:
+                self.error(f"Layout tag: {layout!r} is not 8x8 or free", self.record.span, code="layout")
+                return None
+            seats = [(s.key, s.colours) for s in self.seats]
+            try:
+                return GoldState.new(seats, first=first, positions=positions)
+            except IllegalAction as exc:
+                self.error(exc.message, self.record.span, code=exc.code, rule=exc.rule, section=exc.section)
+                return None
+        self.error(f"unknown game {game!r}", self.record.span, code="unknown-game")
+        return None
+
+    # -- replay --------------------------------------------------------
+    def play_line(self, engine: Engine, turns: Iterable[Turn], *, main: bool) -> bool:
+        """Replay ``turns`` on ``engine`` (mutated); False when an illegal action stopped the line."""
+        expected_number: int | None = None
+        checkpoint_failed = False
+        for turn in turns:
+            if turn.number == 0:
+                if not self.setup_turn(engine, turn):
+                    return False
+                continue
+            if expected_number is not None and turn.number != expected_number:
+                self.error(f"turn number {turn.number} where {expected_number} was expected", turn.span,
+                           turn=turn, code="turn-number")
+            expected_number = turn.number + 1
+            for var in turn.variations:
+                self.play_variation(engine, turn, var)
+            player = self.player_key(turn.player)
+            try:
+                events = engine.play_turn(player, turn.actions)
+            except IllegalAction as exc:
+                self.error(exc.message, exc.span or turn.span, turn=turn, code=exc.code, rule=exc.rule,
+                           section=exc.section, hint=exc.hint)
+                return False
+            if main:
+                self.report.turns_played += 1
+                self.report.turns.append(TurnReport(turn.number, player, tuple(_describe(e) for e in events),
+                                                    dict(engine.scores)))
+            cp = turn.checkpoint
+            if cp is not None and not checkpoint_failed:
+                checkpoint_failed = not self.check_checkpoint(engine, turn, cp)
+        return True
+
+    def play_variation(self, engine: Engine, turn: Turn, var: Variation) -> None:
+        branch = engine.copy()
+        self.play_line(branch, var.turns, main=False)
+
+    def setup_turn(self, engine: Engine, turn: Turn) -> bool:
+        setup = getattr(engine, "setup", None)
+        if setup is None:
+            self.error("this game has no set-up turns (turn 0)", turn.span, turn=turn, code="setup")
+            return False
+        try:
+            setup(self.player_key(turn.player), turn.actions)
+        except IllegalAction as exc:
+            self.error(exc.message, exc.span or turn.span, turn=turn, code=exc.code, rule=exc.rule,
+                       section=exc.section, hint=exc.hint)
+            return False
+        cp = turn.checkpoint
+        if cp is not None:
+            set_scores = getattr(engine, "set_scores", None)
+            if set_scores is not None:
+                set_scores({self.player_key(p): s for p, s in cp.scores})
+        return True
+
+    def check_checkpoint(self, engine: Engine, turn: Turn, cp: Checkpoint) -> bool:
+        scores = engine.scores
+        wrong = []
+        for who, pts in cp.scores:
+            key = self.player_key(who)
+            if key not in scores:
+                self.error(f"score checkpoint names {who!r}, who is not playing", cp.span, turn=turn,
+                           code="checkpoint")
+                return False
+            if scores[key] != pts:
+                wrong.append(f"{who} {pts} (the rules give {scores[key]})")
+        if wrong:
+            self.error("score checkpoint differs from the rules: " + ", ".join(wrong)
+                       + "; this is the first turn where the record and the rules differ",
+                       cp.span, turn=turn, code="checkpoint")
+            return False
+        return True
+
+    def finish(self, engine: Engine) -> None:
+        if not engine.is_over:
+            self.report.notes.append("the record stops before the end of the game")
+            if self.record.tag("Result"):
+                self.error("the Result tag was not checked: the record stops before the end of the game",
+                           self.record.span, code="incomplete", severity="warning")
+            self.report.final_scores = dict(engine.scores)
+            return
+        self.report.complete = True
+        final = getattr(engine, "final_scoring", None)
+        if final is not None:
+            events = final()
+            self.report.final_events = [_describe(e) for e in events]
+        self.report.final_scores = dict(engine.scores)
+        self.check_result(engine)
+
+    def check_result(self, engine: Engine) -> None:
+        value = self.record.tag("Result")
+        if value is None:
+            return
+        try:
+            claimed = parse_result(value)
+        except ValueError as exc:
+            self.error(f"Result tag: {exc}", self.record.span, code="result")
+            return
+        ranges = getattr(engine, "score_ranges", None)
+        bounds: dict[str, tuple[int, int]] = ranges() if callable(ranges) else {
+            p: (s, s) for p, s in engine.scores.items()}
+        wrong = []
+        for who, pts in claimed.items():
+            key = self.player_key(who)
+            if key not in bounds:
+                self.error(f"Result tag names {who!r}, who is not playing", self.record.span, code="result")
+                return
+            low, high = bounds[key]
+            if not low <= pts <= high:
+                rules = str(low) if low == high else f"{low} to {high} (some token faces are unknown)"
+                wrong.append(f"{who} {pts} (the rules give {rules})")
+        if wrong:
+            self.error("Result tag differs from the final scoring: " + ", ".join(wrong), self.record.span,
+                       code="result")
+
+    def run(self) -> None:
+        if not self.seats_from_tags():
+            return
+        engine = self.new_engine()
+        if engine is None:
+            return
+        if not self.play_line(engine, self.record.turns, main=True):
+            self.report.final_scores = dict(engine.scores)
+            return
+        self.finish(engine)
+
+
+def validate_record(record: Record, *, file: str | None = None, index: int = 0,
+                    tileset: Any = None) -> GameReport:
+    """Replay one record against its game's rules and report what is wrong."""
+    report = GameReport(index, file, record.game, record.tags)
+    report.diagnostics.extend(record.diagnostics)
+    if not record.ok:
+        return report
+    _Replay(record, report, tileset).run()
+    return report
