@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from grn.commands import Command
+
+if TYPE_CHECKING:
+    from grn.record import Record
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +35,33 @@ class SelfPlayGame:
     turns: tuple[PlayedTurn, ...]
     final_scores: dict[str, int]
     options: dict[str, str] = field(default_factory=dict)
+
+
+_NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
+
+
+def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool = True) -> "Record":
+    """A GRN record of a self-played game: tags, every turn, score checkpoints, Result.
+
+    A checkpoint is written after each turn that changed a score, as a player
+    keeping a score sheet would.
+    """
+    from grn.record import Checkpoint, Record, Turn
+
+    players = ", ".join(f"{_NAMES[i]} ({c})" for i, c in enumerate(game.players))
+    tags: list[tuple[str, str]] = [("Game", game.game), ("Event", "grn selfplay")]
+    if seed is not None:
+        tags.append(("Round", str(seed)))
+    tags.append(("Players", players))
+    if game.options:
+        tags.append(("Options", ", ".join(f"{k}={v}" for k, v in game.options.items())))
+    tags.append(("Result", ", ".join(f"{p} {s}" for p, s in game.final_scores.items())))
+    turns = []
+    previous: dict[str, int] = {}
+    for number, played in enumerate(game.turns, start=1):
+        extras: tuple = ()
+        if checkpoints and played.scores and played.scores != previous:
+            extras = (Checkpoint(tuple(played.scores.items())),)
+            previous = dict(played.scores)
+        turns.append(Turn(number, played.player, played.actions, extras))
+    return Record(tuple(tags), tuple(turns))
