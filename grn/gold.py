@@ -36,8 +36,8 @@ Rulings (where 001 is silent):
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Literal, Union
@@ -46,7 +46,7 @@ from grn.commands import COLOURS, Card, FlipCard, card_text
 from grn.errors import GrnError, IllegalAction
 
 __all__ = [
-    "CardSet", "CardDataError", "load_cards", "grid_positions", "GRID_8X8",
+    "CardSet", "CardDataError", "SetupError", "load_cards", "grid_positions", "GRID_8X8",
     "GoldState", "GoldEvent", "GoldTaken", "CardRemoved", "CardsReturned",
     "RushBegins", "GameEnds", "match_result", "expected_first_player",
     "seats_for", "RUSH_THRESHOLD", "SECTION",
@@ -75,6 +75,14 @@ SECTION = {
 
 class CardDataError(GrnError, ValueError):
     """A card list file that does not describe a usable set of Gold cards."""
+
+
+class SetupError(IllegalAction, ValueError):
+    """Seats, first player or layout that 001's set-up does not allow (raised by :meth:`GoldState.new`)."""
+
+    def __init__(self, message: str, rule: str = "Every player chooses a color and places the "
+                 "corresponding entrance in front of them on the table.") -> None:
+        super().__init__(message, rule=rule, section=SECTION["setup"], code="setup")
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,33 +351,39 @@ class GoldState:
         ``positions`` names the layout places (default the 8x8 grid a1..h8; any
         list of distinct names, as many as the deck's cards, for a free layout).
         ``deck`` is a :class:`CardSet` (default :func:`load_cards`).
+        Raises :class:`SetupError` (an :class:`IllegalAction` and a ``ValueError``).
         """
         deck = deck if deck is not None else _default_cards()
         seats = [(key, tuple(cols)) for key, cols in seats]
         if not 2 <= len(seats) <= 5:
-            raise ValueError("Gold is played by 2 to 5 players (001: setup)")
+            raise SetupError(f"Gold is played by 2 to 5 players, not {len(seats)}",
+                             rule="Every player chooses a color and places the corresponding entrance in front of "
+                                  "them on the table. (five colours: 2 to 5 players)")
         want = 2 if len(seats) == 2 else 1
         owners: dict[str, str] = {}
         for key, cols in seats:
             if len(cols) != want:
-                raise ValueError(f"with {len(seats)} players each player owns {want} colour(s); "
-                                 f"{key} owns {len(cols)}")
+                raise SetupError(f"with {len(seats)} players each player owns {want} colour(s); "
+                                 f"{key} owns {len(cols)}",
+                                 rule="If there are only two players, each of them should pick two colors.")
             if key != cols[0]:
-                raise ValueError(f"player key {key!r} must be the player's first colour {cols[0]!r}")
+                raise SetupError(f"player key {key!r} must be the player's first colour {cols[0]!r}")
             for col in cols:
                 if col not in deck.entrances:
-                    raise ValueError(f"{col} is not a colour of the card set ({', '.join(deck.entrances)})")
+                    raise SetupError(f"{col} is not a colour of the card set ({', '.join(deck.entrances)})")
                 if col in owners:
-                    raise ValueError(f"colour {col} is owned twice")
+                    raise SetupError(f"colour {col} is owned twice")
                 owners[col] = key
         keys = tuple(key for key, _ in seats)
         if first is not None and first not in keys:
-            raise ValueError(f"first player {first!r} is not seated ({', '.join(keys)})")
+            raise SetupError(f"first player {first!r} is not seated ({', '.join(keys)})")
         names = tuple(positions) if positions is not None else GRID_8X8
         if len(set(names)) != len(names):
-            raise ValueError("layout positions must be distinct")
+            raise SetupError("layout positions must be distinct")
         if len(names) != deck.total:
-            raise ValueError(f"the layout has {len(names)} places for {deck.total} cards")
+            raise SetupError(f"the layout has {len(names)} places for {deck.total} cards",
+                             rule="place them face down on the table in any order. Every card must "
+                                  "be visible and may not be covered by another card.")
         self = cls.__new__(cls)
         self.players = keys
         self.owners = owners
@@ -757,7 +771,3 @@ def match_result(games: Sequence[Mapping[str, int]],
         return tied
     top = max(last.get(p, 0) for p in tied)
     return [p for p in tied if last.get(p, 0) == top]
-
-
-def _flip_texts(flips: Iterable[FlipCard]) -> str:
-    return " ".join(f"{f.pos}={card_text(f.face)}" for f in flips)

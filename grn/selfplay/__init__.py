@@ -38,6 +38,8 @@ class SelfPlayGame:
 
 
 _NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
+#: Option names that the Options tag carries (see docs/notation.md).
+RULE_OPTIONS = frozenset({"farmers", "cowboys"})
 
 
 def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool = True) -> "Record":
@@ -53,8 +55,10 @@ def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool 
     if seed is not None:
         tags.append(("Round", str(seed)))
     tags.append(("Players", players))
-    if game.options:
-        tags.append(("Options", ", ".join(f"{k}={v}" for k, v in game.options.items())))
+    # Only rule options go into the Options tag (self-play keeps other facts there too).
+    options = {k: v for k, v in game.options.items() if k in RULE_OPTIONS}
+    if options:
+        tags.append(("Options", ", ".join(f"{k}={v}" for k, v in options.items())))
     tags.append(("Result", ", ".join(f"{p} {s}" for p, s in game.final_scores.items())))
     turns = []
     previous: dict[str, int] = {}
