@@ -132,7 +132,7 @@ def validate(
     Example: grn validate examples/*.grn
     """
     from grn.sources import load
-    from grn.validate import validate_record
+    from grn.validate import MatchChecker, validate_record
 
     if format not in ("text", "json"):
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
@@ -153,6 +153,7 @@ def validate(
     for path in files:
         file_reports = []
         problems = []
+        matches = MatchChecker()
         index = 0
         for item in load(path):
             if item.problem is not None:
@@ -168,13 +169,20 @@ def validate(
             valid += report.valid
             errors += sum(d.severity == "error" for d in report.diagnostics)
             file_reports.append(report)
+            matches.add(item.record, report)
             if format == "text":
                 _report(report.diagnostics)
                 if explain:
                     _explain(report)
+        match_problems, match_lines = matches.check(path)
+        problems += match_problems
+        errors += sum(d.severity == "error" for d in match_problems)
         if format == "text":
             _report(problems)
+            for line in match_lines:
+                print(f"{path}: {line}")
         out_files.append({"file": path, "problems": [p.to_json() for p in problems],
+                          "matches": match_lines,
                           "games": [r.to_json() for r in file_reports]})
     if format == "json":
         doc = {"grn_report": 1, "files": out_files,

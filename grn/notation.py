@@ -306,7 +306,24 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
 # Parsing one game
 # ---------------------------------------------------------------------------
 
-_GAME_TAG_RE = re.compile(r'^[ \t]*\[[ \t]*Game[ \t]+"([^"\n]*)"', re.M)
+_GAME_TAG_RE = re.compile(r'[ \t]*\[[ \t]*Game[ \t]+"([^"\n]*)"')
+
+
+def _game_tag(text: str) -> re.Match[str] | None:
+    """The Game tag among the header lines (never one quoted inside a comment)."""
+    pos = 0
+    while pos < len(text):
+        end = text.find("\n", pos)
+        end = len(text) if end < 0 else end
+        line = text[pos:end]
+        stripped = line.strip()
+        if stripped and not stripped.startswith("["):
+            return None
+        m = _GAME_TAG_RE.match(text, pos, end)
+        if m:
+            return m
+        pos = end + 1
+    return None
 
 
 def _caret(text: str, line: int, column: int) -> str:
@@ -321,7 +338,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
     Problems are not raised: they are in ``record.diagnostics`` with their file,
     line and column.  ``first_line`` is the line of ``text`` in its file.
     """
-    m = _GAME_TAG_RE.search(text)
+    m = _game_tag(text)
     game = (m.group(1).strip().lower() if m else "goldrush")
     diags: list[Diagnostic] = []
     grammar = GRAMMARS.get(game)

@@ -18,25 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Protocol
+from typing import Any, Iterable
 
-from grn.commands import COLOURS
 from grn.errors import Diagnostic, IllegalAction, Span
+from grn.games import Engine, SetupProblem, new_engine, player_key, seats_of
 from grn.record import Checkpoint, Record, Seat, Turn, Variation
-
-
-class Engine(Protocol):
-    """What the validator needs of a game's rules engine (see ``docs/design.md``)."""
-
-    @property
-    def scores(self) -> dict[str, int]: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def play_turn(self, player: str, actions: Any) -> list[Any]: ...
-
-    def copy(self) -> "Engine": ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,29 +95,6 @@ def _describe(event: Any) -> str:
     return describe().rstrip(".") if callable(describe) else repr(event)
 
 
-def goldrush_options(tags: dict[str, str]) -> Any:
-    """Gold Rush :class:`~grn.goldrush.Options` from the ``Options`` tag's words.
-
-    ``farmers=off`` plays without farmers (the rulebook's first-game advice);
-    ``cowboys=5`` is the house rule that brings the scoring cowboy into play.
-    """
-    from grn.goldrush import Options
-
-    kwargs: dict[str, Any] = {}
-    for key, value in tags.items():
-        if key == "farmers":
-            if value not in ("on", "off"):
-                raise ValueError(f"farmers must be on or off, not {value!r}")
-            kwargs["farmers"] = value == "on"
-        elif key == "cowboys":
-            if value not in ("4", "5"):
-                raise ValueError(f"cowboys must be 4 or 5, not {value!r}")
-            kwargs["cowboys"] = int(value)
-        else:
-            raise ValueError(f"unknown option {key!r}: the options are farmers=on|off and cowboys=4|5")
-    return Options(**kwargs)
-
-
 class _Replay:
     """Replays one record: the engine adapters and the per-line walk."""
 
@@ -152,83 +115,8 @@ class _Replay:
             player=turn.player if turn else None, rule=rule, section=section, hint=hint))
 
     # -- set-up --------------------------------------------------------
-    def seats_from_tags(self) -> bool:
-        value = self.record.tag("Players")
-        span = self.record.span
-        if value is None:
-            self.error("the Players tag is missing: write [Players \"Anna (red), Ben (blue)\"]", span,
-                       code="players")
-            return False
-        try:
-            seats = self.record.seats()
-        except ValueError as exc:
-            self.error(f"Players tag: {exc}", span, code="players")
-            return False
-        colours = [c for s in seats for c in s.colours]
-        unknown = [c for c in colours if c not in COLOURS]
-        if unknown:
-            self.error(f"Players tag: unknown colour {unknown[0]!r}; the colours are {', '.join(COLOURS)}",
-                       span, code="players")
-            return False
-        if len(set(colours)) != len(colours):
-            self.error("Players tag: a colour is taken twice", span, code="players")
-            return False
-        if not 2 <= len(seats) <= 5:
-            self.error(f"the game is for 2 to 5 players, not {len(seats)}", span, code="players",
-                       rule="2 to 5 players", section="000 General Info and Comments")
-            return False
-        self.seats = seats
-        return True
-
-    def first_player(self) -> str | None:
-        for t in self.record.turns:
-            if t.number > 0:
-                return self.player_key(t.player)
-        return None
-
     def player_key(self, word: str) -> str:
-        for s in self.seats:
-            if word in s.colours:
-                return s.key
-        return word
-
-    def new_engine(self) -> Engine | None:
-        game = self.record.game
-        first = self.first_player()
-        if game in ("goldrush", "carcassonne"):
-            if game == "carcassonne":
-                self.error("Carcassonne with The Gold Mines is not supported yet (coming later)",
-                           self.record.span, code="unsupported")
-                return None
-            from grn.goldrush import GoldRushState
-            from grn.tiles import load_tileset
-
-            try:
-                options = goldrush_options(self.record.options())
-            except ValueError as exc:
-                self.error(f"Options tag: {exc}", self.record.span, code="options")
-                return None
-            tileset = self.tileset or load_tileset()
-            return GoldRushState.new(tileset, [s.key for s in self.seats], options, first=first)
-        if game == "gold":
-            from grn.gold import GoldState, grid_positions
-
-            layout = (self.record.tag("Layout") or "8x8").strip().lower()
-            if layout == "8x8":
-                positions = None
-            elif layout == "free":
-                positions = tuple(f"p{i}" for i in range(1, 65))
-            else:
-                self.error(f"Layout tag: {layout!r} is not 8x8 or free", self.record.span, code="layout")
-                return None
-            seats = [(s.key, s.colours) for s in self.seats]
-            try:
-                return GoldState.new(seats, first=first, positions=positions)
-            except IllegalAction as exc:
-                self.error(exc.message, self.record.span, code=exc.code, rule=exc.rule, section=exc.section)
-                return None
-        self.error(f"unknown game {game!r}", self.record.span, code="unknown-game")
-        return None
+        return player_key(self.seats, word)
 
     # -- replay --------------------------------------------------------
     def play_line(self, engine: Engine, turns: Iterable[Turn], *, main: bool) -> bool:
@@ -305,6 +193,10 @@ class _Replay:
     def finish(self, engine: Engine) -> None:
         if not engine.is_over:
             self.report.notes.append("the record stops before the end of the game")
+            if getattr(engine, "is_blocked", False):
+                self.report.notes.append(
+                    "the table can no longer change: no pair of face-down cards can leave, so the "
+                    "game cannot end (see docs/rulings.md)")
             if self.record.tag("Result"):
                 self.error("the Result tag was not checked: the record stops before the end of the game",
                            self.record.span, code="incomplete", severity="warning")
@@ -345,10 +237,11 @@ class _Replay:
                        code="result")
 
     def run(self) -> None:
-        if not self.seats_from_tags():
-            return
-        engine = self.new_engine()
-        if engine is None:
+        try:
+            self.seats = seats_of(self.record)
+            engine = new_engine(self.record, self.seats, self.tileset)
+        except SetupProblem as exc:
+            self.error(exc.message, self.record.span, code=exc.code, rule=exc.rule, section=exc.section)
             return
         if not self.play_line(engine, self.record.turns, main=True):
             self.report.final_scores = dict(engine.scores)
@@ -365,3 +258,77 @@ def validate_record(record: Record, *, file: str | None = None, index: int = 0,
         return report
     _Replay(record, report, tileset).run()
     return report
+
+
+@dataclass(slots=True)
+class _MatchGame:
+    round: int | None
+    seats: tuple[str, ...]
+    first: str | None
+    scores: dict[str, int] | None
+    complete: bool
+    span: Span | None
+
+
+class MatchChecker:
+    """Checks the matches of the card game Gold: games of one file sharing a ``Match`` tag.
+
+    Seed 001: "Play as many times as there are players, with a different player
+    starting each time ... The player with the most points at the end wins."
+    Only a few facts per game are kept, so streaming stays cheap.
+    """
+
+    SECTION = "001 Gold: several games"
+
+    def __init__(self) -> None:
+        self.matches: dict[str, list[_MatchGame]] = {}
+
+    def add(self, record: Record, report: GameReport) -> None:
+        """Remember a validated game if it belongs to a match."""
+        name = record.tag("Match")
+        if name is None or record.game != "gold" or not report.valid:
+            return
+        try:
+            rnd = int(record.tag("Round") or "")
+        except ValueError:
+            rnd = None
+        seats = tuple(s.key for s in record.seats())
+        first = next((t.player for t in record.turns if t.number > 0), None)
+        self.matches.setdefault(name, []).append(_MatchGame(
+            rnd, seats, first, report.final_scores, report.complete, record.span))
+
+    def check(self, file: str | None) -> tuple[list[Diagnostic], list[str]]:
+        """Problems with the matches seen, and a line per match naming its winners."""
+        from grn.gold import expected_first_player, match_result
+
+        problems: list[Diagnostic] = []
+        lines: list[str] = []
+        for name, games in self.matches.items():
+            games = sorted(games, key=lambda g: (g.round is None, g.round or 0))
+            seats = games[0].seats
+            bad = False
+            for i, g in enumerate(games):
+                if g.seats != seats:
+                    problems.append(Diagnostic(f"match {name!r}: game {i + 1} seats other players", g.span,
+                                               file, code="match", section=self.SECTION))
+                    bad = True
+                    continue
+                want = expected_first_player(seats, i)
+                if g.first is not None and g.first != want:
+                    problems.append(Diagnostic(
+                        f"match {name!r}: game {i + 1} is started by {g.first}, but {want} starts it",
+                        g.span, file, code="match", rule="a different player starts each game, "
+                        "the start moving one seat clockwise", section=self.SECTION))
+            if bad or any(not g.complete for g in games):
+                continue
+            if len(games) != len(seats):
+                problems.append(Diagnostic(
+                    f"match {name!r} has {len(games)} games; {len(seats)} players play {len(seats)}",
+                    games[-1].span, file, severity="warning", code="match", section=self.SECTION))
+                continue
+            scores = [g.scores or {} for g in games]
+            winners = match_result(scores)
+            totals = {p: sum(s.get(p, 0) for s in scores) for p in seats}
+            lines.append(f"match {name!r}: " + ", ".join(f"{p} {t}" for p, t in totals.items())
+                         + f"; won by {' and '.join(winners)}")
+        return problems, lines

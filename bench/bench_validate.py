@@ -1,0 +1,212 @@
+"""Benchmark: grn validate versus python-chess reading PGN, on this machine, in one run.
+
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python bench/bench_validate.py [--games 300] [--chess-games 300] [--memory 10000]
+
+grn side: N self-played 4-player Gold Rush games (random legal play, fixed
+seeds) are written as one GRN file, then read and validated the way
+``grn validate`` does (parse, replay every turn against the rules, score,
+compare checkpoints and the Result tag).  The time is split into parsing,
+rules (replaying turns) and final scoring.
+
+Reference: ``chess.pgn.read_game`` (which parses SAN and checks every move's
+legality) reading a PGN file of random chess games of about 80 plies each.
+
+Printed: games/s and turns (plies)/s for both, the ratio grn/chess, and the
+peak memory of validating a file of ``--memory`` games streaming in a fresh
+process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def make_grn(games: int, players: int, seed0: int) -> tuple[str, float]:
+    from grn.selfplay import goldrush, to_record
+    from grn.writer import write_record
+
+    t = time.perf_counter()
+    parts = [write_record(to_record(goldrush.play(players, seed=seed0 + i), seed=seed0 + i))
+             for i in range(games)]
+    return "\n".join(parts), time.perf_counter() - t
+
+
+def make_pgn(games: int, plies: int, seed: int) -> str:
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    out = io.StringIO()
+    for i in range(games):
+        board = chess.Board()
+        game = chess.pgn.Game()
+        game.headers["Event"] = f"random {i}"
+        node = game
+        while board.ply() < plies and not board.is_game_over():
+            move = rng.choice(list(board.legal_moves))
+            node = node.add_variation(move)
+            board.push(move)
+        game.headers["Result"] = board.result(claim_draw=False) if board.is_game_over() else "*"
+        print(game, file=out, end="\n\n")
+    return out.getvalue()
+
+
+def bench_chess(pgn: str, repeat: int) -> tuple[float, int, int]:
+    import chess.pgn
+
+    best = float("inf")
+    games = plies = 0
+    for _ in range(repeat):
+        handle = io.StringIO(pgn)
+        games = plies = 0
+        t = time.perf_counter()
+        while True:
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                break
+            games += 1
+            plies += sum(1 for _ in game.mainline_moves())
+            if game.errors:
+                raise SystemExit(f"python-chess found errors: {game.errors}")
+        best = min(best, time.perf_counter() - t)
+    return best, games, plies
+
+
+def bench_grn(text: str, repeat: int) -> dict[str, float]:
+    from grn import notation
+    from grn.validate import validate_record
+
+    best: dict[str, float] = {}
+    for _ in range(repeat):
+        # 1. whole job, as grn validate does it
+        t = time.perf_counter()
+        games = turns = invalid = 0
+        for i, record in enumerate(notation.read(io.StringIO(text), file="bench.grn")):
+            report = validate_record(record, file="bench.grn", index=i)
+            games += 1
+            turns += report.turns_played
+            invalid += not report.valid
+        total = time.perf_counter() - t
+        if invalid:
+            raise SystemExit(f"{invalid} self-played games did not validate")
+        # 2. parsing alone
+        t = time.perf_counter()
+        records = list(notation.read(io.StringIO(text), file="bench.grn"))
+        parse = time.perf_counter() - t
+        # 3. rules alone (replaying turns), then final scoring alone
+        rules, scoring = _replay_only(records)
+        run = {"total": total, "parse": parse, "rules": rules, "scoring": scoring,
+               "games": games, "turns": turns}
+        if not best or total < best["total"]:
+            best = run
+    return best
+
+
+def _replay_only(records: list) -> tuple[float, float]:
+    from grn.goldrush import GoldRushState
+    from grn.tiles import load_tileset
+    from grn.games import goldrush_options
+
+    tileset = load_tileset()
+    prepared = []
+    for r in records:
+        seats = [s.key for s in r.seats()]
+        prepared.append((seats, goldrush_options(r.options()), [(t.player, t.actions) for t in r.turns]))
+    rules = scoring = 0.0
+    for seats, options, turns in prepared:
+        t = time.perf_counter()
+        state = GoldRushState.new(tileset, seats, options)
+        for player, actions in turns:
+            state.play_turn(player, actions)
+        t2 = time.perf_counter()
+        state.final_scoring()
+        rules += t2 - t
+        scoring += time.perf_counter() - t2
+    return rules, scoring
+
+
+def peak_memory(text: str, games: int) -> tuple[float, float]:
+    """Validate a file of ``games`` games streaming in a fresh process; return (MB peak RSS, seconds)."""
+    chunks = text.split("\n\n[Game ")
+    with tempfile.NamedTemporaryFile("w", suffix=".grn", delete=False, encoding="utf-8") as fh:
+        written = 0
+        while written < games:
+            for i, chunk in enumerate(chunks):
+                if written >= games:
+                    break
+                fh.write(chunk if (i == 0) else "[Game " + chunk)
+                fh.write("\n\n")
+                written += 1
+        path = fh.name
+    size = os.path.getsize(path) / 1e6
+    code = ("import sys, resource; sys.path.insert(0, %r)\n"
+            "from grn import notation\nfrom grn.validate import validate_record\n"
+            "n = bad = 0\n"
+            "for i, r in enumerate(notation.read(sys.argv[1])):\n"
+            "    rep = validate_record(r, file=sys.argv[1], index=i); n += 1; bad += not rep.valid\n"
+            "print(n, bad, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n") % str(ROOT)
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True)
+    secs = time.perf_counter() - t
+    os.unlink(path)
+    n, bad, rss_kb = (int(x) for x in out.stdout.split())
+    if n != games or bad:
+        raise SystemExit(f"memory run: {n} games read, {bad} invalid")
+    print(f"  file: {games} games, {size:.1f} MB")
+    return rss_kb / 1024, secs
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=300, help="self-played Gold Rush games (4 players)")
+    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--chess-games", type=int, default=300, help="random chess games for python-chess")
+    ap.add_argument("--plies", type=int, default=80)
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    ap.add_argument("--memory", type=int, default=10000, help="games in the streaming memory run (0: skip)")
+    args = ap.parse_args()
+
+    import chess
+
+    print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores")
+    text, gen = make_grn(args.games, args.players, seed0=1000)
+    print(f"generated {args.games} self-played {args.players}-player games in {gen:.1f} s "
+          f"({len(text) / 1e6:.2f} MB of GRN)")
+    pgn = make_pgn(args.chess_games, args.plies, seed=7)
+
+    g = bench_grn(text, args.repeat)
+    c_time, c_games, c_plies = bench_chess(pgn, args.repeat)
+
+    grn_tps = g["turns"] / g["total"]
+    chess_pps = c_plies / c_time
+    print()
+    print(f"grn validate : {g['games'] / g['total']:8.1f} games/s  {grn_tps:9.0f} turns/s  "
+          f"({g['games']:.0f} games, {g['turns']:.0f} turns, {g['total']:.2f} s)")
+    print(f"python-chess : {c_games / c_time:8.1f} games/s  {chess_pps:9.0f} plies/s  "
+          f"({c_games} games, {c_plies} plies, {c_time:.2f} s)")
+    print(f"ratio grn turns/s : chess plies/s = {grn_tps / chess_pps:.2f}")
+    per = 1e6 / g["turns"]
+    print(f"where grn's time goes (per turn): parsing {g['parse'] * per:.1f} us, "
+          f"rules {g['rules'] * per:.1f} us, final scoring {g['scoring'] * per:.1f} us, "
+          f"whole validate {g['total'] * per:.1f} us")
+    if args.memory:
+        mb, secs = peak_memory(text, args.memory)
+        print(f"streaming validate of {args.memory} games: peak RSS {mb:.0f} MB, {secs:.1f} s "
+              f"({args.memory / secs:.0f} games/s)")
+
+
+if __name__ == "__main__":
+    main()

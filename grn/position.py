@@ -1,0 +1,134 @@
+"""Positions of a record: the state after turn N of the main line or of a variation.
+
+An **address** names a position (docs/notation.md, "Positions"):
+
+* ``12``: after turn 12 of the main line; ``0``: the start (after any set-up);
+* ``12(1)15``: in the first variation at turn 12 (which branches from the
+  position before turn 12), after its turn 15;
+* ``12(1)14(2)16``: variations nest the same way;
+* empty or ``end``: after the last turn of the main line.
+
+:func:`position_at` replays the record with its rules engine up to that point.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from grn.errors import IllegalAction
+from grn.games import SetupProblem, new_engine, player_key, seats_of
+from grn.record import Markup, Record, Seat, Turn
+
+
+class PositionError(Exception):
+    """The address names no position of the record, or the record cannot be replayed to it."""
+
+
+@dataclass(slots=True)
+class Position:
+    """A replayed position: the engine state, the last turn played and the markup to draw."""
+
+    record: Record
+    state: Any
+    seats: list[Seat]
+    last: Turn | None
+    turns_played: int
+    markup: list[Markup] = field(default_factory=list)
+    events: list[Any] = field(default_factory=list)
+    address: str = ""
+
+    @property
+    def game(self) -> str:
+        return self.record.game
+
+
+_ADDRESS_RE = re.compile(r"(\d+)\((\d+)\)")
+
+
+def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | None]:
+    """Split an address into its variation steps ``[(turn, k), ...]`` and the final turn number."""
+    if text is None:
+        return [], None
+    text = str(text).strip()
+    if text in ("", "end"):
+        return [], None
+    steps: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        m = _ADDRESS_RE.match(text, pos)
+        if not m:
+            break
+        steps.append((int(m.group(1)), int(m.group(2))))
+        pos = m.end()
+    rest = text[pos:]
+    if rest in ("", "end"):
+        return steps, None
+    if not rest.isdigit():
+        raise PositionError(f"cannot read the position {text!r}: write N, or N(k)M for a variation")
+    return steps, int(rest)
+
+
+def _play(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
+    player = player_key(seats, turn.player)
+    try:
+        if turn.number == 0:
+            setup = getattr(state, "setup", None)
+            if setup is None:
+                raise PositionError("this game has no set-up turns (turn 0)")
+            setup(player, turn.actions)
+            cp = turn.checkpoint
+            if cp is not None and hasattr(state, "set_scores"):
+                state.set_scores({player_key(seats, p): s for p, s in cp.scores})
+            return []
+        return list(state.play_turn(player, turn.actions))
+    except IllegalAction as exc:
+        where = f"{exc.span.line}:{exc.span.column}" if exc.span else f"turn {turn.number}"
+        raise PositionError(f"the record breaks the rules at {where}: {exc.message} "
+                            f"(run grn validate)") from None
+
+
+def position_at(record: Record, address: str | int | None = None, *, tileset: Any = None) -> Position:
+    """Replay ``record`` to the position ``address`` names (default: the end of the main line)."""
+    if not record.ok:
+        first = record.diagnostics[0]
+        raise PositionError(f"the record cannot be read: {first.one_line()}")
+    steps, final = parse_address(address)
+    try:
+        seats = seats_of(record)
+        state = new_engine(record, seats, tileset)
+    except SetupProblem as exc:
+        raise PositionError(exc.message) from None
+    line: Sequence[Turn] = record.turns
+    markup: list[Markup] = list(record.intro)  # type: ignore[arg-type]
+    markup = [m for m in markup if isinstance(m, Markup)]
+    last: Turn | None = None
+    played = 0
+    events: list[Any] = []
+    for branch_turn, k in steps:
+        for turn in line:
+            if turn.number == branch_turn and turn.number > 0:
+                vars_ = turn.variations
+                if not 1 <= k <= len(vars_):
+                    raise PositionError(f"turn {branch_turn} has {len(vars_)} variation(s), not {k}")
+                line = vars_[k - 1].turns
+                markup = [m for m in vars_[k - 1].intro if isinstance(m, Markup)]
+                break
+            events = _play(state, seats, turn)
+            last = turn
+            played += turn.number > 0
+            markup = list(turn.markup) if turn.number > 0 else markup + list(turn.markup)
+        else:
+            raise PositionError(f"no turn {branch_turn} in that line")
+    for turn in line:
+        if final is not None and turn.number > final:
+            break
+        events = _play(state, seats, turn)
+        last = turn
+        played += turn.number > 0
+        markup = list(turn.markup) if turn.number > 0 else markup + list(turn.markup)
+    else:
+        if final is not None and (last is None or last.number < final) and final > 0:
+            raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}")
+    return Position(record, state, seats, last, played, markup, events, str(address or "end"))
