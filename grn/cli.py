@@ -212,6 +212,151 @@ def _explain(report: object) -> None:
 
 
 @app.command()
+def selfplay(
+    game: str = typer.Option("goldrush", "--game", help="goldrush or gold."),
+    players: int = typer.Option(2, "--players", "-n", help="Number of players (2 to 5)."),
+    seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same game."),
+    games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
+    options: Optional[str] = typer.Option(None, "--options", help='Gold Rush options, e.g. "farmers=off".'),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+) -> None:
+    """Write complete, legal, random game records, reproducible from the seed.
+
+    Example: grn selfplay --players 4 --seed 7 -o game.grn
+    """
+    from grn.games import SetupProblem, goldrush_options
+    from grn.record import parse_options
+    from grn.selfplay import to_record
+    from grn.writer import write_record
+
+    if not 2 <= players <= 5:
+        print(f"grn selfplay: --players must be 2 to 5, not {players}", file=sys.stderr)
+        raise typer.Exit(2)
+    if game not in ("goldrush", "gold"):
+        print(f"grn selfplay: --game must be goldrush or gold, not {game!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    texts = []
+    for i in range(games):
+        if game == "goldrush":
+            from grn.selfplay import goldrush as sp
+
+            try:
+                opts = goldrush_options(parse_options(options or ""))
+            except SetupProblem as exc:
+                print(f"grn selfplay: {exc.message}", file=sys.stderr)
+                raise typer.Exit(2)
+            played = sp.play(players, seed=seed + i, options=opts)
+        else:
+            from grn.selfplay import gold as gp
+
+            played = gp.play(players, seed=seed + i)
+        texts.append(write_record(to_record(played, seed=seed + i)))
+    text = "\n".join(texts)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
+def _one_record(file: str, game: int) -> object:
+    """The ``game``-th record (1-based) of ``file``, or exit 1 with a one-line message."""
+    from grn.sources import load
+
+    for i, item in enumerate(load(file), start=1):
+        if item.problem is not None:
+            _report([item.problem])
+            raise typer.Exit(1)
+        if i == game:
+            assert item.record is not None
+            if not item.record.ok:
+                _report(item.record.diagnostics)
+                raise typer.Exit(1)
+            return item.record
+    print(f"{file}: error: there is no game {game} in this file", file=sys.stderr)
+    raise typer.Exit(1)
+
+
+@app.command()
+def render(
+    file: str = typer.Argument(..., help="A record file; - reads standard input."),
+    game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
+    turn: Optional[str] = typer.Option(None, "--turn", "-t",
+                                       help="Position: N (after turn N, 0 = start), N(k)M in a variation; "
+                                            "default the end."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
+    format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
+    legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
+    reveal: bool = typer.Option(False, "--reveal", help="Gold: show the faces known so far on face-down cards."),
+    width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
+) -> None:
+    """Draw a position of a game as SVG (or PNG), with the record's diagram markup.
+
+    Example: grn render game.grn --turn 12 -o turn12.svg
+    """
+    from grn.position import PositionError, position_at
+    from grn.record import Record
+    from grn.render import render_svg
+
+    if format not in ("svg", "png"):
+        print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    record = _one_record(file, game)
+    assert isinstance(record, Record)
+    try:
+        position = position_at(record, turn)
+    except PositionError as exc:
+        print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    svg = render_svg(position, legal=legal, reveal=reveal, width=width)
+    if format == "png":
+        try:
+            import cairosvg  # type: ignore[import-not-found]
+        except ImportError:
+            print("grn render: --format png needs cairosvg: pip install 'grn[png]' (or use the SVG)",
+                  file=sys.stderr)
+            raise typer.Exit(1)
+        data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+        if output is None:
+            sys.stdout.buffer.write(data)
+        else:
+            output.write_bytes(data)
+        return
+    if output is None:
+        sys.stdout.write(svg)
+    else:
+        output.write_text(svg, encoding="utf-8")
+
+
+@app.command()
+def html(
+    file: str = typer.Argument(..., help="A record file; - reads standard input."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
+) -> None:
+    """Write one self-contained HTML page to step through the games of a file.
+
+    Example: grn html game.grn -o game.html
+    """
+    from grn.render import render_html
+    from grn.sources import load
+
+    records = []
+    for item in load(file):
+        if item.problem is not None:
+            _report([item.problem])
+            raise typer.Exit(1)
+        assert item.record is not None
+        if not item.record.ok:
+            _report(item.record.diagnostics)
+            raise typer.Exit(1)
+        records.append(item.record)
+    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin")
+    if output is None:
+        sys.stdout.write(page)
+    else:
+        output.write_text(page, encoding="utf-8")
+
+
+@app.command()
 def schema(
     name: str = typer.Argument("record", help="Which schema: record, report, tileset or cards."),
 ) -> None:
