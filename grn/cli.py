@@ -52,7 +52,7 @@ def fmt(
 
     Example: grn fmt game.grn --check
     """
-    from grn.sources import load
+    from grn.sources import load, raw_bytes
     from grn.writer import write_record
 
     bad = 0
@@ -71,8 +71,7 @@ def fmt(
             continue
         canonical = "\n".join(texts)
         if check:
-            original = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-            if original != canonical:
+            if raw_bytes(path) != canonical.encode("utf-8"):
                 print(f"{path}: not in canonical form (run grn fmt --write)", file=sys.stderr)
                 bad += 1
         elif write and path != "-":

@@ -152,10 +152,10 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     def checkpoint(self, items: list) -> Checkpoint:
         scores = []
-        for tok in items:
+        for tok in items[1:]:
             who, _, pts = str(tok).partition("=")
             scores.append((who, int(pts)))
-        return Checkpoint(tuple(scores), self._span(items[0]))
+        return Checkpoint(tuple(scores), self._span(items[0]))  # the span of "score"
 
     def markup(self, items: list) -> Markup:
         kind_tok = items[0]
@@ -346,7 +346,8 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         line = first_line + text.count("\n", 0, m.start(1)) if m else first_line
         diags.append(Diagnostic(
             f"unknown game {game!r}: the Game tag must be one of {', '.join(KNOWN_GAMES)}",
-            Span(line, 1), file, code="unknown-game", game=index))
+            Span(line, 1), file, code="unknown-game", game=index,
+            source_line=_caret(text, line - first_line + 1, 1)))
         grammar = "goldrush.lark"
     parser, builder = _parser(grammar)
     builder.offset = first_line - 1
@@ -408,7 +409,7 @@ def _end_position(text: str) -> tuple[int, int]:
 # Public API
 # ---------------------------------------------------------------------------
 
-def _open_lines(source: str | os.PathLike[str] | IO[str]) -> tuple[Iterable[str], str, IO[str] | None]:
+def _open_lines(source: str | os.PathLike[str] | Iterable[str]) -> tuple[Iterable[str], str, IO[str] | None]:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
         handle = open(path, encoding="utf-8", newline="")
@@ -417,8 +418,8 @@ def _open_lines(source: str | os.PathLike[str] | IO[str]) -> tuple[Iterable[str]
     return source, (name if isinstance(name, str) else "<stream>"), None
 
 
-def read(source: str | os.PathLike[str] | IO[str], *, file: str | None = None) -> Iterator[Record]:
-    """Yield the games of a GRN file (a path or an open text file) one by one.
+def read(source: str | os.PathLike[str] | Iterable[str], *, file: str | None = None) -> Iterator[Record]:
+    """Yield the games of a GRN file (a path, an open text file or any iterable of lines) one by one.
 
     Reading is lazy: a file of any size is read game by game.  Problems are in
     each record's ``diagnostics``; nothing is raised for bad input (an

@@ -10,7 +10,7 @@ import io
 import json
 import sys
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from grn import notation
 from grn.errors import Diagnostic, Span
@@ -31,13 +31,42 @@ def is_json(path: str) -> bool:
     return path.lower().endswith(".json")
 
 
-def _read_text(path: str) -> str:
+class BadEncoding(Exception):
+    """A line that is not UTF-8: where, in file coordinates."""
+
+    def __init__(self, line: int, column: int) -> None:
+        super().__init__(f"{line}:{column}")
+        self.line = line
+        self.column = column
+
+
+def decoded_lines(raw: Iterable[bytes]) -> Iterator[str]:
+    """Decode binary lines as UTF-8, raising :class:`BadEncoding` at the first bad byte."""
+    for number, data in enumerate(raw, start=1):
+        try:
+            yield data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            column = len(data[:exc.start].decode("utf-8", errors="replace")) + 1
+            raise BadEncoding(number, column) from None
+
+
+_STDIN: tuple[object, bytes] | None = None
+
+
+def stdin_bytes() -> bytes:
+    """Standard input, read once (``grn fmt --check -`` reads it twice)."""
+    global _STDIN
+    if _STDIN is None or _STDIN[0] is not sys.stdin:
+        _STDIN = (sys.stdin, sys.stdin.buffer.read())
+    return _STDIN[1]
+
+
+def raw_bytes(path: str) -> bytes:
+    """The bytes of ``path`` (``-``: standard input)."""
     if path == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    return data.decode("utf-8")
+        return stdin_bytes()
+    with open(path, "rb") as fh:
+        return fh.read()
 
 
 def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
@@ -50,7 +79,7 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
     json_form = is_json(path) if as_json is None else as_json
     try:
         if json_form:
-            text = _read_text(path)
+            text = "".join(decoded_lines(io.BytesIO(raw_bytes(path))))
             try:
                 document = json.loads(text)
             except json.JSONDecodeError as exc:
@@ -64,17 +93,16 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
                 yield Loaded(r)
             return
         if path == "-":
-            stream = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", newline="")
-            yield from (Loaded(r) for r in notation.read(stream, file=name))
+            yield from (Loaded(r) for r in notation.read(decoded_lines(io.BytesIO(stdin_bytes())), file=name))
             return
-        with open(path, encoding="utf-8", newline="") as fh:
-            yield from (Loaded(r) for r in notation.read(fh, file=name))
+        with open(path, "rb") as fh:
+            yield from (Loaded(r) for r in notation.read(decoded_lines(fh), file=name))
+    except BadEncoding as exc:
+        yield Loaded(None, Diagnostic("not UTF-8 text: save the file as UTF-8", Span(exc.line, exc.column),
+                                      name, code="encoding"))
     except FileNotFoundError:
         yield Loaded(None, Diagnostic("no such file", None, name, code="io"))
     except IsADirectoryError:
         yield Loaded(None, Diagnostic("is a directory, not a record file", None, name, code="io"))
     except PermissionError:
         yield Loaded(None, Diagnostic("permission denied", None, name, code="io"))
-    except UnicodeDecodeError as exc:
-        yield Loaded(None, Diagnostic(f"not UTF-8 text (byte {exc.start} of a line or file)", None, name,
-                                      code="encoding"))

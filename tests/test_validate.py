@@ -1,0 +1,154 @@
+"""The validator as a user meets it: `grn validate` on records, exit codes, messages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import grn
+from grn.cli import app
+from grn.validate import validate_record
+
+runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+GOLD = """[Game "gold"]
+[Players "Anna (red), Ben (blue), Cleo (green)"]
+
+1. red a1=G3 b2=red4
+2. blue c3=D d4=G1 score red=3 blue=0 green=0
+3. green a2=G1 a3=G2
+4. red a2=G1 b1=blue2 score red=3 blue=1 green=0
+"""
+
+
+def run(tmp_path: Path, text: str, *args: str, name: str = "game.grn"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return runner.invoke(app, ["validate", str(path), *args]), str(path)
+
+
+def test_legal_record_exits_0(tmp_path):
+    result, _ = run(tmp_path, GOLD)
+    assert result.exit_code == 0, result.output
+    assert "1 game checked, 1 valid: ok" in result.output
+
+
+def test_turn_numbers_must_follow(tmp_path):
+    """R2: turn numbers run 1, 2, 3 without gaps."""
+    result, path = run(tmp_path, GOLD.replace("3. green", "5. green"))
+    assert result.exit_code == 1
+    assert f"{path}:6:1: error: turn number 5 where 3 was expected" in result.output
+
+
+def test_first_wrong_checkpoint_is_named(tmp_path):
+    """R3: the first checkpoint that differs is reported, with what the rules give."""
+    text = GOLD.replace("score red=3 blue=0 green=0", "score red=3 blue=2 green=0")
+    text = text.replace("score red=3 blue=1 green=0", "score red=9 blue=9 green=9")
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    assert f"{path}:5:20: error: score checkpoint differs from the rules: blue 2 (the rules give 0)" \
+        in result.output
+    assert "[turn 2 (blue)]" in result.output
+    assert result.output.count("score checkpoint differs") == 1
+
+
+def test_illegal_action_names_line_column_rule_and_stops_the_line(tmp_path):
+    # a2 was seen as G1 at turn 3: turning it again as G2 contradicts that.
+    text = GOLD.replace("4. red a2=G1", "4. red a2=G2")
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    line = next(l for l in result.output.splitlines() if l.startswith(path))
+    assert line.startswith(f"{path}:7:8: error:")
+    assert "[turn 4 (red)]" in line and "rule:" in line and "001" in line
+    assert "Traceback" not in result.output
+
+
+def test_other_games_go_on_after_an_illegal_one(tmp_path):
+    bad = GOLD.replace("2. blue c3=D", "2. green c3=D")
+    result, path = run(tmp_path, bad + "\n" + GOLD)
+    assert result.exit_code == 1
+    assert "2 games checked, 1 valid" in result.output
+
+
+def test_variation_is_checked_from_where_it_branches(tmp_path):
+    # The variation replaces turn 3; in it, a1 was removed at turn 1, so turning it is illegal.
+    text = GOLD.replace("3. green a2=G1 a3=G2", "3. green a2=G1 a3=G2 (3. green a1=G3 a4=G2)")
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    assert f"{path}:6:32: error:" in result.output
+    # the main line still goes on to its end and the final scores are computed
+    report = validate_record(grn.parse(text)[0])
+    assert report.turns_played == 4
+
+
+def test_result_tag_is_checked_when_the_game_is_over(tmp_path):
+    text = (EXAMPLES / "gold-2p.grn").read_text(encoding="utf-8")
+    result, _ = run(tmp_path, text)
+    assert result.exit_code == 0, result.output
+    wrong = text.replace('[Result "red 36, green 24"]', '[Result "red 35, green 24"]')
+    result, path = run(tmp_path, wrong)
+    assert result.exit_code == 1
+    assert "Result tag differs from the final scoring: red 35 (the rules give 36)" in result.output
+
+
+def test_result_not_checked_for_an_unfinished_record(tmp_path):
+    result, _ = run(tmp_path, GOLD.replace('[Game "gold"]', '[Game "gold"]\n[Result "red 1"]'))
+    assert result.exit_code == 0
+    assert "warning: the Result tag was not checked" in result.output
+
+
+@pytest.mark.parametrize("players, message", [
+    ('', "the Players tag is missing"),
+    ('[Players "Anna (red), Ben (pink)"]', "unknown colour 'pink'"),
+    ('[Players "Anna (red), Ben (red)"]', "a colour is taken twice"),
+    ('[Players "Anna (red)"]', "the game is for 2 to 5 players, not 1"),
+    ('[Players "Anna red, Ben (blue)"]', "cannot read player 'Anna red'"),
+])
+def test_players_tag_problems(tmp_path, players, message):
+    text = GOLD.replace('[Players "Anna (red), Ben (blue), Cleo (green)"]', players)
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    assert f"{path}:1:1: error: " in result.output and message in result.output
+
+
+def test_match_rotation(tmp_path):
+    """R32: in a match the start moves one seat clockwise each game."""
+    text = (EXAMPLES / "gold-3p-match.grn").read_text(encoding="utf-8")
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 0, result.output
+    assert "match 'thursday-2026-11-19'" in result.output and "won by" in result.output
+    games = grn.parse(text)
+    # Swap the order of rounds 2 and 3: game 2 would then start with the wrong player.
+    swapped = text.replace('[Round "2"]', '[Round "X"]').replace('[Round "3"]', '[Round "2"]') \
+        .replace('[Round "X"]', '[Round "3"]')
+    result, path = run(tmp_path, swapped)
+    assert result.exit_code == 1
+    assert "is started by" in result.output
+    assert len(games) == 3
+
+
+def test_json_report_validates_against_its_schema(tmp_path):
+    from jsonschema import Draft202012Validator
+
+    from grn.jsonform import schema
+
+    path = tmp_path / "g.grn"
+    path.write_text(GOLD.replace("4. red a2=G1", "4. red a2=G2"), encoding="utf-8")
+    result = runner.invoke(app, ["validate", str(path), "--format", "json"])
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    Draft202012Validator(schema("report.schema.json")).validate(doc)
+    game = doc["files"][0]["games"][0]
+    assert game["valid"] is False
+    assert game["diagnostics"][0]["line"] == 7 and game["diagnostics"][0]["turn"] == 4
+
+
+def test_examples_validate():
+    files = sorted(str(p) for p in EXAMPLES.glob("*.grn"))
+    assert files
+    result = runner.invoke(app, ["validate", *files])
+    assert result.exit_code == 0, result.output
