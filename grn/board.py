@@ -1,0 +1,559 @@
+"""The generic tile-laying core: placed tiles, placement legality and growing features.
+
+Every segment of every placed tile gets a *segment id* (``sid``), an integer
+given in placement order.  Segments that meet across tile edges are merged
+into *features* with a union-find (path compression); the root of a feature
+is always its oldest segment (its smallest sid), so roots also say which
+feature is older.  Each root keeps the feature's kind, the set of its tiles,
+its count of *open places* (border places not yet met by a neighbour: a
+feature with none is closed), its symbol totals, its followers and its links
+(segments of other features it is joined to, e.g. a Gold Rush city and its
+rails).
+
+Placing is two steps so that a rules engine can check everything before
+anything changes: :meth:`Board.preview` works out, without changing the
+board, which features the new segments would join (a :class:`Placement`),
+and :meth:`Board.place` applies it.
+
+Coordinates: ``x`` grows east, ``y`` grows north.  Edge ``e`` (0=N, 1=E, 2=S,
+3=W) of the tile at ``(x, y)`` meets edge ``(e + 2) % 4`` of the neighbour.
+
+No game word lives here: kinds and symbols are plain strings from the tile set,
+followers are ``(owner, sid)`` pairs with any hashable owner.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Hashable, Iterator
+
+from grn.commands import POSITIONS
+from grn.tiles import Orientation, TileDesign, TileSet
+
+
+def neighbours(x: int, y: int) -> tuple[tuple[int, int], ...]:
+    """The four orthogonal neighbours of ``(x, y)`` in edge order N, E, S, W."""
+    return ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))
+
+
+class PlacedTile:
+    """A tile on the board: its design, rotation, orientation and first segment id."""
+
+    __slots__ = ("design", "rotation", "orientation", "base", "x", "y")
+
+    def __init__(self, design: TileDesign, rotation: int, orientation: Orientation, base: int,
+                 x: int, y: int) -> None:
+        self.design = design
+        self.rotation = rotation
+        self.orientation = orientation
+        self.base = base
+        self.x = x
+        self.y = y
+
+    @property
+    def tile(self) -> str:
+        """The tile id."""
+        return self.design.id
+
+    def sid(self, local: int) -> int:
+        """The segment id of the design's segment ``local`` on this tile."""
+        return self.base + local
+
+    def segment_at(self, place: int) -> int:
+        """The segment id at board place ``place`` (0..11) of this tile."""
+        return self.base + self.orientation.place_segment[place]
+
+    def __repr__(self) -> str:
+        rot = f":{self.rotation}" if self.rotation else ""
+        return f"<PlacedTile {self.design.id}@{self.x},{self.y}{rot}>"
+
+
+class Placement:
+    """What placing a tile would do, computed without changing the board.
+
+    ``group[i]`` is the group of the new tile's segment ``i``: new segments in
+    one group end up in one feature.  Per group: ``group_segments`` (local
+    indices), ``group_roots`` (roots of the existing features it joins, oldest
+    first) and ``group_open`` (open places of the merged feature).
+    ``root_group`` maps each joined existing root to its group.  ``base`` is
+    the sid the new tile's segment 0 will get.
+    """
+
+    __slots__ = ("design", "rotation", "orientation", "x", "y", "base", "group", "group_segments",
+                 "group_roots", "group_open", "root_group", "merges")
+
+    def __init__(self, design: TileDesign, rotation: int, orientation: Orientation, x: int, y: int,
+                 base: int, group: list[int], group_segments: list[list[int]], group_roots: list[list[int]],
+                 group_open: list[int], root_group: dict[int, int], merges: bool = False) -> None:
+        self.design = design
+        self.rotation = rotation
+        self.orientation = orientation
+        self.x = x
+        self.y = y
+        self.base = base
+        self.group = group
+        self.group_segments = group_segments
+        self.group_roots = group_roots
+        self.group_open = group_open
+        self.root_group = root_group
+        #: whether some group joins two or more existing features
+        self.merges = merges
+
+    def __repr__(self) -> str:
+        return (f"<Placement {self.design.id}@{self.x},{self.y}:{self.rotation} "
+                f"groups={len(self.group_segments)}>")
+
+
+@dataclass(frozen=True, slots=True)
+class Feature:
+    """A snapshot of one feature (for inspection and tests; the board keeps its own data)."""
+
+    root: int
+    kind: str
+    tiles: frozenset[tuple[int, int]]
+    open_places: int
+    symbols: dict[str, int]
+    followers: tuple[tuple[Hashable, int], ...]
+    links: tuple[int, ...]
+
+    @property
+    def closed(self) -> bool:
+        """No open places left (a Gold Rush railroad or mountain is then complete)."""
+        return self.open_places == 0
+
+    @property
+    def size(self) -> int:
+        """Number of distinct tiles in the feature."""
+        return len(self.tiles)
+
+    def __repr__(self) -> str:
+        sym = "".join(f" {k}={v}" for k, v in sorted(self.symbols.items()) if v)
+        return (f"<Feature {self.kind} #{self.root} tiles={len(self.tiles)} open={self.open_places}{sym}"
+                f" followers={list(self.followers)}>")
+
+
+class Feat:
+    """The mutable data of one feature, kept at its root (board internals)."""
+
+    __slots__ = ("kind", "open", "tiles", "sym", "fol", "links")
+
+    def __init__(self, kind: str, tiles: set[tuple[int, int]], open: int = 0,
+                 sym: dict[str, int] | None = None, fol: list[tuple[Hashable, int]] | None = None,
+                 links: list[int] | None = None) -> None:
+        self.kind = kind
+        self.open = open
+        self.tiles = tiles
+        self.sym = sym
+        self.fol = fol
+        self.links = links
+
+    def copy(self) -> Feat:
+        """An independent copy."""
+        return Feat(self.kind, self.tiles.copy(), self.open, None if self.sym is None else self.sym.copy(),
+                    None if self.fol is None else self.fol[:], None if self.links is None else self.links[:])
+
+    def absorb(self, other: Feat) -> None:
+        """Merge ``other`` (a feature joined to this one) into this one (open places are set by the caller)."""
+        if len(other.tiles) > len(self.tiles):
+            other.tiles |= self.tiles
+            self.tiles = other.tiles
+        else:
+            self.tiles |= other.tiles
+        if other.sym:
+            if self.sym:
+                d = self.sym
+                for k, v in other.sym.items():
+                    d[k] = d.get(k, 0) + v
+            else:
+                self.sym = other.sym
+        if other.fol:
+            self.fol = self.fol + other.fol if self.fol else other.fol
+        if other.links:
+            self.links = self.links + other.links if self.links else other.links
+
+    def __repr__(self) -> str:
+        return f"<Feat {self.kind} tiles={len(self.tiles)} open={self.open} sym={self.sym} fol={self.fol}>"
+
+
+_EDGES = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
+_NONES = tuple((None,) * m for m in range(64))
+_SINGLES = tuple(tuple((i,) for i in range(m)) for m in range(64))
+
+
+class Board:
+    """A board of placed tiles with features kept by union-find."""
+
+    __slots__ = ("tileset", "tiles", "_frontier", "parent", "kind", "spos", "feat")
+
+    def __init__(self, tileset: TileSet) -> None:
+        self.tileset = tileset
+        #: (x, y) -> PlacedTile
+        self.tiles: dict[tuple[int, int], PlacedTile] = {}
+        self._frontier: set[tuple[int, int]] | None = None
+        #: per segment id: union-find parent, kind, tile position
+        self.parent: list[int] = []
+        self.kind: list[str] = []
+        self.spos: list[tuple[int, int]] = []
+        #: per segment id: the feature data at roots, None elsewhere
+        self.feat: list[Feat | None] = []
+
+    # ------------------------------------------------------------------
+    def copy(self) -> Board:
+        """An independent copy (tile designs and placed tiles are shared, they never change)."""
+        b = Board.__new__(Board)
+        b.tileset = self.tileset
+        b.tiles = self.tiles.copy()
+        b._frontier = None
+        b.parent = self.parent[:]
+        b.kind = self.kind[:]
+        b.spos = self.spos[:]
+        b.feat = [None if f is None else f.copy() for f in self.feat]
+        return b
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __contains__(self, pos: object) -> bool:
+        return pos in self.tiles
+
+    def __repr__(self) -> str:
+        return f"<Board {len(self.tiles)} tiles, {len(self.parent)} segments>"
+
+    @property
+    def frontier(self) -> set[tuple[int, int]]:
+        """The empty squares next to at least one tile (computed when asked, then kept until a placement)."""
+        f = self._frontier
+        if f is None:
+            tiles = self.tiles
+            f = {n for (x, y) in tiles for n in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)) if n not in tiles}
+            self._frontier = f
+        return f
+
+    # ------------------------------------------------------------------
+    def find(self, sid: int) -> int:
+        """The root (oldest segment id) of the feature segment ``sid`` belongs to."""
+        parent = self.parent
+        r = sid
+        while parent[r] != r:
+            r = parent[r]
+        while parent[sid] != r:
+            parent[sid], sid = r, parent[sid]
+        return r
+
+    def data(self, sid: int) -> Feat:
+        """The live feature data of the feature of ``sid`` (do not keep it across placements)."""
+        return self.feat[self.find(sid)]  # type: ignore[return-value]
+
+    def tile_at(self, x: int, y: int) -> PlacedTile | None:
+        """The tile at ``(x, y)``, or None."""
+        return self.tiles.get((x, y))
+
+    def segment_at(self, x: int, y: int, place: int | str) -> int:
+        """The segment id at ``place`` (index or name) of the tile at ``(x, y)``."""
+        if isinstance(place, str):
+            place = POSITIONS.index(place)
+        return self.tiles[(x, y)].segment_at(place)
+
+    def open_places(self, sid: int) -> int:
+        """Open places of the feature of ``sid``."""
+        return self.data(sid).open
+
+    def is_closed(self, sid: int) -> bool:
+        """Whether the feature of ``sid`` has no open places."""
+        return self.data(sid).open == 0
+
+    def size(self, sid: int) -> int:
+        """Distinct tiles in the feature of ``sid``."""
+        return len(self.data(sid).tiles)
+
+    def symbols(self, sid: int) -> dict[str, int]:
+        """Symbol totals of the feature of ``sid``."""
+        return dict(self.data(sid).sym or {})
+
+    def followers(self, sid: int) -> list[tuple[Hashable, int]]:
+        """``(owner, sid)`` of the followers on the feature of ``sid``."""
+        return list(self.data(sid).fol or ())
+
+    def links(self, sid: int) -> list[int]:
+        """Segment ids linked to the feature of ``sid``."""
+        return list(self.data(sid).links or ())
+
+    def feature(self, sid: int) -> Feature:
+        """A snapshot of the feature of ``sid``."""
+        r = self.find(sid)
+        f = self.feat[r]
+        assert f is not None
+        return Feature(r, f.kind, frozenset(f.tiles), f.open, dict(f.sym or {}), tuple(f.fol or ()),
+                       tuple(f.links or ()))
+
+    def roots(self) -> Iterator[int]:
+        """The root of every feature, oldest first."""
+        parent = self.parent
+        return (s for s in range(len(parent)) if parent[s] == s)
+
+    def features(self) -> list[Feature]:
+        """Snapshots of every feature, oldest first."""
+        return [self.feature(r) for r in self.roots()]
+
+    # ------------------------------------------------------------------
+    def add_follower(self, sid: int, owner: Hashable) -> None:
+        """Put a follower of ``owner`` on segment ``sid`` (no checks)."""
+        f = self.data(sid)
+        if f.fol is None:
+            f.fol = [(owner, sid)]
+        else:
+            f.fol = f.fol + [(owner, sid)]
+
+    def remove_followers(self, sid: int) -> list[tuple[Hashable, int]]:
+        """Take every follower off the feature of ``sid``; returns them."""
+        f = self.data(sid)
+        fol = f.fol or []
+        f.fol = None
+        return fol
+
+    # ------------------------------------------------------------------
+    def fits(self, design: TileDesign, x: int, y: int, rotation: int) -> bool:
+        """Whether ``design`` turned ``rotation`` may go to ``(x, y)``: free, touching, matching."""
+        tiles = self.tiles
+        if (x, y) in tiles:
+            return False
+        o = design.orientations[rotation // 90]
+        need = o.edge_need
+        touching = False
+        for e, npos in enumerate(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))):
+            nb = tiles.get(npos)
+            if nb is not None:
+                if nb.orientation.edge_sig[(e + 2) & 3] != need[e]:
+                    return False
+                touching = True
+        return touching
+
+    def mismatches(self, design: TileDesign, x: int, y: int, rotation: int) -> list[str]:
+        """The edges (``N``, ``E``...) where ``design`` turned ``rotation`` at ``(x, y)`` would not match."""
+        o = design.orientations[rotation // 90]
+        out = []
+        for e, npos in enumerate(neighbours(x, y)):
+            nb = self.tiles.get(npos)
+            if nb is not None and nb.orientation.edge_sig[(e + 2) & 3] != o.edge_need[e]:
+                out.append("NESW"[e])
+        return out
+
+    def legal_positions(self, design: TileDesign) -> list[tuple[int, int, int]]:
+        """Every ``(x, y, rotation)`` where ``design`` may go, sorted, one of identical rotations."""
+        tiles = self.tiles
+        orients = [design.orientations[r // 90] for r in design.unique_rotations]
+        out = []
+        for (x, y) in sorted(self.frontier):
+            nbs = [(e, nb.orientation.edge_sig[(e + 2) & 3])
+                   for e, nb in enumerate(map(tiles.get, ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))))
+                   if nb is not None]
+            for o in orients:
+                need = o.edge_need
+                for e, sig in nbs:
+                    if need[e] != sig:
+                        break
+                else:
+                    out.append((x, y, o.rotation))
+        return out
+
+    def has_legal_position(self, design: TileDesign) -> bool:
+        """Whether ``design`` fits anywhere (in any rotation)."""
+        tiles = self.tiles
+        orients = [design.orientations[r // 90] for r in design.unique_rotations]
+        for (x, y) in self.frontier:
+            nbs = [(e, nb.orientation.edge_sig[(e + 2) & 3])
+                   for e, nb in enumerate(map(tiles.get, ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))))
+                   if nb is not None]
+            for o in orients:
+                need = o.edge_need
+                for e, sig in nbs:
+                    if need[e] != sig:
+                        break
+                else:
+                    return True
+        return False
+
+    # ------------------------------------------------------------------
+    def preview(self, design: TileDesign, x: int, y: int, rotation: int,
+                *, first: bool = False) -> Placement | None:
+        """What placing ``design`` at ``(x, y)`` turned ``rotation`` would do, or None when illegal.
+
+        Illegal: the square is taken, no tile touches it (unless ``first``, for
+        the start tile of an empty board), or a touching place differs in kind.
+        The board is not changed (beyond union-find path compression).
+        """
+        tiles = self.tiles
+        if (x, y) in tiles:
+            return None
+        o = design.orientations[rotation // 90]
+        need = o.edge_need
+        parent = self.parent
+        pc = list(o.place_counts)
+        touch: dict[int, int] = {}
+        lp: list[int] | None = None
+        touching = False
+        for e, dx, dy, f in _EDGES:
+            nb = tiles.get((x + dx, y + dy))
+            if nb is None:
+                continue
+            no = nb.orientation
+            if no.edge_sig[f] != need[e]:
+                return None
+            touching = True
+            pairs = o.pair_cache[e].get(no)
+            if pairs is None:
+                pairs = o.edge_pairs(e, no)
+            base = nb.base
+            for ml, tl, cnt in pairs:
+                s = base + tl
+                r = parent[s]
+                if r != s:
+                    while parent[r] != r:
+                        r = parent[r]
+                    while parent[s] != r:
+                        parent[s], s = r, parent[s]
+                pc[ml] -= cnt + cnt
+                t = touch.get(r)
+                if t is None:
+                    touch[r] = ml
+                elif t != ml:
+                    if lp is None:
+                        lp = list(range(len(pc)))
+                    a = t
+                    while lp[a] != a:
+                        a = lp[a]
+                    b = ml
+                    while lp[b] != b:
+                        b = lp[b]
+                    if a < b:
+                        lp[b] = a
+                    elif b < a:
+                        lp[a] = b
+        if not touching and not (first and not tiles):
+            return None
+        m = len(pc)
+        feat = self.feat
+        if lp is None:
+            # every new segment is its own group
+            group: list[int] | range = range(m)
+            gsegs: Any = _SINGLES[m]
+            gopen = pc
+            groots: list[Any] = [()] * m
+            for r, ml in touch.items():
+                gr = groots[ml]
+                if gr:
+                    gr.append(r)
+                    gr.sort()
+                else:
+                    groots[ml] = [r]
+                gopen[ml] += feat[r].open  # type: ignore[union-attr]
+            root_group = touch
+            merges = len(touch) > 1 and len(set(touch.values())) < len(touch)
+        else:
+            group = [0] * m
+            gsegs = []
+            gopen = []
+            for i in range(m):
+                a = i
+                while lp[a] != a:
+                    a = lp[a]
+                if a == i:
+                    group[i] = len(gsegs)
+                    gsegs.append([i])
+                    gopen.append(pc[i])
+                else:
+                    g = group[i] = group[a]
+                    gsegs[g].append(i)
+                    gopen[g] += pc[i]
+            groots = [[] for _ in gsegs]
+            root_group = {}
+            for r, ml in touch.items():
+                g = group[ml]
+                root_group[r] = g
+                groots[g].append(r)
+                gopen[g] += feat[r].open  # type: ignore[union-attr]
+            merges = False
+            for roots in groots:
+                if len(roots) > 1:
+                    roots.sort()
+                    merges = True
+        return Placement(design, rotation, o, x, y, len(parent), group, gsegs, groots, gopen,  # type: ignore[arg-type]
+                         root_group, merges)
+
+    def place(self, p: Placement) -> list[int]:
+        """Apply a :meth:`preview` (made on this board, unchanged since); returns the root per group."""
+        design = p.design
+        pos = (p.x, p.y)
+        parent = self.parent
+        base = len(parent)
+        tiles = self.tiles
+        if base != p.base or pos in tiles:
+            raise ValueError("stale placement preview")
+        feat = self.feat
+        kinds = design.kinds
+        m = len(kinds)
+        feat += _NONES[m]
+        extras = design.extras
+        targets = []
+        gopen = p.group_open
+        groots = p.group_roots
+        g = 0
+        for segs in p.group_segments:
+            roots = groots[g]
+            if roots:
+                t = roots[0]
+                F = feat[t]
+                if len(roots) > 1:
+                    for r in roots[1:]:
+                        parent[r] = t
+                        F.absorb(feat[r])  # type: ignore[union-attr, arg-type]
+                        feat[r] = None
+                F.tiles.add(pos)  # type: ignore[union-attr]
+            else:
+                t = base + segs[0]
+                F = feat[t] = Feat(kinds[segs[0]], {pos})
+            F.open = gopen[g]  # type: ignore[union-attr]
+            for ls in segs:
+                ex = extras[ls]
+                if ex is not None:
+                    sym, lk = ex
+                    if sym:
+                        d = F.sym  # type: ignore[union-attr]
+                        if d is None:
+                            F.sym = dict(sym)  # type: ignore[union-attr]
+                        else:
+                            for k, v in sym:
+                                d[k] = d.get(k, 0) + v
+                    if lk:
+                        new = [base + li for li in lk]
+                        F.links = F.links + new if F.links else new  # type: ignore[union-attr]
+            targets.append(t)
+            g += 1
+        group = p.group
+        parent += targets if type(group) is range else [targets[gi] for gi in group]
+        self.kind += kinds
+        self.spos += (pos,) * m
+        tiles[pos] = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)
+        self._frontier = None
+        return targets
+
+    def place_tile(self, design: TileDesign, x: int, y: int, rotation: int = 0) -> list[int]:
+        """Preview and place in one go; raises ValueError when illegal.  Returns the root per new segment."""
+        p = self.preview(design, x, y, rotation, first=True)
+        if p is None:
+            raise ValueError(f"{design.id} does not fit at {x},{y}:{rotation}")
+        targets = self.place(p)
+        return [targets[g] for g in p.group]
+
+    def state_key(self) -> Any:
+        """A hashable summary of the board (tiles, feature partition, open places, followers)."""
+        roots = tuple(self.find(s) for s in range(len(self.parent)))
+        feats = [self.feat[r] for r in sorted(set(roots))]
+        return (tuple(sorted((pos, t.design.id, t.rotation) for pos, t in self.tiles.items())), roots,
+                tuple((f.open, len(f.tiles), tuple(sorted((f.sym or {}).items())),  # type: ignore[union-attr]
+                       tuple(sorted(map(repr, f.fol or ()))), tuple(sorted(f.links or ())))  # type: ignore[union-attr]
+                      for f in feats))
+
+    def debug(self) -> str:
+        """A multi-line listing of the features (for debugging)."""
+        return "\n".join(repr(f) for f in self.features())

@@ -1,0 +1,471 @@
+"""Tile designs and tile sets, loaded from JSON data (docs/design.md, "Tile set JSON").
+
+A tile's border has twelve *places* (:data:`grn.commands.POSITIONS`), numbered
+0..11 clockwise from the west half of the north edge.  A :class:`TileDesign`
+is a list of :class:`Segment` values; every place belongs to exactly one
+segment.  For fast placement checks each design precomputes its four
+:class:`Orientation` values (place -> kind, place -> segment, a small integer
+signature per edge), so that the board core only does tuple and dict lookups.
+
+This module knows no game: segment kinds and symbol names are plain strings
+from the data (Gold Rush uses rail/mountain/prairie/city, base Carcassonne
+would use road/city/field/cloister).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterator, Mapping
+
+from grn.commands import POSITIONS
+from grn.errors import GrnError
+
+#: Place name -> index (0..11).
+PLACE_INDEX: dict[str, int] = {name: i for i, name in enumerate(POSITIONS)}
+#: Indices of the edge middles N, E, S, W.
+EDGE_MIDDLES: tuple[int, ...] = (1, 4, 7, 10)
+#: Segment keys that are not symbol counters.
+RESERVED_KEYS = frozenset({"kind", "edges", "ends", "rails", "links", "name", "notes"})
+#: Kinds of "path" segments (a rail or road): they meet edges only at edge
+#: middles and have exactly two ends, each an edge or an ``ends`` entry.
+PATH_KINDS = frozenset({"rail", "road"})
+#: Kinds whose segments always hold whole edges (all three places of an edge).
+WHOLE_EDGE_KINDS = frozenset({"mountain"})
+
+
+def opposite_place(i: int) -> int:
+    """The place on the neighbouring tile that touches place ``i``."""
+    e, k = divmod(i, 3)
+    return ((e + 2) % 4) * 3 + (2 - k)
+
+
+def rotate_place(i: int, rotation: int) -> int:
+    """Where place ``i`` ends up when the tile is turned ``rotation`` degrees clockwise."""
+    return (i + 3 * (rotation // 90)) % 12
+
+
+_SIGNATURES: dict[tuple[str, str, str], int] = {}
+
+
+def _signature(kinds: tuple[str, str, str]) -> int:
+    """A small integer naming the kinds along one edge (interned, process-wide)."""
+    sig = _SIGNATURES.get(kinds)
+    if sig is None:
+        sig = _SIGNATURES[kinds] = len(_SIGNATURES)
+    return sig
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One feature piece on a tile.
+
+    ``places`` are place indices on the unturned tile; ``ends`` says how a
+    path's ends stop inside the tile; ``links`` are the indices of other
+    segments of the same tile this one is joined to (a Gold Rush city's
+    ``rails``); ``symbols`` is a sorted tuple of ``(name, count)`` pairs with
+    non-zero counts.
+    """
+
+    kind: str
+    places: tuple[int, ...]
+    ends: tuple[str, ...] = ()
+    links: tuple[int, ...] = ()
+    symbols: tuple[tuple[str, int], ...] = ()
+
+    def count(self, symbol: str) -> int:
+        """How many ``symbol`` symbols the segment shows (0 when none)."""
+        for name, n in self.symbols:
+            if name == symbol:
+                return n
+        return 0
+
+    @property
+    def symbol_map(self) -> dict[str, int]:
+        """The symbols as a dict."""
+        return dict(self.symbols)
+
+    @property
+    def edges(self) -> tuple[str, ...]:
+        """The names of the places the segment holds (unturned)."""
+        return tuple(POSITIONS[i] for i in self.places)
+
+    def __repr__(self) -> str:
+        parts = [self.kind, "[" + " ".join(self.edges) + "]"]
+        if self.ends:
+            parts.append("ends=" + ",".join(self.ends))
+        if self.links:
+            parts.append("links=" + ",".join(map(str, self.links)))
+        parts += [f"{n}={c}" for n, c in self.symbols]
+        return "<Segment " + " ".join(parts) + ">"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Orientation:
+    """A design turned ``rotation`` degrees: everything a placement check needs.
+
+    Indices are board places (after turning).  ``edge_sig[e]`` names the kinds
+    along edge ``e`` (0=N, 1=E, 2=S, 3=W) read clockwise; ``edge_need[e]`` is
+    the signature the neighbour's facing edge must have.  ``edge_segments[e]``
+    lists the segments at the edge's three places clockwise, and
+    ``edge_segments_rev[e]`` the same reversed (how a neighbour meets them).
+    """
+
+    rotation: int
+    kinds: tuple[str, ...]
+    place_segment: tuple[int, ...]
+    segment_places: tuple[tuple[int, ...], ...]
+    edge_sig: tuple[int, ...]
+    edge_need: tuple[int, ...]
+    edge_segments: tuple[tuple[int, ...], ...]
+    edge_segments_rev: tuple[tuple[int, ...], ...]
+    canonical: Any = field(repr=False)
+    #: places per segment (board core: open places of a new segment)
+    place_counts: tuple[int, ...] = ()
+    #: per edge, a memo: neighbour Orientation -> ((my segment, its segment, places), ...)
+    pair_cache: tuple[dict[Any, tuple[tuple[int, int, int], ...]], ...] = ()
+
+    def edge_pairs(self, e: int, other: Orientation) -> tuple[tuple[int, int, int], ...]:
+        """How edge ``e`` meets ``other`` (the neighbour across it): distinct (mine, theirs, places) pairs."""
+        pairs = self.pair_cache[e].get(other)
+        if pairs is None:
+            count: dict[tuple[int, int], int] = {}
+            for a, b in zip(self.edge_segments[e], other.edge_segments_rev[(e + 2) % 4]):
+                count[(a, b)] = count.get((a, b), 0) + 1
+            pairs = self.pair_cache[e][other] = tuple((a, b, n) for (a, b), n in count.items())
+        return pairs
+
+    def __repr__(self) -> str:
+        return f"<Orientation {self.rotation} {' '.join(k[:1] for k in self.kinds)}>"
+
+
+def _orient(segments: tuple[Segment, ...], rotation: int) -> Orientation:
+    place_segment = [0] * 12
+    seg_places: list[tuple[int, ...]] = []
+    for si, seg in enumerate(segments):
+        turned = tuple(sorted(rotate_place(p, rotation) for p in seg.places))
+        seg_places.append(turned)
+        for p in turned:
+            place_segment[p] = si
+    kinds = tuple(segments[place_segment[p]].kind for p in range(12))
+    edge_sig = tuple(_signature(kinds[3 * e:3 * e + 3]) for e in range(4))  # type: ignore[arg-type]
+    edge_need = tuple(_signature(tuple(reversed(kinds[3 * e:3 * e + 3]))) for e in range(4))  # type: ignore[arg-type]
+    edge_segments = tuple(tuple(place_segment[3 * e:3 * e + 3]) for e in range(4))
+    edge_segments_rev = tuple(tuple(reversed(s)) for s in edge_segments)
+    canonical = frozenset(
+        (seg.kind, seg_places[si], tuple(sorted(seg.ends)), seg.symbols,
+         frozenset(seg_places[li] for li in seg.links))
+        for si, seg in enumerate(segments))
+    return Orientation(rotation, kinds, tuple(place_segment), tuple(seg_places), edge_sig, edge_need,
+                       edge_segments, edge_segments_rev, canonical, tuple(len(p) for p in seg_places),
+                       ({}, {}, {}, {}))
+
+
+@dataclass(frozen=True, slots=True)
+class TileDesign:
+    """One tile id of a set: its segments, copies in the box and precomputed orientations.
+
+    ``orientations[r]`` is the design turned ``90 * r`` degrees.
+    ``unique_rotations`` lists the rotations (degrees) that give different
+    tiles, keeping the lowest of identical ones (symmetric tiles).
+    """
+
+    id: str
+    design: str
+    count: int
+    segments: tuple[Segment, ...]
+    orientations: tuple[Orientation, ...] = field(compare=False, repr=False)
+    unique_rotations: tuple[int, ...] = field(compare=False, repr=False)
+    backlinks: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
+    #: per segment: (symbols, linked segment indices) or None when it has neither (board core)
+    extras: tuple[Any, ...] = field(compare=False, repr=False, default=())
+    #: per segment: its kind
+    kinds: tuple[str, ...] = field(compare=False, repr=False, default=())
+
+    @classmethod
+    def build(cls, id: str, design: str, count: int, segments: tuple[Segment, ...]) -> TileDesign:
+        """Make a design and precompute its orientations."""
+        orients = tuple(_orient(segments, r) for r in (0, 90, 180, 270))
+        unique: list[int] = []
+        seen: set[Any] = set()
+        for o in orients:
+            if o.canonical not in seen:
+                seen.add(o.canonical)
+                unique.append(o.rotation)
+        back: list[list[int]] = [[] for _ in segments]
+        for si, seg in enumerate(segments):
+            for li in seg.links:
+                back[li].append(si)
+        backlinks = tuple(tuple(b) for b in back)
+        extras = tuple((seg.symbols, seg.links + backlinks[i]) if seg.symbols or seg.links or backlinks[i] else None
+                       for i, seg in enumerate(segments))
+        return cls(id, design, count, segments, orients, tuple(unique), backlinks, extras,
+                   tuple(seg.kind for seg in segments))
+
+    def orientation(self, rotation: int) -> Orientation:
+        """The design turned ``rotation`` degrees (0, 90, 180 or 270)."""
+        return self.orientations[rotation // 90]
+
+    def segment_links(self, index: int) -> tuple[int, ...]:
+        """Segments joined to segment ``index`` by a link, in either direction."""
+        return self.segments[index].links + self.backlinks[index]
+
+    def __repr__(self) -> str:
+        return f"<TileDesign {self.id} (design {self.design}) x{self.count}: {len(self.segments)} segments>"
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """A box of tiles: the designs by id, the start tile, and an optional token supply."""
+
+    name: str
+    game: str
+    description: str
+    start: str
+    tiles: tuple[TileDesign, ...]
+    tokens: tuple[tuple[int, int], ...] = ()
+    kinds: tuple[str, ...] = ()
+    by_id: Mapping[str, TileDesign] = field(default_factory=dict, compare=False, repr=False, hash=False)
+
+    def __getitem__(self, tile_id: str) -> TileDesign:
+        return self.by_id[tile_id]
+
+    def __contains__(self, tile_id: object) -> bool:
+        return tile_id in self.by_id
+
+    def __iter__(self) -> Iterator[TileDesign]:
+        return iter(self.tiles)
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def total(self) -> int:
+        """Number of tiles in the box, start tile included."""
+        return sum(t.count for t in self.tiles)
+
+    @property
+    def token_counts(self) -> dict[int, int]:
+        """Token value -> number of such tokens."""
+        return dict(self.tokens)
+
+    @property
+    def token_total(self) -> int:
+        """Number of tokens in the box."""
+        return sum(n for _, n in self.tokens)
+
+    def __repr__(self) -> str:
+        return f"<TileSet {self.name}: {len(self.tiles)} ids, {self.total} tiles, start {self.start}>"
+
+
+# --------------------------------------------------------------------------
+# loading
+# --------------------------------------------------------------------------
+
+def _fail(source: str, path: str, message: str) -> GrnError:
+    return GrnError(f"{source}: {path}: {message}")
+
+
+def _segment_from_dict(raw: Mapping[str, Any], source: str, path: str) -> Segment:
+    if not isinstance(raw, Mapping):
+        raise _fail(source, path, "a segment must be an object")
+    kind = raw.get("kind")
+    if not isinstance(kind, str) or not kind:
+        raise _fail(source, path + ".kind", "missing or not a string")
+    edges = raw.get("edges", [])
+    if not isinstance(edges, list):
+        raise _fail(source, path + ".edges", "must be a list of place names")
+    places: list[int] = []
+    for j, name in enumerate(edges):
+        if name not in PLACE_INDEX:
+            raise _fail(source, f"{path}.edges[{j}]", f"unknown place {name!r}; the places are {' '.join(POSITIONS)}")
+        if PLACE_INDEX[name] in places:
+            raise _fail(source, f"{path}.edges[{j}]", f"place {name} listed twice")
+        places.append(PLACE_INDEX[name])
+    ends = raw.get("ends", [])
+    if not isinstance(ends, list) or not all(isinstance(e, str) for e in ends):
+        raise _fail(source, path + ".ends", "must be a list of words")
+    links = raw.get("rails", raw.get("links", []))
+    if not isinstance(links, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in links):
+        raise _fail(source, path + ".rails", "must be a list of segment indices")
+    symbols: list[tuple[str, int]] = []
+    for key, value in raw.items():
+        if key in RESERVED_KEYS:
+            continue
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise _fail(source, f"{path}.{key}", "a symbol count must be a non-negative integer")
+        if value:
+            symbols.append((key, value))
+    return Segment(kind, tuple(sorted(places)), tuple(ends), tuple(links), tuple(sorted(symbols)))
+
+
+def _check_design(segments: tuple[Segment, ...], source: str, path: str) -> None:
+    owner: dict[int, int] = {}
+    for si, seg in enumerate(segments):
+        for p in seg.places:
+            if p in owner:
+                raise _fail(source, f"{path}.segments[{si}].edges",
+                            f"place {POSITIONS[p]} is already in segment {owner[p]}")
+            owner[p] = si
+    missing = [POSITIONS[p] for p in range(12) if p not in owner]
+    if missing:
+        raise _fail(source, f"{path}.segments", f"places {' '.join(missing)} are in no segment")
+    for si, seg in enumerate(segments):
+        spath = f"{path}.segments[{si}]"
+        if seg.kind in PATH_KINDS:
+            if any(p not in EDGE_MIDDLES for p in seg.places):
+                raise _fail(source, spath + ".edges", f"a {seg.kind} meets edges only at N, E, S or W")
+            if len(seg.places) + len(seg.ends) != 2:
+                raise _fail(source, spath, f"a {seg.kind} has two ends: edges + ends must be 2, "
+                                           f"not {len(seg.places)} + {len(seg.ends)}")
+        elif seg.ends:
+            raise _fail(source, spath + ".ends", f"only {'/'.join(sorted(PATH_KINDS))} segments have ends")
+        if seg.kind in WHOLE_EDGE_KINDS:
+            for p in seg.places:
+                e = p // 3
+                if not all(q in seg.places for q in (3 * e, 3 * e + 1, 3 * e + 2)):
+                    raise _fail(source, spath + ".edges", f"a {seg.kind} holds whole edges "
+                                                          f"(edge {'NESW'[e]} is only partly listed)")
+        for li in seg.links:
+            if not 0 <= li < len(segments) or li == si:
+                raise _fail(source, spath + ".rails", f"segment index {li} does not name another segment")
+            if seg.kind not in segments[li].ends:
+                raise _fail(source, spath + ".rails",
+                            f"segment {li} is linked but does not end in a {seg.kind}")
+    linking_kinds = {seg.kind for seg in segments if seg.links}
+    for si, seg in enumerate(segments):
+        for end in seg.ends:
+            if end in linking_kinds and not any(si in other.links for other in segments if other.kind == end):
+                raise _fail(source, f"{path}.segments[{si}].ends",
+                            f"ends in a {end} but no {end} segment lists it")
+
+
+def tileset_from_dict(data: Mapping[str, Any], source: str = "<tileset>") -> TileSet:
+    """Build a :class:`TileSet` from a parsed JSON object, checking the structural invariants.
+
+    Raises :class:`~grn.errors.GrnError` with a one-line message naming
+    ``source`` and the JSON path of the first problem.
+    """
+    if not isinstance(data, Mapping):
+        raise _fail(source, "$", "a tile set must be an object")
+    raw_tiles = data.get("tiles")
+    if not isinstance(raw_tiles, list) or not raw_tiles:
+        raise _fail(source, "$.tiles", "must be a non-empty list")
+    designs: list[TileDesign] = []
+    by_id: dict[str, TileDesign] = {}
+    kinds_declared = data.get("kinds")
+    for ti, raw in enumerate(raw_tiles):
+        path = f"$.tiles[{ti}]"
+        if not isinstance(raw, Mapping):
+            raise _fail(source, path, "a tile must be an object")
+        tid = raw.get("id")
+        if not isinstance(tid, str) or not tid:
+            raise _fail(source, path + ".id", "missing or not a string")
+        if tid in by_id:
+            raise _fail(source, path + ".id", f"tile id {tid!r} is used twice")
+        count = raw.get("count", 1)
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise _fail(source, path + ".count", "must be a positive integer")
+        raw_segs = raw.get("segments")
+        if not isinstance(raw_segs, list) or not raw_segs:
+            raise _fail(source, path + ".segments", "must be a non-empty list")
+        segs = tuple(_segment_from_dict(s, source, f"{path}.segments[{si}]") for si, s in enumerate(raw_segs))
+        if isinstance(kinds_declared, list):
+            for si, seg in enumerate(segs):
+                if seg.kind not in kinds_declared:
+                    raise _fail(source, f"{path}.segments[{si}].kind",
+                                f"kind {seg.kind!r} is not in the set's kinds {kinds_declared}")
+        _check_design(segs, source, path)
+        d = TileDesign.build(tid, str(raw.get("design", tid)), count, segs)
+        designs.append(d)
+        by_id[tid] = d
+    start = data.get("start")
+    if start not in by_id:
+        raise _fail(source, "$.start", f"start tile {start!r} is not a tile id of the set")
+    tokens_raw = data.get("tokens", {})
+    if not isinstance(tokens_raw, Mapping):
+        raise _fail(source, "$.tokens", "must be an object value -> count")
+    tokens: list[tuple[int, int]] = []
+    for key, n in tokens_raw.items():
+        try:
+            value = int(key)
+        except (TypeError, ValueError):
+            raise _fail(source, f"$.tokens.{key}", "a token value must be an integer") from None
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise _fail(source, f"$.tokens.{key}", "a token count must be a non-negative integer")
+        tokens.append((value, n))
+    total = data.get("total")
+    if total is not None and total != sum(d.count for d in designs):
+        raise _fail(source, "$.total", f"the counts add up to {sum(d.count for d in designs)}, not {total}")
+    kinds = tuple(kinds_declared) if isinstance(kinds_declared, list) else tuple(
+        sorted({s.kind for d in designs for s in d.segments}))
+    return TileSet(str(data.get("name", "")), str(data.get("game", data.get("name", ""))),
+                   str(data.get("description", "")), str(start), tuple(designs), tuple(sorted(tokens)),
+                   kinds, by_id)
+
+
+_SCHEMA_VALIDATOR: Any = None
+
+
+def _schema_validator() -> Any:
+    """The jsonschema validator of ``schemas/tileset.schema.json`` (None when the file is absent)."""
+    global _SCHEMA_VALIDATOR
+    if _SCHEMA_VALIDATOR is None:
+        try:
+            text = resources.files("grn.schemas").joinpath("tileset.schema.json").read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError, OSError):
+            _SCHEMA_VALIDATOR = False
+            return None
+        import jsonschema
+
+        schema = json.loads(text)
+        cls = jsonschema.validators.validator_for(schema)
+        _SCHEMA_VALIDATOR = cls(schema)
+    return _SCHEMA_VALIDATOR or None
+
+
+_CACHE: dict[str, TileSet] = {}
+
+
+def load_tileset(path: str | Path | None = None, name: str = "goldrush") -> TileSet:
+    """Load a tile set: from ``path``, or (``None``) the shipped ``grn/data/tilesets/<name>.json``.
+
+    The data is checked against ``schemas/tileset.schema.json`` (when shipped)
+    and against the structural invariants; a problem raises
+    :class:`~grn.errors.GrnError` with a one-line message naming the file and
+    the JSON path.  Shipped sets are cached.
+    """
+    if path is None:
+        if name in _CACHE:
+            return _CACHE[name]
+        source = f"grn/data/tilesets/{name}.json"
+        try:
+            text = resources.files("grn.data").joinpath("tilesets", f"{name}.json").read_text(encoding="utf-8")
+        except (FileNotFoundError, OSError):
+            raise GrnError(f"{source}: no shipped tile set named {name!r}") from None
+    else:
+        source = str(path)
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise GrnError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GrnError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    validator = _schema_validator()
+    if validator is not None:
+        import jsonschema
+
+        error = jsonschema.exceptions.best_match(validator.iter_errors(data))
+        if error is not None:
+            message = error.message.splitlines()[0]
+            if len(message) > 200:
+                message = message[:197] + "..."
+            raise GrnError(f"{source}: {error.json_path}: {message}")
+    tileset = tileset_from_dict(data, source)
+    if path is None:
+        _CACHE[name] = tileset
+    return tileset
