@@ -35,6 +35,8 @@ class SelfPlayGame:
     turns: tuple[PlayedTurn, ...]
     final_scores: dict[str, int]
     options: dict[str, str] = field(default_factory=dict)
+    #: The colours each player owns (Gold with two players: two each); empty: one each.
+    colours: tuple[tuple[str, ...], ...] = ()
 
 
 _NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
@@ -50,7 +52,8 @@ def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool 
     """
     from grn.record import Checkpoint, Record, Turn
 
-    players = ", ".join(f"{_NAMES[i]} ({c})" for i, c in enumerate(game.players))
+    owned = game.colours or tuple((c,) for c in game.players)
+    players = ", ".join(f"{_NAMES[i]} ({'+'.join(cols)})" for i, cols in enumerate(owned))
     tags: list[tuple[str, str]] = [("Game", game.game), ("Event", "grn selfplay")]
     if seed is not None:
         tags.append(("Round", str(seed)))

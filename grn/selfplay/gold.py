@@ -139,7 +139,8 @@ def play(players: int | Sequence[str], seed: int, layout: str | Sequence[str] = 
             "colours": " ".join(f"{k}={'+'.join(cols)}" for k, cols in seats),
             "winners": " ".join(state.winners()),
         }
-        return SelfPlayGame("gold", keys, tuple(turns), state.scores, options)
+        return SelfPlayGame("gold", keys, tuple(turns), state.scores, options,
+                            colours=tuple(cols for _, cols in seats))
     raise RuntimeError(f"no playable deal in {MAX_DEALS} seeds from {seed}")  # pragma: no cover
 
 

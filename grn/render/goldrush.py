@@ -1,0 +1,472 @@
+"""Carcassonne: Gold Rush: the board of a position, its pieces, a player panel and the markup.
+
+Tiles are drawn from the tile set's data (:mod:`grn.render.tiles`), one
+drawing per design and rotation kept in ``<defs>`` and placed with ``<use>``,
+so a board of any size costs one short element per tile.  ``x`` grows east and
+``y`` grows north: higher ``y`` is drawn higher.  On the tiles: cowboys in
+their player's colour (standing, marked R railwayman, M gold miner, $ merchant;
+farmers lie flat), tents, the face-down mining-token stack of every mountain
+with its count, the last placed tile outlined.  Around the board the
+coordinates; beside or below it each player's name, colour, score, cowboys
+and tent in the supply, mining tokens held (count and known faces), and the
+tiles left in the bag.  Diagram markup is drawn on top.
+
+Class names (for tests and styling): ``tile``, ``cowboy <colour> <role>``,
+``tent <colour>``, ``stack``, ``last``, ``legal``, ``ghost``, ``markup ...``.
+
+The engine is read through :class:`BoardView`, a small adapter over the
+public attributes of :class:`grn.goldrush.GoldRushState`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from grn.commands import POSITIONS, PlaceTile
+from grn.render import markup as mk
+from grn.render import style as st
+from grn.render.style import esc, num
+from grn.render.tiles import PLACE_XY, segment_anchor, tile_drawing
+from grn.tiles import TileDesign
+
+T = st.TILE
+M = 46  # margin around the board (room for coordinates)
+ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
+ROLE_NAME = {"rail": "railwayman", "mountain": "gold miner", "city": "merchant", "prairie": "farmer"}
+_COORD_RE = re.compile(r"^(-?\d+),(-?\d+)(?::([A-Z]{1,3}))?$")
+_GHOST_RE = re.compile(r"^([^@\s]+)@(-?\d+),(-?\d+)(?::(\d+))?$")
+MEEPLE = ("M0,-13 C3,-13 4.5,-11 4.5,-8.5 C4.5,-6.8 3.6,-5.6 2.6,-5 L10,-2.2 C11.5,-1.6 11.5,1.8 9.8,2 "
+          "L5,2.6 L8.8,10.5 C9.3,11.6 8.6,12 7.6,12 L2.2,12 L0,7.5 L-2.2,12 L-7.6,12 C-8.6,12 -9.3,11.6 "
+          "-8.8,10.5 L-5,2.6 L-9.8,2 C-11.5,1.8 -11.5,-1.6 -10,-2.2 L-2.6,-5 C-3.6,-5.6 -4.5,-6.8 -4.5,-8.5 "
+          "C-4.5,-11 -3,-13 0,-13 Z")
+
+
+# ----------------------------------------------------------------------------
+# reading the engine
+# ----------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Piece:
+    """A piece on the board: where (tile and segment) and whose."""
+
+    x: int
+    y: int
+    design: TileDesign
+    rotation: int
+    local: int
+    owner: str
+    kind: str = ""
+    count: int = 0
+
+
+@dataclass(slots=True)
+class BoardView:
+    """What the renderer needs of a Gold Rush state, read from its public attributes."""
+
+    tiles: list[tuple[int, int, TileDesign, int]]
+    cowboys: list[Piece]
+    tents: list[Piece]
+    stacks: list[Piece]
+    players: tuple[str, ...]
+    scores: dict[str, int]
+    supply: dict[str, int]
+    tent_home: dict[str, bool]
+    tokens: dict[str, tuple[int, list[int]]]
+    bag_left: int
+    token_supply: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def board_view(state: Any) -> BoardView:
+    """Read ``state`` (a :class:`grn.goldrush.GoldRushState`)."""
+    board = state.board
+    players = tuple(state.players)
+    tiles = [(x, y, t.design, t.rotation) for (x, y), t in board.tiles.items()]
+
+    def where(sid: int) -> tuple[int, int, TileDesign, int, int]:
+        x, y = board.spos[sid]
+        t = board.tiles[(x, y)]
+        return x, y, t.design, t.rotation, sid - t.base
+
+    cowboys = []
+    for sid, seat in getattr(state, "cowboy_at", {}).items():
+        x, y, d, r, local = where(sid)
+        cowboys.append(Piece(x, y, d, r, local, players[seat], board.kind[sid]))
+    tents = []
+    for seat, sid in enumerate(getattr(state, "tent", [])):
+        if sid is not None and sid >= 0:
+            x, y, d, r, local = where(sid)
+            tents.append(Piece(x, y, d, r, local, players[seat], "mountain"))
+    stacks = []
+    for root, stack in getattr(state, "stacks", {}).items():
+        if stack:
+            r0 = board.find(root)
+            x, y, d, r, local = where(r0)
+            stacks.append(Piece(x, y, d, r, local, "", "mountain", len(stack)))
+    hands = getattr(state, "hands", [[] for _ in players])
+    values = getattr(state, "token_value", {})
+    tokens = {p: (len(h), sorted(values[t] for t in h if t in values)) for p, h in zip(players, hands)}
+    tent_home = {p: not (sid is not None and sid >= 0) for p, sid in zip(players, getattr(state, "tent", []))}
+    supply = dict(state.cowboys) if hasattr(state, "cowboys") else {}
+    return BoardView(tiles, cowboys, tents, stacks, players, dict(state.scores), supply, tent_home, tokens,
+                     int(getattr(state, "bag_left", 0)), int(getattr(state, "token_supply_count", 0)))
+
+
+# ----------------------------------------------------------------------------
+# tile drawings in <defs>
+# ----------------------------------------------------------------------------
+
+class TileDefs:
+    """The tile drawings a picture uses, each once in ``<defs>``; several pictures may share one."""
+
+    def __init__(self, prefix: str = "grt") -> None:
+        self.prefix = re.sub(r"[^A-Za-z0-9_-]", "", prefix) or "grt"
+        self.ids: dict[tuple[object, int], str] = {}
+        self.items: list[tuple[str, TileDesign, int]] = []
+
+    def ref(self, design: TileDesign, rotation: int) -> str:
+        key = (design.segments, rotation % 360)
+        got = self.ids.get(key)
+        if got is None:
+            got = self.ids[key] = f"{self.prefix}{len(self.ids)}"
+            self.items.append((got, design, rotation % 360))
+        return got
+
+    def defs(self, only: set[str] | None = None) -> str:
+        return "<defs>" + "".join(f'<g id="{i}">{tile_drawing(d, r)}</g>' for i, d, r in self.items
+                                  if only is None or i in only) + "</defs>"
+
+
+# ----------------------------------------------------------------------------
+# pieces
+# ----------------------------------------------------------------------------
+
+def cowboy(cx: float, cy: float, colour: str, kind: str, s: float = 1.25, cls: str = "cowboy") -> str:
+    fill, line, ink = st.player_fill(colour), st.player_line(colour), st.player_text(colour)
+    role = ROLE_NAME.get(kind, kind)
+    flat = kind == "prairie"
+    rot = " rotate(90)" if flat else ""
+    mark = ROLE_MARK.get(kind, "")
+    klass = f"{cls} {colour} {role.replace(' ', '-')}".strip()
+    out = [f'<g class="{esc(klass)}" '
+           f'transform="translate({num(cx)},{num(cy)}) scale({num(s)}){rot}">'
+           f'<path d="{MEEPLE}" fill="none" stroke="#ffffff" stroke-width="4" stroke-linejoin="round"/>'
+           f'<path d="{MEEPLE}" fill="{fill}" stroke="{line}" stroke-width="1.6" stroke-linejoin="round"/>']
+    if mark:
+        out.append(f'<text x="0" y="5" font-size="8.5" font-weight="bold" text-anchor="middle" '
+                   f'fill="{ink}">{esc(mark)}</text>')
+    out.append("<title>" + esc(f"{colour} {role}") + "</title></g>")
+    return "".join(out)
+
+
+def tent(cx: float, cy: float, colour: str, s: float = 1.2) -> str:
+    fill, line = st.player_fill(colour), st.player_line(colour)
+    return (f'<g class="tent {esc(colour)}" transform="translate({num(cx)},{num(cy)}) scale({num(s)})">'
+            f'<path d="M-12,8 L0,-11 L12,8 Z" fill="none" stroke="#ffffff" stroke-width="4" '
+            f'stroke-linejoin="round"/>'
+            f'<path d="M-12,8 L0,-11 L12,8 Z" fill="{fill}" stroke="{line}" stroke-width="1.6" '
+            f'stroke-linejoin="round"/><path d="M-4,8 L0,0 L4,8 Z" fill="{line}"/>'
+            f'<path d="M0,-11 L0,-15 L5,-13.5 L0,-12" fill="{fill}" stroke="{line}" stroke-width="1"/>'
+            f'<title>{esc(colour)} tent</title></g>')
+
+
+def stack(cx: float, cy: float, count: int, s: float = 1.0) -> str:
+    out = [f'<g class="stack" data-count="{count}" transform="translate({num(cx)},{num(cy)}) scale({num(s)})">']
+    for i in range(min(count, 4)):
+        y = 6 - 4 * i
+        out.append(f'<ellipse cx="0" cy="{y}" rx="10" ry="4.4" fill="#8a7358" stroke="#3b2e21" '
+                   f'stroke-width="1.2"/>')
+    out.append(f'<circle cx="11" cy="-9" r="8.5" fill="#ffffff" stroke="#3b2e21" stroke-width="1.5"/>'
+               f'<text x="11" y="-5.2" font-size="11" font-weight="bold" text-anchor="middle" '
+               f'fill="{st.INK}">{count}</text><title>{count} mining token{"s" if count != 1 else ""}</title></g>')
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------
+# the picture
+# ----------------------------------------------------------------------------
+
+class _Frame:
+    """Board coordinates -> drawing units."""
+
+    def __init__(self, minx: int, maxx: int, miny: int, maxy: int, ox: float, oy: float) -> None:
+        self.minx, self.maxx, self.miny, self.maxy = minx, maxx, miny, maxy
+        self.ox, self.oy = ox, oy
+
+    def xy(self, x: int, y: int) -> tuple[float, float]:
+        return self.ox + (x - self.minx) * T, self.oy + (self.maxy - y) * T
+
+    @property
+    def w(self) -> float:
+        return (self.maxx - self.minx + 1) * T
+
+    @property
+    def h(self) -> float:
+        return (self.maxy - self.miny + 1) * T
+
+
+def _parse_xy(word: str) -> tuple[int, int, str | None] | None:
+    m = _COORD_RE.match(word)
+    if not m:
+        return None
+    return int(m.group(1)), int(m.group(2)), m.group(3)
+
+
+def _next_tile(position: Any) -> str | None:
+    """The tile the next turn of the main line places, when the record says so."""
+    if "(" in (position.address or ""):
+        return None
+    last = position.last
+    turns = position.record.turns
+    start = 0
+    if last is not None:
+        for i, t in enumerate(turns):
+            if t is last:
+                start = i + 1
+                break
+    for t in turns[start:]:
+        if t.number == 0:
+            continue
+        for a in t.actions:
+            if isinstance(a, PlaceTile):
+                return a.tile
+        return None
+    return None
+
+
+def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
+                    defs: TileDefs | None = None) -> str:
+    """The SVG of a Gold Rush position (``defs``: a shared :class:`TileDefs`, emitted by the caller)."""
+    state = position.state
+    view = board_view(state)
+    tileset = state.tileset
+    own_defs = defs is None
+    tdefs = TileDefs() if defs is None else defs
+
+    # what must fit on the board
+    xs = [t[0] for t in view.tiles] or [0]
+    ys = [t[1] for t in view.tiles] or [0]
+    ghosts: list[tuple[TileDesign, int, int, int]] = []
+    for m in position.markup:
+        if m.kind == "ghost":
+            words = mk.word_args(m)
+            g = _GHOST_RE.match(words[0]) if words else None
+            if g and g.group(1) in tileset and (g.group(4) or "0") in ("0", "90", "180", "270"):
+                gx, gy = int(g.group(2)), int(g.group(3))
+                if abs(gx) < 200 and abs(gy) < 200:
+                    ghosts.append((tileset[g.group(1)], gx, gy, int(g.group(4) or 0)))
+                    xs.append(gx)
+                    ys.append(gy)
+        else:
+            for w in mk.word_args(m):
+                p = _parse_xy(w)
+                if p and abs(p[0]) < 200 and abs(p[1]) < 200:
+                    xs.append(p[0])
+                    ys.append(p[1])
+    legal_spots: dict[tuple[int, int], list[int]] = {}
+    next_tile = _next_tile(position) if legal else None
+    if next_tile is not None and next_tile in tileset and hasattr(state, "legal_placements"):
+        for pl in state.legal_placements(next_tile):
+            legal_spots.setdefault((pl.x, pl.y), []).append(pl.rotation)
+        for x, y in legal_spots:
+            xs.append(x)
+            ys.append(y)
+    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
+    n = len(view.players)
+    side = bh > bw * 1.05
+    if side:
+        k = max(1.0, min(2.2, bh / 1000))
+        panel_w, panel_h = 430, 164 + 118 * n
+        W = bw + panel_w * k
+        H = max(bh, (panel_h + 20) * k)
+        frame = _Frame(minx, maxx, miny, maxy, M, M + (H - bh) / 2)
+        px, py = bw, 10
+    else:
+        k = max(1.0, min(2.2, bw / 1100))
+        panel_w = max(bw / k, 640)
+        W = panel_w * k
+        panel_h = 126 + 86 * n
+        H = bh + panel_h * k
+        frame = _Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M)
+        px, py = 0, bh
+    out: list[str] = []
+    out.append(f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>')
+    bx, by = frame.ox - M / 2, frame.oy - M / 2
+    out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
+               f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
+    # coordinates at the margin
+    for x in range(minx, maxx + 1):
+        cx = frame.xy(x, maxy)[0] + T / 2
+        out.append(st.text(cx, frame.oy - 13, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
+        out.append(st.text(cx, frame.oy + frame.h + 25, x, size=15, anchor="middle", fill=st.GRID_TEXT,
+                           cls="coord"))
+    for y in range(miny, maxy + 1):
+        cy = frame.xy(minx, y)[1] + T / 2 + 5
+        out.append(st.text(frame.ox - 12, cy, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord"))
+        out.append(st.text(frame.ox + frame.w + 12, cy, y, size=15, fill=st.GRID_TEXT, cls="coord"))
+    # legal placements (under the tiles' neighbours: they lie on empty squares)
+    for (x, y), rots in sorted(legal_spots.items()):
+        X, Y = frame.xy(x, y)
+        out.append(f'<g class="legal"><rect x="{num(X + 4)}" y="{num(Y + 4)}" width="{T - 8}" height="{T - 8}" '
+                   f'rx="8" fill="#ffffff" fill-opacity="0.45" stroke="#2f7d32" stroke-width="3" '
+                   f'stroke-dasharray="8 5"/>'
+                   + st.text(X + T / 2, Y + T / 2 + 6, " ".join(str(r) for r in sorted(rots)), size=15,
+                             anchor="middle", fill="#1e5a22", weight="bold") + "</g>")
+    # tiles
+    used: set[str] = set()
+    for x, y, d, r in view.tiles:
+        ref = tdefs.ref(d, r)
+        used.add(ref)
+        X, Y = frame.xy(x, y)
+        out.append(f'<use class="tile" data-tile="{esc(d.id)}" data-xy="{x},{y}" xlink:href="#{ref}" '
+                   f'x="{num(X)}" y="{num(Y)}"/>')
+    # ghosts
+    for d, x, y, r in ghosts:
+        ref = tdefs.ref(d, r)
+        used.add(ref)
+        X, Y = frame.xy(x, y)
+        out.append(f'<g class="ghost" opacity="0.55"><use xlink:href="#{ref}" x="{num(X)}" y="{num(Y)}"/>'
+                   f'<rect x="{num(X)}" y="{num(Y)}" width="{T}" height="{T}" fill="none" stroke="#ffffff" '
+                   f'stroke-width="4" stroke-dasharray="10 6"/></g>')
+    # the last placed tile
+    last = position.last
+    if last is not None and last.number > 0:
+        who = st.player_fill(last.player)
+        for a in last.actions:
+            if isinstance(a, PlaceTile) and (a.x, a.y) in {(t[0], t[1]) for t in view.tiles}:
+                X, Y = frame.xy(a.x, a.y)
+                out.append(f'<g class="last"><rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" '
+                           f'height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
+                           f'<rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" fill="none" '
+                           f'stroke="{who}" stroke-width="2.5" stroke-dasharray="9 5"/></g>')
+    # pieces: stacks, tents, cowboys
+    for p in view.stacks:
+        X, Y = frame.xy(p.x, p.y)
+        ax, ay = segment_anchor(p.design, p.rotation, p.local)
+        out.append(stack(X + ax + 17, Y + ay + 6, p.count))
+    for p in view.tents:
+        X, Y = frame.xy(p.x, p.y)
+        ax, ay = segment_anchor(p.design, p.rotation, p.local)
+        out.append(tent(X + ax - 18, Y + ay + 4, p.owner))
+    for p in view.cowboys:
+        X, Y = frame.xy(p.x, p.y)
+        ax, ay = segment_anchor(p.design, p.rotation, p.local)
+        out.append(cowboy(X + ax, Y + ay, p.owner, p.kind))
+    # markup on top
+    out.append(_markup(position.markup, frame, state))
+    # the panel
+    out.append(_panel(position, view, px, py, panel_w, panel_h, side,
+                      next_tile if legal_spots else None, k))
+    head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn goldrush")
+    if own_defs:
+        return head + tdefs.defs(used) + "".join(out) + "</svg>"
+    return head + "".join(out) + "</svg>"
+
+
+def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
+    out = ['<g class="markup-layer">']
+    board = state.board
+    for m in markup:
+        words = mk.word_args(m)
+        if m.kind == "highlight" and words:
+            p = _parse_xy(words[0])
+            if p is None:
+                continue
+            colour = st.colour_of(words[1] if len(words) > 1 else None)
+            X, Y = frame.xy(p[0], p[1])
+            if p[2] is None:
+                out.append(mk.ring(X + 3, Y + 3, T - 6, T - 6, colour, width=6, rx=4))
+            else:
+                place = POSITIONS.index(p[2]) if p[2] in POSITIONS else None
+                t = board.tiles.get((p[0], p[1]))
+                if t is not None:
+                    ax, ay = segment_anchor(t.design, t.rotation, t.orientation.place_segment[place]) \
+                        if place is not None else (T / 2, T / 2)
+                else:
+                    ax, ay = PLACE_XY[place] if place is not None else (T / 2, T / 2)
+                out.append(mk.dot(X + ax, Y + ay, colour, r=15))
+        elif m.kind == "arrow" and len(words) >= 2:
+            a, b = _parse_xy(words[0]), _parse_xy(words[1])
+            if a is None or b is None:
+                continue
+            colour = st.colour_of(words[2] if len(words) > 2 else None)
+            ax, ay = frame.xy(a[0], a[1])
+            bx, by = frame.xy(b[0], b[1])
+            out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
+        elif m.kind == "label" and words:
+            p = _parse_xy(words[0])
+            t = mk.text_arg(m)
+            if p is None or t is None:
+                continue
+            X, Y = frame.xy(p[0], p[1])
+            out.append(mk.label(X + T / 2, Y + T - 14, t, size=16))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _clip(s: str, n: int) -> str:
+    return s if len(s) <= n else s[:n - 1] + "\u2026"
+
+
+def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: float, side: bool,
+           legal_tile: str | None = None, scale: float = 1.0) -> str:
+    from grn.writer import command_text
+
+    names = {s.key: s.name for s in position.seats}
+    out = [f'<g class="panel" transform="translate({num(x)},{num(y)}) scale({num(round(scale, 3))})">',
+           f'<rect x="10" y="6" width="{num(w - 20)}" height="{num(h - 16)}" rx="10" fill="{st.PANEL}" '
+           f'stroke="{st.PANEL_LINE}" stroke-width="1.5"/>']
+    rec = position.record
+    out.append(st.text(26, 38, _clip(rec.tag("Event") or "Carcassonne: Gold Rush", 40), size=21, weight="bold"))
+    last = position.last
+    if last is None or last.number == 0:
+        sub = "start of the game"
+    else:
+        acts = " ".join(command_text(a) for a in last.actions)
+        sub = f"after turn {last.number}: {last.player} {acts}"
+    out.append(st.text(26, 62, _clip(sub, 52), size=15, fill=st.INK_SOFT))
+    state = position.state
+    over = getattr(state, "is_over", False)
+    bag = f"{view.bag_left} tile{'s' if view.bag_left != 1 else ''} in the bag"
+    if view.token_supply or not over:
+        bag += f", {view.token_supply} mining tokens in the supply"
+    out.append(st.text(26, 84, bag, size=14, fill=st.INK_SOFT, cls="bag"))
+    if legal_tile:
+        out.append(st.text(26, 104, f"next tile {legal_tile}: its legal places are dashed (with rotations)",
+                           size=13, fill="#1e5a22", cls="legal-note"))
+    current = None if over else getattr(state, "current_player", None)
+    row = 130 if side else 118
+    step = 118 if side else 86
+    for i, p in enumerate(view.players):
+        ry = row + i * step
+        fill = st.player_fill(p)
+        out.append(f'<g class="player {esc(p)}">')
+        out.append(f'<rect x="24" y="{ry - 6}" width="{num(w - 48)}" height="{step - 12}" rx="8" fill="#fbf6ea" '
+                   f'stroke="{fill}" stroke-width="{3 if p == current else 1.2}"/>')
+        out.append(cowboy(48, ry + 24, p, "", 1.5, cls="player-icon"))
+        name = _clip(names.get(p, p), 24)
+        nxt = "  \u25c0 to play" if p == current else ""
+        out.append(st.text(72, ry + 20, name, size=18, weight="bold", cls="player-name"))
+        out.append(st.text(72, ry + 40, p + nxt, size=13, fill=st.INK_SOFT))
+        out.append(st.text(w - 36, ry + 34, view.scores.get(p, 0), size=30, weight="bold", anchor="end",
+                           cls="score"))
+        supply = view.supply.get(p, 0)
+        count, known = view.tokens.get(p, (0, []))
+        unknown = count - len(known)
+        vals = ", ".join(str(v) for v in known) + (", " if known and unknown else "") \
+            + (f"{unknown} unknown" if unknown else "")
+        tokens = f"{count} token{'s' if count != 1 else ''}" + (f" ({vals})" if count else "")
+        tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
+        info = f"{supply} cowboy{'s' if supply != 1 else ''} in supply \u00b7 {tent_txt} \u00b7 {tokens}"
+        if side:
+            out.append(st.text(72, ry + 62, f"{supply} cowboy{'s' if supply != 1 else ''} in supply, {tent_txt}",
+                               size=13, fill=st.INK))
+            out.append(st.text(72, ry + 82, _clip(tokens, 44), size=13, fill=st.INK))
+        else:
+            out.append(st.text(72, ry + 60, _clip(info, 80), size=13, fill=st.INK))
+        out.append("</g>")
+    out.append("</g>")
+    return "".join(out)

@@ -1,0 +1,80 @@
+"""Regenerate the pictures of the docs: docs/images/{goldrush-example,gold-example,tileset-sheet}.svg.
+
+    .venv/bin/python scripts/refresh_images.py
+
+The Gold Rush picture draws a position of ``examples/goldrush-2p.grn`` when it
+exists (else a self-played game with seed 1); the Gold picture a position of
+``examples/gold-2p.grn`` (else a self-played game with seed 1).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grn  # noqa: E402
+from grn.position import position_at  # noqa: E402
+from grn.render import render_svg, render_tile_sheet  # noqa: E402
+from grn.selfplay import to_record  # noqa: E402
+from grn.tiles import load_tileset  # noqa: E402
+
+NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
+
+
+def _first_game(path: Path):
+    if not path.exists():
+        return None
+    for record in grn.read(path):
+        if record.ok and record.turns:
+            return record
+    return None
+
+
+def goldrush_record():
+    record = _first_game(ROOT / "examples" / "goldrush-2p.grn")
+    if record is not None:
+        return record, None
+    from grn.selfplay import goldrush
+
+    return to_record(goldrush.play(2, 1), seed=1), 40
+
+
+def gold_record():
+    record = _first_game(ROOT / "examples" / "gold-2p.grn")
+    if record is not None:
+        return record, None
+    from grn.selfplay import gold
+
+    game = gold.play(2, 1)
+    rec = to_record(game, seed=1)
+    cols = dict(kv.split("=") for kv in game.options["colours"].split())
+    return rec.with_tags(Players=", ".join(f"{NAMES[i]} ({cols[k]})" for i, k in enumerate(game.players))), 20
+
+
+def _middle(record, fallback):
+    if fallback is not None:
+        return fallback
+    played = [t.number for t in record.turns if t.number > 0]
+    return played[len(played) * 2 // 3] if played else 0
+
+
+def main() -> int:
+    out = ROOT / "docs" / "images"
+    out.mkdir(parents=True, exist_ok=True)
+    record, at = goldrush_record()
+    (out / "goldrush-example.svg").write_text(render_svg(position_at(record, _middle(record, at)), width=900),
+                                              encoding="utf-8")
+    record, at = gold_record()
+    (out / "gold-example.svg").write_text(render_svg(position_at(record, _middle(record, at)), width=900),
+                                          encoding="utf-8")
+    (out / "tileset-sheet.svg").write_text(render_tile_sheet(load_tileset()), encoding="utf-8")
+    for name in ("goldrush-example.svg", "gold-example.svg", "tileset-sheet.svg"):
+        print(f"wrote docs/images/{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

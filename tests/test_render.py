@@ -1,0 +1,272 @@
+"""The SVG and HTML exporter: every position of self-played games draws, matches the engine, and escapes."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+
+import pytest
+
+from grn.commands import PlaceTile
+from grn.position import position_at
+from grn.record import Comment, Markup, MarkupText, Record
+from grn.render import render_html, render_svg, render_tile_sheet
+from grn.render.goldrush import board_view
+from grn.render.html import _replay
+from grn.render.tiles import tile_drawing
+from grn.selfplay import gold as selfplay_gold
+from grn.selfplay import goldrush as selfplay_goldrush
+from grn.selfplay import to_record
+from grn.tiles import load_tileset
+
+SVG = "{http://www.w3.org/2000/svg}"
+HOSTILE_SCRIPT = "<script>document.title='PWNED'</script>"
+HOSTILE_ATTR = "\"><img src=x onerror=document.title='PWNED' id=pwned>"
+NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
+
+
+def gold_record(game, seed: int) -> Record:
+    """A Gold record; the Players tag lists each seat's colours (two each with two players)."""
+    rec = to_record(game, seed=seed)
+    cols = dict(kv.split("=") for kv in game.options["colours"].split())
+    return rec.with_tags(Players=", ".join(f"{NAMES[i]} ({cols[k]})" for i, k in enumerate(game.players)))
+
+
+@pytest.fixture(scope="module")
+def goldrush_records() -> list[Record]:
+    return [to_record(selfplay_goldrush.play(2, 1), seed=1), to_record(selfplay_goldrush.play(4, 7), seed=7)]
+
+
+@pytest.fixture(scope="module")
+def gold_records() -> list[Record]:
+    return [gold_record(selfplay_gold.play(2, 3), 3), gold_record(selfplay_gold.play(4, 5), 5)]
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == SVG + "svg"
+    return root
+
+
+def classes(root: ET.Element) -> list[list[str]]:
+    return [el.get("class", "").split() for el in root.iter() if el.get("class")]
+
+
+def count(root: ET.Element, *names: str) -> int:
+    return sum(1 for c in classes(root) if all(n in c for n in names))
+
+
+def with_extras(record: Record, index: int, *extras) -> Record:
+    turns = list(record.turns)
+    turns[index] = dataclasses.replace(turns[index], extras=turns[index].extras + tuple(extras))
+    return dataclasses.replace(record, turns=tuple(turns))
+
+
+# ----------------------------------------------------------------------------
+# tiles
+# ----------------------------------------------------------------------------
+
+def test_every_design_draws_at_every_rotation():
+    ts = load_tileset()
+    for design in ts:
+        for rot in (0, 90, 180, 270):
+            root = ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{tile_drawing(design, rot)}</g>')
+            assert len(root) > 3
+
+
+def test_tile_sheet_shows_every_id():
+    ts = load_tileset()
+    root = parse(render_tile_sheet(ts))
+    assert count(root, "sheet-tile") == len(ts)
+    text = " ".join(root.itertext())
+    for design in ts:
+        assert f"{design.id}  x{design.count}" in text
+
+
+def test_rotation_turns_the_picture():
+    ts = load_tileset()
+    d = ts["08"]  # mountain north, rail from the south
+    assert tile_drawing(d, 0) != tile_drawing(d, 90)
+    assert tile_drawing(d, 0) == tile_drawing(d, 360)
+
+
+# ----------------------------------------------------------------------------
+# Gold Rush boards match the engine
+# ----------------------------------------------------------------------------
+
+def test_every_goldrush_position_matches_the_engine(goldrush_records):
+    for record in goldrush_records:
+        seen = 0
+        for pos, _turns in _replay(record):
+            state = pos.state
+            root = parse(render_svg(pos))
+            assert count(root, "tile") == len(state.board.tiles)
+            view = board_view(state)
+            per_player = Counter(p.owner for p in view.cowboys)
+            for colour in state.players:
+                assert count(root, "cowboy", colour) == per_player.get(colour, 0)
+                # cowboys in supply + on the board = the cowboys of the game
+                assert state.cowboys[colour] + per_player.get(colour, 0) == state.options.cowboys
+            assert count(root, "tent") == sum(1 for t in state.tents.values() if t is not None)
+            stacks = [st for st in state.stacks.values() if st]
+            assert count(root, "stack") == len(stacks)
+            drawn = [int(el.get("data-count")) for el in root.iter() if "stack" in el.get("class", "").split()]
+            assert sorted(drawn) == sorted(len(st) for st in stacks)
+            placed = pos.last is not None and pos.last.number > 0 and any(
+                isinstance(a, PlaceTile) for a in pos.last.actions)
+            assert count(root, "last") == (1 if placed else 0)
+            seen += 1
+        assert seen == 1 + sum(1 for t in record.turns if t.number > 0)
+
+
+def test_legal_overlay_shows_the_next_tiles_placements(goldrush_records):
+    record = goldrush_records[0]
+    pos = position_at(record, 10)
+    nxt = next(a for a in record.turns[10].actions if isinstance(a, PlaceTile))
+    spots = {(p.x, p.y) for p in pos.state.legal_placements(nxt.tile)}
+    root = parse(render_svg(pos, legal=True))
+    assert count(root, "legal") == len(spots) > 0
+    assert count(parse(render_svg(pos)), "legal") == 0
+    # the end has no next tile: nothing to say
+    assert count(parse(render_svg(position_at(record), legal=True)), "legal") == 0
+
+
+def test_y_grows_north_and_width_scales(goldrush_records):
+    pos = position_at(goldrush_records[0], 30)
+    root = parse(render_svg(pos, width=600))
+    assert root.get("width") == "600" and root.get("viewBox")
+    tiles = {el.get("data-xy"): (float(el.get("x")), float(el.get("y")))
+             for el in root.iter() if el.get("class") == "tile"}
+    for xy, (sx, sy) in tiles.items():
+        x, y = map(int, xy.split(","))
+        for xy2, (sx2, sy2) in tiles.items():
+            x2, y2 = map(int, xy2.split(","))
+            if y2 > y:
+                assert sy2 < sy
+            if x2 > x:
+                assert sx2 > sx
+
+
+def test_goldrush_markup_is_drawn(goldrush_records):
+    record = with_extras(goldrush_records[0], 5,
+                         Markup("highlight", ("0,0",)), Markup("highlight", ("0,0:N", "blue")),
+                         Markup("arrow", ("0,0", "1,0", "red")), Markup("label", ("0,0", MarkupText("Mine here?"))),
+                         Markup("ghost", ("01a@9,9:90",)), Markup("highlight", ("nonsense",)))
+    root = parse(render_svg(position_at(record, 6)))
+    assert count(root, "markup", "highlight") == 2
+    assert count(root, "markup", "highlight", "feature") == 1
+    assert count(root, "markup", "arrow") == 1
+    assert count(root, "markup", "label") == 1
+    assert count(root, "ghost") == 1
+    assert "Mine here?" in "".join(root.itertext())
+    # the board grows to show the ghost at 9,9
+    assert "9" in [t.text for t in root.iter(SVG + "text") if "coord" in (t.get("class") or "")]
+
+
+# ----------------------------------------------------------------------------
+# Gold
+# ----------------------------------------------------------------------------
+
+def test_every_gold_position_matches_the_engine(gold_records):
+    for record in gold_records:
+        for pos, _turns in _replay(record):
+            state = pos.state
+            root = parse(render_svg(pos))
+            assert count(root, "card", "back") == len(state.face_down())
+            gone_flipped = count(root, "card", "flipped", "gone")
+            assert count(root, "card", "empty") + gone_flipped == len(state.removed())
+            for p in state.players:
+                el = [g for g in root.iter() if g.get("class") == f"player {p}"]
+                assert len(el) == 1
+                assert sum(1 for c in classes(el[0]) if "gold-card" in c) == len(state.gold_of(p))
+
+
+def test_gold_reveal_shows_known_faces(gold_records):
+    pos = position_at(gold_records[0], 12)
+    flipped = {a.pos for a in pos.last.actions}  # drawn face up anyway
+    known = [p for p in pos.state.known_faces() if p not in flipped]
+    assert known
+    assert count(parse(render_svg(pos, reveal=True)), "card", "known") == len(known)
+    assert count(parse(render_svg(pos)), "card", "known") == 0
+
+
+def test_gold_markup_is_drawn(gold_records):
+    record = with_extras(gold_records[0], 3, Markup("highlight", ("c4",)), Markup("arrow", ("a1", "b2", "blue")),
+                         Markup("label", ("d5", MarkupText("the 5 miner"))), Markup("highlight", ("z9",)))
+    root = parse(render_svg(position_at(record, 4)))
+    assert count(root, "markup", "highlight") == 1
+    assert count(root, "markup", "arrow") == 1
+    assert count(root, "markup", "label") == 1
+    assert "the 5 miner" in "".join(root.itertext())
+
+
+# ----------------------------------------------------------------------------
+# escaping
+# ----------------------------------------------------------------------------
+
+def hostile(record: Record, *, index: int = 4, where: str = "0,0") -> Record:
+    colours = [s.colours for s in record.seats()]
+    players = ", ".join(f"{name} ({'+'.join(c)})" for name, c in zip((HOSTILE_SCRIPT, HOSTILE_ATTR), colours))
+    rec = record.with_tags(Players=players, Event=HOSTILE_ATTR)
+    return with_extras(rec, index, Comment(HOSTILE_SCRIPT + " </script><!-- " + HOSTILE_ATTR),
+                       Markup("label", (where, MarkupText(HOSTILE_SCRIPT))),
+                       Markup("highlight", (where, "\"><script>x</script>")))
+
+
+def _no_script(root: ET.Element) -> None:
+    for el in root.iter():
+        assert not el.tag.lower().endswith("script")
+        assert not el.tag.lower().endswith("img")
+        for name in el.attrib:
+            assert not name.lower().startswith("on")
+
+
+@pytest.mark.parametrize("game", ["goldrush", "gold"])
+def test_hostile_text_is_escaped_in_svg(game, goldrush_records, gold_records):
+    record = hostile(goldrush_records[0] if game == "goldrush" else gold_records[0],
+                     where="0,0" if game == "goldrush" else "c4")
+    svg = render_svg(position_at(record, 5), width=600)
+    root = parse(svg)
+    _no_script(root)
+    text = "".join(root.itertext())
+    assert HOSTILE_SCRIPT in text  # shown literally
+    assert HOSTILE_SCRIPT not in svg  # never as markup
+    assert "<img" not in svg
+
+
+def test_hostile_text_is_escaped_in_html(goldrush_records, gold_records):
+    records = [hostile(goldrush_records[0]), hostile(gold_records[0], where="c4")]
+    page = render_html(records, file_name="</title><script>alert(1)</script>.grn")
+    assert page.count("<script") == 2 and page.count("</script>") == 2  # ours: the JSON data and the code
+    assert "<img" not in page
+    assert "&lt;script&gt;document.title=&#x27;PWNED&#x27;&lt;/script&gt;" in page
+    assert "<title>grn: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;.grn</title>" in page
+    data = re.search(r'<script type="application/json" id="grn-data">(.*?)</script>', page, re.S).group(1)
+    assert "<" not in data and ">" not in data
+    import json
+
+    parsed = json.loads(data)
+    assert any(HOSTILE_SCRIPT in c for p in parsed["games"][0]["positions"] for c in p["comments"])
+    assert "innerHTML" not in page and "document.write" not in page
+
+
+# ----------------------------------------------------------------------------
+# the HTML page
+# ----------------------------------------------------------------------------
+
+def test_html_embeds_every_position(goldrush_records, gold_records):
+    records = [goldrush_records[0], gold_records[0]]
+    page = render_html(records, file_name="games.grn")
+    assert page.startswith("<!DOCTYPE html>")
+    assert "http://" not in page.replace("http://www.w3.org/", "") and "https://" not in page
+    assert "<link" not in page and " src=" not in page
+    sections = page.split('<section class="game"')[1:]
+    assert len(sections) == 2
+    n_goldrush = sections[0].count('<div class="pos"')
+    # start, every turn, and the final scoring of the complete game
+    assert n_goldrush == 1 + sum(1 for t in records[0].turns if t.number > 0) + 1
+    assert sections[1].count('<div class="pos"') == 1 + sum(1 for t in records[1].turns if t.number > 0)
+    assert '<select id="game">' in page
+    assert page.count('class="score-chart"') == 2
