@@ -31,6 +31,7 @@ from grn.commands import (
     PlaceTile, RevealTokens,
 )
 from grn.errors import Diagnostic, Span
+from grn.fastread import FastReader
 from grn.record import (
     MARKUP_KINDS, Checkpoint, Comment, Markup, MarkupText, Nag, Record, Turn, Variation,
 )
@@ -178,51 +179,57 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     # -- actions -------------------------------------------------------
     def action(self, items: list) -> object:
         tok: Token = items[0]
-        text = str(tok)
-        span = self._span(tok)
-        kind = tok.type
-        if kind == "PLACEMENT":
-            m = _PLACEMENT_RE.match(text)
-            assert m is not None  # the terminal guarantees the shape
-            rot = int(m.group(4) or 0)
-            if rot not in ROTATIONS:
-                self._problem(tok, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)")
-            return PlaceTile(m.group(1), int(m.group(2)), int(m.group(3)), rot, span)
-        if kind == "COWBOY":
-            loc = text[1:]
-            if loc not in _LOCATIONS:
-                self._problem(tok, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}")
-            return PlaceCowboy(loc, span)
-        if kind == "TENT":
-            m = _TENT_RE.match(text)
-            assert m is not None
-            loc = m.group(3)
-            if loc is not None and loc not in _LOCATIONS:
-                self._problem(tok, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}")
-            return PlaceTent(int(m.group(1)), int(m.group(2)), loc, span)
-        if kind == "MINE":
-            _, _, val = text.partition("=")
-            return Mine(None if val in ("", "?") else int(val), span)
-        if kind == "TOKENS":
-            vals = text.partition("=")[2].split(",")
-            return RevealTokens(tuple(None if v == "?" else int(v) for v in vals), span)
-        if kind == "DISCARD":
-            return DiscardTile(text.split()[-1], span)
-        if kind == "FLIP":
-            m = _FLIP_RE.match(text)
-            assert m is not None
-            pos = m.group(1)
-            if m.group(2) is not None:
-                face = Card("gold", int(m.group(2)))
-            elif m.group(3):
-                face = Card("dynamite")
-            else:
-                colour = m.group(4)
-                if colour not in _COLOURS:
-                    self._problem(tok, f"'{colour}' is not a miner colour: use one of {', '.join(COLOURS)}")
-                face = Card("miner", int(m.group(5)), colour)
-            return FlipCard(pos, face, span)
-        raise AssertionError(f"unhandled terminal {kind}")  # pragma: no cover - grammar and code agree
+        return make_command(tok.type, str(tok), self._span(tok), self.problems)
+
+
+def make_command(kind: str, text: str, span: Span, problems: list[tuple[Span, str]]) -> object:
+    """The engine command for one action token (terminal ``kind``, its ``text``).
+
+    Words that are well formed but mean nothing (rotation 45, place ``Q``)
+    are noted in ``problems``; the command is still made so nothing is lost.
+    """
+    if kind == "PLACEMENT":
+        m = _PLACEMENT_RE.match(text)
+        assert m is not None  # the terminal guarantees the shape
+        rot = int(m.group(4) or 0)
+        if rot not in ROTATIONS:
+            problems.append((span, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)"))
+        return PlaceTile(m.group(1), int(m.group(2)), int(m.group(3)), rot, span)
+    if kind == "COWBOY":
+        loc = text[1:]
+        if loc not in _LOCATIONS:
+            problems.append((span, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
+        return PlaceCowboy(loc, span)
+    if kind == "TENT":
+        m = _TENT_RE.match(text)
+        assert m is not None
+        loc = m.group(3)
+        if loc is not None and loc not in _LOCATIONS:
+            problems.append((span, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
+        return PlaceTent(int(m.group(1)), int(m.group(2)), loc, span)
+    if kind == "MINE":
+        _, _, val = text.partition("=")
+        return Mine(None if val in ("", "?") else int(val), span)
+    if kind == "TOKENS":
+        vals = text.partition("=")[2].split(",")
+        return RevealTokens(tuple(None if v == "?" else int(v) for v in vals), span)
+    if kind == "DISCARD":
+        return DiscardTile(text.split()[-1], span)
+    if kind == "FLIP":
+        m = _FLIP_RE.match(text)
+        assert m is not None
+        pos = m.group(1)
+        if m.group(2) is not None:
+            face = Card("gold", int(m.group(2)))
+        elif m.group(3):
+            face = Card("dynamite")
+        else:
+            colour = m.group(4)
+            if colour not in _COLOURS:
+                problems.append((span, f"'{colour}' is not a miner colour: use one of {', '.join(COLOURS)}"))
+            face = Card("miner", int(m.group(5)), colour)
+        return FlipCard(pos, face, span)
+    raise AssertionError(f"unhandled terminal {kind}")  # pragma: no cover - grammar and code agree
 
 
 @lru_cache(maxsize=None)
@@ -332,11 +339,18 @@ def _caret(text: str, line: int, column: int) -> str:
     return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index: int = 0) -> Record:
+@lru_cache(maxsize=None)
+def _fast_reader(grammar: str) -> FastReader:
+    return FastReader(_parser(grammar)[0], make_command, unescape)
+
+
+def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index: int = 0,
+               fast: bool = True) -> Record:
     """Parse the text of one game into a :class:`Record`.
 
     Problems are not raised: they are in ``record.diagnostics`` with their file,
     line and column.  ``first_line`` is the line of ``text`` in its file.
+    ``fast=False`` makes Lark read the game even when :mod:`grn.fastread` could.
     """
     m = _game_tag(text)
     game = (m.group(1).strip().lower() if m else "goldrush")
@@ -349,6 +363,14 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
             Span(line, 1), file, code="unknown-game", game=index,
             source_line=_caret(text, line - first_line + 1, 1)))
         grammar = "goldrush.lark"
+    if fast and not diags:
+        problems: list[tuple[Span, str]] = []
+        got = _fast_reader(grammar).read(text, first_line, problems)
+        if got is not None:
+            for span, message in problems:
+                diags.append(Diagnostic(message, span, file, code="meaning", game=index,
+                                        source_line=_caret(text, span.line - first_line + 1, span.column)))
+            return Record(tuple(got[0]), tuple(got[1]), (), Span(first_line, 1), tuple(diags))
     parser, builder = _parser(grammar)
     builder.offset = first_line - 1
     builder.problems = []

@@ -31,8 +31,13 @@ class TurnReport:
 
     number: int
     player: str
-    events: tuple[str, ...]
+    raw_events: tuple[Any, ...]
     scores: dict[str, int]
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The events as short sentences (described only when asked: validating stays quick)."""
+        return tuple(_describe(e) for e in self.raw_events)
 
 
 @dataclass(slots=True)
@@ -104,6 +109,7 @@ class _Replay:
         self.tileset = tileset
         self.file = report.file
         self.seats: list[Seat] = []
+        self.keys: dict[str, str] = {}  # any colour a player owns -> the player's key
 
     # -- diagnostics ---------------------------------------------------
     def error(self, message: str, span: Span | None, *, turn: Turn | None = None, code: str = "error",
@@ -116,13 +122,15 @@ class _Replay:
 
     # -- set-up --------------------------------------------------------
     def player_key(self, word: str) -> str:
-        return player_key(self.seats, word)
+        return self.keys.get(word, word)
 
     # -- replay --------------------------------------------------------
     def play_line(self, engine: Engine, turns: Iterable[Turn], *, main: bool) -> bool:
         """Replay ``turns`` on ``engine`` (mutated); False when an illegal action stopped the line."""
         expected_number: int | None = None
         checkpoint_failed = False
+        keys = self.keys
+        report = self.report
         for turn in turns:
             if turn.number == 0:
                 if not self.setup_turn(engine, turn):
@@ -132,9 +140,11 @@ class _Replay:
                 self.error(f"turn number {turn.number} where {expected_number} was expected", turn.span,
                            turn=turn, code="turn-number")
             expected_number = turn.number + 1
-            for var in turn.variations:
-                self.play_variation(engine, turn, var)
-            player = self.player_key(turn.player)
+            extras = turn.extras
+            if extras:
+                for var in turn.variations:
+                    self.play_variation(engine, turn, var)
+            player = keys.get(turn.player, turn.player)
             try:
                 events = engine.play_turn(player, turn.actions)
             except IllegalAction as exc:
@@ -142,12 +152,12 @@ class _Replay:
                            section=exc.section, hint=exc.hint)
                 return False
             if main:
-                self.report.turns_played += 1
-                self.report.turns.append(TurnReport(turn.number, player, tuple(_describe(e) for e in events),
-                                                    dict(engine.scores)))
-            cp = turn.checkpoint
-            if cp is not None and not checkpoint_failed:
-                checkpoint_failed = not self.check_checkpoint(engine, turn, cp)
+                report.turns_played += 1
+                report.turns.append(TurnReport(turn.number, player, tuple(events), engine.scores))
+            if extras and not checkpoint_failed:
+                cp = turn.checkpoint
+                if cp is not None:
+                    checkpoint_failed = not self.check_checkpoint(engine, turn, cp)
         return True
 
     def play_variation(self, engine: Engine, turn: Turn, var: Variation) -> None:
@@ -239,6 +249,7 @@ class _Replay:
     def run(self) -> None:
         try:
             self.seats = seats_of(self.record)
+            self.keys = {c: s.key for s in self.seats for c in s.colours}
             engine = new_engine(self.record, self.seats, self.tileset)
         except SetupProblem as exc:
             self.error(exc.message, self.record.span, code=exc.code, rule=exc.rule, section=exc.section)
