@@ -7,14 +7,17 @@ from and reported together, rather than raised one exception at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Severity = Literal["error", "warning", "info"]
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    """Where something was written: 1-based line and column (of its first character)."""
+class Span(NamedTuple):
+    """Where something was written: 1-based line and column (of its first character).
+
+    A named tuple rather than a dataclass: the reader makes one per word, and
+    a tuple is made twice as fast.
+    """
 
     line: int
     column: int

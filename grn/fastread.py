@@ -29,7 +29,6 @@ from grn.errors import Span
 from grn.record import Checkpoint, Nag, Turn
 
 _TAG_LINE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
-_WORD = re.compile(r"\S+")
 _TURN_NUMBER = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings).
 _DECLINE = re.compile(r'[{}();<>"\[\]]')
@@ -87,56 +86,67 @@ class FastReader:
             return None
         turns = []
         make = self.make_command
-        classify = self.classify
+        scanner_match = self.scanner.match
+        action_names = self.action_names
+        turn_number = _TURN_NUMBER.match
+        nag = self.nag.fullmatch
+        score_item = self.score_item.fullmatch
         for j in range(i, n):
             line = lines[j]
-            words = list(_WORD.finditer(line))
+            words = line.split()
             if not words:
                 continue
+            # columns: where each word starts (split() drops them; find() gets them back)
+            cols = []
+            pos = 0
+            for word in words:
+                pos = line.find(word, pos)
+                cols.append(pos)
+                pos += len(word)
             lineno = j + first_line
-            num = words[0].group()
-            if not _TURN_NUMBER.match(num) or len(words) < 2:
+            count = len(words)
+            num = words[0]
+            if count < 2 or not turn_number(num):
                 return None
-            player = words[1].group()
+            player = words[1]
             if player == "score" or not self.player.fullmatch(player):
                 return None
             actions = []
-            extras: list = []
             k = 2
-            while k < len(words):
-                w = words[k]
-                word = w.group()
+            while k < count:
+                word = words[k]
                 last = k
-                if word == "discard" and k + 1 < len(words):
+                if word == "discard" and k + 1 < count:
                     # the one action written as two words: "discard 52"
                     last = k + 1
-                    word = line[w.start():words[last].end()]
-                kind = classify(word)
-                if kind is None or _TURN_NUMBER.match(word):
+                    word = line[cols[k]:cols[last] + len(words[last])]
+                m = scanner_match(word)
+                if m is None or m.end() != len(word) or m.lastgroup not in action_names:
                     if last != k:
                         return None
                     break
-                actions.append(make(kind, word, Span(lineno, w.start() + 1), problems))
+                actions.append(make(m.lastgroup, word, Span(lineno, cols[k] + 1), problems))
                 k = last + 1
-            while k < len(words):
-                w = words[k]
-                word = w.group()
+            extras: list = []
+            while k < count:
+                word = words[k]
                 if word == "score":
                     items = []
+                    start = k
                     k += 1
-                    while k < len(words) and self.score_item.fullmatch(words[k].group()):
-                        who, _, pts = words[k].group().partition("=")
+                    while k < count and score_item(words[k]):
+                        who, _, pts = words[k].partition("=")
                         items.append((who, int(pts)))
                         k += 1
                     if not items:
                         return None
-                    extras.append(Checkpoint(tuple(items), Span(lineno, w.start() + 1)))
+                    extras.append(Checkpoint(tuple(items), Span(lineno, cols[start] + 1)))
                     continue
-                if self.nag.fullmatch(word):
-                    extras.append(Nag(word, Span(lineno, w.start() + 1)))
+                if nag(word):
+                    extras.append(Nag(word, Span(lineno, cols[k] + 1)))
                     k += 1
                     continue
                 return None
             turns.append(Turn(int(num[:-1]), player, tuple(actions), tuple(extras),
-                              Span(lineno, words[0].start() + 1)))
+                              Span(lineno, cols[0] + 1)))
         return tags, turns
