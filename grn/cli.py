@@ -327,6 +327,67 @@ def render(
 
 
 @app.command()
+def show(
+    file: str = typer.Argument(..., help="A record file; - reads standard input."),
+    game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
+    turn: Optional[str] = typer.Option(None, "--turn", "-t", help="Position: N, N(k)M in a variation; default the end."),
+) -> None:
+    """Print a position as text: scores, supplies, what is left in the bag.
+
+    Example: grn show game.grn --turn 30
+    """
+    from grn.position import PositionError, position_at
+    from grn.record import Record
+
+    record = _one_record(file, game)
+    assert isinstance(record, Record)
+    try:
+        pos = position_at(record, turn)
+    except PositionError as exc:
+        print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    for line in describe_position(pos):
+        print(line)
+
+
+def describe_position(pos: object) -> list[str]:
+    """The lines ``grn show`` prints for a position."""
+    from grn.position import Position
+
+    assert isinstance(pos, Position)
+    state = pos.state
+    where = f"after turn {pos.last.number}" if pos.last is not None and pos.last.number else "at the start"
+    lines = [f"{pos.record.tag('Event') or 'game'} ({pos.game}), {where}"]
+    names = {s.key: s.name for s in pos.seats}
+    scores = state.scores
+    if pos.game == "goldrush":
+        cowboys, tents, gold = state.cowboys, state.tents, state.gold()
+        for key, name in names.items():
+            tent = "in supply" if tents[key] is None else "at {},{}".format(*tents[key])
+            g = gold[key]
+            tokens = f"{g.count} token{'s' if g.count != 1 else ''}"
+            if g.count:
+                tokens += f" (known {g.known}" + (f", {g.unknown} unknown)" if g.unknown else ")")
+            lines.append(f"  {name} ({key}): {scores[key]} points, {cowboys[key]} cowboys in supply, "
+                         f"tent {tent}, {tokens}")
+        bag = {t: n for t, n in state.bag().items() if n}
+        lines.append(f"  bag: {sum(bag.values())} tiles: " + " ".join(f"{t}x{n}" for t, n in sorted(bag.items())))
+        info = state.token_info()
+        known = ", ".join(f"{n}x{v}" for v, n in info["known"].items()) or "none"
+        lines.append(f"  mining tokens: {info['supply']} in the supply, {info['on_mountains']} on mountains; "
+                     f"faces known so far: {known}")
+    else:
+        for key, name in names.items():
+            lines.append(f"  {name} ({key}): {scores[key]} points in {state.gold_cards[key]} gold cards")
+        lines.append(f"  {len(state.face_down())} cards face down, {len(state.removed())} gone; "
+                     f"phase: {state.phase}")
+    if not state.is_over:
+        lines.append(f"  next: {names.get(state.current_player, state.current_player)} "
+                     f"({state.current_player})")
+    return lines
+
+
+@app.command()
 def html(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
