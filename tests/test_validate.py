@@ -152,3 +152,74 @@ def test_examples_validate():
     assert files
     result = runner.invoke(app, ["validate", *files])
     assert result.exit_code == 0, result.output
+
+
+# ---------------------------------------------------------------------------
+# Gold Rush records
+# ---------------------------------------------------------------------------
+
+def _selfplay_text(players: int = 2, seed: int = 5) -> str:
+    from grn.selfplay import goldrush, to_record
+
+    return grn.write_record(to_record(goldrush.play(players, seed=seed), seed=seed))
+
+
+def test_setup_turns_place_without_scoring(tmp_path):
+    """R1: turn 0 places tiles and pieces without scoring; its checkpoint sets the scores."""
+    from grn.goldrush import GoldRushState
+    from grn.tiles import load_tileset
+
+    state = GoldRushState.new(load_tileset(), ["red", "blue"])
+    tile = next(t for t, n in state.bag().items() if n and state.legal_placements(t))
+    spot = state.legal_placements(tile)[0]
+    text = (
+        '[Game "goldrush"]\n[Players "Anna (red), Ben (blue)"]\n\n'
+        f"0. red {grn.writer.command_text(spot)} score red=12 blue=7\n"
+    )
+    result, _ = run(tmp_path, text)
+    assert result.exit_code == 0, result.output
+    report = validate_record(grn.parse(text)[0])
+    assert report.final_scores == {"red": 12, "blue": 7}
+    assert report.turns_played == 0
+    # A set-up placement that does not fit is refused with its line and column.
+    bad = text.replace(grn.writer.command_text(spot), f"{tile}@5,5")
+    result, path = run(tmp_path, bad)
+    assert result.exit_code == 1
+    assert f"{path}:4:8: error:" in result.output
+
+
+def test_result_with_unknown_tokens_is_a_range(tmp_path):
+    """R4: with token faces left unknown, the Result must lie in the range they allow."""
+    import re
+
+    text = _selfplay_text(2, seed=5)
+    hidden = re.sub(r"mine=\d+", "mine", text)
+    hidden = re.sub(r"tokens=[\d,?]+", lambda m: "tokens=" + ",".join("?" for _ in m.group()[7:].split(",")),
+                    hidden)
+    hidden = re.sub(r" score( [a-z]+=-?\d+)+", "", hidden)  # checkpoints would need the faces
+    assert "mine=" not in hidden
+    result, _ = run(tmp_path, hidden)
+    assert result.exit_code == 0, result.output
+    report = validate_record(grn.parse(hidden)[0])
+    assert report.complete
+    # far outside any possible range
+    wrong = re.sub(r'\[Result "red (\d+)', lambda m: f'[Result "red {int(m.group(1)) + 500}', hidden)
+    result, _ = run(tmp_path, wrong)
+    assert result.exit_code == 1
+    assert "Result tag differs from the final scoring" in result.output
+    assert "some token faces are unknown" in result.output
+
+
+def test_goldrush_illegal_placement_names_what_would_fit(tmp_path):
+    text = _selfplay_text(2, seed=6)
+    lines = text.splitlines()
+    # Turn 3: move the tile far away from every other tile.
+    i = next(k for k, l in enumerate(lines) if l.startswith("3. "))
+    words = lines[i].split()
+    tile = words[2].split("@")[0]
+    lines[i] = " ".join(words[:2] + [f"{tile}@40,40"] + words[3:])
+    result, path = run(tmp_path, "\n".join(lines) + "\n")
+    assert result.exit_code == 1
+    line = next(l for l in result.output.splitlines() if l.startswith(path))
+    assert line.startswith(f"{path}:{i + 1}:")
+    assert "[turn 3 (" in line and "000_5f9a6b7de23050c9.txt" in line
