@@ -255,6 +255,21 @@ def _fmt_spot(x: int, y: int, r: int) -> str:
     return f"{x},{y}" + (f":{r}" if r else "")
 
 
+_NUGGETS: dict[int, tuple[TileSet, dict[str, tuple[tuple[int, int], ...]]]] = {}
+
+
+def _nuggets_of(tileset: TileSet) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Per tile id, its mountain segments with nugget symbols (worked out once per tile set)."""
+    hit = _NUGGETS.get(id(tileset))
+    if hit is not None and hit[0] is tileset:
+        return hit[1]
+    table = {t.id: tuple((i, seg.count("nuggets")) for i, seg in enumerate(t.segments)
+                         if seg.kind == MOUNTAIN and seg.count("nuggets"))
+             for t in tileset.tiles}
+    _NUGGETS[id(tileset)] = (tileset, table)
+    return table
+
+
 class GoldRushState:
     """A game of Carcassonne: Gold Rush in progress.
 
@@ -339,9 +354,7 @@ class GoldRushState:
         s.known = {}
         s.final_done = False
         s._seat_of = {p: i for i, p in enumerate(players)}
-        s._nuggets = {t.id: tuple((i, seg.count("nuggets")) for i, seg in enumerate(t.segments)
-                                  if seg.kind == MOUNTAIN and seg.count("nuggets"))
-                      for t in tileset.tiles}
+        s._nuggets = _nuggets_of(tileset)
         s._token_counts = tileset.token_counts
         start = tileset[tileset.start]
         p = s.board.preview(start, 0, 0, 0, first=True)
