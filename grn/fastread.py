@@ -25,6 +25,7 @@ from typing import Callable
 
 from lark import Lark
 
+from grn.commands import Command
 from grn.errors import Span
 from grn.record import Checkpoint, Nag, Turn
 
@@ -33,7 +34,7 @@ _TURN_NUMBER = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings).
 _DECLINE = re.compile(r'[{}();<>"\[\]]')
 
-CommandMaker = Callable[[str, str, Span, list], object]
+CommandMaker = Callable[[str, str, Span, list], Command]
 
 
 class FastReader:

@@ -40,7 +40,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal, Union
+from typing import Literal, SupportsInt, Union, cast
 
 from grn.commands import COLOURS, Card, FlipCard, card_text
 from grn.errors import GrnError, IllegalAction
@@ -118,9 +118,9 @@ class CardSet:
 def _card_from_json(entry: Mapping[str, object]) -> Card:
     kind = entry["kind"]
     if kind == "gold":
-        return Card("gold", int(entry["value"]))  # type: ignore[arg-type]
+        return Card("gold", int(cast(SupportsInt, entry["value"])))
     if kind == "miner":
-        return Card("miner", int(entry["value"]), str(entry["colour"]))  # type: ignore[arg-type]
+        return Card("miner", int(cast(SupportsInt, entry["value"])), str(entry["colour"]))
     return Card("dynamite")
 
 
@@ -337,6 +337,19 @@ class GoldState:
     colours: dict[str, tuple[str, ...]]
     positions: tuple[str, ...]
     cards: CardSet
+    _index: dict[str, int]
+    _status: list[int]
+    _faces: dict[str, Card]
+    _seen_counts: dict[Card, int]
+    _deck_counts: dict[Card, int]
+    _gone_counts: dict[Card, int]
+    _down: int
+    _turn: int
+    _current: int
+    _rush_turn: int | None
+    _scores: dict[str, int]
+    _gold: dict[str, int]
+    _taken: dict[str, list[Card]]
 
     @classmethod
     def new(cls, seats: Sequence[tuple[str, tuple[str, ...]]], first: str | None = None,

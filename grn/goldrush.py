@@ -34,9 +34,9 @@ Rulings where the documents are silent (each is tested):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
-from grn.board import Board, Placement
+from grn.board import Board, Feat, PlacedTile, Placement
 from grn.commands import (
     COLOURS, POSITIONS, Command, DiscardTile, Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens,
 )
@@ -321,9 +321,9 @@ class GoldRushState:
         if not 2 <= len(players) <= 5:
             raise IllegalAction(f"Gold Rush is for 2 to 5 players, not {len(players)}",
                                 rule="for 2 to 5 players", section=SEC_GENERAL)
-        for p in players:
-            if p not in COLOURS:
-                raise IllegalAction(f"unknown colour {p!r}", rule="players choose a colour",
+        for colour in players:
+            if colour not in COLOURS:
+                raise IllegalAction(f"unknown colour {colour!r}", rule="players choose a colour",
                                     section=SEC_GENERAL, hint="the colours are " + ", ".join(COLOURS))
         if len(set(players)) != len(players):
             raise IllegalAction("a colour is taken twice", rule="players choose a colour", section=SEC_GENERAL)
@@ -464,7 +464,8 @@ class GoldRushState:
         """Colours of the cowboys on the feature at ``location`` of the tile at ``(x, y)``."""
         t = self.board.tiles[(x, y)]
         sid = self._segment_of(t.design, t.orientation, t.base, location)
-        return [self.players[s] for s, _ in self.board.followers(sid)]
+        fol = cast("list[tuple[int, int]]", self.board.followers(sid))  # owners are seats
+        return [self.players[s] for s, _ in fol]
 
     def gold(self) -> dict[str, GoldCount]:
         """Each player's mining tokens: known total, unknown count, count."""
@@ -723,9 +724,9 @@ class GoldRushState:
             raise IllegalAction(f"a cowboy cannot stand on a {seg.kind}", rule="railwayman, gold miner, merchant "
                                 "or farmer", section=SEC_COWBOY, span=cmd.span)
         g = p.group[sid]
-        feat = self.board.feat
+        feat: list[Feat] = self.board.feat  # type: ignore[assignment]  # roots hold a Feat
         for r in p.group_roots[g]:
-            fol = feat[r].fol
+            fol: list[tuple[int, int]] | None = feat[r].fol  # type: ignore[assignment]  # owners are seats
             if fol:
                 who = ", ".join(sorted({self.players[s] for s, _ in fol}))
                 name = FEATURE_NAME[seg.kind]
@@ -741,10 +742,10 @@ class GoldRushState:
             "no feature of the new tile is free"
 
     def _cowboy_options(self, seat: int, p: Placement) -> list[PlaceCowboy]:
-        out = []
+        out: list[PlaceCowboy] = []
         if self.supply[seat] <= 0:
             return out
-        feat = self.board.feat
+        feat: list[Feat] = self.board.feat  # type: ignore[assignment]  # roots hold a Feat
         for ls, seg in enumerate(p.design.segments):
             if seg.kind not in ROLE or (seg.kind == PRAIRIE and not self.options.farmers):
                 continue
@@ -763,7 +764,7 @@ class GoldRushState:
         else:
             r = board.find(sid)
             g2 = p.root_group.get(r)
-            open_after = board.feat[r].open if g2 is None else p.group_open[g2]
+            open_after = board.feat[r].open if g2 is None else p.group_open[g2]  # type: ignore[union-attr]
         where = f"{cmd.x},{cmd.y}" + (f" {cmd.location}" if cmd.location else "")
         if open_after == 0:
             raise IllegalAction(f"the mountain at {where} is completed",
@@ -831,7 +832,7 @@ class GoldRushState:
         i = 0
         while i < n and type(actions[i]) is DiscardTile:
             i += 1
-        discards = actions[:i]
+        discards: Sequence[DiscardTile] = actions[:i]  # type: ignore[assignment]  # checked by type() above
         place: PlaceTile | None = None
         if i < n and type(actions[i]) is PlaceTile:
             place = actions[i]  # type: ignore[assignment]
@@ -852,19 +853,20 @@ class GoldRushState:
         bag = self._bag
         board = self.board
         used: dict[str, int] = {}
+        design: TileDesign | None
         for d in discards:
-            design = self._design(d.tile, d.span)  # type: ignore[attr-defined]
+            design = self._design(d.tile, d.span)
             if bag[design.id] - used.get(design.id, 0) <= 0:
-                raise self._bag_error(design, d.span)  # type: ignore[attr-defined]
+                raise self._bag_error(design, d.span)
             if board.has_legal_position(design):
                 raise IllegalAction(f"tile {design.id} fits on the board, so it may not be discarded",
                                     rule="In the rare case that a drawn tile cannot be legally placed, it is "
                                          "discarded from the game.", section=SEC_PLACING,
-                                    span=d.span, hint=self._placement_hint(design))  # type: ignore[attr-defined]
+                                    span=d.span, hint=self._placement_hint(design))
             used[design.id] = used.get(design.id, 0) + 1
         if place is None:
             if self.bag_left - len(discards) > 0:
-                span = reveal.span if reveal is not None else (discards[-1].span if discards else None)  # type: ignore[attr-defined]
+                span = reveal.span if reveal is not None else (discards[-1].span if discards else None)
                 raise IllegalAction("the turn places no tile", rule="The player must draw a Land tile and place it",
                                     section=SEC_PLAYING, span=span)
             if reveal is not None and reveal.values:
@@ -873,9 +875,9 @@ class GoldRushState:
                                     section=SEC_MOUNTAIN, span=reveal.span, hint="drop the token list")
             events: list[Event] = []
             for d in discards:
-                bag[d.tile] -= 1  # type: ignore[attr-defined]
+                bag[d.tile] -= 1
                 self.bag_left -= 1
-                events.append(TileDiscarded(player, d.tile))  # type: ignore[attr-defined]
+                events.append(TileDiscarded(player, d.tile))
             self.turn += 1
             self.seat = (self.seat + 1) % len(self.players)
             return events
@@ -910,7 +912,7 @@ class GoldRushState:
         # the count of tokens handed out by step 3, for RevealTokens
         if reveal is not None:
             due = 0
-            feat = board.feat
+            feat: list[Feat] = board.feat  # type: ignore[assignment]  # roots hold a Feat
             for g, segs in enumerate(p.group_segments):
                 if p.group_open[g] or design.segments[segs[0]].kind != MOUNTAIN:
                     continue
@@ -934,8 +936,8 @@ class GoldRushState:
         events = []
         if discards:
             for d in discards:
-                bag[d.tile] -= 1  # type: ignore[attr-defined]
-                events.append(TileDiscarded(player, d.tile))  # type: ignore[attr-defined]
+                bag[d.tile] -= 1
+                events.append(TileDiscarded(player, d.tile))
             self.bag_left -= len(discards)
         bag[design.id] -= 1
         self.bag_left -= 1
@@ -987,7 +989,7 @@ class GoldRushState:
         return [s for s in self._clockwise(self.seat) if counts[s] == best]
 
     def _return_followers(self, root: int, feature: str, events: list[Event]) -> None:
-        fol = self.board.remove_followers(root)
+        fol: list[tuple[int, int]] = self.board.remove_followers(root)  # type: ignore[assignment]  # owners are seats
         for s, sid in fol:
             self.supply[s] += 1
             self.cowboy_at.pop(sid, None)
@@ -1009,8 +1011,9 @@ class GoldRushState:
                 (rails if kind == RAIL else mountains).append((key, targets[g]))
         cities: dict[int, int] = {}
         rails.sort()
+        feat: list[Feat] = board.feat  # type: ignore[assignment]  # roots hold a Feat
         for key, r in rails:
-            for c in board.feat[r].links or ():
+            for c in feat[r].links or ():
                 cr = board.find(c)
                 if board.kind[cr] == CITY and cr not in cities:
                     cities[cr] = key
@@ -1019,7 +1022,6 @@ class GoldRushState:
                 cr = board.find(p.base + ls)
                 if cr not in cities:
                     cities[cr] = 12
-        feat = board.feat
         done_cities = []
         for cr, key in cities.items():
             links = feat[cr].links or []
@@ -1036,7 +1038,7 @@ class GoldRushState:
 
     def _score_rail(self, r: int, events: list[Event], final: bool = False) -> None:
         board = self.board
-        F = board.feat[r]
+        F: Feat = board.feat[r]  # type: ignore[assignment]  # roots hold a Feat
         fol = F.fol
         if fol:
             tiles = len(F.tiles)
@@ -1059,7 +1061,7 @@ class GoldRushState:
 
     def _score_mountain(self, r: int, events: list[Event], values: Any, final: bool = False) -> None:
         board = self.board
-        F = board.feat[r]
+        F: Feat = board.feat[r]  # type: ignore[assignment]  # roots hold a Feat
         fol = F.fol or []
         nug = (F.sym or {}).get("nuggets", 0)
         tiles = len(F.tiles)
@@ -1106,11 +1108,12 @@ class GoldRushState:
 
     def _score_city(self, r: int, events: list[Event], final: bool) -> None:
         board = self.board
-        F = board.feat[r]
+        feat: list[Feat] = board.feat  # type: ignore[assignment]  # roots hold a Feat
+        F = feat[r]
         fol = F.fol
         if fol:
             done = {board.find(rs) for rs in F.links or ()}
-            k = sum(1 for rr in done if board.feat[rr].open == 0)
+            k = sum(1 for rr in done if feat[rr].open == 0)
             pts = 3 * k
             detail = (f"an incomplete city with {_n(k, 'completed railroad')}" if final
                       else f"a completed city with {_n(k, 'completed railroad')}")
@@ -1149,7 +1152,7 @@ class GoldRushState:
             events.append(TokensReturned(left, final=True))
         roots = list(board.roots())
         kinds = board.kind
-        feat = board.feat
+        feat = cast("list[Feat]", board.feat)  # roots hold a Feat
         for r in roots:
             if kinds[r] == RAIL and feat[r].fol:
                 self._score_rail(r, events, final=True)
@@ -1161,13 +1164,13 @@ class GoldRushState:
                 self._score_city(r, events, final=True)
         if self.options.farmers:
             for r in roots:
-                if kinds[r] == PRAIRIE and feat[r].fol:
+                if kinds[r] == PRAIRIE and (fol := feat[r].fol):
                     sym = feat[r].sym or {}
                     tipis, horses = sym.get("tipis", 0), sym.get("horses", 0)
                     pts = 2 * tipis + 4 * horses
                     detail = (f"a prairie with {_n(tipis, 'tipi camp')} and "
                               f"{_n(horses, 'herd', 'herds')} of wild horses")
-                    for s in self._majority(feat[r].fol):  # type: ignore[arg-type]
+                    for s in self._majority(fol):
                         self._scores[s] += pts
                         events.append(ScoreEvent(self.players[s], pts, "prairie", detail, True))
         for s, (p, g) in enumerate(self.gold().items()):
@@ -1207,19 +1210,20 @@ class GoldRushState:
     def _setup(self, player: str, actions: Sequence[Command]) -> None:
         seat = self._player_seat(player, getattr(actions[0], "span", None) if actions else None)
         board = self.board
-        last: Any = board.tiles.get(self._last_pos)
+        last: PlacedTile | Placement | None = board.tiles.get(self._last_pos)
         for a in actions:
             ta = type(a)
             if ta is PlaceTile:
-                design = self._design(a.tile, a.span)  # type: ignore[union-attr]
+                assert isinstance(a, PlaceTile)
+                design = self._design(a.tile, a.span)
                 if self._bag[design.id] <= 0:
-                    raise self._bag_error(design, a.span)  # type: ignore[union-attr]
-                if a.rotation not in (0, 90, 180, 270):  # type: ignore[union-attr]
-                    raise IllegalAction(f"rotation {a.rotation} is not 0, 90, 180 or 270",  # type: ignore[union-attr]
+                    raise self._bag_error(design, a.span)
+                if a.rotation not in (0, 90, 180, 270):
+                    raise IllegalAction(f"rotation {a.rotation} is not 0, 90, 180 or 270",
                                         rule="tiles are turned in quarter turns", section=SEC_PLACING, span=a.span)
-                p = board.preview(design, a.x, a.y, a.rotation)  # type: ignore[union-attr]
+                p = board.preview(design, a.x, a.y, a.rotation)
                 if p is None:
-                    raise self._placement_error(a, design)  # type: ignore[arg-type]
+                    raise self._placement_error(a, design)
                 self._bag[design.id] -= 1
                 self.bag_left -= 1
                 targets = board.place(p)
@@ -1227,6 +1231,7 @@ class GoldRushState:
                 self._last_pos = (p.x, p.y)
                 last = p
             elif ta is PlaceCowboy:
+                assert isinstance(a, PlaceCowboy)
                 if last is None:
                     raise IllegalAction("a set-up cowboy goes on the tile placed last",
                                         rule="The cowboy must be placed on the newly placed tile",
@@ -1235,9 +1240,9 @@ class GoldRushState:
                     raise IllegalAction(f"{player} has no cowboy left in the supply",
                                         rule="The cowboy must come from their personal supply", section=SEC_COWBOY,
                                         span=a.span)
-                sid = self._segment_of(last.design, last.orientation, last.base, a.location)  # type: ignore[union-attr]
+                sid = self._segment_of(last.design, last.orientation, last.base, a.location)
                 if sid < 0:
-                    raise IllegalAction(f"{a.location} names no feature of tile {last.design.id}",  # type: ignore[union-attr]
+                    raise IllegalAction(f"{a.location} names no feature of tile {last.design.id}",
                                         rule="The cowboy must occupy a single feature", section=SEC_COWBOY, span=a.span)
                 kind = board.kind[sid]
                 if kind == PRAIRIE and not self.options.farmers:
@@ -1248,7 +1253,8 @@ class GoldRushState:
                 self.cowboy_at[sid] = seat
                 self.supply[seat] -= 1
             elif ta is PlaceTent:
-                sid = self._mountain_segment(a.x, a.y, a.location, None, a.span)  # type: ignore[union-attr]
+                assert isinstance(a, PlaceTent)
+                sid = self._mountain_segment(a.x, a.y, a.location, None, a.span)
                 owner = self.tent_at.get(sid)
                 if owner is not None and owner != seat:
                     raise IllegalAction(f"{self.players[owner]}'s tent already stands there",
@@ -1260,21 +1266,23 @@ class GoldRushState:
                 self.tent[seat] = sid
                 self.tent_at[sid] = seat
             elif ta is Mine:
+                assert isinstance(a, Mine)
                 t = self.tent[seat]
                 st = self.stacks.get(board.find(t)) if t >= 0 else None
                 if not st:
                     raise IllegalAction("no token to mine under the tent", rule="take the topmost Mining token from "
                                         "the mountain where their tent is located", section=SEC_MINE, span=a.span)
-                self._check_value(a.value, {}, a.span, "the mined token", SEC_MINE)  # type: ignore[union-attr]
+                self._check_value(a.value, {}, a.span, "the mined token", SEC_MINE)
                 tid = st.pop()
                 self.hands[seat].append(tid)
-                if a.value is not None:  # type: ignore[union-attr]
-                    self.token_value[tid] = a.value  # type: ignore[union-attr]
-                    self.known[a.value] = self.known.get(a.value, 0) + 1  # type: ignore[union-attr]
+                if a.value is not None:
+                    self.token_value[tid] = a.value
+                    self.known[a.value] = self.known.get(a.value, 0) + 1
             elif ta is DiscardTile:
-                design = self._design(a.tile, a.span)  # type: ignore[union-attr]
+                assert isinstance(a, DiscardTile)
+                design = self._design(a.tile, a.span)
                 if self._bag[design.id] <= 0:
-                    raise self._bag_error(design, a.span)  # type: ignore[union-attr]
+                    raise self._bag_error(design, a.span)
                 self._bag[design.id] -= 1
                 self.bag_left -= 1
             else:

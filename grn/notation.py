@@ -21,19 +21,19 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Iterable, Iterator
+from typing import IO, Iterable, Iterator, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from grn.commands import (
-    COLOURS, LOCATIONS, ROTATIONS, Card, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent,
+    COLOURS, LOCATIONS, ROTATIONS, Card, Command, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent,
     PlaceTile, RevealTokens,
 )
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader
 from grn.record import (
-    MARKUP_KINDS, Checkpoint, Comment, Markup, MarkupText, Nag, Record, Turn, Variation,
+    MARKUP_KINDS, Checkpoint, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 
 #: Game tag value -> grammar file.  Base Carcassonne shares the tile-laying syntax.
@@ -106,7 +106,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     # -- helpers -------------------------------------------------------
     def _span(self, tok: Token) -> Span:
-        return Span(tok.line + self.offset, tok.column)  # type: ignore[operator]
+        # lark types Token.line/column as Optional; its lexer always sets them
+        return Span(tok.line + self.offset, tok.column)  # type: ignore[operator, arg-type]
 
     def _problem(self, tok: Token, message: str) -> None:
         self.problems.append((self._span(tok), message))
@@ -127,8 +128,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
     def turn(self, items: list) -> Turn:
         num, player = items[0], items[1]
-        actions = []
-        extras = []
+        actions: list[Command] = []
+        extras: list[Extra] = []
         for item in items[2:]:
             if isinstance(item, Token):  # an annotation glyph
                 extras.append(Nag(str(item), self._span(item)))
@@ -177,12 +178,12 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return Markup(kind, tuple(args), self._span(kind_tok))
 
     # -- actions -------------------------------------------------------
-    def action(self, items: list) -> object:
+    def action(self, items: list) -> Command:
         tok: Token = items[0]
         return make_command(tok.type, str(tok), self._span(tok), self.problems)
 
 
-def make_command(kind: str, text: str, span: Span, problems: list[tuple[Span, str]]) -> object:
+def make_command(kind: str, text: str, span: Span, problems: list[tuple[Span, str]]) -> Command:
     """The engine command for one action token (terminal ``kind``, its ``text``).
 
     Words that are well formed but mean nothing (rotation 45, place ``Q``)
@@ -375,7 +376,9 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
     builder.offset = first_line - 1
     builder.problems = []
     try:
-        tags, intro, turns = parser.parse(text)
+        # the transformer's start() returns (tags, intro, turns), not the Tree lark's types promise
+        tags, intro, turns = cast("tuple[tuple[tuple[str, tuple[str, str], Span], ...], tuple[Note, ...], "
+                                  "tuple[Turn, ...]]", parser.parse(text))
     except UnexpectedInput as exc:
         diags.append(_syntax_diagnostic(exc, text, file, first_line, index))
         # Keep what the header said so that reports can name the game.
@@ -396,7 +399,8 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     if isinstance(exc, UnexpectedCharacters):
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+        # lark declares pos_in_stream = None at class level; UnexpectedCharacters sets an int
+        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""  # type: ignore[index, operator]
         found = f"unexpected character {char!r}"
         expected = exc.allowed or set()
     elif isinstance(exc, UnexpectedToken):
@@ -413,7 +417,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_
         expected = set(exc.expected or [])
     else:  # pragma: no cover - Lark raises only the three above
         found, expected = str(exc), set()
-    if isinstance(exc, UnexpectedCharacters) and text[exc.pos_in_stream:exc.pos_in_stream + 1] == "{":
+    if isinstance(exc, UnexpectedCharacters) and text[exc.pos_in_stream:exc.pos_in_stream + 1] == "{":  # type: ignore[operator]
         found = "a { comment that is never closed"
     message = f"syntax error: {found}; expected {_words(expected)}"
     return Diagnostic(message, Span(line + first_line - 1, column), file, code="syntax", game=index,

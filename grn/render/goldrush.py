@@ -261,10 +261,10 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
                     ys.append(gy)
         else:
             for w in mk.word_args(m):
-                p = _parse_xy(w)
-                if p and abs(p[0]) < 200 and abs(p[1]) < 200:
-                    xs.append(p[0])
-                    ys.append(p[1])
+                xy = _parse_xy(w)
+                if xy and abs(xy[0]) < 200 and abs(xy[1]) < 200:
+                    xs.append(xy[0])
+                    ys.append(xy[1])
     legal_spots: dict[tuple[int, int], list[int]] = {}
     next_tile = _next_tile(position) if legal else None
     if next_tile is not None and next_tile in tileset and hasattr(state, "legal_placements"):
@@ -277,6 +277,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
     n = len(view.players)
     side = bh > bw * 1.05
+    panel_w: float
     if side:
         k = max(1.0, min(2.2, bh / 1000))
         panel_w, panel_h = 430, 164 + 118 * n

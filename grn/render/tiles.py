@@ -66,7 +66,8 @@ class Geometry:
         self.mountains: dict[int, list[tuple[float, float]]] = {}
         self.mountain_inner: dict[int, list[tuple[float, float]]] = {}
         self.mountain_anchor: dict[int, tuple[tuple[float, float], tuple[float, float]]] = {}
-        self.rails: dict[int, tuple[tuple[float, float], ...]] = {}
+        self.rails: dict[int, tuple[tuple[float, float], tuple[float, float], tuple[float, float],
+                                    tuple[float, float]]] = {}
         self.prairie_anchor: dict[int, tuple[float, float]] = {}
         self.prairie_axis: dict[int, tuple[float, float]] = {}
         self.city_segments: list[int] = []
@@ -142,7 +143,8 @@ def _mountain_polygon(edges: list[int]) -> tuple[list[tuple[float, float]], list
     return outline, inner_all, (anchor, axis)
 
 
-def _bezier(p0, p1, p2, p3, t):  # type: ignore[no-untyped-def]
+def _bezier(p0: tuple[float, float], p1: tuple[float, float], p2: tuple[float, float],
+            p3: tuple[float, float], t: float) -> tuple[float, float]:
     u = 1 - t
     return (u ** 3 * p0[0] + 3 * u * u * t * p1[0] + 3 * u * t * t * p2[0] + t ** 3 * p3[0],
             u ** 3 * p0[1] + 3 * u * u * t * p1[1] + 3 * u * t * t * p2[1] + t ** 3 * p3[1])
@@ -167,10 +169,10 @@ def _geometry(design: TileDesign, rotation: int) -> Geometry:
             edges = sorted({p // 3 for p in places})
             if not edges:
                 continue
-            poly, inner, anchor = _mountain_polygon(edges)
+            poly, inner, anchor_axis = _mountain_polygon(edges)
             g.mountains[si] = poly
             g.mountain_inner[si] = inner
-            g.mountain_anchor[si] = anchor
+            g.mountain_anchor[si] = anchor_axis
             inner_points += inner
     for si, seg in enumerate(design.segments):
         places = o.segment_places[si]
@@ -394,6 +396,7 @@ def _draw(design: TileDesign, rotation: int) -> str:
     peaks: list[tuple[float, float, float]] = []
     for si in g.mountains:
         edges = sorted({p // 3 for p in g.segment_places[si]})
+        cand: list[tuple[float, float, float]]
         if len(edges) == 4:
             cand = [(20, 18, 1.0), (80, 18, 1.0), (20, 84, 1.0), (80, 84, 1.0)]
         else:
