@@ -33,6 +33,9 @@ _TAG_LINE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)
 _TURN_NUMBER = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings).
 _DECLINE = re.compile(r'[{}();<>"\[\]]')
+#: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
+#: though str.split() would split on it.
+_ODD_SPACE = re.compile(r"[^\S \t\f\r\n]")
 
 CommandMaker = Callable[[str, str, Span, list], Command]
 
@@ -68,6 +71,8 @@ class FastReader:
 
     def read(self, text: str, first_line: int, problems: list) -> tuple | None:
         """``(tags, turns)`` of a plain game, or ``None`` to let Lark read it."""
+        if _ODD_SPACE.search(text):
+            return None
         lines = text.split("\n")
         tags = []
         i = 0
@@ -135,7 +140,8 @@ class FastReader:
                     items = []
                     start = k
                     k += 1
-                    while k < count and score_item(words[k]):
+                    # a word that starts with "score" is Lark's SCORE keyword, not an item
+                    while k < count and not words[k].startswith("score") and score_item(words[k]):
                         who, _, pts = words[k].partition("=")
                         items.append((who, int(pts)))
                         k += 1
