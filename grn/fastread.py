@@ -75,6 +75,7 @@ class FastReader:
             return None
         lines = text.split("\n")
         tags = []
+        tag_spans: list[Span] = []
         i = 0
         n = len(lines)
         while i < n:
@@ -87,6 +88,7 @@ class FastReader:
                 if m is None:
                     return None
                 tags.append((m.group(1), self.unescape(m.group(2))))
+                tag_spans.append(Span(first_line + i, m.start(1) + 1))
             i += 1
         if _DECLINE.search(text, sum(len(l) + 1 for l in lines[:i])):
             return None
@@ -156,4 +158,4 @@ class FastReader:
                 return None
             turns.append(Turn(int(num[:-1]), player, tuple(actions), tuple(extras),
                               Span(lineno, cols[0] + 1)))
-        return tags, turns
+        return tags, turns, tag_spans

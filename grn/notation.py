@@ -371,7 +371,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
             for span, message in problems:
                 diags.append(Diagnostic(message, span, file, code="meaning", game=index,
                                         source_line=_caret(text, span.line - first_line + 1, span.column)))
-            return Record(tuple(got[0]), tuple(got[1]), (), Span(first_line, 1), tuple(diags))
+            return Record(tuple(got[0]), tuple(got[1]), (), Span(first_line, 1), tuple(diags), tuple(got[2]))
     parser, builder = _parser(grammar)
     builder.offset = first_line - 1
     builder.problems = []
@@ -391,7 +391,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         diags.append(Diagnostic(message, span, file, code="meaning", game=index,
                                 source_line=_caret(text, span.line - first_line + 1, span.column)))
     tag_items = tuple(t[1] for t in tags)
-    return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags))
+    return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags), tuple(t[2] for t in tags))
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_line: int,

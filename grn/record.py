@@ -207,6 +207,15 @@ class Record:
     intro: tuple[Note, ...] = ()
     span: Span | None = _span()
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
+    #: Where each tag was written (the tag name), in the order of ``tags``; empty when built in code.
+    tag_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False)
+
+    def tag_span(self, name: str) -> Span | None:
+        """Where tag ``name`` was written (falling back to the start of the game)."""
+        for (key, _), span in zip(self.tags, self.tag_spans):
+            if key == name and span is not None:
+                return span
+        return self.span
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of tag ``name`` (first occurrence), or ``default``."""

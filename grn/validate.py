@@ -100,6 +100,10 @@ def _describe(event: Any) -> str:
     return describe().rstrip(".") if callable(describe) else repr(event)
 
 
+#: Which tag a set-up problem is about (its code -> the tag to point at).
+_TAG_OF_PROBLEM = {"players": "Players", "options": "Options", "layout": "Layout"}
+
+
 class _Replay:
     """Replays one record: the engine adapters and the per-line walk."""
 
@@ -209,7 +213,7 @@ class _Replay:
                     "game cannot end (see docs/rulings.md)")
             if self.record.tag("Result"):
                 self.error("the Result tag was not checked: the record stops before the end of the game",
-                           self.record.span, code="incomplete", severity="warning")
+                           self.record.tag_span("Result"), code="incomplete", severity="warning")
             self.report.final_scores = dict(engine.scores)
             return
         self.report.complete = True
@@ -227,7 +231,7 @@ class _Replay:
         try:
             claimed = parse_result(value)
         except ValueError as exc:
-            self.error(f"Result tag: {exc}", self.record.span, code="result")
+            self.error(f"Result tag: {exc}", self.record.tag_span("Result"), code="result")
             return
         ranges = getattr(engine, "score_ranges", None)
         bounds: dict[str, tuple[int, int]] = ranges() if callable(ranges) else {
@@ -236,14 +240,14 @@ class _Replay:
         for who, pts in claimed.items():
             key = self.player_key(who)
             if key not in bounds:
-                self.error(f"Result tag names {who!r}, who is not playing", self.record.span, code="result")
+                self.error(f"Result tag names {who!r}, who is not playing", self.record.tag_span("Result"), code="result")
                 return
             low, high = bounds[key]
             if not low <= pts <= high:
                 rules = str(low) if low == high else f"{low} to {high} (some token faces are unknown)"
                 wrong.append(f"{who} {pts} (the rules give {rules})")
         if wrong:
-            self.error("Result tag differs from the final scoring: " + ", ".join(wrong), self.record.span,
+            self.error("Result tag differs from the final scoring: " + ", ".join(wrong), self.record.tag_span("Result"),
                        code="result")
 
     def run(self) -> None:
@@ -252,7 +256,8 @@ class _Replay:
             self.keys = {c: s.key for s in self.seats for c in s.colours}
             engine = new_engine(self.record, self.seats, self.tileset)
         except SetupProblem as exc:
-            self.error(exc.message, self.record.span, code=exc.code, rule=exc.rule, section=exc.section)
+            self.error(exc.message, self.record.tag_span(_TAG_OF_PROBLEM.get(exc.code, "Game")), code=exc.code,
+                       rule=exc.rule, section=exc.section)
             return
         if not self.play_line(engine, self.record.turns, main=True):
             self.report.final_scores = dict(engine.scores)

@@ -73,6 +73,7 @@ def assert_same(text: str, first_line: int = 1) -> Record:
     assert fast == slow, text
     assert fast.span == slow.span
     assert _spans(fast) == _spans(slow), text
+    assert fast.tag_spans == slow.tag_spans, text
     return slow
 
 

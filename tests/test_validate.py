@@ -112,7 +112,10 @@ def test_players_tag_problems(tmp_path, players, message):
     text = GOLD.replace('[Players "Anna (red), Ben (blue), Cleo (green)"]', players)
     result, path = run(tmp_path, text)
     assert result.exit_code == 1
-    assert f"{path}:1:1: error: " in result.output and message in result.output
+    # The problem is shown at the Players tag (line 2, its name at column 2), or at the
+    # start of the game when the tag is missing.
+    where = "1:1" if not players else "2:2"
+    assert f"{path}:{where}: error: " in result.output and message in result.output
 
 
 def test_match_rotation(tmp_path):
