@@ -167,7 +167,8 @@ class TokensPlaced(Event):
 
     def describe(self) -> str:
         """E.g. "2 mining tokens go on the mountain at 1,0"."""
-        text = f"{_n(self.count, 'mining token')} go on the mountain at {self.x},{self.y}"
+        verb = "goes" if self.count == 1 else "go"
+        text = f"{_n(self.count, 'mining token')} {verb} on the mountain at {self.x},{self.y}"
         if self.count < self.wanted:
             text += f" (the supply is out: {self.wanted} were due)"
         return text
@@ -186,7 +187,8 @@ class TokensReturned(Event):
     def describe(self) -> str:
         """E.g. "3 mining tokens go back to the supply"."""
         if self.final:
-            return f"{_n(self.count, 'mining token')} left on mountains are removed from the game"
+            verb = "is" if self.count == 1 else "are"
+            return f"{_n(self.count, 'mining token')} left on mountains {verb} removed from the game"
         return f"{_n(self.count, 'mining token')} go back to the supply (no gold miner on the mountain)"
 
     def __repr__(self) -> str:
@@ -1168,8 +1170,8 @@ class GoldRushState:
                     sym = feat[r].sym or {}
                     tipis, horses = sym.get("tipis", 0), sym.get("horses", 0)
                     pts = 2 * tipis + 4 * horses
-                    detail = (f"a prairie with {_n(tipis, 'tipi camp')} and "
-                              f"{_n(horses, 'herd', 'herds')} of wild horses")
+                    detail = (f"a prairie with {_n(tipis, 'tipi camp') if tipis else 'no tipi camp'} and "
+                              + (f"{_n(horses, 'herd')} of wild horses" if horses else "no wild horses"))
                     for s in self._majority(fol):
                         self._scores[s] += pts
                         events.append(ScoreEvent(self.players[s], pts, "prairie", detail, True))

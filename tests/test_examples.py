@@ -234,7 +234,7 @@ def test_farmers() -> None:
     assert prairie == sorted([
         "green scores 6 for a prairie with 1 tipi camp and 1 herd of wild horses",
         "yellow scores 6 for a prairie with 1 tipi camp and 1 herd of wild horses",
-        "red scores 4 for a prairie with 2 tipi camps and 0 herds of wild horses",
+        "red scores 4 for a prairie with 2 tipi camps and no wild horses",
         "blue scores 16 for a prairie with 2 tipi camps and 3 herds of wild horses",
     ])
 
