@@ -25,7 +25,7 @@ followers are ``(owner, sid)`` pairs with any hashable owner.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterator
+from typing import Any, Hashable, Iterable, Iterator
 
 from grn.commands import POSITIONS
 from grn.tiles import Orientation, TileDesign, TileSet
@@ -338,12 +338,11 @@ class Board:
                 out.append("NESW"[e])
         return out
 
-    def legal_positions(self, design: TileDesign) -> list[tuple[int, int, int]]:
-        """Every ``(x, y, rotation)`` where ``design`` may go, sorted, one of identical rotations."""
+    def _fitting(self, design: TileDesign, squares: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
+        """``(x, y, rotation)`` of ``squares`` where ``design`` fits, one of identical rotations."""
         tiles = self.tiles
         orients = [design.orientations[r // 90] for r in design.unique_rotations]
-        out = []
-        for (x, y) in sorted(self.frontier):
+        for (x, y) in squares:
             nbs = [(e, nb.orientation.edge_sig[(e + 2) & 3])
                    for e, nb in enumerate(map(tiles.get, ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))))
                    if nb is not None]
@@ -353,25 +352,15 @@ class Board:
                     if need[e] != sig:
                         break
                 else:
-                    out.append((x, y, o.rotation))
-        return out
+                    yield (x, y, o.rotation)
+
+    def legal_positions(self, design: TileDesign) -> list[tuple[int, int, int]]:
+        """Every ``(x, y, rotation)`` where ``design`` may go, sorted, one of identical rotations."""
+        return list(self._fitting(design, sorted(self.frontier)))
 
     def has_legal_position(self, design: TileDesign) -> bool:
         """Whether ``design`` fits anywhere (in any rotation)."""
-        tiles = self.tiles
-        orients = [design.orientations[r // 90] for r in design.unique_rotations]
-        for (x, y) in self.frontier:
-            nbs = [(e, nb.orientation.edge_sig[(e + 2) & 3])
-                   for e, nb in enumerate(map(tiles.get, ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))))
-                   if nb is not None]
-            for o in orients:
-                need = o.edge_need
-                for e, sig in nbs:
-                    if need[e] != sig:
-                        break
-                else:
-                    return True
-        return False
+        return next(self._fitting(design, self.frontier), None) is not None
 
     # ------------------------------------------------------------------
     def preview(self, design: TileDesign, x: int, y: int, rotation: int,

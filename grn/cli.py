@@ -34,6 +34,14 @@ def _print_diagnostic(d: Diagnostic) -> None:
         print("    " + " " * (d.span.column - 1) + "^", file=sys.stderr)
 
 
+def _emit(text: str, output: Optional[Path]) -> None:
+    """Write ``text`` to ``output``, or to standard output when there is none."""
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+
+
 def _report(diags: Iterable[Diagnostic]) -> int:
     count = 0
     for d in diags:
@@ -113,10 +121,7 @@ def convert(
         raise typer.Exit(1)
     text = (json.dumps(records_to_json(records), indent=1, ensure_ascii=False) + "\n"
             if to == "json" else write_records(records))
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    _emit(text, output)
 
 
 @app.command()
@@ -250,11 +255,7 @@ def selfplay(
 
             played = gp.play(players, seed=seed + i)
         texts.append(write_record(to_record(played, seed=seed + i)))
-    text = "\n".join(texts)
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    _emit("\n".join(texts), output)
 
 
 def _one_record(file: str, game: int) -> object:
@@ -320,10 +321,7 @@ def render(
         else:
             output.write_bytes(data)
         return
-    if output is None:
-        sys.stdout.write(svg)
-    else:
-        output.write_text(svg, encoding="utf-8")
+    _emit(svg, output)
 
 
 @app.command()
@@ -410,10 +408,7 @@ def html(
             raise typer.Exit(1)
         records.append(item.record)
     page = render_html(records, file_name=Path(file).name if file != "-" else "stdin")
-    if output is None:
-        sys.stdout.write(page)
-    else:
-        output.write_text(page, encoding="utf-8")
+    _emit(page, output)
 
 
 @app.command()

@@ -106,6 +106,15 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
     last: Turn | None = None
     played = 0
     events: list[Any] = []
+
+    def step(turn: Turn) -> None:
+        nonlocal events, last, played, markup
+        events = _play(state, seats, turn)
+        last = turn
+        played += turn.number > 0
+        # markup belongs to the position after its turn; set-up markup adds up
+        markup = list(turn.markup) if turn.number > 0 else markup + list(turn.markup)
+
     for branch_turn, k in steps:
         for turn in line:
             if turn.number == branch_turn and turn.number > 0:
@@ -115,19 +124,13 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
                 line = vars_[k - 1].turns
                 markup = [m for m in vars_[k - 1].intro if isinstance(m, Markup)]
                 break
-            events = _play(state, seats, turn)
-            last = turn
-            played += turn.number > 0
-            markup = list(turn.markup) if turn.number > 0 else markup + list(turn.markup)
+            step(turn)
         else:
             raise PositionError(f"no turn {branch_turn} in that line")
     for turn in line:
         if final is not None and turn.number > final:
             break
-        events = _play(state, seats, turn)
-        last = turn
-        played += turn.number > 0
-        markup = list(turn.markup) if turn.number > 0 else markup + list(turn.markup)
+        step(turn)
     else:
         if final is not None and (last is None or last.number < final) and final > 0:
             raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}")
