@@ -95,7 +95,7 @@ def bench_grn(text: str, repeat: int) -> dict[str, float]:
         t = time.perf_counter()
         games = turns = invalid = 0
         for i, record in enumerate(notation.read(io.StringIO(text), file="bench.grn")):
-            report = validate_record(record, file="bench.grn", index=i)
+            report = validate_record(record, file="bench.grn", index=i, keep_turns=False)
             games += 1
             turns += report.turns_played
             invalid += not report.valid
@@ -156,7 +156,7 @@ def peak_memory(text: str, games: int) -> tuple[float, float]:
             "from grn import notation\nfrom grn.validate import validate_record\n"
             "n = bad = 0\n"
             "for i, r in enumerate(notation.read(sys.argv[1])):\n"
-            "    rep = validate_record(r, file=sys.argv[1], index=i); n += 1; bad += not rep.valid\n"
+            "    rep = validate_record(r, file=sys.argv[1], index=i, keep_turns=False); n += 1; bad += not rep.valid\n"
             "print(n, bad, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n") % str(ROOT)
     t = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, check=True)

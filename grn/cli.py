@@ -167,7 +167,7 @@ def validate(
             assert item.record is not None
             report = validate_record(item.record, file=item.record.diagnostics[0].file
                                      if item.record.diagnostics else ("<stdin>" if path == "-" else path),
-                                     index=index, tileset=ts)
+                                     index=index, tileset=ts, keep_turns=explain or format == "json")
             index += 1
             games += 1
             valid += report.valid
