@@ -148,8 +148,13 @@ def validate(
 
         try:
             ts = load_tileset(tileset)
-        except (GrnError, OSError) as exc:
-            print(f"{tileset}: error: {exc}", file=sys.stderr)
+        except GrnError as exc:
+            # the loader's messages start with "FILE:" or "FILE:LINE:COL:"
+            where, _, what = str(exc).partition(": ")
+            print(f"{where}: error: {what}", file=sys.stderr)
+            raise typer.Exit(1)
+        except OSError as exc:
+            print(f"{tileset}: error: {exc.strerror or exc}", file=sys.stderr)
             raise typer.Exit(1)
     out_files = []
     games = valid = 0

@@ -226,3 +226,38 @@ def test_goldrush_illegal_placement_names_what_would_fit(tmp_path):
     line = next(l for l in result.output.splitlines() if l.startswith(path))
     assert line.startswith(f"{path}:{i + 1}:")
     assert "[turn 3 (" in line and "000_5f9a6b7de23050c9.txt" in line
+
+
+def test_validate_with_your_own_tileset(tmp_path):
+    """--tileset FILE: a player holding the real box validates with a corrected tile set."""
+    src = Path(grn.__file__).parent / "data" / "tilesets" / "goldrush.json"
+    data = json.loads(src.read_text(encoding="utf-8"))
+    own = tmp_path / "mybox.json"
+    own.write_text(json.dumps(data), encoding="utf-8")
+    example = str(EXAMPLES / "goldrush-2p.grn")
+    result = runner.invoke(app, ["validate", "--tileset", str(own), example])
+    assert result.exit_code == 0, result.output
+    # A box with one copy fewer of a tile the game uses twice or more: the record no longer fits it.
+    used = grn.parse((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8"))[0]
+    from collections import Counter
+
+    from grn.commands import PlaceTile
+
+    counts = Counter(a.tile for t in used.turns for a in t.actions if isinstance(a, PlaceTile))
+    tile = next(t for t, n in counts.items() if n >= 2 and t != data["start"])
+    for design in data["tiles"]:
+        if design["id"] == tile:
+            design["count"] = counts[tile] - 1
+    data["total"] -= 1  # the file states its total, and the loader checks it
+    own.write_text(json.dumps(data), encoding="utf-8")
+    result = runner.invoke(app, ["validate", "--tileset", str(own), example])
+    assert result.exit_code == 1
+    assert f"no copy of tile {tile} is left" in result.output
+
+
+def test_a_broken_tileset_is_one_line(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "x"}', encoding="utf-8")
+    result = runner.invoke(app, ["validate", "--tileset", str(bad), str(EXAMPLES / "goldrush-2p.grn")])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"{bad}: error: $: 'kinds' is a required property"
