@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Iterable, List, Optional
+from typing import TYPE_CHECKING, Iterable, List, Optional
 
 import typer
 
 from grn.errors import Diagnostic
+
+if TYPE_CHECKING:
+    from grn.position import Position
 
 app = typer.Typer(
     add_completion=False,
@@ -281,6 +284,20 @@ def _one_record(file: str, game: int) -> object:
     raise typer.Exit(1)
 
 
+def _position(file: str, game: int, turn: Optional[str]) -> "Position":
+    """The position ``turn`` of game ``game`` of ``file``, or exit 1 with a one-line message."""
+    from grn.position import PositionError, position_at
+    from grn.record import Record
+
+    record = _one_record(file, game)
+    assert isinstance(record, Record)
+    try:
+        return position_at(record, turn)
+    except PositionError as exc:
+        print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+
+
 @app.command()
 def render(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
@@ -298,21 +315,12 @@ def render(
 
     Example: grn render game.grn --turn 12 -o turn12.svg
     """
-    from grn.position import PositionError, position_at
-    from grn.record import Record
     from grn.render import render_svg
 
     if format not in ("svg", "png"):
         print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
-    record = _one_record(file, game)
-    assert isinstance(record, Record)
-    try:
-        position = position_at(record, turn)
-    except PositionError as exc:
-        print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    svg = render_svg(position, legal=legal, reveal=reveal, width=width)
+    svg = render_svg(_position(file, game, turn), legal=legal, reveal=reveal, width=width)
     if format == "png":
         try:
             import cairosvg  # type: ignore[import-not-found]
@@ -339,17 +347,7 @@ def show(
 
     Example: grn show game.grn --turn 30
     """
-    from grn.position import PositionError, position_at
-    from grn.record import Record
-
-    record = _one_record(file, game)
-    assert isinstance(record, Record)
-    try:
-        pos = position_at(record, turn)
-    except PositionError as exc:
-        print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    for line in describe_position(pos):
+    for line in describe_position(_position(file, game, turn)):
         print(line)
 
 
