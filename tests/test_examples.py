@@ -62,7 +62,7 @@ def test_the_examples_are_there() -> None:
     for want in ("goldrush-2p.grn", "goldrush-4p-farmers.grn", "goldrush-first-game.grn",
                  "goldrush-rules-question.grn"):
         assert want in names
-    assert len(RULEBOOK) == 13
+    assert len(RULEBOOK) == 14
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
@@ -246,3 +246,11 @@ def test_gold_16() -> None:
     assert rep.complete
     assert rep.final_scores == {"blue": 16, "red": 0}
     assert "blue scores 16 for 9 mining tokens (3x1 + 4x2 + 1x5 + 1x0)" in rep.final_events
+
+
+def test_scoreboard_51() -> None:
+    """002 THE SCOREBOARD: "Yellow scores 2 points. She moves her scoring cowboy from space 49 to space 1."
+    -- "a cowboy lying flat on space 1 of the scoreboard indicates a score of 51 points." """
+    rep = report("rulebook-scoreboard-51.grn")
+    assert scores_of(rep, 1) == [("yellow", 2, "railroad")]
+    assert rep.turns[-1].scores == {"yellow": 51, "red": 0}
