@@ -83,7 +83,6 @@ def _words(expected: Iterable[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-_PLACEMENT_RE = re.compile(r"([A-Za-z0-9_]+)@(-?\d+),(-?\d+)(?::(\d+))?$")
 _TENT_RE = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
 _FLIP_RE = re.compile(r"([a-z][a-z0-9]*)=(?:G(\d+)|(D)|([a-z]+)(\d+))$")
 _LOCATIONS = frozenset(LOCATIONS)
@@ -190,12 +189,14 @@ def make_command(kind: str, text: str, span: Span, problems: list[tuple[Span, st
     are noted in ``problems``; the command is still made so nothing is lost.
     """
     if kind == "PLACEMENT":
-        m = _PLACEMENT_RE.match(text)
-        assert m is not None  # the terminal guarantees the shape
-        rot = int(m.group(4) or 0)
+        # The terminal guarantees the shape TILE@X,Y[:ROT]; partition() is quicker than a regex.
+        tile, _, rest = text.partition("@")
+        xy, _, rot_text = rest.partition(":")
+        x, _, y = xy.partition(",")
+        rot = int(rot_text) if rot_text else 0
         if rot not in ROTATIONS:
             problems.append((span, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)"))
-        return PlaceTile(m.group(1), int(m.group(2)), int(m.group(3)), rot, span)
+        return PlaceTile(tile, int(x), int(y), rot, span)
     if kind == "COWBOY":
         loc = text[1:]
         if loc not in _LOCATIONS:
