@@ -7,8 +7,31 @@ turns and the engine commands they hold.
 
 __version__ = "0.1.0"
 
-from grn.notation import parse, read, read_game  # noqa: E402
+import os  # noqa: E402
+from typing import IO, Iterable, Iterator  # noqa: E402
+
+from grn.notation import parse, read_game  # noqa: E402
 from grn.record import Record, Turn  # noqa: E402
 from grn.writer import write_record, write_records  # noqa: E402
+
+
+def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: str | None = None) -> Iterator[Record]:
+    """Yield the games of a record file one by one: GRN text, or its JSON form for a ``.json`` path.
+
+    Problems are in each record's ``diagnostics`` (a JSON file that cannot be
+    read gives one record holding the problem and nothing else).
+    """
+    from grn import notation
+
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source).lower().endswith(".json"):
+        from grn.sources import load
+
+        for item in load(os.fspath(source)):
+            if item.record is not None:
+                yield item.record
+            elif item.problem is not None:
+                yield Record((), diagnostics=(item.problem,))
+        return
+    yield from notation.read(source, file=file)
 
 __all__ = ["read", "read_game", "parse", "write_record", "write_records", "Record", "Turn"]

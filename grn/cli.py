@@ -8,6 +8,7 @@ error (typer's own, for unknown options and missing arguments).
 from __future__ import annotations
 
 import json
+import linecache
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, List, Optional
@@ -32,8 +33,16 @@ FilesArg = typer.Argument(..., help="Record files (.grn, or .json for the JSON f
 
 def _print_diagnostic(d: Diagnostic) -> None:
     print(d.one_line(), file=sys.stderr)
-    if d.source_line is not None and d.span is not None:
-        print("    " + d.source_line.rstrip("\r\n"), file=sys.stderr)
+    if d.span is None:
+        return
+    source = d.source_line
+    if source is None and d.file and not d.file.startswith("<"):
+        # rule errors are found on commands, far from the text: fetch the line back
+        linecache.checkcache(d.file)
+        source = linecache.getline(d.file, d.span.line) or None
+    if source is not None:
+        source = source.rstrip("\r\n").lstrip("\ufeff")
+        print("    " + source, file=sys.stderr)
         print("    " + " " * (d.span.column - 1) + "^", file=sys.stderr)
 
 

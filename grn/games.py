@@ -122,11 +122,17 @@ def new_engine(record: Record, seats: list[Seat], tileset: Any = None) -> Engine
         from grn.gold import GoldState
 
         positions = gold_positions(record)
+        if len(seats) == 2 and any(len(s.colours) != 2 for s in seats):
+            raise SetupProblem('with two players each owns two colours: write them as '
+                               '[Players "Anna (red+yellow), Ben (green+blue)"]', "players",
+                               rule="If there are only two players, each of them should pick two colors.",
+                               section="001 Gold: setup")
         try:
             return GoldState.new([(s.key, s.colours) for s in seats], first=first,  # type: ignore[return-value]
                                  positions=positions)
         except IllegalAction as exc:
-            raise SetupProblem(exc.message, exc.code, exc.rule, exc.section) from None
+            # the seats are all the engine is told about: the problem is in the Players tag
+            raise SetupProblem(exc.message, "players", exc.rule, exc.section) from None
     if game == "carcassonne":
         raise SetupProblem("Carcassonne with The Gold Mines is not supported yet (coming later)", "unsupported")
     raise SetupProblem(f"unknown game {game!r}", "unknown-game")

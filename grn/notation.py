@@ -292,6 +292,8 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
     in_brace = False
     for line in lines:
         lineno += 1
+        if lineno == 1 and line.startswith("\ufeff"):
+            line = line[1:]  # a UTF-8 byte-order mark is not part of the text
         stripped = line.lstrip()
         if not in_brace and stripped.startswith("["):
             if in_moves:

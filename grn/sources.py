@@ -77,6 +77,15 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
     """
     name = "<stdin>" if path == "-" else path
     json_form = is_json(path) if as_json is None else as_json
+    if path == "-" and as_json is None:
+        # standard input has no extension: take it as JSON when it is a JSON object
+        # (a GRN file may start with a {comment}, which is not valid JSON)
+        data = stdin_bytes()
+        if data.lstrip().startswith(b"{"):
+            try:
+                json_form = isinstance(json.loads(data), dict)
+            except (ValueError, UnicodeDecodeError):
+                json_form = False
     try:
         if json_form:
             text = "".join(decoded_lines(io.BytesIO(raw_bytes(path))))

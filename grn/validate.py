@@ -192,8 +192,13 @@ class _Replay:
     def check_checkpoint(self, engine: Engine, turn: Turn, cp: Checkpoint) -> bool:
         scores = engine.scores
         wrong = []
+        named: set[str] = set()
         for who, pts in cp.scores:
             key = self.player_key(who)
+            if key in named:
+                self.error(f"score checkpoint names {who!r} twice", cp.span, turn=turn, code="checkpoint")
+                return False
+            named.add(key)
             if key not in scores:
                 self.error(f"score checkpoint names {who!r}, who is not playing", cp.span, turn=turn,
                            code="checkpoint")
@@ -214,7 +219,7 @@ class _Replay:
                 self.report.notes.append(
                     "the table can no longer change: no pair of face-down cards can leave, so the "
                     "game cannot end (see docs/rulings.md)")
-            if self.record.tag("Result"):
+            if self.read_result() is not None:
                 self.error("the Result tag was not checked: the record stops before the end of the game",
                            self.record.tag_span("Result"), code="incomplete", severity="warning")
             self.report.final_scores = dict(engine.scores)
@@ -227,14 +232,28 @@ class _Replay:
         self.report.final_scores = dict(engine.scores)
         self.check_result(engine)
 
-    def check_result(self, engine: Engine) -> None:
+    def read_result(self) -> dict[str, int] | None:
+        """The Result tag's scores (None when absent or unreadable, which is reported)."""
         value = self.record.tag("Result")
         if value is None:
-            return
+            return None
+        span = self.record.tag_span("Result")
         try:
             claimed = parse_result(value)
         except ValueError as exc:
-            self.error(f"Result tag: {exc}", self.record.tag_span("Result"), code="result")
+            self.error(f"Result tag: {exc}", span, code="result")
+            return None
+        named = {self.player_key(who) for who in claimed}
+        missing = [s.key for s in self.seats if s.key not in named]
+        if missing:
+            self.error(f"Result tag leaves out {', '.join(missing)}: write every player's final score",
+                       span, code="result")
+            return None
+        return claimed
+
+    def check_result(self, engine: Engine) -> None:
+        claimed = self.read_result()
+        if claimed is None:
             return
         ranges = getattr(engine, "score_ranges", None)
         bounds: dict[str, tuple[int, int]] = ranges() if callable(ranges) else {
@@ -254,6 +273,9 @@ class _Replay:
                        code="result")
 
     def run(self) -> None:
+        games = [span for (name, _), span in zip(self.record.tags, self.record.tag_spans) if name == "Game"]
+        if len(games) > 1:
+            self.error("the Game tag is given twice: a game has one ruleset", games[1], code="tags")
         try:
             self.seats = seats_of(self.record)
             self.keys = {c: s.key for s in self.seats for c in s.colours}
@@ -280,6 +302,8 @@ def validate_record(record: Record, *, file: str | None = None, index: int = 0,
     if not record.ok:
         return report
     _Replay(record, report, tileset, keep_turns).run()
+    # in the order of the text (a variation is replayed before the turn it follows)
+    report.diagnostics.sort(key=lambda d: (d.span is None, d.span or (0, 0)))
     return report
 
 

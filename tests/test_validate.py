@@ -96,9 +96,32 @@ def test_result_tag_is_checked_when_the_game_is_over(tmp_path):
 
 
 def test_result_not_checked_for_an_unfinished_record(tmp_path):
-    result, _ = run(tmp_path, GOLD.replace('[Game "gold"]', '[Game "gold"]\n[Result "red 1"]'))
+    result, _ = run(tmp_path, GOLD.replace('[Game "gold"]', '[Game "gold"]\n[Result "red 1, blue 0, green 0"]'))
     assert result.exit_code == 0
     assert "warning: the Result tag was not checked" in result.output
+
+
+@pytest.mark.parametrize("result_tag, message", [
+    ("red 1, blue 0", "Result tag leaves out green"),
+    ("red one", "cannot read 'red one'"),
+])
+def test_result_tag_must_be_readable_and_name_everyone(tmp_path, result_tag, message):
+    """Result: "the final scores as the players wrote them down" -- all of them, even in an unfinished record."""
+    result, path = run(tmp_path, GOLD.replace('[Game "gold"]', f'[Game "gold"]\n[Result "{result_tag}"]'))
+    assert result.exit_code == 1
+    assert f"{path}:2:2: error: " in result.output and message in result.output
+
+
+def test_checkpoint_naming_a_player_twice(tmp_path):
+    result, path = run(tmp_path, GOLD.replace("score red=3 blue=0 green=0", "score red=3 red=3 blue=0"))
+    assert result.exit_code == 1
+    assert "score checkpoint names 'red' twice" in result.output
+
+
+def test_game_tag_twice(tmp_path):
+    result, path = run(tmp_path, GOLD.replace('[Game "gold"]', '[Game "gold"]\n[Game "gold"]'))
+    assert result.exit_code == 1
+    assert f"{path}:2:2: error: the Game tag is given twice" in result.output
 
 
 @pytest.mark.parametrize("players, message", [
