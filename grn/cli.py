@@ -290,7 +290,7 @@ def _one_record(file: str, game: int) -> object:
                 raise typer.Exit(1)
             return item.record
     print(f"{file}: error: there is no game {game} in this file", file=sys.stderr)
-    raise typer.Exit(1)
+    raise typer.Exit(2)
 
 
 def _position(file: str, game: int, turn: Optional[str]) -> "Position":
@@ -304,7 +304,7 @@ def _position(file: str, game: int, turn: Optional[str]) -> "Position":
         return position_at(record, turn)
     except PositionError as exc:
         print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
+        raise typer.Exit(2 if exc.usage else 1)
 
 
 @app.command()
@@ -421,6 +421,15 @@ def html(
         records.append(item.record)
     page = render_html(records, file_name=Path(file).name if file != "-" else "stdin")
     _emit(page, output)
+    # The page shows an illegal game up to its first illegal turn; say so here too.
+    from grn.validate import validate_record
+
+    errors = 0
+    for index, record in enumerate(records):
+        report = validate_record(record, file="<stdin>" if file == "-" else file, index=index, keep_turns=False)
+        errors += _report(d for d in report.diagnostics if d.severity == "error")
+    if errors:
+        raise typer.Exit(1)
 
 
 @app.command()

@@ -769,9 +769,12 @@ class GoldRushState:
             open_after = board.feat[r].open if g2 is None else p.group_open[g2]  # type: ignore[union-attr]
         where = f"{cmd.x},{cmd.y}" + (f" {cmd.location}" if cmd.location else "")
         if open_after == 0:
-            raise IllegalAction(f"the mountain at {where} is completed",
+            # completed earlier, or by this turn's own tile (which counts: the tile comes first)
+            just_now = sid >= p.base or board.feat[board.find(sid)].open > 0  # type: ignore[union-attr]
+            raise IllegalAction(f"the mountain at {where} is completed" + (" by this turn's tile" if just_now else ""),
                                 rule="The mountain must not be completed", section=SEC_TENT, span=cmd.span,
-                                hint="a mountain completed by this turn's tile counts as completed")
+                                hint=("the tile is placed in step 1, so its mountain is completed before step 2b"
+                                      if just_now else "pitch the tent on a mountain that is still open"))
         owner = self.tent_at.get(sid)
         if owner == seat:
             raise IllegalAction(f"{self.players[seat]}'s tent already stands at {where}",

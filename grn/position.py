@@ -23,7 +23,15 @@ from grn.record import Markup, Record, Seat, Turn
 
 
 class PositionError(Exception):
-    """The address names no position of the record, or the record cannot be replayed to it."""
+    """The address names no position of the record, or the record cannot be replayed to it.
+
+    ``usage`` is True when the address itself is at fault (the command line's
+    mistake), False when the record is.
+    """
+
+    def __init__(self, message: str, *, usage: bool = False) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 @dataclass(slots=True)
@@ -66,7 +74,7 @@ def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | 
     if rest in ("", "end"):
         return steps, None
     if not rest.isdigit():
-        raise PositionError(f"cannot read the position {text!r}: write N, or N(k)M for a variation")
+        raise PositionError(f"cannot read the position {text!r}: write N, or N(k)M for a variation", usage=True)
     return steps, int(rest)
 
 
@@ -120,18 +128,18 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
             if turn.number == branch_turn and turn.number > 0:
                 vars_ = turn.variations
                 if not 1 <= k <= len(vars_):
-                    raise PositionError(f"turn {branch_turn} has {len(vars_)} variation(s), not {k}")
+                    raise PositionError(f"turn {branch_turn} has {len(vars_)} variation(s), not {k}", usage=True)
                 line = vars_[k - 1].turns
                 markup = [m for m in vars_[k - 1].intro if isinstance(m, Markup)]
                 break
             step(turn)
         else:
-            raise PositionError(f"no turn {branch_turn} in that line")
+            raise PositionError(f"no turn {branch_turn} in that line", usage=True)
     for turn in line:
         if final is not None and turn.number > final:
             break
         step(turn)
     else:
         if final is not None and (last is None or last.number < final) and final > 0:
-            raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}")
+            raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}", usage=True)
     return Position(record, state, seats, last, played, markup, events, str(address or "end"))

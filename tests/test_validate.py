@@ -284,3 +284,23 @@ def test_a_broken_tileset_is_one_line(tmp_path):
     result = runner.invoke(app, ["validate", "--tileset", str(bad), str(EXAMPLES / "goldrush-2p.grn")])
     assert result.exit_code == 1
     assert result.output.strip() == f"{bad}: error: $: 'kinds' is a required property"
+
+
+def test_position_options_out_of_range_are_usage_errors(tmp_path):
+    path = tmp_path / "g.grn"
+    path.write_text(GOLD, encoding="utf-8")
+    for args in (["show", str(path), "--turn", "abc"], ["show", str(path), "--turn", "9"],
+                 ["render", str(path), "--game", "2"], ["render", str(path), "--turn", "2(1)2"]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert "Traceback" not in result.output
+
+
+def test_html_of_an_illegal_game_writes_the_page_and_says_why(tmp_path):
+    path = tmp_path / "g.grn"
+    path.write_text(GOLD.replace("4. red a2=G1", "4. red a2=G2"), encoding="utf-8")
+    page = tmp_path / "g.html"
+    result = runner.invoke(app, ["html", str(path), "-o", str(page)])
+    assert result.exit_code == 1
+    assert f"{path}:7:8: error:" in result.output
+    assert page.exists() and f"{path.name}:7:8" in page.read_text(encoding="utf-8")

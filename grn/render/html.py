@@ -149,14 +149,14 @@ def _chart(players: list[dict[str, str]], series: list[dict[str, int]]) -> tuple
     return "".join(out), {"x0": L, "dx": round(dx, 4)}
 
 
-def _game(record: Record, index: int, shared: Any) -> tuple[str, dict[str, Any], bool]:
+def _game(record: Record, index: int, shared: Any, file_name: str) -> tuple[str, dict[str, Any], bool]:
     """The section of one game and its data."""
     from grn.position import PositionError
     from grn.render.gold import render_gold
     from grn.render.goldrush import render_goldrush
     from grn.validate import validate_record
 
-    report = validate_record(record, index=index)
+    report = validate_record(record, file=file_name, index=index)
     problems = [d.one_line() for d in report.diagnostics if d.severity == "error"]
     names: dict[str, str] = {}
     try:
@@ -236,7 +236,7 @@ def render_html(records: Iterable[Record], *, file_name: str) -> str:
     games: list[dict[str, Any]] = []
     backs = False
     for index, record in enumerate(records):
-        section, data, uses_backs = _game(record, index, shared)
+        section, data, uses_backs = _game(record, index, shared, file_name)
         sections.append(section)
         games.append(data)
         backs = backs or uses_backs
