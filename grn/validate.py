@@ -130,9 +130,10 @@ class _Replay:
         return self.keys.get(word, word)
 
     # -- replay --------------------------------------------------------
-    def play_line(self, engine: Engine, turns: Iterable[Turn], *, main: bool) -> bool:
+    def play_line(self, engine: Engine, turns: Iterable[Turn], *, main: bool, first: int = 1) -> bool:
         """Replay ``turns`` on ``engine`` (mutated); False when an illegal action stopped the line."""
-        expected_number: int | None = None
+        # A line starts at turn 1 (a variation: at the turn it replaces) and runs without gaps.
+        expected_number = first
         checkpoint_failed = False
         keys = self.keys
         report = self.report
@@ -142,7 +143,7 @@ class _Replay:
                 if not self.setup_turn(engine, turn):
                     return False
                 continue
-            if expected_number is not None and turn.number != expected_number:
+            if turn.number != expected_number:
                 self.error(f"turn number {turn.number} where {expected_number} was expected", turn.span,
                            turn=turn, code="turn-number")
             expected_number = turn.number + 1
@@ -169,7 +170,7 @@ class _Replay:
 
     def play_variation(self, engine: Engine, turn: Turn, var: Variation) -> None:
         branch = engine.copy()
-        self.play_line(branch, var.turns, main=False)
+        self.play_line(branch, var.turns, main=False, first=turn.number)
 
     def setup_turn(self, engine: Engine, turn: Turn) -> bool:
         setup = getattr(engine, "setup", None)

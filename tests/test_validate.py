@@ -304,3 +304,18 @@ def test_html_of_an_illegal_game_writes_the_page_and_says_why(tmp_path):
     assert result.exit_code == 1
     assert f"{path}:7:8: error:" in result.output
     assert page.exists() and f"{path.name}:7:8" in page.read_text(encoding="utf-8")
+
+
+def test_variation_numbers_start_at_the_turn_they_replace(tmp_path):
+    """R2: a variation starts with the number of the turn it replaces."""
+    text = GOLD.replace("3. green a2=G1 a3=G2", "3. green a2=G1 a3=G2 (5. green a4=G1 a5=G2)")
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    assert f"{path}:6:23: error: turn number 5 where 3 was expected" in result.output
+
+
+def test_main_line_starts_at_turn_1(tmp_path):
+    text = GOLD.replace("1. red", "7. red", 1)
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    assert f"{path}:4:1: error: turn number 7 where 1 was expected" in result.output
