@@ -75,6 +75,18 @@ class MarkupText:
     text: str
 
 
+#: Colour words diagram markup may use besides ``#rgb``/``#rrggbb``: the player colours and a few more.
+MARKUP_COLOURS: frozenset[str] = frozenset(
+    {"red", "yellow", "green", "blue", "black",
+     "orange", "white", "purple", "grey", "gray", "brown", "pink", "cyan"})
+_HEX_COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
+
+
+def is_markup_colour(word: str) -> bool:
+    """Whether ``word`` is a colour diagram markup may use."""
+    return word.lower() in MARKUP_COLOURS or bool(_HEX_COLOUR.match(word))
+
+
 MARKUP_KINDS: dict[str, tuple[int, int]] = {
     # kind: (fewest, most) arguments
     "highlight": (1, 2),

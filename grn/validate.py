@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 from grn.errors import Diagnostic, IllegalAction, Span
 from grn.games import Engine, SetupProblem, new_engine, player_key, seats_of
-from grn.record import Checkpoint, Record, Seat, Turn, Variation
+from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +102,57 @@ def _describe(event: Any) -> str:
 
 #: Which tag a set-up problem is about (its code -> the tag to point at).
 _TAG_OF_PROBLEM = {"players": "Players", "options": "Options", "layout": "Layout"}
+
+
+_TILE_TARGET = re.compile(r"^-?\d+,-?\d+(?::([A-Z]+))?$")
+_GHOST = re.compile(r"^([A-Za-z0-9_]+)@-?\d+,-?\d+(?::(\d+))?$")
+
+
+def markup_problem(m: Markup, game: str, tiles: frozenset[str], positions: frozenset[str]) -> str | None:
+    """What is wrong with one piece of diagram markup in this game, if anything.
+
+    Tile games name tiles ``x,y`` (a feature ``x,y:PLACE``), the card game names
+    layout positions; colours are player colours, a few names or ``#hex``.
+    """
+    from grn.commands import LOCATIONS, ROTATIONS
+    from grn.record import is_markup_colour
+
+    words = [a for a in m.args if isinstance(a, str)]
+    texts = [a for a in m.args if isinstance(a, MarkupText)]
+    if m.kind == "label":
+        if len(texts) != 1 or not isinstance(m.args[-1], MarkupText):
+            return '<label> takes a place and a "text"'
+    elif texts:
+        return f'<{m.kind}> takes no "text"'
+    if m.kind == "ghost":
+        if game == "gold":
+            return "<ghost> shows a tile: the card game has none"
+        g = _GHOST.match(words[0]) if words else None
+        if g is None:
+            return f"<ghost {' '.join(words)}>: write a placement such as 17@2,0:90"
+        if tiles and g.group(1) not in tiles:
+            return f"<ghost>: there is no tile {g.group(1)} in the tile set"
+        if g.group(2) is not None and int(g.group(2)) not in ROTATIONS:
+            return f"<ghost>: rotation {g.group(2)} is not one of 0, 90, 180, 270"
+        return None
+    places = {"highlight": 1, "arrow": 2, "label": 1}[m.kind]
+    targets, rest = words[:places], words[places:]
+    if len(targets) < places:
+        return f"<{m.kind}> needs {places} place{'s' if places > 1 else ''}"
+    for t in targets:
+        if game == "gold":
+            if t not in positions:
+                return f"<{m.kind}>: {t!r} is not a position of the layout"
+        else:
+            tm = _TILE_TARGET.match(t)
+            if tm is None:
+                return f"<{m.kind}>: {t!r} is not a tile x,y (or a feature x,y:PLACE)"
+            if tm.group(1) is not None and tm.group(1) not in LOCATIONS:
+                return f"<{m.kind}>: {tm.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
+    for word in rest:
+        if not is_markup_colour(word):
+            return f"<{m.kind}>: {word!r} is not a colour (a player colour, a few names, or #rrggbb)"
+    return None
 
 
 class _Replay:
@@ -273,6 +324,33 @@ class _Replay:
             self.error("Result tag differs from the final scoring: " + ", ".join(wrong), self.record.tag_span("Result"),
                        code="result")
 
+    def check_markup(self, engine: Engine) -> None:
+        """Every piece of diagram markup, main line and variations, against this game's board."""
+        game = self.record.game
+        tiles: frozenset[str] = frozenset()
+        positions: frozenset[str] = frozenset()
+        if game == "gold":
+            positions = frozenset(getattr(engine, "positions", ()) or ())
+        else:
+            tileset = getattr(engine, "tileset", None)
+            if tileset is not None:
+                tiles = frozenset(t.id for t in tileset.tiles)
+
+        def walk(notes: Iterable[Any], turn: Turn | None) -> None:
+            for n in notes:
+                if isinstance(n, Markup):
+                    problem = markup_problem(n, game, tiles, positions)
+                    if problem:
+                        self.error(problem, n.span, turn=turn, code="markup")
+                elif isinstance(n, Variation):
+                    walk(n.intro, None)
+                    for t in n.turns:
+                        walk(t.extras, t)
+
+        walk(self.record.intro, None)
+        for t in self.record.turns:
+            walk(t.extras, t)
+
     def run(self) -> None:
         games = [span for (name, _), span in zip(self.record.tags, self.record.tag_spans) if name == "Game"]
         if len(games) > 1:
@@ -285,6 +363,7 @@ class _Replay:
             self.error(exc.message, self.record.tag_span(_TAG_OF_PROBLEM.get(exc.code, "Game")), code=exc.code,
                        rule=exc.rule, section=exc.section)
             return
+        self.check_markup(engine)
         if not self.play_line(engine, self.record.turns, main=True):
             self.report.final_scores = dict(engine.scores)
             return

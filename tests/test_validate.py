@@ -319,3 +319,37 @@ def test_main_line_starts_at_turn_1(tmp_path):
     result, path = run(tmp_path, text)
     assert result.exit_code == 1
     assert f"{path}:4:1: error: turn number 7 where 1 was expected" in result.output
+
+
+@pytest.mark.parametrize("game, players, turn, markup, message", [
+    ("goldrush", "red, blue", "1. red 01a@1,0:90", "<ghost 99@2,0>", "there is no tile 99"),
+    ("goldrush", "red, blue", "1. red 01a@1,0:90", "<ghost 17@2,0:45>", "rotation 45"),
+    ("goldrush", "red, blue", "1. red 01a@1,0:90", "<highlight 1,0 purplish>", "'purplish' is not a colour"),
+    ("goldrush", "red, blue", "1. red 01a@1,0:90", "<highlight 1,0:ZZ>", "'ZZ' is not a place on a tile"),
+    ("goldrush", "red, blue", "1. red 01a@1,0:90", "<highlight c4>", "'c4' is not a tile x,y"),
+    ("goldrush", "red, blue", "1. red 01a@1,0:90", '<highlight 1,0 "x">', 'takes no "text"'),
+    ("gold", "red, blue, green", "1. red a1=G3 b1=red4", "<highlight 1,0>", "not a position of the layout"),
+    ("gold", "red, blue, green", "1. red a1=G3 b1=red4", '<label z9 "x">', "'z9' is not a position"),
+    ("gold", "red, blue, green", "1. red a1=G3 b1=red4", "<ghost 17@0,0>", "the card game has none"),
+])
+def test_markup_is_checked_against_the_game(tmp_path, game, players, turn, markup, message):
+    """Diagram markup names the game's own places (docs/notation.md, Extras)."""
+    text = f'[Game "{game}"]\n[Players "{players}"]\n\n{turn} {markup}\n'
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1
+    assert f"{path}:4:{len(turn) + 3}: error: " in result.output and message in result.output
+
+
+def test_good_markup_passes(tmp_path):
+    text = ('[Game "gold"]\n[Players "red, blue, green"]\n\n'
+            '1. red a1=G3 b1=red4 <highlight c4 #ff0000> <arrow a1 b2 pink> <label d5 "the 5 miner">\n')
+    result, _ = run(tmp_path, text)
+    assert result.exit_code == 0, result.output
+
+
+def test_every_markup_colour_has_a_drawing_colour():
+    from grn.record import MARKUP_COLOURS
+    from grn.render.style import MARKUP_DEFAULT, colour_of
+
+    for word in MARKUP_COLOURS:
+        assert colour_of(word) != MARKUP_DEFAULT, word
