@@ -46,6 +46,28 @@ def _print_diagnostic(d: Diagnostic) -> None:
         print("    " + " " * (d.span.column - 1) + "^", file=sys.stderr)
 
 
+TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one.")
+
+
+def _tileset(path: Optional[Path]) -> object:
+    """The tile set of ``--tileset`` (None: the shipped one), or exit 1 with a one-line message."""
+    if path is None:
+        return None
+    from grn.errors import GrnError
+    from grn.tiles import load_tileset
+
+    try:
+        return load_tileset(path)
+    except GrnError as exc:
+        # the loader's messages start with "FILE:" or "FILE:LINE:COL:"
+        where, _, what = str(exc).partition(": ")
+        print(f"{where}: error: {what}", file=sys.stderr)
+        raise typer.Exit(1)
+    except OSError as exc:
+        print(f"{path}: error: {exc.strerror or exc}", file=sys.stderr)
+        raise typer.Exit(1)
+
+
 def _emit(text: str, output: Optional[Path]) -> None:
     """Write ``text`` to ``output``, or to standard output when there is none."""
     if output is None:
@@ -141,7 +163,7 @@ def validate(
     files: List[str] = FilesArg,
     format: str = typer.Option("text", "--format", help="Report format: text or json."),
     explain: bool = typer.Option(False, "--explain", help="Also print every turn's score events."),
-    tileset: Optional[Path] = typer.Option(None, "--tileset", help="Validate with this tile set JSON."),
+    tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Replay records against the rules: illegal moves, scores, checkpoints, Result.
 
@@ -153,21 +175,7 @@ def validate(
     if format not in ("text", "json"):
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
-    ts = None
-    if tileset is not None:
-        from grn.errors import GrnError
-        from grn.tiles import load_tileset
-
-        try:
-            ts = load_tileset(tileset)
-        except GrnError as exc:
-            # the loader's messages start with "FILE:" or "FILE:LINE:COL:"
-            where, _, what = str(exc).partition(": ")
-            print(f"{where}: error: {what}", file=sys.stderr)
-            raise typer.Exit(1)
-        except OSError as exc:
-            print(f"{tileset}: error: {exc.strerror or exc}", file=sys.stderr)
-            raise typer.Exit(1)
+    ts = _tileset(tileset)
     out_files = []
     games = valid = 0
     errors = 0
@@ -293,7 +301,7 @@ def _one_record(file: str, game: int) -> object:
     raise typer.Exit(2)
 
 
-def _position(file: str, game: int, turn: Optional[str]) -> "Position":
+def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path] = None) -> "Position":
     """The position ``turn`` of game ``game`` of ``file``, or exit 1 with a one-line message."""
     from grn.position import PositionError, position_at
     from grn.record import Record
@@ -301,7 +309,7 @@ def _position(file: str, game: int, turn: Optional[str]) -> "Position":
     record = _one_record(file, game)
     assert isinstance(record, Record)
     try:
-        return position_at(record, turn)
+        return position_at(record, turn, tileset=_tileset(tileset))
     except PositionError as exc:
         print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
         raise typer.Exit(2 if exc.usage else 1)
@@ -319,6 +327,7 @@ def render(
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
     reveal: bool = typer.Option(False, "--reveal", help="Gold: show the faces known so far on face-down cards."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
+    tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Draw a position of a game as SVG (or PNG), with the record's diagram markup.
 
@@ -329,7 +338,7 @@ def render(
     if format not in ("svg", "png"):
         print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
-    svg = render_svg(_position(file, game, turn), legal=legal, reveal=reveal, width=width)
+    svg = render_svg(_position(file, game, turn, tileset), legal=legal, reveal=reveal, width=width)
     if format == "png":
         try:
             import cairosvg  # type: ignore[import-not-found]
@@ -351,12 +360,13 @@ def show(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
     game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
     turn: Optional[str] = typer.Option(None, "--turn", "-t", help="Position: N, N(k)M in a variation; default the end."),
+    tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Print a position as text: scores, supplies, what is left in the bag.
 
     Example: grn show game.grn --turn 30
     """
-    for line in describe_position(_position(file, game, turn)):
+    for line in describe_position(_position(file, game, turn, tileset)):
         print(line)
 
 
@@ -401,6 +411,7 @@ def describe_position(pos: object) -> list[str]:
 def html(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
+    tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Write one self-contained HTML page to step through the games of a file.
 
@@ -419,14 +430,16 @@ def html(
             _report(item.record.diagnostics)
             raise typer.Exit(1)
         records.append(item.record)
-    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin")
+    ts = _tileset(tileset)
+    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts)
     _emit(page, output)
     # The page shows an illegal game up to its first illegal turn; say so here too.
     from grn.validate import validate_record
 
     errors = 0
     for index, record in enumerate(records):
-        report = validate_record(record, file="<stdin>" if file == "-" else file, index=index, keep_turns=False)
+        report = validate_record(record, file="<stdin>" if file == "-" else file, index=index, keep_turns=False,
+                                 tileset=ts)
         errors += _report(d for d in report.diagnostics if d.severity == "error")
     if errors:
         raise typer.Exit(1)

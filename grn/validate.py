@@ -364,6 +364,12 @@ class _Replay:
                        rule=exc.rule, section=exc.section)
             return
         self.check_markup(engine)
+        named = self.record.tag("Tileset")
+        tileset = getattr(engine, "tileset", None)
+        if named is not None and tileset is not None and named.strip() != tileset.name:
+            self.error(f"the Tileset tag names {named.strip()!r}, but the game is checked with the tile set "
+                       f"{tileset.name!r}: pass the right one with --tileset FILE", self.record.tag_span("Tileset"),
+                       code="tileset", severity="warning")
         if not self.play_line(engine, self.record.turns, main=True):
             self.report.final_scores = dict(engine.scores)
             return

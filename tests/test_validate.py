@@ -353,3 +353,26 @@ def test_every_markup_colour_has_a_drawing_colour():
 
     for word in MARKUP_COLOURS:
         assert colour_of(word) != MARKUP_DEFAULT, word
+
+
+def test_tileset_tag_that_names_another_set_is_a_warning(tmp_path):
+    text = '[Game "goldrush"]\n[Players "red, blue"]\n[Tileset "mybox"]\n\n1. red 01a@1,0:90\n'
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 0
+    assert f"{path}:3:2: warning: the Tileset tag names 'mybox'" in result.output
+
+
+def test_render_show_and_html_take_a_tileset(tmp_path):
+    src = Path(grn.__file__).parent / "data" / "tilesets" / "goldrush.json"
+    own = tmp_path / "mybox.json"
+    own.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
+    example = str(EXAMPLES / "goldrush-2p.grn")
+    for args in (["render", example, "--tileset", str(own), "-o", str(tmp_path / "x.svg")],
+                 ["show", example, "--tileset", str(own)],
+                 ["html", example, "--tileset", str(own), "-o", str(tmp_path / "x.html")]):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, (args, result.output)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{", encoding="utf-8")
+    result = runner.invoke(app, ["render", example, "--tileset", str(broken)])
+    assert result.exit_code == 1 and "not valid JSON" in result.output

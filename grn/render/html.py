@@ -149,14 +149,15 @@ def _chart(players: list[dict[str, str]], series: list[dict[str, int]]) -> tuple
     return "".join(out), {"x0": L, "dx": round(dx, 4)}
 
 
-def _game(record: Record, index: int, shared: Any, file_name: str) -> tuple[str, dict[str, Any], bool]:
+def _game(record: Record, index: int, shared: Any, file_name: str,
+          tileset: Any = None) -> tuple[str, dict[str, Any], bool]:
     """The section of one game and its data."""
     from grn.position import PositionError
     from grn.render.gold import render_gold
     from grn.render.goldrush import render_goldrush
     from grn.validate import validate_record
 
-    report = validate_record(record, file=file_name, index=index)
+    report = validate_record(record, file=file_name, index=index, tileset=tileset)
     problems = [d.one_line() for d in report.diagnostics if d.severity == "error"]
     names: dict[str, str] = {}
     try:
@@ -177,7 +178,7 @@ def _game(record: Record, index: int, shared: Any, file_name: str) -> tuple[str,
     last_turn = None
     intro_comments = [c.text for c in record.intro if isinstance(c, Comment)]
     try:
-        for k, (pos, turns) in enumerate(_replay(record)):
+        for k, (pos, turns) in enumerate(_replay(record, tileset)):
             state = pos.state
             last_turn = pos.last
             if pos.game == "goldrush":
@@ -226,8 +227,11 @@ def _game(record: Record, index: int, shared: Any, file_name: str) -> tuple[str,
     return "".join(parts), data, uses_backs
 
 
-def render_html(records: Iterable[Record], *, file_name: str) -> str:
-    """The page for the games of ``records`` (``file_name`` names the file in the title)."""
+def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None) -> str:
+    """The page for the games of ``records`` (``file_name`` names the file in the title).
+
+    ``tileset`` replaces the shipped Gold Rush tile set.
+    """
     from grn.render.gold import card_back_def
     from grn.render.goldrush import TileDefs
 
@@ -236,7 +240,7 @@ def render_html(records: Iterable[Record], *, file_name: str) -> str:
     games: list[dict[str, Any]] = []
     backs = False
     for index, record in enumerate(records):
-        section, data, uses_backs = _game(record, index, shared, file_name)
+        section, data, uses_backs = _game(record, index, shared, file_name, tileset)
         sections.append(section)
         games.append(data)
         backs = backs or uses_backs
