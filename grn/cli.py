@@ -431,16 +431,15 @@ def html(
             raise typer.Exit(1)
         records.append(item.record)
     ts = _tileset(tileset)
-    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts)
-    _emit(page, output)
-    # The page shows an illegal game up to its first illegal turn; say so here too.
+    # Validate once: the page shows each game's events and problems, and an illegal
+    # game (shown up to its first illegal turn) is reported here too.
     from grn.validate import validate_record
 
-    errors = 0
-    for index, record in enumerate(records):
-        report = validate_record(record, file="<stdin>" if file == "-" else file, index=index, keep_turns=False,
-                                 tileset=ts)
-        errors += _report(d for d in report.diagnostics if d.severity == "error")
+    name = "<stdin>" if file == "-" else file
+    reports = [validate_record(r, file=name, index=i, tileset=ts) for i, r in enumerate(records)]
+    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts, reports=reports)
+    _emit(page, output)
+    errors = sum(_report(d for d in rep.diagnostics if d.severity == "error") for rep in reports)
     if errors:
         raise typer.Exit(1)
 

@@ -86,11 +86,12 @@ def _wrap(words: list[str], chars: int) -> list[str]:
     return lines
 
 
-def render_html(records: Iterable[Any], *, file_name: str, tileset: Any = None) -> str:
+def render_html(records: Iterable[Any], *, file_name: str, tileset: Any = None,
+                reports: Any = None) -> str:
     """One self-contained HTML page stepping through every position of every game in ``records``.
 
     ``tileset`` replaces the shipped Gold Rush tile set.
     """
     from grn.render.html import render_html as _render
 
-    return _render(records, file_name=file_name, tileset=tileset)
+    return _render(records, file_name=file_name, tileset=tileset, reports=reports)

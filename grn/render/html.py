@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from grn.record import Comment, Markup, Record, Turn
 from grn.render import style as st
@@ -150,14 +150,15 @@ def _chart(players: list[dict[str, str]], series: list[dict[str, int]]) -> tuple
 
 
 def _game(record: Record, index: int, shared: Any, file_name: str,
-          tileset: Any = None) -> tuple[str, dict[str, Any], bool]:
+          tileset: Any = None, report: Any = None) -> tuple[str, dict[str, Any], bool]:
     """The section of one game and its data."""
     from grn.position import PositionError
     from grn.render.gold import render_gold
     from grn.render.goldrush import render_goldrush
     from grn.validate import validate_record
 
-    report = validate_record(record, file=file_name, index=index, tileset=tileset)
+    if report is None:
+        report = validate_record(record, file=file_name, index=index, tileset=tileset)
     problems = [d.one_line() for d in report.diagnostics if d.severity == "error"]
     names: dict[str, str] = {}
     try:
@@ -227,10 +228,12 @@ def _game(record: Record, index: int, shared: Any, file_name: str,
     return "".join(parts), data, uses_backs
 
 
-def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None) -> str:
+def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None,
+                reports: Sequence[Any] | None = None) -> str:
     """The page for the games of ``records`` (``file_name`` names the file in the title).
 
-    ``tileset`` replaces the shipped Gold Rush tile set.
+    ``tileset`` replaces the shipped Gold Rush tile set; ``reports`` are the
+    games' :class:`~grn.validate.GameReport` when the caller has them already.
     """
     from grn.render.gold import card_back_def
     from grn.render.goldrush import TileDefs
@@ -240,7 +243,8 @@ def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = Non
     games: list[dict[str, Any]] = []
     backs = False
     for index, record in enumerate(records):
-        section, data, uses_backs = _game(record, index, shared, file_name, tileset)
+        report = reports[index] if reports is not None else None
+        section, data, uses_backs = _game(record, index, shared, file_name, tileset, report)
         sections.append(section)
         games.append(data)
         backs = backs or uses_backs
