@@ -175,13 +175,16 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--chess-games", type=int, default=300, help="random chess games for python-chess")
     ap.add_argument("--plies", type=int, default=80)
-    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    ap.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     ap.add_argument("--memory", type=int, default=10000, help="games in the streaming memory run (0: skip)")
     args = ap.parse_args()
 
     import chess
 
-    print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores")
+    from grn import _compiled
+
+    print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores, "
+          f"grn {_compiled.status()}")
     text, gen = make_grn(args.games, args.players, seed0=1000)
     print(f"generated {args.games} self-played {args.players}-player games in {gen:.1f} s "
           f"({len(text) / 1e6:.2f} MB of GRN)")

@@ -8,7 +8,14 @@ turns and the engine commands they hold.
 __version__ = "0.1.0"
 
 import os  # noqa: E402
+import warnings  # noqa: E402
 from typing import IO, Iterable, Iterator  # noqa: E402
+
+from grn import _compiled  # noqa: E402
+
+if _compiled.stale():  # a development install whose sources were edited after `pip install -e .`
+    warnings.warn("grn: compiled modules are older than their sources (" + ", ".join(_compiled.stale())
+                  + "): run `pip install -e .` again, or the old code runs", stacklevel=2)
 
 from grn.notation import parse, read_game  # noqa: E402
 from grn.record import Record, Turn  # noqa: E402

@@ -176,8 +176,13 @@ class Feat:
 
 
 _EDGES = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
-_NONES = tuple((None,) * m for m in range(64))
-_SINGLES = tuple(tuple((i,) for i in range(m)) for m in range(64))
+
+
+def _feat(feat: list[Feat | None], root: int) -> Feat:
+    """The feature data kept at ``root`` (roots always hold one)."""
+    f = feat[root]
+    assert f is not None, "not a feature root"
+    return f
 
 
 class Board:
@@ -200,10 +205,8 @@ class Board:
     # ------------------------------------------------------------------
     def copy(self) -> Board:
         """An independent copy (tile designs and placed tiles are shared, they never change)."""
-        b = Board.__new__(Board)
-        b.tileset = self.tileset
+        b = Board(self.tileset)
         b.tiles = self.tiles.copy()
-        b._frontier = None
         b.parent = self.parent[:]
         b.kind = self.kind[:]
         b.spos = self.spos[:]
@@ -242,7 +245,7 @@ class Board:
 
     def data(self, sid: int) -> Feat:
         """The live feature data of the feature of ``sid`` (do not keep it across placements)."""
-        return self.feat[self.find(sid)]  # type: ignore[return-value]
+        return _feat(self.feat, self.find(sid))
 
     def tile_at(self, x: int, y: int) -> PlacedTile | None:
         """The tile at ``(x, y)``, or None."""
@@ -422,22 +425,21 @@ class Board:
             return None
         m = len(pc)
         feat = self.feat
+        group: list[int]
+        gsegs: list[list[int]]
+        gopen: list[int]
+        groots: list[list[int]]
+        merges = False
         if lp is None:
             # every new segment is its own group
-            group: list[int] | range = range(m)
-            gsegs: Any = _SINGLES[m]
+            group = list(range(m))
+            gsegs = [[i] for i in range(m)]
             gopen = pc
-            groots: list[Any] = [()] * m
+            groots = [[] for _ in range(m)]
             for r, ml in touch.items():
-                gr = groots[ml]
-                if gr:
-                    gr.append(r)
-                    gr.sort()
-                else:
-                    groots[ml] = [r]
-                gopen[ml] += feat[r].open  # type: ignore[union-attr]
+                groots[ml].append(r)
+                gopen[ml] += _feat(feat, r).open
             root_group = touch
-            merges = len(touch) > 1 and len(set(touch.values())) < len(touch)
         else:
             group = [0] * m
             gsegs = []
@@ -460,14 +462,12 @@ class Board:
                 g = group[ml]
                 root_group[r] = g
                 groots[g].append(r)
-                gopen[g] += feat[r].open  # type: ignore[union-attr]
-            merges = False
-            for roots in groots:
-                if len(roots) > 1:
-                    roots.sort()
-                    merges = True
-        return Placement(design, rotation, o, x, y, len(parent), group, gsegs, groots, gopen,  # type: ignore[arg-type]
-                         root_group, merges)
+                gopen[g] += _feat(feat, r).open
+        for roots in groots:
+            if len(roots) > 1:
+                roots.sort()
+                merges = True
+        return Placement(design, rotation, o, x, y, len(parent), group, gsegs, groots, gopen, root_group, merges)
 
     def place(self, p: Placement) -> list[int]:
         """Apply a :meth:`preview` (made on this board, unchanged since); returns the root per group."""
@@ -481,9 +481,9 @@ class Board:
         feat = self.feat
         kinds = design.kinds
         m = len(kinds)
-        feat += _NONES[m]
+        feat.extend([None] * m)
         extras = design.extras
-        targets = []
+        targets: list[int] = []
         gopen = p.group_open
         groots = p.group_roots
         g = 0
@@ -491,37 +491,38 @@ class Board:
             roots = groots[g]
             if roots:
                 t = roots[0]
-                F = feat[t]
+                F = _feat(feat, t)
                 if len(roots) > 1:
                     for r in roots[1:]:
                         parent[r] = t
-                        F.absorb(feat[r])  # type: ignore[union-attr, arg-type]
+                        F.absorb(_feat(feat, r))
                         feat[r] = None
-                F.tiles.add(pos)  # type: ignore[union-attr]
+                F.tiles.add(pos)
             else:
                 t = base + segs[0]
-                F = feat[t] = Feat(kinds[segs[0]], {pos})
-            F.open = gopen[g]  # type: ignore[union-attr]
+                F = Feat(kinds[segs[0]], {pos})
+                feat[t] = F
+            F.open = gopen[g]
             for ls in segs:
                 ex = extras[ls]
                 if ex is not None:
                     sym, lk = ex
                     if sym:
-                        d = F.sym  # type: ignore[union-attr]
+                        d = F.sym
                         if d is None:
-                            F.sym = dict(sym)  # type: ignore[union-attr]
+                            F.sym = dict(sym)
                         else:
                             for k, v in sym:
                                 d[k] = d.get(k, 0) + v
                     if lk:
                         new = [base + li for li in lk]
-                        F.links = F.links + new if F.links else new  # type: ignore[union-attr]
+                        F.links = F.links + new if F.links else new
             targets.append(t)
             g += 1
-        group = p.group
-        parent += targets if type(group) is range else [targets[gi] for gi in group]
-        self.kind += kinds
-        self.spos += (pos,) * m
+        for gi in p.group:
+            parent.append(targets[gi])
+        self.kind.extend(kinds)
+        self.spos.extend([pos] * m)
         tiles[pos] = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)
         self._frontier = None
         return targets

@@ -68,6 +68,21 @@ def _tileset(path: Optional[Path]) -> object:
         raise typer.Exit(1)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from grn import __version__, _compiled
+
+        # "compiled" or "pure Python": the first thing to know about a speed report
+        print(f"grn {__version__} ({_compiled.status()}, Python {sys.version.split()[0]})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                          help="Print the version and whether grn runs compiled, then exit.")) -> None:
+    """Record, check and draw games of the Gold Rush family (GRN notation)."""
+
+
 def _emit(text: str, output: Optional[Path]) -> None:
     """Write ``text`` to ``output``, or to standard output when there is none."""
     if output is None:

@@ -4,15 +4,16 @@ The parser turns text into these; the rules engines consume them and know no
 text.  Every command carries the :class:`~grn.errors.Span` it was read from
 (``None`` when it was built in code) so that the validator can point at the
 exact line and column.  Spans take no part in equality: two commands that say
-the same thing are equal wherever they were written.
+the same thing are equal wherever they were written.  Commands are
+:class:`~grn.value.Value` types: immutable, cheap to make, with ``replace()``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Final, Literal, Union
 
 from grn.errors import Span
+from grn.value import Value
 
 #: The twelve places on a tile's border, clockwise from the west half of the
 #: north edge.  ``N``, ``E``, ``S``, ``W`` are the middles of the edges (where
@@ -29,45 +30,52 @@ ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
 
 
-def _span() -> Span | None:
-    return field(default=None, compare=False, repr=False, hash=False)  # type: ignore[return-value]
-
-
 # --------------------------------------------------------------------------
 # Carcassonne family (Gold Rush, and later base Carcassonne + The Gold Mines)
 # --------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class PlaceTile:
+class PlaceTile(Value):
     """Place tile design ``tile`` at ``(x, y)``, turned ``rotation`` degrees clockwise.
 
     ``x`` grows east and ``y`` grows north; the start tile lies at ``(0, 0)``.
     """
 
-    tile: str
-    x: int
-    y: int
-    rotation: int = 0
-    span: Span | None = _span()
+    __slots__ = ("tile", "x", "y", "rotation", "span")
+    _fields = ("tile", "x", "y", "rotation", "span")
+
+    def __init__(self, tile: str, x: int, y: int, rotation: int = 0, span: Span | None = None) -> None:
+        self.tile: Final = tile
+        self.x: Final = x
+        self.y: Final = y
+        self.rotation: Final = rotation
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.tile, self.x, self.y, self.rotation)
 
     def __repr__(self) -> str:
         rot = f":{self.rotation}" if self.rotation else ""
         return f"<PlaceTile {self.tile}@{self.x},{self.y}{rot}>"
 
 
-@dataclass(frozen=True, slots=True)
-class DiscardTile:
+class DiscardTile(Value):
     """Discard a drawn tile that fits nowhere (the player then draws again)."""
 
-    tile: str
-    span: Span | None = _span()
+    __slots__ = ("tile", "span")
+    _fields = ("tile", "span")
+
+    def __init__(self, tile: str, span: Span | None = None) -> None:
+        self.tile: Final = tile
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.tile,)
 
     def __repr__(self) -> str:
         return f"<DiscardTile {self.tile}>"
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceCowboy:
+class PlaceCowboy(Value):
     """Put a follower (cowboy) on the feature of the new tile at ``location``.
 
     ``location`` is one of :data:`LOCATIONS`, read on the board (after the
@@ -75,53 +83,78 @@ class PlaceCowboy:
     for a prairie, ``C`` for a city.
     """
 
-    location: str
-    span: Span | None = _span()
+    __slots__ = ("location", "span")
+    _fields = ("location", "span")
+
+    def __init__(self, location: str, span: Span | None = None) -> None:
+        self.location: Final = location
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.location,)
 
     def __repr__(self) -> str:
-        return f"<PlaceCowboy +{self.location}>"
+        return f"<PlaceCowboy {self.location}>"
 
 
-@dataclass(frozen=True, slots=True)
-class PlaceTent:
+class PlaceTent(Value):
     """Pitch (or move) the player's tent on the mountain segment of the tile at ``(x, y)``.
 
     ``location`` names the mountain segment when the tile has more than one.
     """
 
-    x: int
-    y: int
-    location: str | None = None
-    span: Span | None = _span()
+    __slots__ = ("x", "y", "location", "span")
+    _fields = ("x", "y", "location", "span")
+
+    def __init__(self, x: int, y: int, location: str | None = None, span: Span | None = None) -> None:
+        self.x: Final = x
+        self.y: Final = y
+        self.location: Final = location
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.x, self.y, self.location)
 
     def __repr__(self) -> str:
         loc = f" {self.location}" if self.location else ""
         return f"<PlaceTent {self.x},{self.y}{loc}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Mine:
+class Mine(Value):
     """Take the top mining token of the mountain where the player's tent stands.
 
     ``value`` is the token's face (0 for gravel) when the record states it.
     """
 
-    value: int | None = None
-    span: Span | None = _span()
+    __slots__ = ("value", "span")
+    _fields = ("value", "span")
+
+    def __init__(self, value: int | None = None, span: Span | None = None) -> None:
+        self.value: Final = value
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.value,)
 
     def __repr__(self) -> str:
         return f"<Mine {'?' if self.value is None else self.value}>"
 
 
-@dataclass(frozen=True, slots=True)
-class RevealTokens:
+class RevealTokens(Value):
     """The faces of the mining tokens handed out by this turn's scoring, in hand-out order.
 
     ``None`` marks a token whose face the record does not state.
     """
 
-    values: tuple[int | None, ...]
-    span: Span | None = _span()
+    __slots__ = ("values", "span")
+    _fields = ("values", "span")
+
+    def __init__(self, values: tuple[int | None, ...], span: Span | None = None) -> None:
+        self.values: Final = values
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.values,)
 
     def __repr__(self) -> str:
         return "<RevealTokens " + ",".join("?" if v is None else str(v) for v in self.values) + ">"
@@ -134,13 +167,19 @@ class RevealTokens:
 CardKind = Literal["gold", "miner", "dynamite"]
 
 
-@dataclass(frozen=True, slots=True)
-class Card:
+class Card(Value):
     """A card face of the game Gold: gold (value), miner (colour, value) or dynamite."""
 
-    kind: CardKind
-    value: int = 0
-    colour: str | None = None
+    __slots__ = ("kind", "value", "colour")
+    _fields = ("kind", "value", "colour")
+
+    def __init__(self, kind: CardKind, value: int = 0, colour: str | None = None) -> None:
+        self.kind: Final = kind
+        self.value: Final = value
+        self.colour: Final = colour
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.kind, self.value, self.colour)
 
     def __repr__(self) -> str:
         return f"<Card {card_text(self)}>"
@@ -155,13 +194,19 @@ def card_text(card: Card) -> str:
     return f"{card.colour}{card.value}"
 
 
-@dataclass(frozen=True, slots=True)
-class FlipCard:
+class FlipCard(Value):
     """Turn over the face-down card at layout position ``pos``; ``face`` is what it showed."""
 
-    pos: str
-    face: Card
-    span: Span | None = _span()
+    __slots__ = ("pos", "face", "span")
+    _fields = ("pos", "face", "span")
+
+    def __init__(self, pos: str, face: Card, span: Span | None = None) -> None:
+        self.pos: Final = pos
+        self.face: Final = face
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.pos, self.face)
 
     def __repr__(self) -> str:
         return f"<FlipCard {self.pos}={card_text(self.face)}>"

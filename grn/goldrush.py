@@ -334,7 +334,7 @@ class GoldRushState:
         if first not in players:
             raise IllegalAction(f"first player {first!r} is not playing", rule="the start player",
                                 section=SEC_PLAYING)
-        s = cls.__new__(cls)
+        s = GoldRushState.__new__(GoldRushState)
         s.tileset = tileset
         s.options = options
         s.players = players
@@ -371,14 +371,10 @@ class GoldRushState:
     def copy(self) -> GoldRushState:
         """An independent copy (cheap: flat lists and small dicts)."""
         c = GoldRushState.__new__(GoldRushState)
-        c.tileset = self.tileset
-        c.options = self.options
-        c.players = self.players
+        c._adopt(self)
+        # then fresh copies of everything that changes during play
         c.board = self.board.copy()
-        c.seat = self.seat
-        c.turn = self.turn
         c._bag = self._bag.copy()
-        c.bag_left = self.bag_left
         c._scores = self._scores[:]
         c.supply = self.supply[:]
         c.tent = self.tent[:]
@@ -389,16 +385,33 @@ class GoldRushState:
         c.hands = [h[:] for h in self.hands]
         c.token_value = self.token_value.copy()
         c.known = self.known.copy()
-        c.final_done = self.final_done
-        c._seat_of = self._seat_of
-        c._nuggets = self._nuggets
-        c._token_counts = self._token_counts
-        c._last_pos = self._last_pos
         return c
 
     def _adopt(self, other: GoldRushState) -> None:
-        for name in GoldRushState.__slots__:
-            setattr(self, name, getattr(other, name))
+        """Take every field of ``other`` (by reference)."""
+        self.tileset = other.tileset
+        self.options = other.options
+        self.players = other.players
+        self.board = other.board
+        self.seat = other.seat
+        self.turn = other.turn
+        self._bag = other._bag
+        self.bag_left = other.bag_left
+        self._scores = other._scores
+        self.supply = other.supply
+        self.tent = other.tent
+        self.tent_at = other.tent_at
+        self.cowboy_at = other.cowboy_at
+        self.token_supply = other.token_supply
+        self.stacks = other.stacks
+        self.hands = other.hands
+        self.token_value = other.token_value
+        self.known = other.known
+        self.final_done = other.final_done
+        self._seat_of = other._seat_of
+        self._nuggets = other._nuggets
+        self._token_counts = other._token_counts
+        self._last_pos = other._last_pos
 
     def __repr__(self) -> str:
         sc = ", ".join(f"{p} {s}" for p, s in zip(self.players, self._scores))

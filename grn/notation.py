@@ -106,7 +106,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     # -- helpers -------------------------------------------------------
     def _span(self, tok: Token) -> Span:
         # lark types Token.line/column as Optional; its lexer always sets them
-        return Span(tok.line + self.offset, tok.column)  # type: ignore[operator, arg-type]
+        return Span((tok.line or 1) + self.offset, tok.column or 1)
 
     def _problem(self, tok: Token, message: str) -> None:
         self.problems.append((self._span(tok), message))
@@ -205,10 +205,10 @@ def make_command(kind: str, text: str, span: Span, problems: list[tuple[Span, st
     if kind == "TENT":
         m = _TENT_RE.match(text)
         assert m is not None
-        loc = m.group(3)
-        if loc is not None and loc not in _LOCATIONS:
-            problems.append((span, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
-        return PlaceTent(int(m.group(1)), int(m.group(2)), loc, span)
+        where: str | None = m.group(3)
+        if where is not None and where not in _LOCATIONS:
+            problems.append((span, f"'{where}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
+        return PlaceTent(int(m.group(1)), int(m.group(2)), where, span)
     if kind == "MINE":
         _, _, val = text.partition("=")
         return Mine(None if val in ("", "?") else int(val), span)
@@ -401,9 +401,10 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_
                        index: int) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
+    # lark declares pos_in_stream = None at class level; UnexpectedCharacters sets an int
+    pos: int = getattr(exc, "pos_in_stream", None) or 0
     if isinstance(exc, UnexpectedCharacters):
-        # lark declares pos_in_stream = None at class level; UnexpectedCharacters sets an int
-        char = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""  # type: ignore[index, operator]
+        char = text[pos] if pos < len(text) else ""
         found = f"unexpected character {char!r}"
         expected = exc.allowed or set()
     elif isinstance(exc, UnexpectedToken):
@@ -420,7 +421,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_
         expected = set(exc.expected or [])
     else:  # pragma: no cover - Lark raises only the three above
         found, expected = str(exc), set()
-    if isinstance(exc, UnexpectedCharacters) and text[exc.pos_in_stream:exc.pos_in_stream + 1] == "{":  # type: ignore[operator]
+    if isinstance(exc, UnexpectedCharacters) and text[pos:pos + 1] == "{":
         found = "a { comment that is never closed"
     message = f"syntax error: {found}; expected {_words(expected)}"
     return Diagnostic(message, Span(line + first_line - 1, column), file, code="syntax", game=index,

@@ -14,46 +14,70 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterator, Union
+from typing import Final, Iterator, Union
 
 from grn.commands import Command
 from grn.errors import Diagnostic, Span
+from grn.value import Value
 
 
-def _span() -> Span | None:
-    return field(default=None, compare=False, repr=False, hash=False)  # type: ignore[return-value]
-
-
-@dataclass(frozen=True, slots=True)
-class Comment:
+class Comment(Value):
     """A comment: ``{text}``, or ``; text`` to the end of the line (``line=True``)."""
 
-    text: str
-    line: bool = False
-    span: Span | None = _span()
+    __slots__ = ("text", "line", "span")
+    _fields = ("text", "line", "span")
+
+    def __init__(self, text: str, line: bool = False, span: Span | None = None) -> None:
+        self.text: Final = text
+        self.line: Final = line
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.text, self.line)
+
+    def __repr__(self) -> str:
+        return f"<Comment {self.text!r}{' line' if self.line else ''}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Nag:
+class Nag(Value):
     """An annotation glyph: ``!``, ``?``, ``!!``, ``??``, ``!?``, ``?!`` or ``$n``."""
 
-    glyph: str
-    span: Span | None = _span()
+    __slots__ = ("glyph", "span")
+    _fields = ("glyph", "span")
+
+    def __init__(self, glyph: str, span: Span | None = None) -> None:
+        self.glyph: Final = glyph
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.glyph,)
+
+    def __repr__(self) -> str:
+        return f"<Nag {self.glyph}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Checkpoint:
+class Checkpoint(Value):
     """The scores as the players had them after the turn (a score sheet line)."""
 
-    scores: tuple[tuple[str, int], ...]
-    span: Span | None = _span()
+    __slots__ = ("scores", "span")
+    _fields = ("scores", "span")
+
+    def __init__(self, scores: tuple[tuple[str, int], ...], span: Span | None = None) -> None:
+        self.scores: Final = scores
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.scores,)
 
     def as_dict(self) -> dict[str, int]:
+        """The scores by player."""
         return dict(self.scores)
 
+    def __repr__(self) -> str:
+        return "<Checkpoint " + " ".join(f"{who}={pts}" for who, pts in self.scores) + ">"
 
-@dataclass(frozen=True, slots=True)
-class Markup:
+
+class Markup(Value):
     """Diagram markup: ``<kind arg ...>``.
 
     Kinds: ``highlight`` (a tile ``x,y``, a feature ``x,y:PLACE`` or a card
@@ -63,16 +87,35 @@ class Markup:
     unescaped and marked by :class:`MarkupText`.
     """
 
-    kind: str
-    args: tuple[Union[str, "MarkupText"], ...]
-    span: Span | None = _span()
+    __slots__ = ("kind", "args", "span")
+    _fields = ("kind", "args", "span")
+
+    def __init__(self, kind: str, args: tuple[Union[str, MarkupText], ...], span: Span | None = None) -> None:
+        self.kind: Final = kind
+        self.args: Final = args
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.kind, self.args)
+
+    def __repr__(self) -> str:
+        return f"<Markup {self.kind} {' '.join(map(str, self.args))}>"
 
 
-@dataclass(frozen=True, slots=True)
-class MarkupText:
+class MarkupText(Value):
     """A quoted text argument of diagram markup (a label's text)."""
 
-    text: str
+    __slots__ = ("text",)
+    _fields = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text: Final = text
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.text,)
+
+    def __repr__(self) -> str:
+        return f"<MarkupText {self.text!r}>"
 
 
 #: Colour words diagram markup may use besides ``#rgb``/``#rrggbb``: the player colours and a few more.
@@ -96,32 +139,50 @@ MARKUP_KINDS: dict[str, tuple[int, int]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Variation:
+class Variation(Value):
     """An alternative line: notes before its first turn, then its turns."""
 
-    turns: tuple["Turn", ...]
-    intro: tuple[Union[Comment, Markup], ...] = ()
-    span: Span | None = _span()
+    __slots__ = ("turns", "intro", "span")
+    _fields = ("turns", "intro", "span")
+
+    def __init__(self, turns: tuple[Turn, ...], intro: tuple[Union[Comment, Markup], ...] = (),
+                 span: Span | None = None) -> None:
+        self.turns: Final = turns
+        self.intro: Final = intro
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.turns, self.intro)
+
+    def __repr__(self) -> str:
+        first = self.turns[0].number if self.turns else "?"
+        return f"<Variation from turn {first}, {len(self.turns)} turns>"
 
 
 Extra = Union[Nag, Comment, Checkpoint, Markup, Variation]
 Note = Union[Comment, Markup]
 
 
-@dataclass(frozen=True, slots=True)
-class Turn:
+class Turn(Value):
     """One numbered turn: who acted, the commands, and the extras in written order.
 
     Turn ``0`` is the set-up: a position written directly (for a rules
     diagram), applied without scoring.
     """
 
-    number: int
-    player: str
-    actions: tuple[Command, ...]
-    extras: tuple[Extra, ...] = ()
-    span: Span | None = _span()
+    __slots__ = ("number", "player", "actions", "extras", "span")
+    _fields = ("number", "player", "actions", "extras", "span")
+
+    def __init__(self, number: int, player: str, actions: tuple[Command, ...], extras: tuple[Extra, ...] = (),
+                 span: Span | None = None) -> None:
+        self.number: Final = number
+        self.player: Final = player
+        self.actions: Final = actions
+        self.extras: Final = extras
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.number, self.player, self.actions, self.extras)
 
     @property
     def nags(self) -> tuple[Nag, ...]:
@@ -217,7 +278,7 @@ class Record:
     tags: tuple[tuple[str, str], ...]
     turns: tuple[Turn, ...] = ()
     intro: tuple[Note, ...] = ()
-    span: Span | None = _span()
+    span: Span | None = field(default=None, compare=False, repr=False, hash=False)
     diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
     #: Where each tag was written (the tag name), in the order of ``tags``; empty when built in code.
     tag_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False)

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from grn.errors import Diagnostic, IllegalAction, Span
+from grn.errors import Diagnostic, IllegalAction, Severity, Span
 from grn.games import Engine, SetupProblem, new_engine, player_key, seats_of
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 
@@ -170,9 +170,9 @@ class _Replay:
     # -- diagnostics ---------------------------------------------------
     def error(self, message: str, span: Span | None, *, turn: Turn | None = None, code: str = "error",
               rule: str | None = None, section: str | None = None, hint: str | None = None,
-              severity: str = "error") -> None:
+              severity: Severity = "error") -> None:
         self.report.diagnostics.append(Diagnostic(
-            message, span, self.file, severity=severity, code=code,  # type: ignore[arg-type]
+            message, span, self.file, severity=severity, code=code,
             game=self.report.index, turn=turn.number if turn else None,
             player=turn.player if turn else None, rule=rule, section=section, hint=hint))
 
@@ -389,7 +389,7 @@ def validate_record(record: Record, *, file: str | None = None, index: int = 0,
         return report
     _Replay(record, report, tileset, keep_turns).run()
     # in the order of the text (a variation is replayed before the turn it follows)
-    report.diagnostics.sort(key=lambda d: (d.span is None, d.span or (0, 0)))
+    report.diagnostics.sort(key=lambda d: (0, d.span.line, d.span.column) if d.span else (1, 0, 0))
     return report
 
 

@@ -122,7 +122,7 @@ def hostile_record(record):
 
     rec = record.with_tags(Players=f"{HOSTILE_SCRIPT} (red), {HOSTILE_ATTR} (yellow)", Event=HOSTILE_ATTR)
     turns = list(rec.turns)
-    turns[4] = dataclasses.replace(turns[4], extras=turns[4].extras + (
+    turns[4] = turns[4].replace(extras=turns[4].extras + (
         Comment(HOSTILE_SCRIPT + " </script><!--<script> " + HOSTILE_ATTR),
         Markup("label", ("0,0", MarkupText(HOSTILE_SCRIPT)))))
     return dataclasses.replace(rec, turns=tuple(turns))

@@ -259,7 +259,7 @@ def gr_rotation(played: Played, number: int, rng: random.Random, tally: Tally) -
         return None  # the tile fits at that spot in every rotation: nothing to mutate
     rot = rng.choice(wrong)
     assert not _same_rotation(design, rot, place.rotation)
-    return replace(turn, actions=_join(discards, replace(place, rotation=rot), follow, reveal))
+    return turn.replace(actions=_join(discards, place.replace(rotation=rot), follow, reveal))
 
 
 def gr_position(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -279,7 +279,7 @@ def gr_position(played: Played, number: int, rng: random.Random, tally: Tally) -
         x, y = max(xs) + rng.randint(2, 6), rng.randint(-10, 10)
     if (x, y) == (place.x, place.y) or _legal_at(state, place.tile, x, y, place.rotation):
         return None  # a legal spot: draw again
-    return replace(turn, actions=_join(discards, replace(place, x=x, y=y), follow, reveal))
+    return turn.replace(actions=_join(discards, place.replace(x=x, y=y), follow, reveal))
 
 
 def gr_cowboy_occupied(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -306,7 +306,7 @@ def gr_cowboy_occupied(played: Played, number: int, rng: random.Random, tally: T
     if follow == cowboy:
         tally.skip("the record already puts a cowboy there (cannot happen in a legal game)")
         return None
-    return replace(turn, actions=_join(discards, place, cowboy, reveal))
+    return turn.replace(actions=_join(discards, place, cowboy, reveal))
 
 
 def gr_tent_completed(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -324,7 +324,7 @@ def gr_tent_completed(played: Played, number: int, rng: random.Random, tally: Ta
                 done.append(PlaceTent(x, y, _place_of(t, ls) if len(mountains) > 1 else None))
     if not done:
         return None
-    return replace(turn, actions=_join(discards, place, rng.choice(done), reveal))
+    return turn.replace(actions=_join(discards, place, rng.choice(done), reveal))
 
 
 def gr_mine_without_tent(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -335,7 +335,7 @@ def gr_mine_without_tent(played: Played, number: int, rng: random.Random, tally:
     state = played.states[number - 1]
     if state.tents[turn.player] is not None:
         return None
-    return replace(turn, actions=_join(discards, place, Mine(), reveal))
+    return turn.replace(actions=_join(discards, place, Mine(), reveal))
 
 
 def gr_mine_exhausted(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -359,7 +359,7 @@ def gr_mine_exhausted(played: Played, number: int, rng: random.Random, tally: Ta
     if isinstance(follow, Mine):
         tally.skip("the record mines there already (cannot happen in a legal game)")
         return None
-    return replace(turn, actions=_join(discards, place, Mine(), reveal))
+    return turn.replace(actions=_join(discards, place, Mine(), reveal))
 
 
 def _exhausted_values(state: GoldRushState) -> list[int]:
@@ -378,7 +378,7 @@ def gr_token_value(played: Played, number: int, rng: random.Random, tally: Tally
         choices = [v for v in gone if v != follow.value]
         if not choices:
             return None
-        return replace(turn, actions=_join(discards, place, Mine(rng.choice(choices)), reveal))
+        return turn.replace(actions=_join(discards, place, Mine(rng.choice(choices)), reveal))
     if reveal is None or not reveal.values:
         return None
     i = rng.randrange(len(reveal.values))
@@ -387,7 +387,7 @@ def gr_token_value(played: Played, number: int, rng: random.Random, tally: Tally
         return None
     values = list(reveal.values)
     values[i] = rng.choice(choices)
-    return replace(turn, actions=_join(discards, place, follow, RevealTokens(tuple(values))))
+    return turn.replace(actions=_join(discards, place, follow, RevealTokens(tuple(values))))
 
 
 def gr_token_no_such_value(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -395,11 +395,11 @@ def gr_token_no_such_value(played: Played, number: int, rng: random.Random, tall
     discards, place, follow, reveal = _split(turn.actions)
     bad = rng.choice([4, 6, 7, 10])
     if isinstance(follow, Mine):
-        return replace(turn, actions=_join(discards, place, Mine(bad), reveal))
+        return turn.replace(actions=_join(discards, place, Mine(bad), reveal))
     if reveal is not None and reveal.values:
         values = list(reveal.values)
         values[rng.randrange(len(values))] = bad
-        return replace(turn, actions=_join(discards, place, follow, RevealTokens(tuple(values))))
+        return turn.replace(actions=_join(discards, place, follow, RevealTokens(tuple(values))))
     return None
 
 
@@ -411,7 +411,7 @@ def _wrong_checkpoint(played: Played, number: int, rng: random.Random, tally: Ta
     wrong[who] += rng.choice([-3, -1, 1, 2, 5, 10])
     cp = Checkpoint(tuple(wrong.items()))
     extras = tuple(e for e in turn.extras if not isinstance(e, Checkpoint)) + (cp,)
-    return replace(turn, extras=extras)
+    return turn.replace(extras=extras)
 
 
 def _wrong_player(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -422,7 +422,7 @@ def _wrong_player(played: Played, number: int, rng: random.Random, tally: Tally)
     owned = played.game.colours or tuple((c,) for c in played.game.players)
     mine = next(cols for cols in owned if turn.player in cols)
     others = [c for cols in owned if cols is not mine for c in cols]
-    return replace(turn, player=rng.choice(others))
+    return turn.replace(player=rng.choice(others))
 
 
 def gr_tile_beyond_copies(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -434,7 +434,7 @@ def gr_tile_beyond_copies(played: Played, number: int, rng: random.Random, tally
     used_up = [tid for tid, n in state.bag().items() if n == 0 and tid != place.tile]
     if not used_up:
         return None
-    return replace(turn, actions=_join(discards, replace(place, tile=rng.choice(used_up)), follow, reveal))
+    return turn.replace(actions=_join(discards, place.replace(tile=rng.choice(used_up)), follow, reveal))
 
 
 GOLDRUSH_KINDS: dict[str, tuple[Mutator, int, Callable[[], tuple[Played, ...]], int]] = {
@@ -525,7 +525,7 @@ def gold_wrong_owner(played: Played, number: int, rng: random.Random, tally: Tal
     colour = rng.choice(others)
     actions = list(turn.actions)
     actions[i] = FlipCard(flip.pos, Card("miner", flip.face.value, colour))
-    return replace(turn, actions=tuple(actions))
+    return turn.replace(actions=tuple(actions))
 
 
 def gold_contradicts_reveal(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -540,7 +540,7 @@ def gold_contradicts_reveal(played: Played, number: int, rng: random.Random, tal
     face = rng.choice([c for c in _deck() if c != flip.face])
     actions = list(turn.actions)
     actions[i] = FlipCard(flip.pos, face)
-    return replace(turn, actions=tuple(actions))
+    return turn.replace(actions=tuple(actions))
 
 
 def gold_turned_twice(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -551,7 +551,7 @@ def gold_turned_twice(played: Played, number: int, rng: random.Random, tally: Ta
             (FlipCard(turn.actions[1].pos, turn.actions[1].face), turn.actions[1])
     else:
         actions = (first, FlipCard(first.pos, first.face))
-    return replace(turn, actions=actions)
+    return turn.replace(actions=actions)
 
 
 def _phase_mutation(played: Played, number: int, rng: random.Random) -> Turn:
@@ -559,12 +559,12 @@ def _phase_mutation(played: Played, number: int, rng: random.Random) -> Turn:
     state = played.states[number - 1]
     if state.flips_due == 2:
         assert len(turn.actions) == 2
-        return replace(turn, actions=(turn.actions[rng.randrange(2)],))
+        return turn.replace(actions=(turn.actions[rng.randrange(2)],))
     assert len(turn.actions) == 1
     pos = turn.actions[0].pos
     other = rng.choice([p for p in state.face_down() if p != pos] or [pos])
     extra = FlipCard(other, played.truth[other])
-    return replace(turn, actions=(turn.actions[0], extra) if rng.random() < 0.5 else (extra, turn.actions[0]))
+    return turn.replace(actions=(turn.actions[0], extra) if rng.random() < 0.5 else (extra, turn.actions[0]))
 
 
 def gold_phase(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -606,7 +606,7 @@ def gold_too_many_copies(played: Played, number: int, rng: random.Random, tally:
         return None
     actions = list(turn.actions)
     actions[i] = FlipCard(flip.pos, face)
-    return replace(turn, actions=tuple(actions))
+    return turn.replace(actions=tuple(actions))
 
 
 def gold_no_such_card(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -620,7 +620,7 @@ def gold_no_such_card(played: Played, number: int, rng: random.Random, tally: Ta
     face = rng.choice([Card("gold", 5), Card("gold", 9), Card("miner", 1, "red"), Card("miner", 6, "blue")])
     actions = list(turn.actions)
     actions[i] = FlipCard(turn.actions[i].pos, face)
-    return replace(turn, actions=tuple(actions))
+    return turn.replace(actions=tuple(actions))
 
 
 def gold_removed_card(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
@@ -636,7 +636,7 @@ def gold_removed_card(played: Played, number: int, rng: random.Random, tally: Ta
     actions[i] = FlipCard(pos, state.seen_faces()[pos])
     if len({a.pos for a in actions}) != len(actions):
         return None
-    return replace(turn, actions=tuple(actions))
+    return turn.replace(actions=tuple(actions))
 
 
 GOLD_KINDS: dict[str, tuple[Mutator, int]] = {
@@ -662,7 +662,7 @@ def test_gold_two_players_may_name_either_colour() -> None:
     """R34: with two players a turn may name the player by either colour -- not a mutation."""
     played = next(p for p in gold_games() if len(p.game.players) == 2)
     owned = dict(zip(played.game.players, played.game.colours))
-    turns = tuple(replace(t, player=owned[t.player][1]) for t in played.record.turns)
+    turns = tuple(t.replace(player=owned[t.player][1]) for t in played.record.turns)
     text, report = _validate_text(replace(played.record, turns=turns))
     assert report.valid and report.complete, [d.message for d in report.diagnostics]
 

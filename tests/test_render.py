@@ -60,7 +60,7 @@ def count(root: ET.Element, *names: str) -> int:
 
 def with_extras(record: Record, index: int, *extras) -> Record:
     turns = list(record.turns)
-    turns[index] = dataclasses.replace(turns[index], extras=turns[index].extras + tuple(extras))
+    turns[index] = turns[index].replace(extras=turns[index].extras + tuple(extras))
     return dataclasses.replace(record, turns=tuple(turns))
 
 

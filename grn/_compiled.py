@@ -1,0 +1,69 @@
+"""Which modules the build compiles with mypyc, and whether this install runs them compiled.
+
+``setup.py`` reads :data:`COMPILED_MODULES`; :func:`status` tells the
+benchmark and ``grn --version`` how this install runs, and :func:`stale`
+finds compiled modules older than their source (a development install whose
+sources were edited since ``pip install -e .``).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import os
+import sys
+
+#: The modules on the hot path of ``grn validate``: the value types, the reader,
+#: the tile-laying core, the Gold Rush rules and the validator.
+COMPILED_MODULES: tuple[str, ...] = (
+    "grn.value",
+    "grn.errors",
+    "grn.commands",
+    "grn.record",
+    "grn.tiles",
+    "grn.board",
+    "grn.goldrush",
+    "grn.fastread",
+    "grn.notation",
+    "grn.validate",
+    "grn.games",
+)
+
+
+def _is_extension(path: str | None) -> bool:
+    return bool(path) and path.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))  # type: ignore[union-attr]
+
+
+def compiled_modules() -> list[str]:
+    """The modules of :data:`COMPILED_MODULES` that are loaded as compiled extensions."""
+    return [name for name in COMPILED_MODULES
+            if _is_extension(getattr(sys.modules.get(name), "__file__", None))]
+
+
+def status() -> str:
+    """``compiled`` (every hot module), ``pure Python`` (none) or ``partly compiled``."""
+    import grn.goldrush, grn.notation, grn.validate  # noqa: F401, E401  (load the hot path)
+
+    done = len(compiled_modules())
+    if done == len(COMPILED_MODULES):
+        return "compiled"
+    return "pure Python" if done == 0 else "partly compiled"
+
+
+def stale() -> list[str]:
+    """Compiled modules whose ``.py`` source beside them is newer than the extension.
+
+    Asked only of a development install (the package sits in its source tree,
+    beside ``setup.py``); an installed wheel's file times say nothing.
+    """
+    here = os.path.dirname(os.path.abspath(__file__))
+    if not os.path.exists(os.path.join(os.path.dirname(here), "setup.py")):
+        return []
+    out = []
+    for name in COMPILED_MODULES:
+        spec = importlib.machinery.PathFinder.find_spec(name.rsplit(".", 1)[1], [os.path.dirname(__file__)])
+        if spec is None or not _is_extension(spec.origin):
+            continue
+        source = os.path.join(os.path.dirname(__file__), name.rsplit(".", 1)[1] + ".py")
+        if os.path.exists(source) and os.path.getmtime(source) > os.path.getmtime(spec.origin):  # type: ignore[arg-type]
+            out.append(name)
+    return out
