@@ -65,9 +65,8 @@ class FastReader:
     def classify(self, word: str) -> str | None:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
         m = self.scanner.match(word)
-        if m is not None and m.end() == len(word) and m.lastgroup in self.action_names:
-            return m.lastgroup
-        return None
+        kind = None if m is None or m.end() != len(word) else m.lastgroup
+        return kind if kind is not None and kind in self.action_names else None
 
     def read(self, text: str, first_line: int, problems: list) -> tuple | None:
         """``(tags, turns)`` of a plain game, or ``None`` to let Lark read it."""
@@ -129,11 +128,12 @@ class FastReader:
                     last = k + 1
                     word = line[cols[k]:cols[last] + len(words[last])]
                 m = scanner_match(word)
-                if m is None or m.end() != len(word) or m.lastgroup not in action_names:
+                kind = None if m is None or m.end() != len(word) else m.lastgroup
+                if kind is None or kind not in action_names:
                     if last != k:
                         return None
                     break
-                actions.append(make(m.lastgroup, word, Span(lineno, cols[k] + 1), problems))
+                actions.append(make(kind, word, Span(lineno, cols[k] + 1), problems))
                 k = last + 1
             extras: list = []
             while k < count:

@@ -33,8 +33,8 @@ Rulings where the documents are silent (each is tested):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence, cast
+from dataclasses import dataclass
+from typing import Any, Final, Iterable, Sequence, cast
 
 from grn.board import Board, Feat, PlacedTile, Placement
 from grn.commands import (
@@ -42,6 +42,7 @@ from grn.commands import (
 )
 from grn.errors import IllegalAction, Span
 from grn.tiles import TileDesign, TileSet, load_tileset
+from grn.value import Value
 
 S000 = "000_5f9a6b7de23050c9.txt"
 S002 = "002_019247a6c41c54a2.txt"
@@ -95,8 +96,8 @@ class Options:
     cowboys: int = 4
 
 
-class Event:
-    """Base of the events a turn or the final scoring reports."""
+class Event(Value):
+    """Base of the events a turn or the final scoring reports (immutable values, like commands)."""
 
     __slots__ = ()
 
@@ -105,15 +106,21 @@ class Event:
         return repr(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class ScoreEvent(Event):
     """``player`` scores ``points`` for a ``feature`` ('railroad', 'mountain', 'city', 'prairie', 'gold')."""
 
-    player: str
-    points: int
-    feature: str
-    detail: str
-    final: bool = False
+    __slots__ = ("player", "points", "feature", "detail", "final")
+    _fields = ("player", "points", "feature", "detail", "final")
+
+    def __init__(self, player: str, points: int, feature: str, detail: str, final: bool = False) -> None:
+        self.player: Final = player
+        self.points: Final = points
+        self.feature: Final = feature
+        self.detail: Final = detail
+        self.final: Final = final
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.points, self.feature, self.detail, self.final)
 
     def describe(self) -> str:
         """E.g. "blue scores 8 for a completed railroad of 4 tiles with one locomotive"."""
@@ -123,14 +130,23 @@ class ScoreEvent(Event):
         return f"<ScoreEvent {self.player} +{self.points} {self.feature}{' final' if self.final else ''}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class TokensTaken(Event):
-    """``player`` takes ``count`` mining tokens from a completed mountain (faces as revealed, None unknown)."""
+    """``player`` takes ``count`` mining tokens from a completed mountain (faces as revealed, None unknown).
 
-    player: str
-    count: int
-    values: tuple[int | None, ...]
-    ids: tuple[int, ...] = field(default=(), compare=False)
+    ``ids`` (the tokens' places in the supply) take no part in equality.
+    """
+
+    __slots__ = ("player", "count", "values", "ids")
+    _fields = ("player", "count", "values", "ids")
+
+    def __init__(self, player: str, count: int, values: tuple[int | None, ...], ids: tuple[int, ...] = ()) -> None:
+        self.player: Final = player
+        self.count: Final = count
+        self.values: Final = values
+        self.ids: Final = ids
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.count, self.values)
 
     def describe(self) -> str:
         """E.g. "yellow takes 6 mining tokens (2, 2, ?, 1, 3, 0)"."""
@@ -140,13 +156,22 @@ class TokensTaken(Event):
         return f"<TokensTaken {self.player} {self.count} [{_values_text(self.values)}]>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class TokenMined(Event):
-    """``player`` takes the top mining token of the mountain where their tent stands (step 2c)."""
+    """``player`` takes the top mining token of the mountain where their tent stands (step 2c).
 
-    player: str
-    value: int | None
-    id: int = field(default=-1, compare=False)
+    ``id`` (the token's place in the supply) takes no part in equality.
+    """
+
+    __slots__ = ("player", "value", "id")
+    _fields = ("player", "value", "id")
+
+    def __init__(self, player: str, value: int | None, id: int = -1) -> None:
+        self.player: Final = player
+        self.value: Final = value
+        self.id: Final = id
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.value)
 
     def describe(self) -> str:
         """E.g. "red mines a token (2)"."""
@@ -156,14 +181,20 @@ class TokenMined(Event):
         return f"<TokenMined {self.player} {'?' if self.value is None else self.value}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class TokensPlaced(Event):
     """``count`` mining tokens go on the mountain of the tile at ``(x, y)``; ``wanted`` its nugget symbols."""
 
-    x: int
-    y: int
-    count: int
-    wanted: int
+    __slots__ = ("x", "y", "count", "wanted")
+    _fields = ("x", "y", "count", "wanted")
+
+    def __init__(self, x: int, y: int, count: int, wanted: int) -> None:
+        self.x: Final = x
+        self.y: Final = y
+        self.count: Final = count
+        self.wanted: Final = wanted
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.x, self.y, self.count, self.wanted)
 
     def describe(self) -> str:
         """E.g. "2 mining tokens go on the mountain at 1,0"."""
@@ -177,12 +208,18 @@ class TokensPlaced(Event):
         return f"<TokensPlaced {self.x},{self.y} {self.count}/{self.wanted}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class TokensReturned(Event):
     """``count`` tokens leave a mountain without a taker: back to the supply, or out of the game (final)."""
 
-    count: int
-    final: bool = False
+    __slots__ = ("count", "final")
+    _fields = ("count", "final")
+
+    def __init__(self, count: int, final: bool = False) -> None:
+        self.count: Final = count
+        self.final: Final = final
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.count, self.final)
 
     def describe(self) -> str:
         """E.g. "3 mining tokens go back to the supply"."""
@@ -195,12 +232,18 @@ class TokensReturned(Event):
         return f"<TokensReturned {self.count}{' final' if self.final else ''}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class FollowerReturned(Event):
     """A cowboy of ``player`` comes back from a completed ``feature`` ('railroad', 'mountain', 'city')."""
 
-    player: str
-    feature: str
+    __slots__ = ("player", "feature")
+    _fields = ("player", "feature")
+
+    def __init__(self, player: str, feature: str) -> None:
+        self.player: Final = player
+        self.feature: Final = feature
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.feature)
 
     def describe(self) -> str:
         """E.g. "blue's railwayman returns to the supply"."""
@@ -211,11 +254,17 @@ class FollowerReturned(Event):
         return f"<FollowerReturned {self.player} {self.feature}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class TentReturned(Event):
     """The tent of ``player`` comes back (its mountain was completed, or the game ended)."""
 
-    player: str
+    __slots__ = ("player",)
+    _fields = ("player",)
+
+    def __init__(self, player: str) -> None:
+        self.player: Final = player
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player,)
 
     def describe(self) -> str:
         """E.g. "red's tent returns to the supply"."""
@@ -225,12 +274,18 @@ class TentReturned(Event):
         return f"<TentReturned {self.player}>"
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class TileDiscarded(Event):
     """``player`` discarded ``tile``, which fitted nowhere."""
 
-    player: str
-    tile: str
+    __slots__ = ("player", "tile")
+    _fields = ("player", "tile")
+
+    def __init__(self, player: str, tile: str) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.tile)
 
     def describe(self) -> str:
         """E.g. "red discards tile 17 (it fits nowhere)"."""

@@ -326,7 +326,10 @@ class _Replay:
 
     def check_markup(self, engine: Engine) -> None:
         """Every piece of diagram markup, main line and variations, against this game's board."""
-        game = self.record.game
+        record = self.record
+        if not any(isinstance(e, (Markup, Variation)) for t in record.turns for e in t.extras) and not record.intro:
+            return  # most records have none (and a plain method, not a closure: no reference cycle per game)
+        game = record.game
         tiles: frozenset[str] = frozenset()
         positions: frozenset[str] = frozenset()
         if game == "gold":
@@ -335,21 +338,21 @@ class _Replay:
             tileset = getattr(engine, "tileset", None)
             if tileset is not None:
                 tiles = frozenset(t.id for t in tileset.tiles)
+        self._check_notes(record.intro, None, game, tiles, positions)
+        for t in record.turns:
+            self._check_notes(t.extras, t, game, tiles, positions)
 
-        def walk(notes: Iterable[Any], turn: Turn | None) -> None:
-            for n in notes:
-                if isinstance(n, Markup):
-                    problem = markup_problem(n, game, tiles, positions)
-                    if problem:
-                        self.error(problem, n.span, turn=turn, code="markup")
-                elif isinstance(n, Variation):
-                    walk(n.intro, None)
-                    for t in n.turns:
-                        walk(t.extras, t)
-
-        walk(self.record.intro, None)
-        for t in self.record.turns:
-            walk(t.extras, t)
+    def _check_notes(self, notes: Iterable[Any], turn: Turn | None, game: str, tiles: frozenset[str],
+                     positions: frozenset[str]) -> None:
+        for n in notes:
+            if isinstance(n, Markup):
+                problem = markup_problem(n, game, tiles, positions)
+                if problem:
+                    self.error(problem, n.span, turn=turn, code="markup")
+            elif isinstance(n, Variation):
+                self._check_notes(n.intro, None, game, tiles, positions)
+                for t in n.turns:
+                    self._check_notes(t.extras, t, game, tiles, positions)
 
     def run(self) -> None:
         games = [span for (name, _), span in zip(self.record.tags, self.record.tag_spans) if name == "Game"]
