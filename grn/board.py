@@ -76,7 +76,8 @@ class Placement:
     indices), ``group_roots`` (roots of the existing features it joins, oldest
     first) and ``group_open`` (open places of the merged feature).
     ``root_group`` maps each joined existing root to its group.  ``base`` is
-    the sid the new tile's segment 0 will get.
+    the sid the new tile's segment 0 will get.  The lists may be shared
+    between placements: read them, never change them.
     """
 
     __slots__ = ("design", "rotation", "orientation", "x", "y", "base", "group", "group_segments",
@@ -176,6 +177,10 @@ class Feat:
 
 
 _EDGES = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
+# Shared by every Placement whose new segments each make their own group; never changed.
+_SOLO_GROUP: list[list[int]] = [list(range(m)) for m in range(64)]
+_SOLO_SEGMENTS: list[list[list[int]]] = [[[i] for i in range(m)] for m in range(64)]
+_NO_ROOTS: list[int] = []
 
 
 def _feat(feat: list[Feat | None], root: int) -> Feat:
@@ -431,13 +436,17 @@ class Board:
         groots: list[list[int]]
         merges = False
         if lp is None:
-            # every new segment is its own group
-            group = list(range(m))
-            gsegs = [[i] for i in range(m)]
+            # every new segment is its own group (the usual case): shared lists, no new ones
+            group = _SOLO_GROUP[m]
+            gsegs = _SOLO_SEGMENTS[m]
             gopen = pc
-            groots = [[] for _ in range(m)]
+            groots = [_NO_ROOTS] * m
             for r, ml in touch.items():
-                groots[ml].append(r)
+                gr = groots[ml]
+                if gr is _NO_ROOTS:
+                    groots[ml] = [r]
+                else:
+                    gr.append(r)
                 gopen[ml] += _feat(feat, r).open
             root_group = touch
         else:

@@ -32,12 +32,32 @@ from grn.record import Checkpoint, Nag, Turn
 _TAG_LINE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
 _TURN_NUMBER = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings).
-_DECLINE = re.compile(r'[{}();<>"\[\]]')
+_DECLINE = '{}();<>"[]'
 #: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
 #: though str.split() would split on it.
 _ODD_SPACE = re.compile(r"[^\S \t\f\r\n]")
+#: The same, for ASCII text (str.isspace() is true for these, the grammar ignores none of them).
+_ODD_ASCII_SPACE = "\x0b\x1c\x1d\x1e\x1f"
+
+
+def _has_odd_space(text: str) -> bool:
+    # str.__contains__ is many times quicker than a regex pass over the text
+    if text.isascii():
+        return any(c in text for c in _ODD_ASCII_SPACE)
+    return _ODD_SPACE.search(text) is not None
+
 
 CommandMaker = Callable[[str, str, Span, list], Command]
+
+
+#: Words remembered per reader, at most (a long archive of odd words must not grow memory without end).
+_MEMORY = 20_000
+
+
+def _remember(memo: dict, word: str, value: object) -> None:
+    if len(memo) >= _MEMORY:
+        memo.clear()
+    memo[word] = value
 
 
 class FastReader:
@@ -61,16 +81,41 @@ class FastReader:
         self.score_item = regex["SCORE_ITEM"]
         self.make_command = make_command
         self.unescape = unescape
+        # Records repeat their words ("+N", "tent@2,0", "red", "12."), and one
+        # dict look-up costs far less than the scanner: remember what each word is.
+        #: word -> the action terminal it is, or "" when it is none
+        self._kinds: dict[str, str] = {}
+        #: word -> whether it is a turn number / a player word
+        self._numbers: dict[str, bool] = {}
+        self._players: dict[str, bool] = {}
 
     def classify(self, word: str) -> str | None:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
-        m = self.scanner.match(word)
-        kind = None if m is None or m.end() != len(word) else m.lastgroup
-        return kind if kind is not None and kind in self.action_names else None
+        kind = self._kinds.get(word)
+        if kind is None:
+            m = self.scanner.match(word)
+            found = None if m is None or m.end() != len(word) else m.lastgroup
+            kind = found if found is not None and found in self.action_names else ""
+            _remember(self._kinds, word, kind)
+        return kind or None
+
+    def _is_number(self, word: str) -> bool:
+        ok = self._numbers.get(word)
+        if ok is None:
+            ok = _TURN_NUMBER.match(word) is not None
+            _remember(self._numbers, word, ok)
+        return ok
+
+    def _is_player(self, word: str) -> bool:
+        ok = self._players.get(word)
+        if ok is None:
+            ok = word != "score" and self.player.fullmatch(word) is not None
+            _remember(self._players, word, ok)
+        return ok
 
     def read(self, text: str, first_line: int, problems: list) -> tuple | None:
         """``(tags, turns)`` of a plain game, or ``None`` to let Lark read it."""
-        if _ODD_SPACE.search(text):
+        if _has_odd_space(text):
             return None
         lines = text.split("\n")
         tags = []
@@ -89,13 +134,11 @@ class FastReader:
                 tags.append((m.group(1), self.unescape(m.group(2))))
                 tag_spans.append(Span(first_line + i, m.start(1) + 1))
             i += 1
-        if _DECLINE.search(text, sum(len(l) + 1 for l in lines[:i])):
+        body = text[sum(len(l) + 1 for l in lines[:i]):]
+        if any(c in body for c in _DECLINE):
             return None
         turns = []
         make = self.make_command
-        scanner_match = self.scanner.match
-        action_names = self.action_names
-        turn_number = _TURN_NUMBER.match
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
         for j in range(i, n):
@@ -113,10 +156,10 @@ class FastReader:
             lineno = j + first_line
             count = len(words)
             num = words[0]
-            if count < 2 or not turn_number(num):
+            if count < 2 or not self._is_number(num):
                 return None
             player = words[1]
-            if player == "score" or not self.player.fullmatch(player):
+            if not self._is_player(player):
                 return None
             actions = []
             k = 2
@@ -127,9 +170,8 @@ class FastReader:
                     # the one action written as two words: "discard 52"
                     last = k + 1
                     word = line[cols[k]:cols[last] + len(words[last])]
-                m = scanner_match(word)
-                kind = None if m is None or m.end() != len(word) else m.lastgroup
-                if kind is None or kind not in action_names:
+                kind = self.classify(word)
+                if kind is None:
                     if last != k:
                         return None
                     break

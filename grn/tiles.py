@@ -102,6 +102,10 @@ class Segment:
         return "<Segment " + " ".join(parts) + ">"
 
 
+#: (segments along my edge, segments along the neighbour's edge facing it) -> Orientation.edge_pairs
+_EDGE_PAIRS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Orientation:
     """A design turned ``rotation`` degrees: everything a placement check needs.
@@ -131,10 +135,15 @@ class Orientation:
         """How edge ``e`` meets ``other`` (the neighbour across it): distinct (mine, theirs, places) pairs."""
         pairs = self.pair_cache[e].get(other)
         if pairs is None:
-            count: dict[tuple[int, int], int] = {}
-            for a, b in zip(self.edge_segments[e], other.edge_segments_rev[(e + 2) % 4]):
-                count[(a, b)] = count.get((a, b), 0) + 1
-            pairs = self.pair_cache[e][other] = tuple((a, b, n) for (a, b), n in count.items())
+            # the answer depends only on the segment indices along the two edges: few patterns
+            key = (self.edge_segments[e], other.edge_segments_rev[(e + 2) % 4])
+            pairs = _EDGE_PAIRS.get(key)
+            if pairs is None:
+                count: dict[tuple[int, int], int] = {}
+                for a, b in zip(key[0], key[1]):
+                    count[(a, b)] = count.get((a, b), 0) + 1
+                pairs = _EDGE_PAIRS[key] = tuple((a, b, n) for (a, b), n in count.items())
+            self.pair_cache[e][other] = pairs
         return pairs
 
     def __repr__(self) -> str:

@@ -366,7 +366,7 @@ def test_unicode_whitespace_is_not_a_separator() -> None:
     The fast path splits words with Python's Unicode-aware ``\\S+`` and reads
     such a line as two words, giving a record where Lark gives a syntax error.
     """
-    for odd in ("\u00a0", "\x0b", "\u2003", "\x1f"):
+    for odd in ("\u00a0", "\x0b", "\u2003", "\x1c", "\x1d", "\x1e", "\x1f"):
         _one(HEAD + f"1. red 17@0,1{odd}+N\n")
         _one(HEAD + f"{odd}\n1. red 17@0,1\n")
 
