@@ -169,6 +169,28 @@ def peak_memory(text: str, games: int) -> tuple[float, float]:
     return rss_kb / 1024, secs
 
 
+def pure_python_rate(text: str, repeat: int) -> float:
+    """Turns/s of the same validation run by a pure-Python copy of grn (no compiled modules), in a subprocess."""
+    import shutil
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pkg = Path(tmp) / "grn"
+        shutil.copytree(ROOT / "grn", pkg, ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+        shutil.copytree(ROOT / "grammar", pkg / "grammar")
+        shutil.copytree(ROOT / "schemas", pkg / "schemas")
+        data = Path(tmp) / "games.grn"
+        data.write_text(text, encoding="utf-8")
+        code = ("import sys; sys.path[:0] = [sys.argv[1], sys.argv[2]]\n"
+                "from grn import _compiled; assert _compiled.status() == 'pure Python'\n"
+                "from bench.bench_validate import bench_grn\n"
+                "best = min((bench_grn(open(sys.argv[3], encoding='utf-8').read(), 1) for _ in range(int(sys.argv[4]))),"
+                " key=lambda r: r['total'])\n"
+                "print(best['turns'] / best['total'])\n")
+        out = subprocess.run([sys.executable, "-c", code, tmp, str(ROOT), str(data), str(repeat)],
+                             capture_output=True, text=True, check=True, cwd=tmp)
+        return float(out.stdout.split()[-1])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=300, help="self-played Gold Rush games (4 players)")
@@ -177,6 +199,7 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=80)
     ap.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     ap.add_argument("--memory", type=int, default=10000, help="games in the streaming memory run (0: skip)")
+    ap.add_argument("--pure", action="store_true", help="also time a pure-Python copy of grn (no compiled modules)")
     args = ap.parse_args()
 
     import chess
@@ -212,6 +235,10 @@ def main() -> None:
     print(f"where grn's time goes (per turn): parsing {g['parse'] * per:.1f} us, "
           f"rules {g['rules'] * per:.1f} us, final scoring {g['scoring'] * per:.1f} us, "
           f"whole validate {g['total'] * per:.1f} us")
+    if args.pure:
+        pure = pure_python_rate(text, args.repeat)
+        print(f"grn pure Python: {pure:9.0f} turns/s (same games, a copy without compiled modules): "
+              f"compiled is {grn_tps / pure:.1f}x faster")
     if args.memory:
         mb, secs = peak_memory(text, args.memory)
         print(f"streaming validate of {args.memory} games: peak RSS {mb:.0f} MB, {secs:.1f} s "
