@@ -2,8 +2,8 @@
 
 mypyc (part of mypy) compiles type-annotated Python to C extensions; the
 same source files stay the definition and run unchanged where no compiler is
-available.  Compiled, reading and replaying a game is about three times
-faster (see ``bench/bench_validate.py``).
+available.  Compiled, reading and replaying a game is two to three times
+faster (``bench/bench_validate.py --pure``).
 
 Set ``GRN_PURE_PYTHON=1`` to install without compiling.  After editing a
 compiled module in a development install, run ``pip install -e .`` again:
