@@ -29,6 +29,7 @@ from typing import Any, Hashable, Iterable, Iterator
 
 from grn.commands import POSITIONS
 from grn.tiles import Orientation, TileDesign, TileSet
+from grn.value import reduce_dataclass
 
 
 def neighbours(x: int, y: int) -> tuple[tuple[int, int], ...]:
@@ -62,6 +63,10 @@ class PlacedTile:
     def segment_at(self, place: int) -> int:
         """The segment id at board place ``place`` (0..11) of this tile."""
         return self.base + self.orientation.place_segment[place]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the orientation is the design's own: take it from the (unpickled) design again
+        return (_placed_tile, (self.design, self.rotation, self.base, self.x, self.y))
 
     def __repr__(self) -> str:
         rot = f":{self.rotation}" if self.rotation else ""
@@ -132,6 +137,9 @@ class Feature:
         return (f"<Feature {self.kind} #{self.root} tiles={len(self.tiles)} open={self.open_places}{sym}"
                 f" followers={list(self.followers)}>")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
+
 
 class Feat:
     """The mutable data of one feature, kept at its root (board internals)."""
@@ -147,6 +155,9 @@ class Feat:
         self.sym = sym
         self.fol = fol
         self.links = links
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Feat, (self.kind, self.tiles, self.open, self.sym, self.fol, self.links))
 
     def copy(self) -> Feat:
         """An independent copy."""
@@ -223,6 +234,9 @@ class Board:
 
     def __contains__(self, pos: object) -> bool:
         return pos in self.tiles
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_board, (self.tileset, self.tiles, self.parent, self.kind, self.spos, self.feat))
 
     def __repr__(self) -> str:
         return f"<Board {len(self.tiles)} tiles, {len(self.parent)} segments>"
@@ -556,3 +570,15 @@ class Board:
     def debug(self) -> str:
         """A multi-line listing of the features (for debugging)."""
         return "\n".join(repr(f) for f in self.features())
+
+
+def _placed_tile(design: TileDesign, rotation: int, base: int, x: int, y: int) -> PlacedTile:
+    return PlacedTile(design, rotation, design.orientations[rotation // 90], base, x, y)
+
+
+def _restore_board(tileset: TileSet, tiles: dict[tuple[int, int], PlacedTile], parent: list[int], kind: list[str],
+                   spos: list[tuple[int, int]], feat: list[Feat | None]) -> Board:
+    """A Board from what :meth:`Board.__reduce__` gave (pickle and copy.deepcopy)."""
+    board = Board(tileset)
+    board.tiles, board.parent, board.kind, board.spos, board.feat = tiles, parent, kind, spos, feat
+    return board

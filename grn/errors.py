@@ -7,11 +7,11 @@ from and reported together, rather than raised one exception at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from mypy_extensions import mypyc_attr
 
-from grn.value import Value
+from grn.value import Value, reduce_dataclass
 
 Severity = Literal["error", "warning", "info"]
 
@@ -98,6 +98,9 @@ class Diagnostic:
             if value is not None:
                 out[key] = value
         return out
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
 
 
 # Other modules (grn.gold, which is not compiled) subclass these, together with ValueError.

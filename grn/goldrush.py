@@ -42,7 +42,7 @@ from grn.commands import (
 )
 from grn.errors import IllegalAction, Span
 from grn.tiles import TileDesign, TileSet, load_tileset
-from grn.value import Value
+from grn.value import Value, reduce_dataclass
 
 S000 = "000_5f9a6b7de23050c9.txt"
 S002 = "002_019247a6c41c54a2.txt"
@@ -94,6 +94,9 @@ class Options:
 
     farmers: bool = True
     cowboys: int = 4
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
 
 
 class Event(Value):
@@ -303,6 +306,9 @@ class GoldCount:
     unknown: int
     count: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
+
 
 # --------------------------------------------------------------------------
 # the state
@@ -327,6 +333,12 @@ def _nuggets_of(tileset: TileSet) -> dict[str, tuple[tuple[int, int], ...]]:
     return table
 
 
+#: Every field of a GoldRushState (its slots, what _adopt takes over and what pickle keeps).
+_STATE_FIELDS: tuple[str, ...] = ("tileset", "options", "players", "board", "seat", "turn", "_bag", "bag_left", "_scores",
+    "supply", "tent", "tent_at", "cowboy_at", "token_supply", "stacks", "hands", "token_value",
+    "known", "final_done", "_seat_of", "_nuggets", "_token_counts", "_last_pos")
+
+
 class GoldRushState:
     """A game of Carcassonne: Gold Rush in progress.
 
@@ -335,9 +347,7 @@ class GoldRushState:
     seat order.
     """
 
-    __slots__ = ("tileset", "options", "players", "board", "seat", "turn", "_bag", "bag_left", "_scores",
-                 "supply", "tent", "tent_at", "cowboy_at", "token_supply", "stacks", "hands", "token_value",
-                 "known", "final_done", "_seat_of", "_nuggets", "_token_counts", "_last_pos")
+    __slots__ = _STATE_FIELDS
 
     tileset: TileSet
     options: Options
@@ -444,29 +454,12 @@ class GoldRushState:
 
     def _adopt(self, other: GoldRushState) -> None:
         """Take every field of ``other`` (by reference)."""
-        self.tileset = other.tileset
-        self.options = other.options
-        self.players = other.players
-        self.board = other.board
-        self.seat = other.seat
-        self.turn = other.turn
-        self._bag = other._bag
-        self.bag_left = other.bag_left
-        self._scores = other._scores
-        self.supply = other.supply
-        self.tent = other.tent
-        self.tent_at = other.tent_at
-        self.cowboy_at = other.cowboy_at
-        self.token_supply = other.token_supply
-        self.stacks = other.stacks
-        self.hands = other.hands
-        self.token_value = other.token_value
-        self.known = other.known
-        self.final_done = other.final_done
-        self._seat_of = other._seat_of
-        self._nuggets = other._nuggets
-        self._token_counts = other._token_counts
-        self._last_pos = other._last_pos
+        for name in _STATE_FIELDS:
+            setattr(self, name, getattr(other, name))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy.deepcopy: compiled classes cannot be made without __init__ by copyreg
+        return (_restore_state, (tuple(getattr(self, name) for name in _STATE_FIELDS),))
 
     def __repr__(self) -> str:
         sc = ", ".join(f"{p} {s}" for p, s in zip(self.players, self._scores))
@@ -1416,3 +1409,11 @@ __all__ = [
     "Options", "GoldRushState", "Event", "ScoreEvent", "TokensTaken", "TokenMined", "TokensPlaced", "TokensReturned",
     "FollowerReturned", "TentReturned", "TileDiscarded", "GoldCount",
 ]
+
+
+def _restore_state(values: tuple[Any, ...]) -> GoldRushState:
+    """A GoldRushState from the field values :meth:`GoldRushState.__reduce__` gave."""
+    state = GoldRushState.__new__(GoldRushState)
+    for name, value in zip(_STATE_FIELDS, values):
+        setattr(state, name, value)
+    return state

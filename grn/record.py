@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Final, Iterator, Union
+from typing import Any, Final, Iterator, Union
 
 from grn.commands import Command
 from grn.errors import Diagnostic, Span
-from grn.value import Value
+from grn.value import Value, reduce_dataclass
 
 
 class Comment(Value):
@@ -231,6 +231,9 @@ class Seat:
         """The colour that names the player in turns (the first they own)."""
         return self.colours[0]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
+
 
 _SEAT_RE = re.compile(r"^\s*(?:(?P<name>[^()]*?)\s*\((?P<colours>[a-z+ ]+)\)|(?P<bare>[a-z]+))\s*$")
 
@@ -333,3 +336,7 @@ class Record:
 
     def __repr__(self) -> str:
         return f"<Record {self.game} {self.tag('Event') or ''!s} turns={len(self.turns)}>"
+
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)

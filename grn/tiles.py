@@ -87,6 +87,10 @@ class Segment:
         """The symbols as a dict."""
         return dict(self.symbols)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Frozen dataclasses compiled by mypyc cannot be unpickled field by field: rebuild them.
+        return (Segment, (self.kind, self.places, self.ends, self.links, self.symbols))
+
     @property
     def edges(self) -> tuple[str, ...]:
         """The names of the places the segment holds (unturned)."""
@@ -217,6 +221,10 @@ class TileDesign:
         """The design turned ``rotation`` degrees (0, 90, 180 or 270)."""
         return self.orientations[rotation // 90]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled as what it is built from; the orientations are worked out again
+        return (TileDesign.build, (self.id, self.design, self.count, self.segments))
+
     def segment_links(self, index: int) -> tuple[int, ...]:
         """Segments joined to segment ``index`` by a link, in either direction."""
         return self.segments[index].links + self.backlinks[index]
@@ -240,6 +248,10 @@ class TileSet:
 
     def __getitem__(self, tile_id: str) -> TileDesign:
         return self.by_id[tile_id]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TileSet, (self.name, self.game, self.description, self.start, self.tiles, self.tokens, self.kinds,
+                          dict(self.by_id)))
 
     def __contains__(self, tile_id: object) -> bool:
         return tile_id in self.by_id

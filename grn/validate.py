@@ -23,6 +23,7 @@ from typing import Any, Iterable
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
 from grn.games import Engine, SetupProblem, new_engine, player_key, seats_of
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
+from grn.value import reduce_dataclass
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,9 @@ class TurnReport:
     def events(self) -> tuple[str, ...]:
         """The events as short sentences (described only when asked: validating stays quick)."""
         return tuple(_describe(e) for e in self.raw_events)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
 
 
 @dataclass(slots=True)
@@ -77,6 +81,9 @@ class GameReport:
             "final_events": self.final_events,
             "notes": self.notes,
         }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return reduce_dataclass(self)
 
 
 _RESULT_RE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*[:=]?\s*(-?\d+)\s*$")

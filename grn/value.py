@@ -16,6 +16,7 @@ are equal wherever they were written.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar, TypeVar
 
 V = TypeVar("V", bound="Value")
@@ -42,9 +43,23 @@ class Value:
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # for pickle and copy.deepcopy: compiled classes have no __dict__ to restore
+        return (type(self), tuple(getattr(self, f) for f in self._fields))
+
     def replace(self: V, **changes: Any) -> V:
         """A copy with some fields changed, like :func:`dataclasses.replace`."""
         for name in changes:
             if name not in self._fields:
                 raise TypeError(f"{type(self).__name__} has no field {name!r}")
         return type(self)(**{f: changes[f] if f in changes else getattr(self, f) for f in self._fields})
+
+
+def reduce_dataclass(obj: Any) -> tuple[Any, ...]:
+    """``__reduce__`` for a dataclass in a compiled module: rebuild it from its fields.
+
+    mypyc compiles a dataclass into a native class whose default unpickling sets
+    fields one by one, which a frozen dataclass refuses; pickle and
+    :func:`copy.deepcopy` call this instead.
+    """
+    return (type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init))
