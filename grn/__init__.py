@@ -13,8 +13,9 @@ from typing import IO, Iterable, Iterator  # noqa: E402
 
 from grn import _compiled  # noqa: E402
 
-if _compiled.stale():  # a development install whose sources were edited after `pip install -e .`
-    warnings.warn("grn: compiled modules are older than their sources (" + ", ".join(_compiled.stale())
+_stale = _compiled.stale()  # a development install whose sources were edited after `pip install -e .`
+if _stale:
+    warnings.warn("grn: compiled modules are older than their sources (" + ", ".join(_stale)
                   + "): run `pip install -e .` again, or the old code runs", stacklevel=2)
 
 from grn.notation import parse, read_game  # noqa: E402
