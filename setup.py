@@ -5,7 +5,8 @@ same source files stay the definition and run unchanged where no compiler is
 available.  Compiled, reading and replaying a game is two to three times
 faster (``bench/bench_validate.py --pure``).
 
-Set ``GRN_PURE_PYTHON=1`` to install without compiling.  After editing a
+Set ``GRN_PURE_PYTHON=1`` to install without compiling; where no C compiler
+can build against Python's headers, the build says so and installs pure Python.  After editing a
 compiled module in a development install, run ``pip install -e .`` again:
 ``grn`` warns when a compiled module is older than its source.
 """
@@ -31,9 +32,35 @@ def compiled_modules() -> tuple[str, ...]:
     return module.COMPILED_MODULES
 
 
+def compiler_problem() -> str | None:
+    """None when a C compiler builds against Python's headers here, else what went wrong."""
+    import tempfile
+    from distutils.ccompiler import new_compiler
+    from distutils.sysconfig import customize_compiler, get_python_inc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        source = os.path.join(tmp, "probe.c")
+        with open(source, "w", encoding="ascii") as fh:
+            fh.write("#include <Python.h>\nint grn_probe(void) { return 0; }\n")
+        compiler = new_compiler()
+        customize_compiler(compiler)
+        try:
+            compiler.compile([source], output_dir=tmp, include_dirs=[get_python_inc()])
+        except Exception as exc:  # CompileError, or no compiler at all
+            text = (str(exc).strip().splitlines() or [type(exc).__name__])[-1]
+            return text if len(text) <= 100 else text[:97] + "..."
+    return None
+
+
 def ext_modules() -> list:
     if os.environ.get("GRN_PURE_PYTHON"):
         print("grn: GRN_PURE_PYTHON is set: installing pure Python", file=sys.stderr)
+        return []
+    # All or nothing, decided before building: a half-built set of modules would not import.
+    problem = compiler_problem()
+    if problem is not None:
+        print(f"grn: cannot compile C extensions here ({problem}): installing pure Python, "
+              "two to three times slower", file=sys.stderr)
         return []
     from mypyc.build import mypycify
 
