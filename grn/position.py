@@ -46,6 +46,20 @@ class Position:
     markup: list[Markup] = field(default_factory=list)
     events: list[Any] = field(default_factory=list)
     address: str = ""
+    #: The turns of the line the position lies on (the main line, or the variation the address enters).
+    line: tuple[Turn, ...] = ()
+
+    def next_turn(self) -> Turn | None:
+        """The turn that follows this position on its line (None at the end of the line)."""
+        start = 0
+        for i, t in enumerate(self.line):
+            if t is self.last:
+                start = i + 1
+                break
+        for t in self.line[start:]:
+            if t.number > 0:
+                return t
+        return None
 
     @property
     def game(self) -> str:
@@ -135,6 +149,11 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
             step(turn)
         else:
             raise PositionError(f"no turn {branch_turn} in that line", usage=True)
+    if steps and final is not None and final < steps[-1][0] - 1:
+        # the variation branches after turn N-1: an earlier turn lies on the line it leaves
+        branch, k = steps[-1]
+        raise PositionError(f"variation {k} at turn {branch} begins after turn {branch - 1}: "
+                            f"no turn {final} on it", usage=True)
     for turn in line:
         if final is not None and turn.number > final:
             break
@@ -142,4 +161,4 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
     else:
         if final is not None and (last is None or last.number < final) and final > 0:
             raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}", usage=True)
-    return Position(record, state, seats, last, played, markup, events, str(address or "end"))
+    return Position(record, state, seats, last, played, markup, events, str(address or "end"), tuple(line))

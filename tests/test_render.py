@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from grn.commands import PlaceTile
-from grn.position import position_at
+import grn
+from grn.position import PositionError, position_at
 from grn.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
 from grn.render.goldrush import board_view
@@ -20,6 +23,8 @@ from grn.selfplay import gold as selfplay_gold
 from grn.selfplay import goldrush as selfplay_goldrush
 from grn.selfplay import to_record
 from grn.tiles import load_tileset
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE_SCRIPT = "<script>document.title='PWNED'</script>"
@@ -270,3 +275,39 @@ def test_html_embeds_every_position(goldrush_records, gold_records):
     assert sections[1].count('<div class="pos"') == 1 + sum(1 for t in records[1].turns if t.number > 0)
     assert '<select id="game">' in page
     assert page.count('class="score-chart"') == 2
+
+
+def test_legal_overlay_in_a_variation_shows_the_variations_next_tile(tmp_path):
+    # goldrush-2p has a one-turn variation at turn 30 (yellow lays 61 at -4,3 instead).
+    # Extend it by a legal turn 31 of another tile, then look at the position between.
+    text = (ROOT / "examples" / "goldrush-2p.grn").read_text(encoding="utf-8")
+    record = next(grn.read(io.StringIO(text)))
+    var = next(t for t in record.turns if t.number == 30).variations[0]
+    before = position_at(record, "30(1)29")
+    assert _next_tile_of(before) == var.turns[0].actions[0].tile == "61"
+    spots = {(p.x, p.y) for p in before.state.legal_placements("61")}
+    assert count(parse(render_svg(before, legal=True)), "legal") == len(spots) > 0
+
+    after = position_at(record, "30(1)30")
+    tile = next(a.tile for a in record.turns[31].actions if isinstance(a, PlaceTile))
+    place = after.state.legal_placements(tile)[0]
+    rot = f":{place.rotation}" if place.rotation else ""
+    extended = text.replace("(30. yellow 61@-4,3:270 +C", f"(30. yellow 61@-4,3:270 +C 31. red {tile}@{place.x},{place.y}{rot}")
+    record2 = next(grn.read(io.StringIO(extended)))
+    mid = position_at(record2, "30(1)30")
+    spots2 = {(p.x, p.y) for p in mid.state.legal_placements(tile)}
+    assert count(parse(render_svg(mid, legal=True)), "legal") == len(spots2) > 0
+    # at the end of the variation there is no next tile
+    assert count(parse(render_svg(position_at(record2, "30(1)31"), legal=True)), "legal") == 0
+
+
+def test_a_variation_position_before_its_branch_is_a_usage_error():
+    record = next(grn.read(ROOT / "examples" / "goldrush-2p.grn"))
+    with pytest.raises(PositionError) as err:
+        position_at(record, "30(1)25")
+    assert err.value.usage and "begins after turn 29" in str(err.value)
+
+
+def _next_tile_of(position):
+    turn = position.next_turn()
+    return next(a.tile for a in turn.actions if isinstance(a, PlaceTile))

@@ -215,25 +215,11 @@ def _parse_xy(word: str) -> tuple[int, int, str | None] | None:
 
 
 def _next_tile(position: Any) -> str | None:
-    """The tile the next turn of the main line places, when the record says so."""
-    if "(" in (position.address or ""):
+    """The tile the next turn of the position's line (main line or variation) places, when it says so."""
+    turn = position.next_turn()
+    if turn is None:
         return None
-    last = position.last
-    turns = position.record.turns
-    start = 0
-    if last is not None:
-        for i, t in enumerate(turns):
-            if t is last:
-                start = i + 1
-                break
-    for t in turns[start:]:
-        if t.number == 0:
-            continue
-        for a in t.actions:
-            if isinstance(a, PlaceTile):
-                return a.tile
-        return None
-    return None
+    return next((a.tile for a in turn.actions if isinstance(a, PlaceTile)), None)
 
 
 def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
