@@ -111,6 +111,9 @@ def new_engine(record: Record, seats: list[Seat], tileset: Any = None) -> Engine
     """
     game = record.game
     first = next((player_key(seats, t.player) for t in record.turns if t.number > 0), None)
+    if first not in {s.key for s in seats}:
+        # a first turn by someone not playing: that turn reports it, the game starts as seated
+        first = None
     if game == "goldrush":
         from grn.goldrush import GoldRushState
         from grn.tiles import load_tileset

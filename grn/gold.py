@@ -575,6 +575,12 @@ class GoldState:
                 "the game is over: no card is left on the table",
                 rule="The game ends when the last card has been removed from the table.",
                 section=SECTION["end"], span=flips[0].span if flips else None)
+        if player not in self.players:
+            raise IllegalAction(
+                f"{player} is not playing",
+                rule="Every player chooses a color and places the corresponding entrance in front of them.",
+                section=SECTION["setup"], hint="the players are " + ", ".join(self.players),
+                span=flips[0].span if flips else None)
         if player != self.current_player:
             raise IllegalAction(
                 f"it is {self.current_player}'s turn, not {player}'s",

@@ -376,3 +376,20 @@ def test_render_show_and_html_take_a_tileset(tmp_path):
     broken.write_text("{", encoding="utf-8")
     result = runner.invoke(app, ["render", example, "--tileset", str(broken)])
     assert result.exit_code == 1 and "not valid JSON" in result.output
+
+
+@pytest.mark.parametrize("game, text", [
+    ("goldrush", '[Game "goldrush"]\n[Players "blue, red"]\n\n1. bl0e 47a@1,0\n2. red 08@0,1\n'),
+    ("gold", GOLD.replace("1. red a1=G3", "1. r3d a1=G3")),
+])
+def test_a_first_turn_by_someone_not_playing_is_reported_at_that_turn(tmp_path, game, text):
+    # Found by fuzzing: the unknown first player was taken as the start player and the
+    # engine refused it with a traceback.  It is the turn's mistake, reported there.
+    result, path = run(tmp_path, text)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    line = text.split("\n").index(next(l for l in text.split("\n") if l.startswith("1. "))) + 1
+    assert f"{path}:{line}:" in result.output and "is not playing" in result.output
+    # drawing the start of that game works, and drawing past the turn says why it cannot
+    assert runner.invoke(app, ["render", path, "--turn", "0"]).exit_code == 0
+    past = runner.invoke(app, ["render", path, "--turn", "1"])
+    assert past.exit_code == 1 and isinstance(past.exception, SystemExit) and "is not playing" in past.output
