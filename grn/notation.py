@@ -119,7 +119,12 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         return (tags, tuple(intro), turns)
 
     def tag(self, items: list) -> tuple:
-        name, value = items
+        open_, name, value, close = items
+        for tok in (name, value, close):
+            if tok.line != open_.line:
+                # the game splitter and the Game tag are read line by line
+                self._problem(tok, f'a tag stands on one line: write [{name} {value}] on line {open_.line + self.offset}')
+                break
         return ("tag", (str(name), unescape(str(value))), self._span(name))
 
     def intro(self, items: list) -> list:

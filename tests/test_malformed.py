@@ -24,6 +24,8 @@ GOLD = '[Game "gold"]\n\n'
 CASES = [
     ("unclosed-tag-bracket", '[Game "goldrush"\n\n1. red 17@1,0\n', 3, 1, 'expected "]"'),
     ("unclosed-tag-bracket-2", '[Game "goldrush"]\n[Event "club"\n\n1. red 17@1,0\n', 4, 1, 'expected "]"'),
+    ("tag-value-on-next-line", '[Game\n"goldrush"]\n\n1. red 17@1,0\n', 2, 1, "a tag stands on one line"),
+    ("tag-bracket-on-next-line", '[Game "goldrush"\n]\n\n1. red 17@1,0\n', 2, 1, "a tag stands on one line"),
     ("tag-without-quotes", '[Event Club]\n\n1. red 17@1,0\n', 1, 8, 'expected a quoted "text"'),
     ("unterminated-string", '[Event "Club]\n\n1. red 17@1,0\n', 1, 8, 'expected a quoted "text"'),
     ("bad-tag-name", '[1Event "x"]\n\n1. red 17@1,0\n', 1, 2, "expected a tag name"),
