@@ -453,8 +453,9 @@ _CACHE: dict[str, TileSet] = {}
 def load_tileset(path: str | Path | None = None, name: str = "goldrush") -> TileSet:
     """Load a tile set: from ``path``, or (``None``) the shipped ``grn/data/tilesets/<name>.json``.
 
-    The data is checked against ``schemas/tileset.schema.json`` (when shipped)
-    and against the structural invariants; a problem raises
+    A file's data is checked against ``schemas/tileset.schema.json`` (the
+    shipped sets are checked by the tests), and all data against the structural
+    invariants; a problem raises
     :class:`~grn.errors.GrnError` with a one-line message naming the file and
     the JSON path.  Shipped sets are cached.
     """
@@ -476,7 +477,10 @@ def load_tileset(path: str | Path | None = None, name: str = "goldrush") -> Tile
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GrnError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    validator = _schema_validator()
+    # A user's tile set is checked against the schema here.  The shipped ones are
+    # checked by tests/test_tileset_data.py: checking them on every run would cost
+    # a tenth of a second (most of it importing jsonschema) for data that cannot change.
+    validator = _schema_validator() if path is not None else None
     if validator is not None:
         import jsonschema
 

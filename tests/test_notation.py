@@ -8,6 +8,7 @@ equality, so commands built here compare equal to the parsed ones).
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -537,3 +538,21 @@ def test_spans_ignored_by_equality():
 def test_gold_flip_span():
     (rec,) = notation.parse('[Game "gold"]\n\n1. red a1=G3  h8=D\n')
     assert [a.span for a in rec.turns[0].actions] == [Span(3, 8), Span(3, 15)]
+
+
+def test_the_analysed_grammar_is_cached_per_user_and_never_in_the_way(tmp_path):
+    # The second run reads the analysed grammar from the user's cache folder; a cache
+    # folder that cannot be made changes nothing but the speed.
+    import os
+    import subprocess
+    import sys
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "goldrush-2p.grn"
+    code = "import sys; from grn.cli import main; sys.argv = ['grn', 'validate', sys.argv[1]]; main()"
+    for cache_home in (tmp_path / "cache", tmp_path / "cache", tmp_path / "not-a-folder"):
+        if cache_home.name == "not-a-folder":
+            cache_home.write_text("a file where the cache folder would go")
+        env = {**os.environ, "XDG_CACHE_HOME": str(cache_home)}
+        run = subprocess.run([sys.executable, "-c", code, str(example)], capture_output=True, text=True, env=env)
+        assert run.returncode == 0 and run.stderr == "", run.stderr
+    assert [p.name.split(".lark-")[0] for p in (tmp_path / "cache" / "grn").iterdir()] == ["goldrush.lark"]
