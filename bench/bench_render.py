@@ -14,7 +14,7 @@ import time
 
 from grn.position import position_at
 from grn.render import render_svg
-from grn.selfplay import goldrush as selfplay_goldrush
+from grn.games.goldrush import selfplay as selfplay_goldrush
 from grn.selfplay import to_record
 
 

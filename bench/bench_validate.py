@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 
 def make_grn(games: int, players: int, seed0: int) -> tuple[str, float]:
-    from grn.selfplay import goldrush, to_record
+    from grn.games.goldrush import selfplay as goldrush
+    from grn.selfplay import to_record
     from grn.writer import write_record
 
     t = time.perf_counter()
@@ -116,9 +117,9 @@ def bench_grn(text: str, repeat: int) -> dict[str, float]:
 
 
 def _replay_only(records: list) -> tuple[float, float]:
-    from grn.goldrush import GoldRushState
-    from grn.tiles import load_tileset
-    from grn.games import goldrush_options
+    from grn.games.goldrush.rules import GoldRushState
+    from grn.games.goldrush import load_tileset
+    from grn.games.goldrush import parse_options as goldrush_options
 
     tileset = load_tileset()
     prepared = []

@@ -12,20 +12,24 @@ import importlib.machinery
 import os
 import sys
 
-#: The modules on the hot path of ``grn validate``: the value types, the reader,
-#: the tile-laying core, the Gold Rush rules and the validator.
+#: The modules on the hot path of ``grn validate``: the value types, the command
+#: codecs, the reader, the engine contract, the tile-laying core, the Gold Rush
+#: rules and the validator.  (A game's package may list its own hot modules here.)
 COMPILED_MODULES: tuple[str, ...] = (
     "grn.value",
     "grn.errors",
-    "grn.commands",
+    "grn.codec",
     "grn.record",
-    "grn.tiles",
-    "grn.board",
-    "grn.goldrush",
+    "grn.engine",
+    "grn.tiling.places",
+    "grn.tiling.commands",
+    "grn.tiling.tiles",
+    "grn.tiling.board",
+    "grn.games.goldrush.commands",
+    "grn.games.goldrush.rules",
     "grn.fastread",
     "grn.notation",
     "grn.validate",
-    "grn.games",
 )
 
 
@@ -41,7 +45,7 @@ def compiled_modules() -> list[str]:
 
 def status() -> str:
     """``compiled`` (every hot module), ``pure Python`` (none) or ``partly compiled``."""
-    import grn.goldrush, grn.notation, grn.validate  # noqa: F401, E401  (load the hot path)
+    import grn.games.goldrush.rules, grn.notation, grn.validate  # noqa: F401, E401  (load the hot path)
 
     done = len(compiled_modules())
     if done == len(COMPILED_MODULES):
@@ -60,10 +64,12 @@ def stale() -> list[str]:
         return []
     out = []
     for name in COMPILED_MODULES:
-        spec = importlib.machinery.PathFinder.find_spec(name.rsplit(".", 1)[1], [os.path.dirname(__file__)])
+        *folders, leaf = name.split(".")[1:]
+        folder = os.path.join(os.path.dirname(__file__), *folders)
+        spec = importlib.machinery.PathFinder.find_spec(leaf, [folder])
         if spec is None or not _is_extension(spec.origin):
             continue
-        source = os.path.join(os.path.dirname(__file__), name.rsplit(".", 1)[1] + ".py")
+        source = os.path.join(folder, leaf + ".py")
         if os.path.exists(source) and os.path.getmtime(source) > os.path.getmtime(spec.origin):  # type: ignore[arg-type]
             out.append(name)
     return out

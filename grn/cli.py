@@ -54,7 +54,7 @@ def _tileset(path: Optional[Path]) -> object:
     if path is None:
         return None
     from grn.errors import GrnError
-    from grn.tiles import load_tileset
+    from grn.tiling.tiles import load_tileset
 
     try:
         return load_tileset(path)
@@ -185,7 +185,9 @@ def validate(
     Example: grn validate examples/*.grn
     """
     from grn.sources import load
-    from grn.validate import MatchChecker, validate_record
+    from grn import games as registry
+    from grn.ruleset import SeriesChecker
+    from grn.validate import validate_record
 
     if format not in ("text", "json"):
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
@@ -197,7 +199,7 @@ def validate(
     for path in files:
         file_reports = []
         problems = []
-        matches = MatchChecker()
+        series: dict[str, SeriesChecker] = {}  # per game: checks across the games of the file
         index = 0
         for item in load(path):
             if item.problem is not None:
@@ -213,12 +215,20 @@ def validate(
             valid += report.valid
             errors += sum(d.severity == "error" for d in report.diagnostics)
             file_reports.append(report)
-            matches.add(item.record, report)
+            if registry.known(item.record.game):
+                name = registry.find_ruleset(item.record.game).name
+                if name not in series:
+                    series[name] = registry.find_ruleset(name).series_checker()
+                series[name].add(item.record, report)
             if format == "text":
                 _report(report.diagnostics)
                 if explain:
                     _explain(report)
-        match_problems, match_lines = matches.check(path)
+        match_problems, match_lines = [], []
+        for checker in series.values():
+            found, lines = checker.check(path)
+            match_problems += found
+            match_lines += lines
         problems += match_problems
         errors += sum(d.severity == "error" for d in match_problems)
         if format == "text":
@@ -257,43 +267,40 @@ def _explain(report: object) -> None:
 
 @app.command()
 def selfplay(
-    game: str = typer.Option("goldrush", "--game", help="goldrush or gold."),
+    game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one; grn validate --help lists none, see README)."),
     players: int = typer.Option(2, "--players", "-n", help="Number of players (2 to 5)."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same game."),
     games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
-    options: Optional[str] = typer.Option(None, "--options", help='Gold Rush options, e.g. "farmers=off".'),
+    options: Optional[str] = typer.Option(None, "--options", help='The game\'s options, e.g. "farmers=off".'),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
 ) -> None:
     """Write complete, legal, random game records, reproducible from the seed.
 
     Example: grn selfplay --players 4 --seed 7 -o game.grn
     """
-    from grn.games import SetupProblem, goldrush_options
+    from grn import games as registry
     from grn.record import parse_options
+    from grn.ruleset import SetupProblem
     from grn.selfplay import to_record
     from grn.writer import write_record
 
-    if not 2 <= players <= 5:
-        print(f"grn selfplay: --players must be 2 to 5, not {players}", file=sys.stderr)
+    try:
+        ruleset = registry.find_ruleset(game)
+    except registry.UnknownGame:
+        print(f"grn selfplay: --game must be one of {', '.join(registry.names())}, not {game!r}", file=sys.stderr)
         raise typer.Exit(2)
-    if game not in ("goldrush", "gold"):
-        print(f"grn selfplay: --game must be goldrush or gold, not {game!r}", file=sys.stderr)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        print(f"grn selfplay: --players must be {ruleset.min_players} to {ruleset.max_players}, not {players}",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    try:
+        opts = ruleset.parse_options(parse_options(options or ""))
+    except SetupProblem as exc:
+        print(f"grn selfplay: {exc.message}", file=sys.stderr)
         raise typer.Exit(2)
     texts = []
     for i in range(games):
-        if game == "goldrush":
-            from grn.selfplay import goldrush as sp
-
-            try:
-                opts = goldrush_options(parse_options(options or ""))
-            except SetupProblem as exc:
-                print(f"grn selfplay: {exc.message}", file=sys.stderr)
-                raise typer.Exit(2)
-            played = sp.play(players, seed=seed + i, options=opts)
-        else:
-            from grn.selfplay import gold as gp
-
-            played = gp.play(players, seed=seed + i)
+        played = ruleset.selfplay(players, seed + i, opts)
         texts.append(write_record(to_record(played, seed=seed + i)))
     _emit("\n".join(texts), output)
 
@@ -340,7 +347,7 @@ def render(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
     format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
-    reveal: bool = typer.Option(False, "--reveal", help="Gold: show the faces known so far on face-down cards."),
+    reveal: bool = typer.Option(False, "--reveal", help="Card games: show the faces known so far on face-down cards."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
     tileset: Optional[Path] = TilesetOpt,
 ) -> None:
@@ -386,7 +393,7 @@ def show(
 
 
 def describe_position(pos: object) -> list[str]:
-    """The lines ``grn show`` prints for a position."""
+    """The lines ``grn show`` prints for a position: a heading, the game's own lines, who plays next."""
     from grn.position import Position
 
     assert isinstance(pos, Position)
@@ -394,28 +401,8 @@ def describe_position(pos: object) -> list[str]:
     where = f"after turn {pos.last.number}" if pos.last is not None and pos.last.number else "at the start"
     lines = [f"{pos.record.tag('Event') or 'game'} ({pos.game}), {where}"]
     names = {s.key: s.name for s in pos.seats}
-    scores = state.scores
-    if pos.game == "goldrush":
-        cowboys, tents, gold = state.cowboys, state.tents, state.gold()
-        for key, name in names.items():
-            tent = "in supply" if tents[key] is None else "at {},{}".format(*tents[key])
-            g = gold[key]
-            tokens = f"{g.count} token{'s' if g.count != 1 else ''}"
-            if g.count:
-                tokens += f" (known {g.known}" + (f", {g.unknown} unknown)" if g.unknown else ")")
-            lines.append(f"  {name} ({key}): {scores[key]} points, {cowboys[key]} cowboys in supply, "
-                         f"tent {tent}, {tokens}")
-        bag = {t: n for t, n in state.bag().items() if n}
-        lines.append(f"  bag: {sum(bag.values())} tiles: " + " ".join(f"{t}x{n}" for t, n in sorted(bag.items())))
-        info = state.token_info()
-        known = ", ".join(f"{n}x{v}" for v, n in info["known"].items()) or "none"
-        lines.append(f"  mining tokens: {info['supply']} in the supply, {info['on_mountains']} on mountains; "
-                     f"faces known so far: {known}")
-    else:
-        for key, name in names.items():
-            lines.append(f"  {name} ({key}): {scores[key]} points in {state.gold_cards[key]} gold cards")
-        lines.append(f"  {len(state.face_down())} cards face down, {len(state.removed())} gone; "
-                     f"phase: {state.phase}")
+    assert pos.ruleset is not None
+    lines += pos.ruleset.describe(pos)
     if not state.is_over:
         lines.append(f"  next: {names.get(state.current_player, state.current_player)} "
                      f"({state.current_player})")
@@ -469,7 +456,16 @@ def schema(
     """
     from importlib import resources
 
-    target = resources.files("grn.schemas").joinpath(f"{name}.schema.json")
+    from grn import games
+
+    if name == "record":
+        from grn.jsonform import record_schema
+
+        sys.stdout.write(json.dumps(record_schema(), indent=2) + "\n")
+        return
+    shipped = {r_name: where for ruleset in games.rulesets() for r_name, where in ruleset.schemas.items()}
+    package, file = shipped.get(name, ("grn.schemas", f"{name}.schema.json"))
+    target = resources.files(package).joinpath(file)
     if not target.is_file():
         print(f"grn schema: no schema named {name!r}", file=sys.stderr)
         raise typer.Exit(2)

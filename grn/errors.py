@@ -103,7 +103,7 @@ class Diagnostic:
         return reduce_dataclass(self)
 
 
-# Other modules (grn.gold, which is not compiled) subclass these, together with ValueError.
+# Other modules (the Gold engine, which is not compiled) subclass these, together with ValueError.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class GrnError(Exception):
     """Base class of the errors grn raises for bad input (never for its own bugs)."""

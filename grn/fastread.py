@@ -25,9 +25,8 @@ from typing import Callable
 
 from lark import Lark
 
-from grn.commands import Command
 from grn.errors import Span
-from grn.record import Checkpoint, Nag, Turn
+from grn.record import Checkpoint, Command, Nag, Turn
 
 _TAG_LINE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
 _TURN_NUMBER = re.compile(r"\d+\.$")
@@ -47,7 +46,8 @@ def _has_odd_space(text: str) -> bool:
     return _ODD_SPACE.search(text) is not None
 
 
-CommandMaker = Callable[[str, str, Span, list], Command]
+#: Reads one action word: (text, span, problems) -> command (a codec's ``read``).
+WordReader = Callable[[str, Span, list], Command]
 
 
 #: Words remembered per reader, at most (a long archive of odd words must not grow memory without end).
@@ -63,7 +63,7 @@ def _remember(memo: dict, word: str, value: object) -> None:
 class FastReader:
     """Reads plain games with the terminal regexes of one game's Lark grammar."""
 
-    def __init__(self, parser: Lark, make_command: CommandMaker, unescape: Callable[[str], str]) -> None:
+    def __init__(self, parser: Lark, readers: dict[str, WordReader], unescape: Callable[[str], str]) -> None:
         terminals = {t.name: t for t in parser.terminals}
         regex = {name: re.compile(t.pattern.to_regexp()) for name, t in terminals.items()}
         names = {sym.name for r in parser.rules if r.origin.name == "action" for sym in r.expansion}
@@ -79,7 +79,8 @@ class FastReader:
         self.player = regex["PLAYER"]
         self.nag = regex["NAG"]
         self.score_item = regex["SCORE_ITEM"]
-        self.make_command = make_command
+        #: action terminal -> the codec's read (one definition per command: :mod:`grn.codec`)
+        self.readers = readers
         self.unescape = unescape
         # Records repeat their words ("+N", "tent@2,0", "red", "12."), and one
         # dict look-up costs far less than the scanner: remember what each word is.
@@ -138,7 +139,7 @@ class FastReader:
         if any(c in body for c in _DECLINE):
             return None
         turns = []
-        make = self.make_command
+        readers = self.readers
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
         for j in range(i, n):
@@ -175,7 +176,7 @@ class FastReader:
                     if last != k:
                         return None
                     break
-                actions.append(make(kind, word, Span(lineno, cols[k] + 1), problems))
+                actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
                 k = last + 1
             extras: list = []
             while k < count:

@@ -14,12 +14,10 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from grn.commands import (
-    Card, Command, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens,
-)
 from grn.errors import Diagnostic
+from grn.ruleset import Ruleset
 from grn.record import (
-    Checkpoint, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    Command, Checkpoint, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 
 FORMAT_VERSION = 1
@@ -28,43 +26,52 @@ Json = dict[str, Any]
 
 @lru_cache(maxsize=None)
 def schema(name: str = "record.schema.json") -> Json:
-    """A JSON Schema shipped in ``schemas/`` (loaded once)."""
+    """A JSON Schema: ``record.schema.json`` is composed (:func:`record_schema`), the others shipped in ``schemas/``."""
+    if name == "record.schema.json":
+        return record_schema()
     text = resources.files("grn.schemas").joinpath(name).read_text(encoding="utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
+
+
+def record_schema() -> Json:
+    """The schema of the JSON form: the envelope (``schemas/record-envelope.schema.json``) with the
+    ``action`` definition made from every known ruleset's codecs (:meth:`grn.codec.CommandCodec.schema`).
+
+    ``schemas/record.schema.json`` is this schema written out (``python -m grn.jsonform``); a test
+    keeps the two the same.
+    """
+    from grn import games
+
+    text = resources.files("grn.schemas").joinpath("record-envelope.schema.json").read_text(encoding="utf-8")
+    doc = json.loads(text)
+    codecs: dict[str, Any] = {}
+    for ruleset in games.rulesets():
+        for codec in ruleset.codecs:
+            codecs.setdefault(codec.json_type, codec)  # games sharing a command share its codec
+    action = doc["$defs"]["action"]
+    action["properties"] = {"type": {"enum": list(codecs)}}
+    action["allOf"] = [{"if": {"properties": {"type": {"const": t}}, "required": ["type"]}, "then": c.schema()}
+                       for t, c in codecs.items()]
+    return doc  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------
 # Record -> JSON
 # ---------------------------------------------------------------------------
 
-def command_to_json(cmd: Command) -> Json:
-    """One engine command as a JSON object."""
-    if isinstance(cmd, PlaceTile):
-        return {"type": "place", "tile": cmd.tile, "x": cmd.x, "y": cmd.y, "rotation": cmd.rotation}
-    if isinstance(cmd, PlaceCowboy):
-        return {"type": "cowboy", "location": cmd.location}
-    if isinstance(cmd, PlaceTent):
-        out: Json = {"type": "tent", "x": cmd.x, "y": cmd.y}
-        if cmd.location is not None:
-            out["location"] = cmd.location
-        return out
-    if isinstance(cmd, Mine):
-        return {"type": "mine", "value": cmd.value}
-    if isinstance(cmd, RevealTokens):
-        return {"type": "tokens", "values": list(cmd.values)}
-    if isinstance(cmd, DiscardTile):
-        return {"type": "discard", "tile": cmd.tile}
-    if isinstance(cmd, FlipCard):
-        face: Json = {"kind": cmd.face.kind}
-        if cmd.face.kind != "dynamite":
-            face["value"] = cmd.face.value
-        if cmd.face.colour is not None:
-            face["colour"] = cmd.face.colour
-        return {"type": "flip", "pos": cmd.pos, "face": face}
-    raise TypeError(f"not a command: {cmd!r}")
+def command_to_json(cmd: Command, ruleset: Ruleset | None = None) -> Json:
+    """One engine command as a JSON object (its game's codec: :meth:`grn.codec.CommandCodec.to_json`)."""
+    codec = ruleset.codec_for(cmd) if ruleset is not None else None
+    if codec is None:
+        from grn import games
+
+        codec = next((c for r in games.rulesets() if (c := r.codec_for(cmd)) is not None), None)
+        if codec is None:
+            raise TypeError(f"not a command of a known game: {cmd!r}")
+    return codec.to_json(cmd)
 
 
-def _extra_to_json(extra: Extra | Note) -> Json:
+def _extra_to_json(extra: Extra | Note, ruleset: Ruleset | None = None) -> Json:
     if isinstance(extra, Nag):
         return {"type": "nag", "glyph": extra.glyph}
     if isinstance(extra, Comment):
@@ -75,27 +82,30 @@ def _extra_to_json(extra: Extra | Note) -> Json:
         return {"type": "markup", "kind": extra.kind,
                 "args": [{"text": a.text} if isinstance(a, MarkupText) else a for a in extra.args]}
     if isinstance(extra, Variation):
-        return {"type": "variation", "intro": [_extra_to_json(n) for n in extra.intro],
-                "turns": [turn_to_json(t) for t in extra.turns]}
+        return {"type": "variation", "intro": [_extra_to_json(n, ruleset) for n in extra.intro],
+                "turns": [turn_to_json(t, ruleset) for t in extra.turns]}
     raise TypeError(f"not an extra: {extra!r}")
 
 
-def turn_to_json(turn: Turn) -> Json:
-    """One turn as a JSON object."""
+def turn_to_json(turn: Turn, ruleset: Ruleset | None = None) -> Json:
+    """One turn as a JSON object (``ruleset``: the game's, else the command's game is looked up)."""
     return {
         "number": turn.number,
         "player": turn.player,
-        "actions": [command_to_json(a) for a in turn.actions],
-        "extras": [_extra_to_json(e) for e in turn.extras],
+        "actions": [command_to_json(a, ruleset) for a in turn.actions],
+        "extras": [_extra_to_json(e, ruleset) for e in turn.extras],
     }
 
 
 def record_to_json(record: Record) -> Json:
     """One game as a JSON object."""
+    from grn import games
+
+    ruleset = games.find_ruleset(record.game) if games.known(record.game) else None
     return {
         "tags": [[name, value] for name, value in record.tags],
-        "intro": [_extra_to_json(n) for n in record.intro],
-        "turns": [turn_to_json(t) for t in record.turns],
+        "intro": [_extra_to_json(n, ruleset) for n in record.intro],
+        "turns": [turn_to_json(t, ruleset) for t in record.turns],
     }
 
 
@@ -108,27 +118,27 @@ def records_to_json(records: list[Record]) -> Json:
 # JSON -> Record
 # ---------------------------------------------------------------------------
 
-def _command(obj: Json) -> Command:
-    kind = obj["type"]
-    if kind == "place":
-        return PlaceTile(obj["tile"], obj["x"], obj["y"], obj.get("rotation", 0))
-    if kind == "cowboy":
-        return PlaceCowboy(obj["location"])
-    if kind == "tent":
-        return PlaceTent(obj["x"], obj["y"], obj.get("location"))
-    if kind == "mine":
-        return Mine(obj.get("value"))
-    if kind == "tokens":
-        return RevealTokens(tuple(obj["values"]))
-    if kind == "discard":
-        return DiscardTile(obj["tile"])
-    if kind == "flip":
-        face = obj["face"]
-        return FlipCard(obj["pos"], Card(face["kind"], face.get("value", 0), face.get("colour")))
-    raise ValueError(f"unknown action type {kind!r}")  # the schema rules this out
+class NotThisGame(ValueError):
+    """A JSON game the rulesets cannot use: an unknown ``Game``, or an action of another game.
+
+    ``path`` is the JSON path of the offending value.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}")
+        self.path = path
 
 
-def _extra(obj: Json) -> Extra:
+def _command(obj: Json, ruleset: Ruleset, path: str) -> Command:
+    codec = ruleset.codec_named(obj["type"])
+    if codec is None:
+        known = ", ".join(c.json_type for c in ruleset.codecs)
+        raise NotThisGame(f"{path}.type", f"{obj['type']!r} is not an action of the game {ruleset.name!r} "
+                                          f"(its actions: {known})")
+    return codec.from_json(obj)
+
+
+def _extra(obj: Json, ruleset: Ruleset, path: str) -> Extra:
     kind = obj["type"]
     if kind == "nag":
         return Nag(obj["glyph"])
@@ -140,21 +150,36 @@ def _extra(obj: Json) -> Extra:
         return Markup(obj["kind"], tuple(MarkupText(a["text"]) if isinstance(a, dict) else a
                                          for a in obj["args"]))
     if kind == "variation":
-        return Variation(tuple(_turn(t) for t in obj["turns"]),
-                         tuple(_extra(n) for n in obj.get("intro", [])))  # type: ignore[misc]
-    raise ValueError(f"unknown extra type {kind!r}")
+        return Variation(tuple(_turn(t, ruleset, f"{path}.turns[{i}]") for i, t in enumerate(obj["turns"])),
+                         tuple(_extra(n, ruleset, f"{path}.intro[{i}]")  # type: ignore[misc]
+                               for i, n in enumerate(obj.get("intro", []))))
+    raise ValueError(f"unknown extra type {kind!r}")  # the schema rules this out
 
 
-def _turn(obj: Json) -> Turn:
-    return Turn(obj["number"], obj["player"], tuple(_command(a) for a in obj["actions"]),
-                tuple(_extra(e) for e in obj.get("extras", [])))
+def _turn(obj: Json, ruleset: Ruleset, path: str) -> Turn:
+    return Turn(obj["number"], obj["player"],
+                tuple(_command(a, ruleset, f"{path}.actions[{i}]") for i, a in enumerate(obj["actions"])),
+                tuple(_extra(e, ruleset, f"{path}.extras[{i}]") for i, e in enumerate(obj.get("extras", []))))
 
 
-def record_from_json(obj: Json) -> Record:
-    """One game from its (already schema-checked) JSON object."""
-    return Record(tuple((k, v) for k, v in obj["tags"]),
-                  tuple(_turn(t) for t in obj.get("turns", [])),
-                  tuple(_extra(n) for n in obj.get("intro", [])))  # type: ignore[misc]
+def record_from_json(obj: Json, path: str = "$") -> Record:
+    """One game from its (already schema-checked) JSON object.
+
+    Raises :class:`NotThisGame` for an unknown ``Game`` or an action of another game.
+    """
+    from grn import games
+
+    tags = tuple((k, v) for k, v in obj["tags"])
+    record = Record(tags)
+    try:
+        ruleset = games.find_ruleset(record.game)
+    except games.UnknownGame as exc:
+        index = next((i for i, (k, _) in enumerate(tags) if k == "Game"), 0)
+        raise NotThisGame(f"{path}.tags[{index}]", str(exc)) from None
+    return Record(tags,
+                  tuple(_turn(t, ruleset, f"{path}.turns[{i}]") for i, t in enumerate(obj.get("turns", []))),
+                  tuple(_extra(n, ruleset, f"{path}.intro[{i}]")  # type: ignore[misc]
+                        for i, n in enumerate(obj.get("intro", []))))
 
 
 def check(document: Any, *, file: str | None = None,
@@ -181,4 +206,19 @@ def records_from_json(document: Any, *, file: str | None = None) -> tuple[list[R
     problems = check(document, file=file)
     if problems:
         return [], problems
-    return [record_from_json(g) for g in document["games"]], []
+    records = []
+    for i, game in enumerate(document["games"]):
+        try:
+            records.append(record_from_json(game, f"$.games[{i}]"))
+        except NotThisGame as exc:
+            problems.append(Diagnostic(str(exc), None, file, code="schema"))
+    return ([] if problems else records), problems
+
+
+if __name__ == "__main__":  # python -m grn.jsonform: write schemas/record.schema.json
+    import sys
+    from pathlib import Path
+
+    target = Path(__file__).resolve().parent.parent / "schemas" / "record.schema.json"
+    target.write_text(json.dumps(record_schema(), indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {target}", file=sys.stderr)

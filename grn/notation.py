@@ -3,7 +3,7 @@
 Syntax and meaning stay apart.  The grammar (``envelope.lark`` plus one file
 per game that overrides the ``action`` rule) only says what is well formed; a
 Lark ``Transformer`` turns what it matched into :mod:`grn.record` values and
-:mod:`grn.commands`, noting words that are well formed but mean nothing (an
+engine commands (each game's :mod:`codecs <grn.codec>`), noting words that are well formed but mean nothing (an
 unknown feature place, a rotation of 45 degrees) as diagnostics.  No rule of
 any game is checked here: that is :mod:`grn.validate`'s job.
 
@@ -25,27 +25,20 @@ from typing import IO, Iterable, Iterator, cast
 
 import lark
 from lark import Lark, Token, Transformer
+from lark.load_grammar import FromPackageLoader
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from grn.commands import (
-    COLOURS, LOCATIONS, ROTATIONS, Card, Command, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent,
-    PlaceTile, RevealTokens,
-)
+from grn import games
+from grn.codec import CommandCodec
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader
 from grn.record import (
-    MARKUP_KINDS, Checkpoint, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    MARKUP_KINDS, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
+from grn.ruleset import Ruleset
 
-#: Game tag value -> grammar file.  Base Carcassonne shares the tile-laying syntax.
-GRAMMARS: dict[str, str] = {
-    "goldrush": "goldrush.lark",
-    "carcassonne": "goldrush.lark",
-    "gold": "gold.lark",
-}
-KNOWN_GAMES = tuple(GRAMMARS)
-
-#: Lark terminal names -> words a player understands.
+#: Lark terminal names of the envelope -> words a player understands (each game's
+#: commands add theirs from their codecs: :attr:`grn.codec.CommandCodec.expected`).
 EXPECTED_WORDS: dict[str, str] = {
     "TAG_NAME": "a tag name",
     "STRING": 'a quoted "text"',
@@ -57,13 +50,6 @@ EXPECTED_WORDS: dict[str, str] = {
     "SCORE_ITEM": "a score such as red=12",
     "MARKUP_KIND": "a markup kind (highlight, arrow, label, ghost)",
     "MARKUP_WORD": "a markup argument",
-    "PLACEMENT": "a tile placement such as 17@1,0:90",
-    "DISCARD": "a discard such as \"discard 52\"",
-    "COWBOY": "a cowboy such as +N",
-    "TENT": "a tent such as tent@2,-1",
-    "MINE": "\"mine\" or \"mine=3\"",
-    "TOKENS": "token faces such as tokens=2,?,0",
-    "FLIP": "a card turned such as c4=G3",
     "LSQB": '"["',
     "RSQB": '"]"',
     "LPAR": '"("',
@@ -75,8 +61,9 @@ EXPECTED_WORDS: dict[str, str] = {
 }
 
 
-def _words(expected: Iterable[str]) -> str:
-    names = sorted({EXPECTED_WORDS.get(e, e.lower()) for e in expected if not e.startswith("__")})
+def _words(expected: Iterable[str], ruleset: Ruleset) -> str:
+    words = {c.terminal: c.expected for c in ruleset.codecs}
+    names = sorted({EXPECTED_WORDS.get(e) or words.get(e) or e.lower() for e in expected if not e.startswith("__")})
     if not names:
         return "nothing more"
     if len(names) == 1:
@@ -84,10 +71,6 @@ def _words(expected: Iterable[str]) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1]
 
 
-_TENT_RE = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
-_FLIP_RE = re.compile(r"([a-z][a-z0-9]*)=(?:G(\d+)|(D)|([a-z]+)(\d+))$")
-_LOCATIONS = frozenset(LOCATIONS)
-_COLOURS = frozenset(COLOURS)
 _ESCAPE_RE = re.compile(r"\\(.)")
 
 
@@ -96,13 +79,32 @@ def unescape(quoted: str) -> str:
     return _ESCAPE_RE.sub(r"\1", quoted[1:-1])
 
 
+class CommandMaker:
+    """Turns an action terminal's word into its engine command with the ruleset's codecs."""
+
+    def __init__(self, codecs: Iterable[CommandCodec]) -> None:
+        self.by_terminal: dict[str, CommandCodec] = {c.terminal: c for c in codecs}
+
+    def __call__(self, kind: str, text: str, span: Span, problems: list[tuple[Span, str]]) -> Command:
+        """The engine command for one action token (terminal ``kind``, its ``text``).
+
+        Words that are well formed but mean nothing (rotation 45, place ``Q``)
+        are noted in ``problems``; the command is still made so nothing is lost.
+        """
+        codec = self.by_terminal.get(kind)
+        if codec is None:  # pragma: no cover - grammar and codecs agree (tests/test_codecs.py)
+            raise AssertionError(f"no codec reads the terminal {kind}")
+        return codec.read(text, span, problems)
+
+
 class _Builder(Transformer):  # type: ignore[type-arg]
     """Turns what the grammar matched into record values (used inline by LALR)."""
 
-    def __init__(self) -> None:
+    def __init__(self, make_command: CommandMaker) -> None:
         super().__init__()
         self.offset = 0
         self.problems: list[tuple[Span, str]] = []
+        self.make_command = make_command
 
     # -- helpers -------------------------------------------------------
     def _span(self, tok: Token) -> Span:
@@ -185,62 +187,11 @@ class _Builder(Transformer):  # type: ignore[type-arg]
     # -- actions -------------------------------------------------------
     def action(self, items: list) -> Command:
         tok: Token = items[0]
-        return make_command(tok.type, str(tok), self._span(tok), self.problems)
+        return self.make_command(tok.type, str(tok), self._span(tok), self.problems)
 
 
-def make_command(kind: str, text: str, span: Span, problems: list[tuple[Span, str]]) -> Command:
-    """The engine command for one action token (terminal ``kind``, its ``text``).
 
-    Words that are well formed but mean nothing (rotation 45, place ``Q``)
-    are noted in ``problems``; the command is still made so nothing is lost.
-    """
-    if kind == "PLACEMENT":
-        # The terminal guarantees the shape TILE@X,Y[:ROT]; partition() is quicker than a regex.
-        tile, _, rest = text.partition("@")
-        xy, _, rot_text = rest.partition(":")
-        x, _, y = xy.partition(",")
-        rot = int(rot_text) if rot_text else 0
-        if rot not in ROTATIONS:
-            problems.append((span, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)"))
-        return PlaceTile(tile, int(x), int(y), rot, span)
-    if kind == "COWBOY":
-        loc = text[1:]
-        if loc not in _LOCATIONS:
-            problems.append((span, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
-        return PlaceCowboy(loc, span)
-    if kind == "TENT":
-        m = _TENT_RE.match(text)
-        assert m is not None
-        where: str | None = m.group(3)
-        if where is not None and where not in _LOCATIONS:
-            problems.append((span, f"'{where}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
-        return PlaceTent(int(m.group(1)), int(m.group(2)), where, span)
-    if kind == "MINE":
-        _, _, val = text.partition("=")
-        return Mine(None if val in ("", "?") else int(val), span)
-    if kind == "TOKENS":
-        vals = text.partition("=")[2].split(",")
-        return RevealTokens(tuple(None if v == "?" else int(v) for v in vals), span)
-    if kind == "DISCARD":
-        return DiscardTile(text.split()[-1], span)
-    if kind == "FLIP":
-        m = _FLIP_RE.match(text)
-        assert m is not None
-        pos = m.group(1)
-        if m.group(2) is not None:
-            face = Card("gold", int(m.group(2)))
-        elif m.group(3):
-            face = Card("dynamite")
-        else:
-            colour = m.group(4)
-            if colour not in _COLOURS:
-                problems.append((span, f"'{colour}' is not a miner colour: use one of {', '.join(COLOURS)}"))
-            face = Card("miner", int(m.group(5)), colour)
-        return FlipCard(pos, face, span)
-    raise AssertionError(f"unhandled terminal {kind}")  # pragma: no cover - grammar and code agree
-
-
-def _cache_file(grammar: str) -> str | bool:
+def _cache_file(game: str) -> str | bool:
     """Where Lark keeps the analysed grammar between runs (a third of ``grn validate``'s start-up).
 
     A per-user cache folder rather than Lark's default in the shared temporary
@@ -254,15 +205,17 @@ def _cache_file(grammar: str) -> str | bool:
         os.makedirs(folder, mode=0o700, exist_ok=True)
     except OSError:
         return False
-    return os.path.join(folder, f"{grammar}.lark-{lark.__version__}.cache")
+    return os.path.join(folder, f"{game}.lark-{lark.__version__}.cache")
 
 
 @lru_cache(maxsize=None)
-def _parser(grammar: str) -> tuple[Lark, _Builder]:
-    builder = _Builder()
-    parser = Lark.open_from_package(
-        "grn.grammar", grammar, parser="lalr", transformer=builder,
-        propagate_positions=False, maybe_placeholders=False, cache=_cache_file(grammar),
+def _parser(ruleset: Ruleset) -> tuple[Lark, _Builder]:
+    """The LALR parser of a game's grammar (its file imports ``grammar/envelope.lark``)."""
+    builder = _Builder(CommandMaker(ruleset.codecs))
+    parser = Lark(
+        ruleset.grammar_text(), parser="lalr", transformer=builder,
+        import_paths=[FromPackageLoader("grn.grammar")],
+        propagate_positions=False, maybe_placeholders=False, cache=_cache_file(ruleset.name),
     )
     return parser, builder
 
@@ -367,8 +320,9 @@ def _caret(text: str, line: int, column: int) -> str:
 
 
 @lru_cache(maxsize=None)
-def _fast_reader(grammar: str) -> FastReader:
-    return FastReader(_parser(grammar)[0], make_command, unescape)
+def _fast_reader(ruleset: Ruleset) -> FastReader:
+    parser, builder = _parser(ruleset)
+    return FastReader(parser, {t: c.read for t, c in builder.make_command.by_terminal.items()}, unescape)
 
 
 def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index: int = 0,
@@ -380,25 +334,25 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
     ``fast=False`` makes Lark read the game even when :mod:`grn.fastread` could.
     """
     m = _game_tag(text)
-    game = (m.group(1).strip().lower() if m else "goldrush")
     diags: list[Diagnostic] = []
-    grammar = GRAMMARS.get(game)
-    if grammar is None:
-        line = first_line + text.count("\n", 0, m.start(1)) if m else first_line
-        diags.append(Diagnostic(
-            f"unknown game {game!r}: the Game tag must be one of {', '.join(KNOWN_GAMES)}",
-            Span(line, 1), file, code="unknown-game", game=index,
-            source_line=_caret(text, line - first_line + 1, 1)))
-        grammar = "goldrush.lark"
+    try:
+        ruleset = games.find_ruleset(m.group(1) if m else None)
+    except games.UnknownGame as exc:
+        assert m is not None
+        line = first_line + text.count("\n", 0, m.start(1))
+        diags.append(Diagnostic(str(exc), Span(line, 1), file, code="unknown-game", game=index,
+                                source_line=_caret(text, line - first_line + 1, 1)))
+        # read on with the default game's grammar: its syntax errors are reported too
+        ruleset = games.find_ruleset(None)
     if fast and not diags:
         problems: list[tuple[Span, str]] = []
-        got = _fast_reader(grammar).read(text, first_line, problems)
+        got = _fast_reader(ruleset).read(text, first_line, problems)
         if got is not None:
             for span, message in problems:
                 diags.append(Diagnostic(message, span, file, code="meaning", game=index,
                                         source_line=_caret(text, span.line - first_line + 1, span.column)))
             return Record(tuple(got[0]), tuple(got[1]), (), Span(first_line, 1), tuple(diags), tuple(got[2]))
-    parser, builder = _parser(grammar)
+    parser, builder = _parser(ruleset)
     builder.offset = first_line - 1
     builder.problems = []
     try:
@@ -406,7 +360,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         tags, intro, turns = cast("tuple[tuple[tuple[str, tuple[str, str], Span], ...], tuple[Note, ...], "
                                   "tuple[Turn, ...]]", parser.parse(text))
     except UnexpectedInput as exc:
-        diags.append(_syntax_diagnostic(exc, text, file, first_line, index))
+        diags.append(_syntax_diagnostic(exc, text, file, first_line, index, ruleset))
         # Keep what the header said so that reports can name the game.
         tags_only = tuple(
             (mm.group(1), unescape(mm.group(2)))
@@ -421,7 +375,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_line: int,
-                       index: int) -> Diagnostic:
+                       index: int, ruleset: Ruleset) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
     column = getattr(exc, "column", 1) or 1
     # lark declares pos_in_stream = None at class level; UnexpectedCharacters sets an int
@@ -446,7 +400,7 @@ def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_
         found, expected = str(exc), set()
     if isinstance(exc, UnexpectedCharacters) and text[pos:pos + 1] == "{":
         found = "a { comment that is never closed"
-    message = f"syntax error: {found}; expected {_words(expected)}"
+    message = f"syntax error: {found}; expected {_words(expected, ruleset)}"
     return Diagnostic(message, Span(line + first_line - 1, column), file, code="syntax", game=index,
                       source_line=_caret(text, line, column))
 

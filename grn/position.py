@@ -17,9 +17,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
+from grn import games
 from grn.errors import IllegalAction
-from grn.games import SetupProblem, new_engine, player_key, seats_of
 from grn.record import Markup, Record, Seat, Turn
+from grn.ruleset import Ruleset, SetupProblem, engine_for, player_key
 
 
 class PositionError(Exception):
@@ -48,6 +49,12 @@ class Position:
     address: str = ""
     #: The turns of the line the position lies on (the main line, or the variation the address enters).
     line: tuple[Turn, ...] = ()
+    #: The game's ruleset (None: looked up from the record's ``Game`` tag).
+    ruleset: Ruleset | None = None
+
+    def __post_init__(self) -> None:
+        if self.ruleset is None:
+            self.ruleset = games.find_ruleset(self.record.game)
 
     def next_turn(self) -> Turn | None:
         """The turn that follows this position on its line (None at the end of the line)."""
@@ -96,12 +103,9 @@ def _play(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
     player = player_key(seats, turn.player)
     try:
         if turn.number == 0:
-            setup = getattr(state, "setup", None)
-            if setup is None:
-                raise PositionError("this game has no set-up turns (turn 0)")
-            setup(player, turn.actions)
+            state.setup(player, turn.actions)
             cp = turn.checkpoint
-            if cp is not None and hasattr(state, "set_scores"):
+            if cp is not None:
                 state.set_scores({player_key(seats, p): s for p, s in cp.scores})
             return []
         return list(state.play_turn(player, turn.actions))
@@ -118,10 +122,11 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
         raise PositionError(f"the record cannot be read: {first.one_line()}")
     steps, final = parse_address(address)
     try:
-        seats = seats_of(record)
-        state = new_engine(record, seats, tileset)
-    except SetupProblem as exc:
-        raise PositionError(exc.message) from None
+        ruleset = games.find_ruleset(record.game)
+        seats = ruleset.seats(record)
+        state = engine_for(ruleset, record, seats, tileset)
+    except (SetupProblem, games.UnknownGame) as exc:
+        raise PositionError(str(exc)) from None
     line: Sequence[Turn] = record.turns
     markup: list[Markup] = list(record.intro)  # type: ignore[arg-type]
     markup = [m for m in markup if isinstance(m, Markup)]
@@ -161,4 +166,5 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
     else:
         if final is not None and (last is None or last.number < final) and final > 0:
             raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}", usage=True)
-    return Position(record, state, seats, last, played, markup, events, str(address or "end"), tuple(line))
+    return Position(record, state, seats, last, played, markup, events, str(address or "end"), tuple(line),
+                    ruleset)

@@ -16,9 +16,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Iterator, Union
 
-from grn.commands import Command
 from grn.errors import Diagnostic, Span
 from grn.value import Value, reduce_dataclass
+
+#: An engine command: the value a game's codec reads from an action word (:mod:`grn.codec`).
+Command = Value
 
 
 class Comment(Value):
@@ -302,8 +304,13 @@ class Record:
 
     @property
     def game(self) -> str:
-        """The ruleset the ``Game`` tag names (``goldrush`` when absent)."""
-        return (self.tag("Game") or "goldrush").strip().lower()
+        """The ruleset the ``Game`` tag names (:data:`grn.games.DEFAULT` when absent)."""
+        value = self.tag("Game")
+        if value is None:
+            from grn.games import DEFAULT
+
+            return DEFAULT
+        return value.strip().lower()
 
     def seats(self) -> list[Seat]:
         """The players in seat order, from the ``Players`` tag."""

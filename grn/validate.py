@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
-from grn.games import Engine, SetupProblem, new_engine, player_key, seats_of
+from grn import games
+from grn.engine import Engine, Event
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
+from grn.ruleset import Ruleset, SetupProblem, engine_for
 from grn.value import reduce_dataclass
 
 
@@ -103,25 +105,16 @@ def parse_result(value: str) -> dict[str, int]:
 
 
 def _describe(event: Any) -> str:
-    describe = getattr(event, "describe", None)
-    return describe().rstrip(".") if callable(describe) else repr(event)
+    return event.describe().rstrip(".") if isinstance(event, Event) else repr(event)
 
 
-#: Which tag a set-up problem is about (its code -> the tag to point at).
-_TAG_OF_PROBLEM = {"players": "Players", "options": "Options", "layout": "Layout"}
-
-
-_TILE_TARGET = re.compile(r"^-?\d+,-?\d+(?::([A-Z]+))?$")
-_GHOST = re.compile(r"^([A-Za-z0-9_]+)@-?\d+,-?\d+(?::(\d+))?$")
-
-
-def markup_problem(m: Markup, game: str, tiles: frozenset[str], positions: frozenset[str]) -> str | None:
+def markup_problem(m: Markup, ruleset: Ruleset, engine: Engine) -> str | None:
     """What is wrong with one piece of diagram markup in this game, if anything.
 
-    Tile games name tiles ``x,y`` (a feature ``x,y:PLACE``), the card game names
-    layout positions; colours are player colours, a few names or ``#hex``.
+    The envelope's part is checked here (argument counts, text, colours); what
+    a place or a ghost may be is the ruleset's (:meth:`Ruleset.target_problem`,
+    :meth:`Ruleset.ghost_problem`).
     """
-    from grn.commands import LOCATIONS, ROTATIONS
     from grn.record import is_markup_colour
 
     words = [a for a in m.args if isinstance(a, str)]
@@ -132,30 +125,15 @@ def markup_problem(m: Markup, game: str, tiles: frozenset[str], positions: froze
     elif texts:
         return f'<{m.kind}> takes no "text"'
     if m.kind == "ghost":
-        if game == "gold":
-            return "<ghost> shows a tile: the card game has none"
-        g = _GHOST.match(words[0]) if words else None
-        if g is None:
-            return f"<ghost {' '.join(words)}>: write a placement such as 17@2,0:90"
-        if tiles and g.group(1) not in tiles:
-            return f"<ghost>: there is no tile {g.group(1)} in the tile set"
-        if g.group(2) is not None and int(g.group(2)) not in ROTATIONS:
-            return f"<ghost>: rotation {g.group(2)} is not one of 0, 90, 180, 270"
-        return None
+        return ruleset.ghost_problem(" ".join(words), engine)
     places = {"highlight": 1, "arrow": 2, "label": 1}[m.kind]
     targets, rest = words[:places], words[places:]
     if len(targets) < places:
         return f"<{m.kind}> needs {places} place{'s' if places > 1 else ''}"
     for t in targets:
-        if game == "gold":
-            if t not in positions:
-                return f"<{m.kind}>: {t!r} is not a position of the layout"
-        else:
-            tm = _TILE_TARGET.match(t)
-            if tm is None:
-                return f"<{m.kind}>: {t!r} is not a tile x,y (or a feature x,y:PLACE)"
-            if tm.group(1) is not None and tm.group(1) not in LOCATIONS:
-                return f"<{m.kind}>: {tm.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
+        problem = ruleset.target_problem(m.kind, t, engine)
+        if problem:
+            return problem
     for word in rest:
         if not is_markup_colour(word):
             return f"<{m.kind}>: {word!r} is not a colour (a player colour, a few names, or #rrggbb)"
@@ -165,8 +143,10 @@ def markup_problem(m: Markup, game: str, tiles: frozenset[str], positions: froze
 class _Replay:
     """Replays one record: the engine adapters and the per-line walk."""
 
-    def __init__(self, record: Record, report: GameReport, tileset: Any = None, keep_turns: bool = True) -> None:
+    def __init__(self, record: Record, report: GameReport, ruleset: Ruleset, tileset: Any = None,
+                 keep_turns: bool = True) -> None:
         self.record = record
+        self.ruleset = ruleset
         self.report = report
         self.tileset = tileset
         self.keep_turns = keep_turns
@@ -231,21 +211,15 @@ class _Replay:
         self.play_line(branch, var.turns, main=False, first=turn.number)
 
     def setup_turn(self, engine: Engine, turn: Turn) -> bool:
-        setup = getattr(engine, "setup", None)
-        if setup is None:
-            self.error("this game has no set-up turns (turn 0)", turn.span, turn=turn, code="setup")
-            return False
         try:
-            setup(self.player_key(turn.player), turn.actions)
+            engine.setup(self.player_key(turn.player), turn.actions)
+            cp = turn.checkpoint
+            if cp is not None:
+                engine.set_scores({self.player_key(p): s for p, s in cp.scores})
         except IllegalAction as exc:
             self.error(exc.message, exc.span or turn.span, turn=turn, code=exc.code, rule=exc.rule,
                        section=exc.section, hint=exc.hint)
             return False
-        cp = turn.checkpoint
-        if cp is not None:
-            set_scores = getattr(engine, "set_scores", None)
-            if set_scores is not None:
-                set_scores({self.player_key(p): s for p, s in cp.scores})
         return True
 
     def check_checkpoint(self, engine: Engine, turn: Turn, cp: Checkpoint) -> bool:
@@ -274,7 +248,7 @@ class _Replay:
     def finish(self, engine: Engine) -> None:
         if not engine.is_over:
             self.report.notes.append("the record stops before the end of the game")
-            if getattr(engine, "is_blocked", False):
+            if engine.is_blocked:
                 self.report.notes.append(
                     "the table can no longer change: no pair of face-down cards can leave, so the "
                     "game cannot end (see docs/rulings.md)")
@@ -284,10 +258,7 @@ class _Replay:
             self.report.final_scores = dict(engine.scores)
             return
         self.report.complete = True
-        final = getattr(engine, "final_scoring", None)
-        if final is not None:
-            events = final()
-            self.report.final_events = [_describe(e) for e in events]
+        self.report.final_events = [_describe(e) for e in engine.final_scoring()]
         self.report.final_scores = dict(engine.scores)
         self.check_result(engine)
 
@@ -314,9 +285,7 @@ class _Replay:
         claimed = self.read_result()
         if claimed is None:
             return
-        ranges = getattr(engine, "score_ranges", None)
-        bounds: dict[str, tuple[int, int]] = ranges() if callable(ranges) else {
-            p: (s, s) for p, s in engine.scores.items()}
+        bounds = engine.score_ranges()
         wrong = []
         for who, pts in claimed.items():
             key = self.player_key(who)
@@ -336,50 +305,36 @@ class _Replay:
         record = self.record
         if not any(isinstance(e, (Markup, Variation)) for t in record.turns for e in t.extras) and not record.intro:
             return  # most records have none (and a plain method, not a closure: no reference cycle per game)
-        game = record.game
-        tiles: frozenset[str] = frozenset()
-        positions: frozenset[str] = frozenset()
-        if game == "gold":
-            positions = frozenset(getattr(engine, "positions", ()) or ())
-        else:
-            tileset = getattr(engine, "tileset", None)
-            if tileset is not None:
-                tiles = frozenset(t.id for t in tileset.tiles)
-        self._check_notes(record.intro, None, game, tiles, positions)
+        self._check_notes(record.intro, None, engine)
         for t in record.turns:
-            self._check_notes(t.extras, t, game, tiles, positions)
+            self._check_notes(t.extras, t, engine)
 
-    def _check_notes(self, notes: Iterable[Any], turn: Turn | None, game: str, tiles: frozenset[str],
-                     positions: frozenset[str]) -> None:
+    def _check_notes(self, notes: Iterable[Any], turn: Turn | None, engine: Engine) -> None:
         for n in notes:
             if isinstance(n, Markup):
-                problem = markup_problem(n, game, tiles, positions)
+                problem = markup_problem(n, self.ruleset, engine)
                 if problem:
                     self.error(problem, n.span, turn=turn, code="markup")
             elif isinstance(n, Variation):
-                self._check_notes(n.intro, None, game, tiles, positions)
+                self._check_notes(n.intro, None, engine)
                 for t in n.turns:
-                    self._check_notes(t.extras, t, game, tiles, positions)
+                    self._check_notes(t.extras, t, engine)
 
     def run(self) -> None:
         games = [span for (name, _), span in zip(self.record.tags, self.record.tag_spans) if name == "Game"]
         if len(games) > 1:
             self.error("the Game tag is given twice: a game has one ruleset", games[1], code="tags")
         try:
-            self.seats = seats_of(self.record)
+            self.seats = self.ruleset.seats(self.record)
             self.keys = {c: s.key for s in self.seats for c in s.colours}
-            engine = new_engine(self.record, self.seats, self.tileset)
+            engine = engine_for(self.ruleset, self.record, self.seats, self.tileset)
         except SetupProblem as exc:
-            self.error(exc.message, self.record.tag_span(_TAG_OF_PROBLEM.get(exc.code, "Game")), code=exc.code,
+            self.error(exc.message, self.record.tag_span(exc.tag or "Game"), code=exc.code,
                        rule=exc.rule, section=exc.section)
             return
         self.check_markup(engine)
-        named = self.record.tag("Tileset")
-        tileset = getattr(engine, "tileset", None)
-        if named is not None and tileset is not None and named.strip() != tileset.name:
-            self.error(f"the Tileset tag names {named.strip()!r}, but the game is checked with the tile set "
-                       f"{tileset.name!r}: pass the right one with --tileset FILE", self.record.tag_span("Tileset"),
-                       code="tileset", severity="warning")
+        for tag, message in self.ruleset.header_warnings(self.record, engine):
+            self.error(message, self.record.tag_span(tag), code=tag.lower(), severity="warning")
         if not self.play_line(engine, self.record.turns, main=True):
             self.report.final_scores = dict(engine.scores)
             return
@@ -397,81 +352,13 @@ def validate_record(record: Record, *, file: str | None = None, index: int = 0,
     report.diagnostics.extend(record.diagnostics)
     if not record.ok:
         return report
-    _Replay(record, report, tileset, keep_turns).run()
+    try:
+        ruleset = games.find_ruleset(record.game)
+    except games.UnknownGame as exc:
+        report.diagnostics.append(Diagnostic(str(exc), record.tag_span("Game"), file, code="unknown-game",
+                                             game=index))
+        return report
+    _Replay(record, report, ruleset, tileset, keep_turns).run()
     # in the order of the text (a variation is replayed before the turn it follows)
     report.diagnostics.sort(key=lambda d: (0, d.span.line, d.span.column) if d.span else (1, 0, 0))
     return report
-
-
-@dataclass(slots=True)
-class _MatchGame:
-    round: int | None
-    seats: tuple[str, ...]
-    first: str | None
-    scores: dict[str, int] | None
-    complete: bool
-    span: Span | None
-
-
-class MatchChecker:
-    """Checks the matches of the card game Gold: games of one file sharing a ``Match`` tag.
-
-    Seed 001: "Play as many times as there are players, with a different player
-    starting each time ... The player with the most points at the end wins."
-    Only a few facts per game are kept, so streaming stays cheap.
-    """
-
-    SECTION = "001 Gold: several games"
-
-    def __init__(self) -> None:
-        self.matches: dict[str, list[_MatchGame]] = {}
-
-    def add(self, record: Record, report: GameReport) -> None:
-        """Remember a validated game if it belongs to a match."""
-        name = record.tag("Match")
-        if name is None or record.game != "gold" or not report.valid:
-            return
-        try:
-            rnd = int(record.tag("Round") or "")
-        except ValueError:
-            rnd = None
-        seats = tuple(s.key for s in record.seats())
-        first = next((t.player for t in record.turns if t.number > 0), None)
-        self.matches.setdefault(name, []).append(_MatchGame(
-            rnd, seats, first, report.final_scores, report.complete, record.span))
-
-    def check(self, file: str | None) -> tuple[list[Diagnostic], list[str]]:
-        """Problems with the matches seen, and a line per match naming its winners."""
-        from grn.gold import expected_first_player, match_result
-
-        problems: list[Diagnostic] = []
-        lines: list[str] = []
-        for name, games in self.matches.items():
-            games = sorted(games, key=lambda g: (g.round is None, g.round or 0))
-            seats = games[0].seats
-            bad = False
-            for i, g in enumerate(games):
-                if g.seats != seats:
-                    problems.append(Diagnostic(f"match {name!r}: game {i + 1} seats other players", g.span,
-                                               file, code="match", section=self.SECTION))
-                    bad = True
-                    continue
-                want = expected_first_player(seats, i)
-                if g.first is not None and g.first != want:
-                    problems.append(Diagnostic(
-                        f"match {name!r}: game {i + 1} is started by {g.first}, but {want} starts it",
-                        g.span, file, code="match", rule="a different player starts each game, "
-                        "the start moving one seat clockwise", section=self.SECTION))
-            if bad or any(not g.complete for g in games):
-                continue
-            if len(games) != len(seats):
-                problems.append(Diagnostic(
-                    f"match {name!r} has {len(games)} games; {len(seats)} players play {len(seats)}",
-                    games[-1].span, file, severity="warning", code="match", section=self.SECTION))
-                continue
-            scores = [g.scores or {} for g in games]
-            winners = match_result(scores)
-            totals = {p: sum(s.get(p, 0) for s in scores) for p in seats}
-            lines.append(f"match {name!r}: " + ", ".join(f"{p} {t}" for p, t in totals.items())
-                         + f"; won by {' and '.join(winners)}")
-        return problems, lines

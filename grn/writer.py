@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grn.commands import (
-    Command, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens,
-    card_text,
-)
+from grn.ruleset import Ruleset
+
 from grn.record import (
-    TAG_ORDER, Checkpoint, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    TAG_ORDER, Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 
 _NEWLINE = "\n"
@@ -27,28 +25,19 @@ def quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def command_text(cmd: Command) -> str:
-    """The canonical spelling of one engine command."""
-    if isinstance(cmd, PlaceTile):
-        rot = f":{cmd.rotation}" if cmd.rotation else ""
-        return f"{cmd.tile}@{cmd.x},{cmd.y}{rot}"
-    if isinstance(cmd, PlaceCowboy):
-        return f"+{cmd.location}"
-    if isinstance(cmd, PlaceTent):
-        loc = f":{cmd.location}" if cmd.location else ""
-        return f"tent@{cmd.x},{cmd.y}{loc}"
-    if isinstance(cmd, Mine):
-        return "mine" if cmd.value is None else f"mine={cmd.value}"
-    if isinstance(cmd, RevealTokens):
-        return "tokens=" + ",".join("?" if v is None else str(v) for v in cmd.values)
-    if isinstance(cmd, DiscardTile):
-        return f"discard {cmd.tile}"
-    if isinstance(cmd, FlipCard):
-        return f"{cmd.pos}={card_text(cmd.face)}"
-    raise TypeError(f"not a command: {cmd!r}")
+def command_text(cmd: Command, ruleset: Ruleset | None = None) -> str:
+    """The canonical spelling of one engine command (of ``ruleset``'s game, else of any known game)."""
+    codec = ruleset.codec_for(cmd) if ruleset is not None else None
+    if codec is None:
+        from grn import games
+
+        codec = next((c for r in games.rulesets() if (c := r.codec_for(cmd)) is not None), None)
+        if codec is None:
+            raise TypeError(f"not a command of a known game: {cmd!r}")
+    return codec.write(cmd)
 
 
-def _note_pieces(note: Note | Extra) -> list[str]:
+def _note_pieces(note: Note | Extra, ruleset: Ruleset | None = None) -> list[str]:
     if isinstance(note, Comment):
         return [(";" + note.text + _NEWLINE) if note.line else "{" + note.text + "}"]
     if isinstance(note, Nag):
@@ -61,19 +50,19 @@ def _note_pieces(note: Note | Extra) -> list[str]:
     if isinstance(note, Variation):
         pieces = ["("]
         for n in note.intro:
-            pieces += _note_pieces(n)
+            pieces += _note_pieces(n, ruleset)
         for t in note.turns:
-            pieces += _turn_pieces(t)
+            pieces += _turn_pieces(t, ruleset)
         pieces.append(")")
         return pieces
     raise TypeError(f"not a note: {note!r}")
 
 
-def _turn_pieces(turn: Turn) -> list[str]:
+def _turn_pieces(turn: Turn, ruleset: Ruleset | None = None) -> list[str]:
     pieces = [f"{turn.number}.", turn.player]
-    pieces += [command_text(a) for a in turn.actions]
+    pieces += [command_text(a, ruleset) for a in turn.actions]
     for extra in turn.extras:
-        pieces += _note_pieces(extra)
+        pieces += _note_pieces(extra, ruleset)
     return pieces
 
 
@@ -105,16 +94,19 @@ def tag_order(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def write_record(record: Record) -> str:
     """One game as canonical GRN text, ending with a newline."""
+    from grn import games
+
+    ruleset = games.find_ruleset(record.game) if games.known(record.game) else None
     lines = [f"[{name} {quote(value)}]" for name, value in tag_order(record.tags)]
     if lines:
         lines.append("")
     if record.intro:
         pieces: list[str] = []
         for note in record.intro:
-            pieces += _note_pieces(note)
+            pieces += _note_pieces(note, ruleset)
         lines.append(_join(pieces))
     for turn in record.turns:
-        lines.append(_join(_turn_pieces(turn)))
+        lines.append(_join(_turn_pieces(turn, ruleset)))
     if not record.turns and not record.intro and lines and lines[-1] == "":
         lines.pop()
     return "\n".join(lines) + "\n"

@@ -19,7 +19,7 @@ import grn  # noqa: E402
 from grn.position import position_at  # noqa: E402
 from grn.render import render_svg, render_tile_sheet  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
-from grn.tiles import load_tileset  # noqa: E402
+from grn.games.goldrush import load_tileset  # noqa: E402
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
 
@@ -37,7 +37,7 @@ def goldrush_record():
     record = _first_game(ROOT / "examples" / "goldrush-2p.grn")
     if record is not None:
         return record, None
-    from grn.selfplay import goldrush
+    from grn.games.goldrush import selfplay as goldrush
 
     return to_record(goldrush.play(2, 1), seed=1), 40
 
@@ -46,7 +46,7 @@ def gold_record():
     record = _first_game(ROOT / "examples" / "gold-2p.grn")
     if record is not None:
         return record, None
-    from grn.selfplay import gold
+    from grn.games.gold import selfplay as gold
 
     game = gold.play(2, 1)
     rec = to_record(game, seed=1)

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from grn.board import Board
+from grn.tiling.board import Board
 from grn.errors import GrnError
-from grn.tiles import PLACE_INDEX, load_tileset, opposite_place, rotate_place, tileset_from_dict
+from grn.tiling.places import PLACE_INDEX, opposite_place, rotate_place
+from grn.games.goldrush import load_tileset
+from grn.tiling.tiles import tileset_from_dict
 
 from goldrush_fixtures import kit, rail, tile
 

@@ -18,7 +18,7 @@ import pytest
 
 from grn.position import position_at
 from grn.render import render_html, render_svg
-from grn.selfplay import goldrush as selfplay_goldrush
+from grn.games.goldrush import selfplay as selfplay_goldrush
 from grn.selfplay import to_record
 
 CHROMIUM = shutil.which("chromium")

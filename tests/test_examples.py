@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 import grn.cli
-from grn.goldrush import ScoreEvent, TokensTaken
+from grn.games.goldrush.rules import ScoreEvent, TokensTaken
 from grn.notation import parse
 from grn.validate import GameReport, validate_record
 

@@ -15,15 +15,18 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from grn.commands import COLOURS, LOCATIONS
+from grn.ruleset import COLOURS
+
+from grn.tiling.places import LOCATIONS
+from grn.games import find_ruleset
 from grn.notation import _fast_reader, parse_game
 from grn.record import Record, Variation
-from grn.selfplay import gold as gold_play
-from grn.selfplay import goldrush as goldrush_play
+from grn.games.gold import selfplay as gold_play
+from grn.games.goldrush import selfplay as goldrush_play
 from grn.selfplay import to_record
 from grn.writer import write_record
 
-GRAMMAR = {"goldrush": "goldrush.lark", "gold": "gold.lark"}
+
 
 
 # ---------------------------------------------------------------------------
@@ -79,7 +82,7 @@ def assert_same(text: str, first_line: int = 1) -> Record:
 
 def fast_takes(text: str, game: str = "goldrush") -> bool:
     """Whether the fast path reads ``text`` itself (True) or declines (False)."""
-    return _fast_reader(GRAMMAR[game]).read(text, 1, []) is not None
+    return _fast_reader(find_ruleset(game)).read(text, 1, []) is not None
 
 
 # ---------------------------------------------------------------------------

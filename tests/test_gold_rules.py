@@ -12,12 +12,11 @@ import time
 
 import pytest
 
-from grn.commands import COLOURS, Card, FlipCard
+from grn.ruleset import COLOURS
+
+from grn.games.gold.commands import Card, FlipCard
 from grn.errors import IllegalAction, Span
-from grn.gold import (
-    GRID_8X8, CardDataError, CardRemoved, CardSet, CardsReturned, GameEnds, GoldState,
-    GoldTaken, RushBegins, SetupError, expected_first_player, load_cards, match_result, seats_for,
-)
+from grn.games.gold.rules import GRID_8X8, CardDataError, CardRemoved, CardSet, CardsReturned, GameEnds, GoldState, GoldTaken, RushBegins, SetupError, expected_first_player, load_cards, match_result, seats_for
 
 
 def card(text: str) -> Card:

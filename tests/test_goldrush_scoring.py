@@ -7,10 +7,10 @@ tests/goldrush_fixtures.py and checks the points the rulebook gives.
 
 from __future__ import annotations
 
-from grn.commands import Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens
-from grn.goldrush import (
-    FollowerReturned, GoldRushState, Options, ScoreEvent, TentReturned, TokensReturned, TokensTaken,
-)
+from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
+
+from grn.tiling.commands import PlaceTile
+from grn.games.goldrush.rules import FollowerReturned, GoldRushState, Options, ScoreEvent, TentReturned, TokensReturned, TokensTaken
 
 from goldrush_fixtures import game
 

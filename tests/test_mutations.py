@@ -24,20 +24,25 @@ from typing import Callable
 
 import pytest
 
-from grn.commands import (
-    COLOURS, LOCATIONS, POSITIONS, Card, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent, PlaceTile,
-    RevealTokens,
-)
+from grn.ruleset import COLOURS
+
+from grn.tiling.places import LOCATIONS, POSITIONS
+
+from grn.games.gold.commands import Card, FlipCard
+
+from grn.tiling.commands import DiscardTile, PlaceTile
+
+from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.errors import IllegalAction
-from grn.gold import GoldState, GoldTaken, load_cards, seats_for
-from grn.goldrush import GoldRushState, Options
+from grn.games.gold.rules import GoldState, GoldTaken, load_cards, seats_for
+from grn.games.goldrush.rules import GoldRushState, Options
 from grn.notation import parse
 from grn.record import Checkpoint, Record, Turn
 from grn.selfplay import SelfPlayGame, to_record
-from grn.selfplay import gold as gold_play
-from grn.selfplay import goldrush as goldrush_play
-from grn.selfplay.gold import deal
-from grn.tiles import load_tileset
+from grn.games.gold import selfplay as gold_play
+from grn.games.goldrush import selfplay as goldrush_play
+from grn.games.gold.selfplay import deal
+from grn.games.goldrush import load_tileset
 from grn.validate import validate_record
 from grn.writer import write_record
 

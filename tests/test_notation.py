@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from grn import notation
-from grn.commands import (
-    LOCATIONS, Card, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens,
-)
+from grn.tiling.places import LOCATIONS
+from grn.games.gold.commands import Card, FlipCard
+from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.errors import Span
 from grn.record import (
     Checkpoint, Comment, Markup, MarkupText, Nag, Seat, Turn, Variation, parse_options,

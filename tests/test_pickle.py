@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 import grn
-from grn.commands import Card, FlipCard, Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens
+from grn.games.gold.commands import Card, FlipCard
+from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
+from grn.tiling.commands import PlaceTile
 from grn.errors import Diagnostic, Span
-from grn.goldrush import GoldRushState, Options
-from grn.selfplay import goldrush
+from grn.games.goldrush.rules import GoldRushState, Options
+from grn.games.goldrush import selfplay as goldrush
 from grn.validate import validate_record
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,18 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from grn.commands import PlaceTile
+from grn.tiling.commands import PlaceTile
 import grn
 from grn.position import PositionError, position_at
 from grn.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
-from grn.render.goldrush import board_view
+from grn.games.goldrush.render import board_view
 from grn.render.html import _replay
-from grn.render.tiles import tile_drawing
-from grn.selfplay import gold as selfplay_gold
-from grn.selfplay import goldrush as selfplay_goldrush
+from grn.games.goldrush.drawing import tile_drawing
+from grn.games.gold import selfplay as selfplay_gold
+from grn.games.goldrush import selfplay as selfplay_goldrush
 from grn.selfplay import to_record
-from grn.tiles import load_tileset
+from grn.games.goldrush import load_tileset
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,10 +19,11 @@ from typer.testing import CliRunner
 import grn.cli
 from grn import notation
 from grn.jsonform import check
-from grn.commands import (
-    COLOURS, LOCATIONS, Card, DiscardTile, FlipCard, Mine, PlaceCowboy, PlaceTent, PlaceTile,
-    RevealTokens,
-)
+from grn.ruleset import COLOURS
+from grn.tiling.places import LOCATIONS
+from grn.games.gold.commands import Card, FlipCard
+from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.jsonform import records_from_json, records_to_json, schema
 from grn.record import (
     MARKUP_KINDS, TAG_ORDER, Checkpoint, Comment, Markup, MarkupText, Nag, Record, Turn, Variation,

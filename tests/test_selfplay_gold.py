@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from grn.commands import Card, FlipCard
+from grn.games.gold.commands import Card, FlipCard
 from grn.errors import IllegalAction
-from grn.gold import CardRemoved, CardSet, GameEnds, GoldState, GoldTaken, load_cards, match_result, seats_for
+from grn.games.gold.rules import CardRemoved, CardSet, GameEnds, GoldState, GoldTaken, load_cards, match_result, seats_for
 from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.selfplay import gold as sp
+from grn.games.gold import selfplay as sp
 
 
 def fresh(game: SelfPlayGame) -> GoldState:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from grn.commands import Mine, PlaceTile, RevealTokens
-from grn.goldrush import GoldRushState, Options
-from grn.selfplay.goldrush import play
-from grn.tiles import load_tileset
+from grn.games.goldrush.commands import Mine, RevealTokens
+
+from grn.tiling.commands import PlaceTile
+from grn.games.goldrush.rules import GoldRushState, Options
+from grn.games.goldrush.selfplay import play
+from grn.games.goldrush import load_tileset
 
 from goldrush_fixtures import kit
 

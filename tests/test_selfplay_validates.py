@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from grn.cli import app
-from grn.goldrush import Options
+from grn.games.goldrush.rules import Options
 from grn.notation import parse
-from grn.selfplay import gold as gold_play
-from grn.selfplay import goldrush as goldrush_play
+from grn.games.gold import selfplay as gold_play
+from grn.games.goldrush import selfplay as goldrush_play
 from grn.selfplay import to_record
-from grn.tiles import load_tileset
+from grn.games.goldrush import load_tileset
 from grn.validate import parse_result, validate_record
 from grn.writer import write_record
 

@@ -185,15 +185,16 @@ def test_examples_validate():
 # ---------------------------------------------------------------------------
 
 def _selfplay_text(players: int = 2, seed: int = 5) -> str:
-    from grn.selfplay import goldrush, to_record
+    from grn.games.goldrush import selfplay as goldrush
+    from grn.selfplay import to_record
 
     return grn.write_record(to_record(goldrush.play(players, seed=seed), seed=seed))
 
 
 def test_setup_turns_place_without_scoring(tmp_path):
     """R1: turn 0 places tiles and pieces without scoring; its checkpoint sets the scores."""
-    from grn.goldrush import GoldRushState
-    from grn.tiles import load_tileset
+    from grn.games.goldrush.rules import GoldRushState
+    from grn.games.goldrush import load_tileset
 
     state = GoldRushState.new(load_tileset(), ["red", "blue"])
     tile = next(t for t, n in state.bag().items() if n and state.legal_placements(t))
@@ -264,7 +265,7 @@ def test_validate_with_your_own_tileset(tmp_path):
     used = grn.parse((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8"))[0]
     from collections import Counter
 
-    from grn.commands import PlaceTile
+    from grn.tiling.commands import PlaceTile
 
     counts = Counter(a.tile for t in used.turns for a in t.actions if isinstance(a, PlaceTile))
     tile = next(t for t, n in counts.items() if n >= 2 and t != data["start"])

@@ -96,11 +96,13 @@ def _label(turn: Turn | None, names: dict[str, str]) -> str:
 
 def _replay(record: Record, tileset: Any = None) -> Iterator[tuple[Any, list[Turn]]]:
     """(position, turns that led to it) for the start and after each main-line turn; the state is live."""
-    from grn.games import new_engine, seats_of
+    from grn import games
     from grn.position import Position, _play
+    from grn.ruleset import engine_for
 
-    seats = seats_of(record)
-    state = new_engine(record, seats, tileset)
+    ruleset = games.find_ruleset(record.game)
+    seats = ruleset.seats(record)
+    state = engine_for(ruleset, record, seats, tileset)
     markup = [m for m in record.intro if isinstance(m, Markup)]
     turns = list(record.turns)
     k = 0
@@ -149,12 +151,10 @@ def _chart(players: list[dict[str, str]], series: list[dict[str, int]]) -> tuple
     return "".join(out), {"x0": L, "dx": round(dx, 4)}
 
 
-def _game(record: Record, index: int, shared: Any, file_name: str,
-          tileset: Any = None, report: Any = None) -> tuple[str, dict[str, Any], bool]:
-    """The section of one game and its data."""
-    from grn.position import PositionError
-    from grn.render.gold import render_gold
-    from grn.render.goldrush import render_goldrush
+def _game(record: Record, index: int, shared: dict[str, Any], file_name: str,
+          tileset: Any = None, report: Any = None) -> tuple[str, dict[str, Any]]:
+    """The section of one game and its data (``shared``: game name -> its page definitions)."""
+    from grn import games
     from grn.validate import validate_record
 
     if report is None:
@@ -174,21 +174,18 @@ def _game(record: Record, index: int, shared: Any, file_name: str,
     title = f"{index + 1}. {title} ({record.game})"
     svgs: list[str] = []
     positions: list[dict[str, Any]] = []
-    uses_backs = False
     state = None
     last_turn = None
     intro_comments = [c.text for c in record.intro if isinstance(c, Comment)]
     try:
+        ruleset = games.find_ruleset(record.game)
+        if ruleset.name not in shared:
+            shared[ruleset.name] = ruleset.page_defs()
+        defs = shared[ruleset.name]
         for k, (pos, turns) in enumerate(_replay(record, tileset)):
             state = pos.state
             last_turn = pos.last
-            if pos.game == "goldrush":
-                svgs.append(render_goldrush(pos, defs=shared))
-            elif pos.game == "gold":
-                svgs.append(render_gold(pos, shared_defs=True))
-                uses_backs = True
-            else:
-                raise PositionError(f"cannot draw the game {pos.game!r}")
+            svgs.append(ruleset.render_svg(pos, shared_defs=defs))
             comments = [c.text for t in turns for c in t.comments]
             if k == 0:
                 comments = intro_comments + comments
@@ -197,17 +194,15 @@ def _game(record: Record, index: int, shared: Any, file_name: str,
             elif k - 1 < len(report.turns):
                 events = list(report.turns[k - 1].events)
             else:
-                events = [getattr(e, "describe", lambda e=e: repr(e))() for e in pos.events]
+                events = [e.describe() for e in pos.events]
             positions.append({"label": _label(pos.last, names), "text": _turn_text(turns) or "(start)",
                               "comments": comments, "events": events, "scores": dict(state.scores)})
-        if (state is not None and report.complete and report.final_events
-                and callable(getattr(state, "final_scoring", None))):
+        if state is not None and report.complete and report.final_events:
             from grn.position import Position
 
             state.final_scoring()
             pos = Position(record, state, record.seats(), last_turn, len(positions) - 1, [], [], "end")
-            svgs.append(render_goldrush(pos, defs=shared) if record.game == "goldrush"
-                        else render_gold(pos, shared_defs=True))
+            svgs.append(ruleset.render_svg(pos, shared_defs=defs))
             positions.append({"label": "Final scoring", "text": "(end of the game)", "comments": [],
                               "events": list(report.final_events),
                               "scores": dict(report.final_scores or state.scores)})
@@ -225,7 +220,7 @@ def _game(record: Record, index: int, shared: Any, file_name: str,
     parts.append("</div>")
     parts.append(f'<div class="chart-src" hidden></div><div class="chart">{chart}</div></section>')
     data = {"title": title, "players": players, "positions": positions, "problems": problems, "chart": geom}
-    return "".join(parts), data, uses_backs
+    return "".join(parts), data
 
 
 def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None,
@@ -235,19 +230,16 @@ def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = Non
     ``tileset`` replaces the shipped Gold Rush tile set; ``reports`` are the
     games' :class:`~grn.validate.GameReport` when the caller has them already.
     """
-    from grn.render.gold import card_back_def
-    from grn.render.goldrush import TileDefs
+    from grn import games as registry
 
-    shared = TileDefs("grt")
+    shared: dict[str, Any] = {}
     sections: list[str] = []
     games: list[dict[str, Any]] = []
-    backs = False
     for index, record in enumerate(records):
         report = reports[index] if reports is not None else None
-        section, data, uses_backs = _game(record, index, shared, file_name, tileset, report)
+        section, data = _game(record, index, shared, file_name, tileset, report)
         sections.append(section)
         games.append(data)
-        backs = backs or uses_backs
     if not games:
         games.append({"title": "no game", "players": [], "positions": [{"label": "no game", "text": "",
                       "comments": [], "events": [], "scores": {}}], "problems": ["the file holds no game"],
@@ -259,8 +251,9 @@ def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = Non
         options = "".join(f'<option value="{k}">{html.escape(g["title"])}</option>' for k, g in enumerate(games))
         picker = f'<label>Game <select id="game">{options}</select></label>'
     defs = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="0" '
-            f'height="0" style="position:absolute" aria-hidden="true">{shared.defs()}'
-            f'{"<defs>" + card_back_def() + "</defs>" if backs else ""}</svg>')
+            f'height="0" style="position:absolute" aria-hidden="true">'
+            + "".join(registry.find_ruleset(name).page_defs_svg(d) for name, d in shared.items() if d is not None)
+            + '</svg>')
     aside = ('<aside><div class="controls">'
              '<button id="first" title="first position (Home)">&#x25C0;&#x25C0;</button>'
              '<button id="prev" title="previous (left arrow)">&#x25C0;</button>'

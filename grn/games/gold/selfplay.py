@@ -2,11 +2,11 @@
 
 The deal is a shuffle of the card list with ``random.Random(seed)``; the same
 generator then makes the players' choices.  Players remember every card they
-have seen (:meth:`grn.gold.GoldState.known_faces`) and use it simply: carry a
+have seen (:meth:`grn.games.gold.rules.GoldState.known_faces`) and use it simply: carry a
 known gold out with a miner of their own (or of nobody), after turning a first
 card look for a known partner that helps them, otherwise turn an unknown card.
 
-Ruling (see :mod:`grn.gold`): a deal whose table becomes blocked (more than 10
+Ruling (see :mod:`grn.games.gold.rules`): a deal whose table becomes blocked (more than 10
 face-down cards, none able to leave) can never end; ``play`` then deals again
 with ``seed + 1``, ``seed + 2``, ... and records the seed it used in
 ``options["deal_seed"]``.
@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from grn.commands import Card, FlipCard
-from grn.gold import CardSet, GoldState, GRID_8X8, expected_first_player, load_cards, seats_for
+from grn.games.gold.commands import Card, FlipCard
+from grn.games.gold.rules import CardSet, GoldState, GRID_8X8, expected_first_player, load_cards, seats_for
 from grn.selfplay import PlayedTurn, SelfPlayGame
 
 __all__ = ["play", "play_match", "deal"]
@@ -119,7 +119,7 @@ def play(players: int | Sequence[str], seed: int, layout: str | Sequence[str] = 
     """Play one game of Gold for ``players`` (a count, or colours in seat order).
 
     With 2 players each owns two colours (red+yellow against green+blue by
-    default; see :func:`grn.gold.seats_for`) and black's miners belong to nobody.
+    default; see :func:`grn.games.gold.rules.seats_for`) and black's miners belong to nobody.
     ``first`` starts (default: the first seat).  Reproducible from ``seed``.
     """
     seats = seats_for(players)

@@ -1,7 +1,7 @@
 """Carcassonne: Gold Rush rules on the generic board core (seeds 000 and 002).
 
 :class:`GoldRushState` replays turns given as engine commands
-(:mod:`grn.commands`), refuses illegal ones with
+(:mod:`grn.games.goldrush.commands`, :mod:`grn.tiling.commands`), refuses illegal ones with
 :class:`~grn.errors.IllegalAction` (rule, section, hint, span) and leaves the
 state unchanged when it does, scores completed features (step 3) and the
 final scoring, and reports what happened as small :class:`Event` values.
@@ -36,13 +36,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Iterable, Sequence, cast
 
-from grn.board import Board, Feat, PlacedTile, Placement
-from grn.commands import (
-    COLOURS, POSITIONS, Command, DiscardTile, Mine, PlaceCowboy, PlaceTent, PlaceTile, RevealTokens,
-)
+from grn.tiling.board import Board, Feat, PlacedTile, Placement
+from grn.engine import Engine, Event
 from grn.errors import IllegalAction, Span
-from grn.tiles import TileDesign, TileSet, load_tileset
-from grn.value import Value, reduce_dataclass
+from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
+from grn.record import Command
+from grn.ruleset import COLOURS
+from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.tiling.places import POSITIONS
+from grn.tiling.tiles import TileDesign, TileSet, load_shipped_tileset
+from grn.value import reduce_dataclass
 
 S000 = "000_5f9a6b7de23050c9.txt"
 S002 = "002_019247a6c41c54a2.txt"
@@ -97,16 +100,6 @@ class Options:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return reduce_dataclass(self)
-
-
-class Event(Value):
-    """Base of the events a turn or the final scoring reports (immutable values, like commands)."""
-
-    __slots__ = ()
-
-    def describe(self) -> str:  # pragma: no cover - overridden
-        """A short sentence saying what happened."""
-        return repr(self)
 
 
 class ScoreEvent(Event):
@@ -339,7 +332,7 @@ _STATE_FIELDS: tuple[str, ...] = ("tileset", "options", "players", "board", "sea
     "known", "final_done", "_seat_of", "_nuggets", "_token_counts", "_last_pos")
 
 
-class GoldRushState:
+class GoldRushState(Engine):
     """A game of Carcassonne: Gold Rush in progress.
 
     Build with :meth:`new`; play with :meth:`play_turn` (or :meth:`after` on a
@@ -379,11 +372,11 @@ class GoldRushState:
             first: str | None = None) -> GoldRushState:
         """A new game: the start tile at 0,0 (with its mining tokens), the other tiles in the bag.
 
-        ``players`` are 2-5 distinct colours of :data:`grn.commands.COLOURS`
+        ``players`` are 2-5 distinct colours of :data:`grn.ruleset.COLOURS`
         in clockwise seat order; ``first`` (default ``players[0]``) begins.
         """
         if tileset is None:
-            tileset = load_tileset()
+            tileset = load_shipped_tileset("grn.games.goldrush")
         players = tuple(players)
         if not 2 <= len(players) <= 5:
             raise IllegalAction(f"Gold Rush is for 2 to 5 players, not {len(players)}",

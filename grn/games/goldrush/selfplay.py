@@ -14,10 +14,13 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from grn.commands import COLOURS, Command, DiscardTile, Mine, RevealTokens
-from grn.goldrush import GoldRushState, Options, TokenMined, TokensTaken
+from grn.games.goldrush.commands import Mine, RevealTokens
+from grn.record import Command
+from grn.ruleset import COLOURS
+from grn.tiling.commands import DiscardTile
+from grn.games.goldrush.rules import GoldRushState, Options, TokenMined, TokensTaken
 from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.tiles import TileSet, load_tileset
+from grn.tiling.tiles import TileSet, load_shipped_tileset
 
 
 def play(players: int | Sequence[str], seed: int, options: Options = Options(),
@@ -27,7 +30,7 @@ def play(players: int | Sequence[str], seed: int, options: Options = Options(),
         colours: tuple[str, ...] = COLOURS[:players]
     else:
         colours = tuple(players)
-    ts = tileset if tileset is not None else load_tileset()
+    ts = tileset if tileset is not None else load_shipped_tileset("grn.games.goldrush")
     rng = random.Random(seed)
     state = GoldRushState.new(ts, colours, options)
     draw: list[str] = [tid for tid, n in sorted(state.bag().items()) for _ in range(n)]

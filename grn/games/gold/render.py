@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from grn.commands import Card, FlipCard
+from grn.games.gold.commands import Card, FlipCard
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.render.style import esc, num
@@ -69,7 +69,7 @@ def card_back(x: float, y: float, cls: str = "card back") -> str:
 def card_face(x: float, y: float, card: Card, *, opacity: float = 1.0, cls: str = "card face",
               scale: float = 1.0) -> str:
     """A card face: gold (nugget and value), a miner (colour, pick and value) or dynamite."""
-    from grn.render.tiles import nugget
+    from grn.games.goldrush.drawing import nugget
 
     w, h = CW * scale, CH * scale
     cx, cy = x + w / 2, y + h / 2

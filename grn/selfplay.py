@@ -1,8 +1,8 @@
 """Random legal games, reproducible from a seed, for tests and benchmarks.
 
-Each game module exposes ``play(players, seed, ...) -> SelfPlayGame`` working at
-the engine level (commands, not text); :mod:`grn.cli` turns the result into a
-GRN record.
+Each game's ruleset plays them (:meth:`grn.ruleset.Ruleset.selfplay`, usually
+a ``selfplay`` module in the game's package) at the engine level: commands,
+not text.  :func:`to_record` turns the result into a GRN record.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from typing import TYPE_CHECKING
 
-from grn.commands import Command
+from grn.record import Command
 
 if TYPE_CHECKING:
     from grn.record import Record
@@ -40,8 +40,6 @@ class SelfPlayGame:
 
 
 _NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
-#: Option names that the Options tag carries (see docs/notation.md).
-RULE_OPTIONS = frozenset({"farmers", "cowboys"})
 
 
 def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool = True) -> "Record":
@@ -50,6 +48,7 @@ def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool 
     A checkpoint is written after each turn that changed a score, as a player
     keeping a score sheet would.
     """
+    from grn import games
     from grn.record import Checkpoint, Record, Turn
 
     owned = game.colours or tuple((c,) for c in game.players)
@@ -59,7 +58,8 @@ def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool 
         tags.append(("Round", str(seed)))
     tags.append(("Players", players))
     # Only rule options go into the Options tag (self-play keeps other facts there too).
-    options = {k: v for k, v in game.options.items() if k in RULE_OPTIONS}
+    rule_options = games.find_ruleset(game.game).option_names
+    options = {k: v for k, v in game.options.items() if k in rule_options}
     if options:
         tags.append(("Options", ", ".join(f"{k}={v}" for k, v in options.items())))
     tags.append(("Result", ", ".join(f"{p} {s}" for p, s in game.final_scores.items())))

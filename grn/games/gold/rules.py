@@ -5,7 +5,7 @@ miners fight duels, dynamite blows cards away; when 10 or fewer cards are face
 down the "Gold Rush!" begins and each turn turns one card.  The richest player
 wins.
 
-The engine works at the command level (:class:`~grn.commands.FlipCard`) and
+The engine works at the command level (:class:`~grn.games.gold.commands.FlipCard`) and
 does **not** know the deal: it learns a card's face when a record turns it and
 checks every later turn against what it has seen (a card that goes back face
 down keeps its face) and against the card list (:func:`load_cards`).  Outcomes
@@ -40,10 +40,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal, SupportsInt, Union, cast
+from typing import Any, Final, Literal, SupportsInt, Union, cast
 
-from grn.commands import COLOURS, Card, FlipCard, card_text
+from grn.engine import Engine, Event
 from grn.errors import GrnError, IllegalAction
+from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text
 
 __all__ = [
     "CardSet", "CardDataError", "SetupError", "load_cards", "grid_positions", "GRID_8X8",
@@ -125,17 +126,17 @@ def _card_from_json(entry: Mapping[str, object]) -> Card:
 
 
 def load_cards(path: str | Path | None = None) -> CardSet:
-    """Load and check a card list (default: the shipped ``grn.data/cards/gold.json``).
+    """Load and check a card list (default: the shipped ``grn/games/gold/cards.json``).
 
-    The file is validated against ``grn.schemas/cards.schema.json`` (JSON Schema
+    The file is validated against ``grn/games/gold/cards.schema.json`` (JSON Schema
     2020-12); a card listed twice or a miner colour without an entrance is also
     refused.  Raises :class:`CardDataError`.
     """
     import jsonschema
 
     if path is None:
-        text = resources.files("grn.data").joinpath("cards/gold.json").read_text(encoding="utf-8")
-        where = "grn.data/cards/gold.json"
+        text = resources.files("grn.games.gold").joinpath("cards.json").read_text(encoding="utf-8")
+        where = "grn/games/gold/cards.json"
     else:
         text = Path(path).read_text(encoding="utf-8")
         where = str(path)
@@ -143,7 +144,7 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CardDataError(f"{where}: not JSON: {exc}") from exc
-    schema = json.loads(resources.files("grn.schemas").joinpath("cards.schema.json")
+    schema = json.loads(resources.files("grn.games.gold").joinpath("cards.schema.json")
                         .read_text(encoding="utf-8"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
     if errors:
@@ -186,17 +187,23 @@ GRID_8X8: tuple[str, ...] = grid_positions()
 # Events
 # --------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class GoldTaken:
+class GoldTaken(Event):
     """``player`` put the gold ``card`` from ``from_pos`` under their mine entrance.
 
     ``by_miner_pos`` is the miner that carried it out (``None`` in the Gold Rush).
     """
 
-    player: str
-    card: Card
-    from_pos: str
-    by_miner_pos: str | None = None
+    __slots__ = ("player", "card", "from_pos", "by_miner_pos")
+    _fields = ("player", "card", "from_pos", "by_miner_pos")
+
+    def __init__(self, player: str, card: Card, from_pos: str, by_miner_pos: str | None = None) -> None:
+        self.player: Final = player
+        self.card: Final = card
+        self.from_pos: Final = from_pos
+        self.by_miner_pos: Final = by_miner_pos
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.card, self.from_pos, self.by_miner_pos)
 
     def describe(self) -> str:
         """A short sentence."""
@@ -208,13 +215,19 @@ class GoldTaken:
         return f"<GoldTaken {self.player} {card_text(self.card)}@{self.from_pos}{by}>"
 
 
-@dataclass(frozen=True, slots=True)
-class CardRemoved:
+class CardRemoved(Event):
     """The card at ``pos`` left the game (``reason`` in a few words)."""
 
-    pos: str
-    card: Card
-    reason: str
+    __slots__ = ("pos", "card", "reason")
+    _fields = ("pos", "card", "reason")
+
+    def __init__(self, pos: str, card: Card, reason: str) -> None:
+        self.pos: Final = pos
+        self.card: Final = card
+        self.reason: Final = reason
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.pos, self.card, self.reason)
 
     def describe(self) -> str:
         """A short sentence."""
@@ -224,13 +237,19 @@ class CardRemoved:
         return f"<CardRemoved {card_text(self.card)}@{self.pos}: {self.reason}>"
 
 
-@dataclass(frozen=True, slots=True)
-class CardsReturned:
+class CardsReturned(Event):
     """The cards at ``positions`` were turned back face down where they lay."""
 
-    positions: tuple[str, ...]
-    cards: tuple[Card, ...]
-    reason: str
+    __slots__ = ("positions", "cards", "reason")
+    _fields = ("positions", "cards", "reason")
+
+    def __init__(self, positions: tuple[str, ...], cards: tuple[Card, ...], reason: str) -> None:
+        self.positions: Final = positions
+        self.cards: Final = cards
+        self.reason: Final = reason
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.positions, self.cards, self.reason)
 
     def describe(self) -> str:
         """A short sentence."""
@@ -242,12 +261,18 @@ class CardsReturned:
         return f"<CardsReturned {what}: {self.reason}>"
 
 
-@dataclass(frozen=True, slots=True)
-class RushBegins:
+class RushBegins(Event):
     """"Gold Rush!": ``face_down`` (10 or fewer) cards were face down when ``player``'s turn began."""
 
-    player: str
-    face_down: int
+    __slots__ = ("player", "face_down")
+    _fields = ("player", "face_down")
+
+    def __init__(self, player: str, face_down: int) -> None:
+        self.player: Final = player
+        self.face_down: Final = face_down
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.face_down)
 
     def describe(self) -> str:
         """A short sentence."""
@@ -257,12 +282,18 @@ class RushBegins:
         return f"<RushBegins {self.player} ({self.face_down} face down)>"
 
 
-@dataclass(frozen=True, slots=True)
-class GameEnds:
+class GameEnds(Event):
     """The last card left the table; final ``scores`` (player, points) and ``winners``."""
 
-    scores: tuple[tuple[str, int], ...]
-    winners: tuple[str, ...]
+    __slots__ = ("scores", "winners")
+    _fields = ("scores", "winners")
+
+    def __init__(self, scores: tuple[tuple[str, int], ...], winners: tuple[str, ...]) -> None:
+        self.scores: Final = scores
+        self.winners: Final = winners
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.scores, self.winners)
 
     def describe(self) -> str:
         """A short sentence."""
@@ -320,7 +351,7 @@ def _changes(a: Card, b: Card) -> bool:
     return False
 
 
-class GoldState:
+class GoldState(Engine):
     """A game of Gold in progress, seen by someone who remembers every card turned.
 
     Build it with :meth:`new`; play with :meth:`play_turn`.

@@ -1,6 +1,6 @@
 """Tile designs and tile sets, loaded from JSON data (docs/design.md, "Tile set JSON").
 
-A tile's border has twelve *places* (:data:`grn.commands.POSITIONS`), numbered
+A tile's border has twelve *places* (:data:`grn.tiling.places.POSITIONS`), numbered
 0..11 clockwise from the west half of the north edge.  A :class:`TileDesign`
 is a list of :class:`Segment` values; every place belongs to exactly one
 segment.  For fast placement checks each design precomputes its four
@@ -8,8 +8,9 @@ segment.  For fast placement checks each design precomputes its four
 signature per edge), so that the board core only does tuple and dict lookups.
 
 This module knows no game: segment kinds and symbol names are plain strings
-from the data (Gold Rush uses rail/mountain/prairie/city, base Carcassonne
-would use road/city/field/cloister).
+from the data, and so is each kind's *role* (the tile set's ``kinds``):
+``path`` (meets edges at their middles, two ends), ``edge`` (holds whole
+edges), ``centre`` (no edges) or ``field`` (any places).
 """
 
 from __future__ import annotations
@@ -20,31 +21,19 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from grn.commands import POSITIONS
 from grn.errors import GrnError
+from grn.tiling.places import EDGE_MIDDLES, PLACE_INDEX, POSITIONS, opposite_place, rotate_place
 
-#: Place name -> index (0..11).
-PLACE_INDEX: dict[str, int] = {name: i for i, name in enumerate(POSITIONS)}
-#: Indices of the edge middles N, E, S, W.
-EDGE_MIDDLES: tuple[int, ...] = (1, 4, 7, 10)
+__all__ = ["Segment", "Orientation", "TileDesign", "TileSet", "tileset_from_dict", "load_tileset",
+           "load_shipped_tileset", "ROLES", "PLACE_INDEX", "EDGE_MIDDLES", "opposite_place", "rotate_place"]
+
 #: Segment keys that are not symbol counters.
-RESERVED_KEYS = frozenset({"kind", "edges", "ends", "rails", "links", "name", "notes"})
-#: Kinds of "path" segments (a rail or road): they meet edges only at edge
-#: middles and have exactly two ends, each an edge or an ``ends`` entry.
-PATH_KINDS = frozenset({"rail", "road"})
-#: Kinds whose segments always hold whole edges (all three places of an edge).
-WHOLE_EDGE_KINDS = frozenset({"mountain"})
-
-
-def opposite_place(i: int) -> int:
-    """The place on the neighbouring tile that touches place ``i``."""
-    e, k = divmod(i, 3)
-    return ((e + 2) % 4) * 3 + (2 - k)
-
-
-def rotate_place(i: int, rotation: int) -> int:
-    """Where place ``i`` ends up when the tile is turned ``rotation`` degrees clockwise."""
-    return (i + 3 * (rotation // 90)) % 12
+RESERVED_KEYS = frozenset({"kind", "edges", "ends", "links", "name", "notes"})
+#: The roles a segment kind may play (the tile set's ``kinds`` object):
+#: ``path`` segments meet edges only at edge middles and have exactly two ends,
+#: each an edge or an ``ends`` entry; ``edge`` segments hold whole edges (all
+#: three places of an edge); ``centre`` segments hold no edge; ``field`` any places.
+ROLES: tuple[str, ...] = ("path", "edge", "centre", "field")
 
 
 _SIGNATURES: dict[tuple[str, str, str], int] = {}
@@ -308,9 +297,9 @@ def _segment_from_dict(raw: Mapping[str, Any], source: str, path: str) -> Segmen
     ends = raw.get("ends", [])
     if not isinstance(ends, list) or not all(isinstance(e, str) for e in ends):
         raise _fail(source, path + ".ends", "must be a list of words")
-    links = raw.get("rails", raw.get("links", []))
+    links = raw.get("links", [])
     if not isinstance(links, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in links):
-        raise _fail(source, path + ".rails", "must be a list of segment indices")
+        raise _fail(source, path + ".links", "must be a list of segment indices")
     symbols: list[tuple[str, int]] = []
     for key, value in raw.items():
         if key in RESERVED_KEYS:
@@ -322,7 +311,7 @@ def _segment_from_dict(raw: Mapping[str, Any], source: str, path: str) -> Segmen
     return Segment(kind, tuple(sorted(places)), tuple(ends), tuple(links), tuple(sorted(symbols)))
 
 
-def _check_design(segments: tuple[Segment, ...], source: str, path: str) -> None:
+def _check_design(segments: tuple[Segment, ...], roles: Mapping[str, str], source: str, path: str) -> None:
     owner: dict[int, int] = {}
     for si, seg in enumerate(segments):
         for p in seg.places:
@@ -335,15 +324,19 @@ def _check_design(segments: tuple[Segment, ...], source: str, path: str) -> None
         raise _fail(source, f"{path}.segments", f"places {' '.join(missing)} are in no segment")
     for si, seg in enumerate(segments):
         spath = f"{path}.segments[{si}]"
-        if seg.kind in PATH_KINDS:
+        role = roles.get(seg.kind)
+        if role == "path":
             if any(p not in EDGE_MIDDLES for p in seg.places):
                 raise _fail(source, spath + ".edges", f"a {seg.kind} meets edges only at N, E, S or W")
             if len(seg.places) + len(seg.ends) != 2:
                 raise _fail(source, spath, f"a {seg.kind} has two ends: edges + ends must be 2, "
                                            f"not {len(seg.places)} + {len(seg.ends)}")
         elif seg.ends:
-            raise _fail(source, spath + ".ends", f"only {'/'.join(sorted(PATH_KINDS))} segments have ends")
-        if seg.kind in WHOLE_EDGE_KINDS:
+            paths = sorted(k for k, r in roles.items() if r == "path")
+            raise _fail(source, spath + ".ends", f"only {'/'.join(paths) or 'path'} segments have ends")
+        if role == "centre" and seg.places:
+            raise _fail(source, spath + ".edges", f"a {seg.kind} sits in the centre and holds no edge")
+        if role == "edge":
             for p in seg.places:
                 e = p // 3
                 if not all(q in seg.places for q in (3 * e, 3 * e + 1, 3 * e + 2)):
@@ -351,9 +344,9 @@ def _check_design(segments: tuple[Segment, ...], source: str, path: str) -> None
                                                           f"(edge {'NESW'[e]} is only partly listed)")
         for li in seg.links:
             if not 0 <= li < len(segments) or li == si:
-                raise _fail(source, spath + ".rails", f"segment index {li} does not name another segment")
+                raise _fail(source, spath + ".links", f"segment index {li} does not name another segment")
             if seg.kind not in segments[li].ends:
-                raise _fail(source, spath + ".rails",
+                raise _fail(source, spath + ".links",
                             f"segment {li} is linked but does not end in a {seg.kind}")
     linking_kinds = {seg.kind for seg in segments if seg.links}
     for si, seg in enumerate(segments):
@@ -377,6 +370,13 @@ def tileset_from_dict(data: Mapping[str, Any], source: str = "<tileset>") -> Til
     designs: list[TileDesign] = []
     by_id: dict[str, TileDesign] = {}
     kinds_declared = data.get("kinds")
+    roles: dict[str, str] = {}
+    if isinstance(kinds_declared, Mapping):
+        for kind, role in kinds_declared.items():
+            if role not in ROLES:
+                raise _fail(source, f"$.kinds.{kind}", f"role {role!r} is not one of {', '.join(ROLES)}")
+            roles[str(kind)] = str(role)
+        kinds_declared = list(roles)
     for ti, raw in enumerate(raw_tiles):
         path = f"$.tiles[{ti}]"
         if not isinstance(raw, Mapping):
@@ -398,7 +398,7 @@ def tileset_from_dict(data: Mapping[str, Any], source: str = "<tileset>") -> Til
                 if seg.kind not in kinds_declared:
                     raise _fail(source, f"{path}.segments[{si}].kind",
                                 f"kind {seg.kind!r} is not in the set's kinds {kinds_declared}")
-        _check_design(segs, source, path)
+        _check_design(segs, roles, source, path)
         d = TileDesign.build(tid, str(raw.get("design", tid)), count, segs)
         designs.append(d)
         by_id[tid] = d
@@ -447,40 +447,49 @@ def _schema_validator() -> Any:
     return _SCHEMA_VALIDATOR or None
 
 
-_CACHE: dict[str, TileSet] = {}
+_CACHE: dict[tuple[str, str], TileSet] = {}
 
 
-def load_tileset(path: str | Path | None = None, name: str = "goldrush") -> TileSet:
-    """Load a tile set: from ``path``, or (``None``) the shipped ``grn/data/tilesets/<name>.json``.
+def load_shipped_tileset(package: str, file: str = "tileset.json") -> TileSet:
+    """A tile set shipped in a game's package (``grn/games/<game>/tileset.json``), loaded once.
 
-    A file's data is checked against ``schemas/tileset.schema.json`` (the
-    shipped sets are checked by the tests), and all data against the structural
-    invariants; a problem raises
-    :class:`~grn.errors.GrnError` with a one-line message naming the file and
-    the JSON path.  Shipped sets are cached.
+    The shipped sets are checked against the schema by the tests, not here:
+    checking them on every run would cost a tenth of a second (most of it
+    importing jsonschema) for data that cannot change.
     """
-    if path is None:
-        if name in _CACHE:
-            return _CACHE[name]
-        source = f"grn/data/tilesets/{name}.json"
+    key = (package, file)
+    hit = _CACHE.get(key)
+    if hit is None:
+        source = f"{package.replace('.', '/')}/{file}"
         try:
-            text = resources.files("grn.data").joinpath("tilesets", f"{name}.json").read_text(encoding="utf-8")
-        except (FileNotFoundError, OSError):
-            raise GrnError(f"{source}: no shipped tile set named {name!r}") from None
-    else:
-        source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise GrnError(f"{source}: cannot read: {exc.strerror or exc}") from None
+            text = resources.files(package).joinpath(file).read_text(encoding="utf-8")
+        except (FileNotFoundError, ModuleNotFoundError, OSError):
+            raise GrnError(f"{source}: no such shipped tile set") from None
+        hit = _CACHE[key] = _from_text(text, source, check_schema=False)
+    return hit
+
+
+def load_tileset(path: str | Path) -> TileSet:
+    """Load a tile set from a JSON file (``--tileset FILE``).
+
+    The data is checked against ``schemas/tileset.schema.json`` and against the
+    structural invariants; a problem raises :class:`~grn.errors.GrnError` with
+    a one-line message naming the file and the JSON path.
+    """
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GrnError(f"{source}: cannot read: {exc.strerror or exc}") from None
+    return _from_text(text, source, check_schema=True)
+
+
+def _from_text(text: str, source: str, check_schema: bool) -> TileSet:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise GrnError(f"{source}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    # A user's tile set is checked against the schema here.  The shipped ones are
-    # checked by tests/test_tileset_data.py: checking them on every run would cost
-    # a tenth of a second (most of it importing jsonschema) for data that cannot change.
-    validator = _schema_validator() if path is not None else None
+    validator = _schema_validator() if check_schema else None
     if validator is not None:
         import jsonschema
 
@@ -490,7 +499,4 @@ def load_tileset(path: str | Path | None = None, name: str = "goldrush") -> Tile
             if len(message) > 200:
                 message = message[:197] + "..."
             raise GrnError(f"{source}: {error.json_path}: {message}")
-    tileset = tileset_from_dict(data, source)
-    if path is None:
-        _CACHE[name] = tileset
-    return tileset
+    return tileset_from_dict(data, source)

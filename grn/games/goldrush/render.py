@@ -15,7 +15,7 @@ Class names (for tests and styling): ``tile``, ``cowboy <colour> <role>``,
 ``tent <colour>``, ``stack``, ``last``, ``legal``, ``ghost``, ``markup ...``.
 
 The engine is read through :class:`BoardView`, a small adapter over the
-public attributes of :class:`grn.goldrush.GoldRushState`.
+public attributes of :class:`grn.games.goldrush.rules.GoldRushState`.
 """
 
 from __future__ import annotations
@@ -24,12 +24,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from grn.commands import POSITIONS, PlaceTile
+from grn.tiling.commands import PlaceTile
+from grn.tiling.places import POSITIONS
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.render.style import esc, num
-from grn.render.tiles import PLACE_XY, segment_anchor, tile_drawing
-from grn.tiles import TileDesign
+from grn.games.goldrush.drawing import PLACE_XY, designs_in_order, segment_anchor, symbol_summary, tile_drawing
+from grn.tiling.tiles import TileDesign
 
 T = st.TILE
 M = 46  # margin around the board (room for coordinates)
@@ -80,7 +81,7 @@ class BoardView:
 
 
 def board_view(state: Any) -> BoardView:
-    """Read ``state`` (a :class:`grn.goldrush.GoldRushState`)."""
+    """Read ``state`` (a :class:`grn.games.goldrush.rules.GoldRushState`)."""
     board = state.board
     players = tuple(state.players)
     tiles = [(x, y, t.design, t.rotation) for (x, y), t in board.tiles.items()]
@@ -457,3 +458,42 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
         out.append("</g>")
     out.append("</g>")
     return "".join(out)
+
+
+def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:
+    """An SVG sheet of every tile id of ``tileset`` at rotation 0, with id, copies and symbols."""
+    designs = designs_in_order(tileset)
+    cell_w, cell_h = 124, 168
+    rows = (len(designs) + columns - 1) // columns
+    head = 44
+    w = columns * cell_w + 16
+    h = rows * cell_h + head + 10
+    out = [st.svg_open(w, h, (0, 0, w, h), cls="grn tilesheet")]
+    out.append(f'<rect width="{w}" height="{h}" fill="{st.PAPER}"/>')
+    title = f"Tile set {getattr(tileset, 'name', '')}: {len(designs)} tile ids, {tileset.total} tiles"
+    out.append(st.text(12, 28, title, size=18, weight="bold", fill=st.INK))
+    for i, d in enumerate(designs):
+        col, row = i % columns, i // columns
+        x, y = 14 + col * cell_w, head + row * cell_h
+        start = " (start)" if d.id == tileset.start else ""
+        out.append(f'<g class="sheet-tile" transform="translate({x},{y})">')
+        out.append(f'<rect x="-2" y="-2" width="104" height="104" fill="none" stroke="{st.INK}" '
+                   f'stroke-width="1.5"/>')
+        out.append(tile_drawing(d, 0))
+        out.append(st.text(50, 118, f"{d.id}  x{d.count}{start}", size=13, weight="bold", anchor="middle"))
+        words = symbol_summary(d).split(", ")
+        for k, line in enumerate(_wrap(words, 20)):
+            out.append(st.text(50, 134 + 13 * k, line, size=10.5, fill=st.INK_SOFT, anchor="middle"))
+        out.append("</g>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _wrap(words: list[str], chars: int) -> list[str]:
+    lines: list[str] = []
+    for w in words:
+        if lines and len(lines[-1]) + 2 + len(w) <= chars:
+            lines[-1] += ", " + w
+        else:
+            lines.append(w)
+    return lines

@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Hashable, Iterable, Iterator
 
-from grn.commands import POSITIONS
-from grn.tiles import Orientation, TileDesign, TileSet
+from grn.tiling.places import POSITIONS
+from grn.tiling.tiles import Orientation, TileDesign, TileSet
 from grn.value import reduce_dataclass
 
 

@@ -1,0 +1,103 @@
+"""Gold, the flip-two-cards card game (2 to 5 players), the second game of GRN.
+
+Rules: "Gold" (its rules have no headings; sections are named by passage).
+The package holds the rules engine (:mod:`.rules`), the card command and its
+codec (:mod:`.commands`), the match checks (:mod:`.match`), the grammar
+(``gold.lark``), the card list (``cards.json``, checked by
+``cards.schema.json``), drawing (:mod:`.render`) and self-play
+(:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
+from grn.games.gold.rules import SECTION, GoldState
+from grn.record import Record, Seat
+from grn.ruleset import Ruleset, SeriesChecker, SetupProblem
+
+if TYPE_CHECKING:
+    from grn.position import Position
+    from grn.selfplay import SelfPlayGame
+
+__all__ = ["RULESET", "GoldRuleset", "GoldState", "Card", "FlipCard", "layout_positions"]
+
+
+def layout_positions(record: Record) -> tuple[str, ...] | None:
+    """The layout positions of a Gold record's ``Layout`` tag (``None``: the default 8x8 grid)."""
+    layout = (record.tag("Layout") or "8x8").strip().lower()
+    if layout == "8x8":
+        return None
+    if layout == "free":
+        return tuple(f"p{i}" for i in range(1, 65))
+    raise SetupProblem(f"Layout tag: {layout!r} is not 8x8 or free", "layout", tag="Layout")
+
+
+class GoldRuleset(Ruleset):
+    """Gold: turn two cards a turn; miners carry gold out; the richest player wins."""
+
+    name = "gold"
+    title = "Gold"
+    grammar_package = __name__
+    grammar_file = "gold.lark"
+    codecs = CODECS
+    colours = COLOURS
+    # the Players tag's count check has cited this passage since GRN began
+    players_section = "000 General Info and Comments"
+    options_help = "none (Gold has no options)"
+    render_options = frozenset({"reveal"})
+    schemas = {"cards": (__name__, "cards.schema.json")}
+
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> GoldState:
+        positions = layout_positions(record)
+        if len(seats) == 2 and any(len(s.colours) != 2 for s in seats):
+            raise SetupProblem('with two players each owns two colours: write them as '
+                               '[Players "Anna (red+yellow), Ben (green+blue)"]', "players",
+                               rule="If there are only two players, each of them should pick two colors.",
+                               section=SECTION["setup"], tag="Players")
+        return GoldState.new([(s.key, s.colours) for s in seats], first=first, positions=positions)
+
+    def target_problem(self, kind: str, word: str, engine: Any) -> str | None:
+        if word not in frozenset(getattr(engine, "positions", ()) or ()):
+            return f"<{kind}>: {word!r} is not a position of the layout"
+        return None
+
+    def ghost_problem(self, word: str, engine: Any) -> str | None:
+        return "<ghost> shows a tile: the card game has none"
+
+    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
+                   width: int | None = None, shared_defs: Any = None) -> str:
+        from grn.games.gold.render import render_gold
+
+        return render_gold(position, reveal=reveal, width=width, shared_defs=shared_defs is not None)
+
+    def page_defs(self) -> Any:
+        return True  # the card back, defined once per page
+
+    def page_defs_svg(self, shared: Any) -> str:
+        from grn.games.gold.render import card_back_def
+
+        return "<defs>" + card_back_def() + "</defs>"
+
+    def describe(self, position: "Position") -> list[str]:
+        state = position.state
+        scores = state.scores
+        lines = [f"  {s.name} ({s.key}): {scores[s.key]} points in {state.gold_cards[s.key]} gold cards"
+                 for s in position.seats]
+        lines.append(f"  {len(state.face_down())} cards face down, {len(state.removed())} gone; "
+                     f"phase: {state.phase}")
+        return lines
+
+    def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
+        from grn.games.gold import selfplay
+
+        return selfplay.play(players, seed=seed)
+
+    def series_checker(self) -> SeriesChecker:
+        from grn.games.gold.match import MatchChecker
+
+        return MatchChecker()
+
+
+RULESET = GoldRuleset()

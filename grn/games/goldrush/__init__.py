@@ -1,0 +1,133 @@
+"""Carcassonne: Gold Rush (Hans im Glueck 2014), the first game of GRN.
+
+Rules: the community rules page and the publisher's rulebook (both cited as
+"Gold Rush rulebook").  The package holds the rules engine (:mod:`.rules`),
+the game's commands and codecs (:mod:`.commands`; placing and discarding tiles
+are :mod:`grn.tiling.commands`), its options, grammar (``goldrush.lark``), tile
+set (``tileset.json``), drawing (:mod:`.render`, :mod:`.drawing`) and
+self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
+from grn.games.goldrush.rules import GoldRushState, Options
+from grn.record import Record, Seat
+from grn.ruleset import SetupProblem
+from grn.tiling.commands import TILE_CODECS, DiscardTile, PlaceTile
+from grn.tiling.ruleset import TileRuleset
+from grn.tiling.tiles import TileSet, load_shipped_tileset
+
+if TYPE_CHECKING:
+    from grn.position import Position
+    from grn.selfplay import SelfPlayGame
+
+__all__ = ["RULESET", "GoldRushRuleset", "GoldRushState", "Options", "load_tileset", "parse_options",
+           "PlaceTile", "DiscardTile", "PlaceCowboy", "PlaceTent", "Mine", "RevealTokens"]
+
+
+def load_tileset(path: str | Path | None = None) -> TileSet:
+    """The shipped Gold Rush tile set, or the tile set of a JSON file."""
+    if path is None:
+        return load_shipped_tileset(__name__)
+    from grn.tiling.tiles import load_tileset as load_file
+
+    return load_file(path)
+
+
+def parse_options(words: dict[str, str]) -> Options:
+    """Gold Rush :class:`Options` from the ``Options`` tag's words.
+
+    ``farmers=off`` plays without farmers (the rulebook's first-game advice);
+    ``cowboys=5`` is the house rule that brings the scoring cowboy into play.
+    """
+    kwargs: dict[str, Any] = {}
+    for key, value in words.items():
+        if key == "farmers":
+            if value not in ("on", "off"):
+                raise SetupProblem(f"Options tag: farmers must be on or off, not {value!r}", "options",
+                                   tag="Options")
+            kwargs["farmers"] = value == "on"
+        elif key == "cowboys":
+            if value not in ("4", "5"):
+                raise SetupProblem(f"Options tag: cowboys must be 4 or 5, not {value!r}", "options", tag="Options")
+            kwargs["cowboys"] = int(value)
+        else:
+            raise SetupProblem(f"Options tag: unknown option {key!r}: the options are {GoldRushRuleset.options_help}",
+                               "options", tag="Options")
+    return Options(**kwargs)
+
+
+class GoldRushRuleset(TileRuleset):
+    """Carcassonne: Gold Rush: 2 to 5 players, 72 land tiles, cowboys, tents and mining tokens."""
+
+    name = "goldrush"
+    aliases = ("gold rush", "carcassonne: gold rush")
+    title = "Carcassonne: Gold Rush"
+    grammar_package = __name__
+    grammar_file = "goldrush.lark"
+    codecs = TILE_CODECS + CODECS
+    players_section = "000 General Info and Comments"
+    options_help = "farmers=on|off and cowboys=4|5"
+    option_names = frozenset({"farmers", "cowboys"})
+    render_options = frozenset({"legal"})
+    tileset_package = __name__
+
+    def parse_options(self, words: dict[str, str]) -> Options:
+        return parse_options(words)
+
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> GoldRushState:
+        options = self.parse_options(record.options())
+        return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
+
+    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
+                   width: int | None = None, shared_defs: Any = None) -> str:
+        from grn.games.goldrush.render import render_goldrush
+
+        return render_goldrush(position, legal=legal, width=width, defs=shared_defs)
+
+    def page_defs(self) -> Any:
+        from grn.games.goldrush.render import TileDefs
+
+        return TileDefs("grt")
+
+    def page_defs_svg(self, shared: Any) -> str:
+        return str(shared.defs())
+
+    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+        from grn.games.goldrush.render import render_tile_sheet
+
+        return render_tile_sheet(tileset, columns=columns)
+
+    def describe(self, position: "Position") -> list[str]:
+        state = position.state
+        scores = state.scores
+        lines = []
+        cowboys, tents, gold = state.cowboys, state.tents, state.gold()
+        for seat in position.seats:
+            key, name = seat.key, seat.name
+            tent = "in supply" if tents[key] is None else "at {},{}".format(*tents[key])
+            g = gold[key]
+            tokens = f"{g.count} token{'s' if g.count != 1 else ''}"
+            if g.count:
+                tokens += f" (known {g.known}" + (f", {g.unknown} unknown)" if g.unknown else ")")
+            lines.append(f"  {name} ({key}): {scores[key]} points, {cowboys[key]} cowboys in supply, "
+                         f"tent {tent}, {tokens}")
+        bag = {t: n for t, n in state.bag().items() if n}
+        lines.append(f"  bag: {sum(bag.values())} tiles: " + " ".join(f"{t}x{n}" for t, n in sorted(bag.items())))
+        info = state.token_info()
+        known = ", ".join(f"{n}x{v}" for v, n in info["known"].items()) or "none"
+        lines.append(f"  mining tokens: {info['supply']} in the supply, {info['on_mountains']} on mountains; "
+                     f"faces known so far: {known}")
+        return lines
+
+    def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
+        from grn.games.goldrush import selfplay
+
+        return selfplay.play(players, seed=seed, options=options if options is not None else Options())
+
+
+RULESET = GoldRushRuleset()

@@ -1,0 +1,236 @@
+"""What a game plugs into grn: the :class:`Ruleset` base class, and setting a game up from a header.
+
+Each game is a package under ``grn/games/`` whose ``RULESET`` is an instance
+of a :class:`Ruleset` subclass: its name (the ``Game`` tag's value) and
+aliases, its grammar file, its command codecs, its options, a factory for its
+rules engine (:class:`grn.engine.Engine`), its drawing, its self-play and its
+checks of diagram markup.  The core modules (reading, writing, JSON,
+validating, positions, drawing, the command line) ask the ruleset and name no
+game.  :mod:`grn.games` is the registry that finds a ruleset by name, the way
+python-chess's ``find_variant`` does.
+
+Every hook has a default, so a small game overrides only what it has
+(``tests/test_plugin.py`` runs a toy game defined entirely in the tests).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Sequence
+
+from grn.codec import CommandCodec
+from grn.errors import IllegalAction
+from grn.record import Markup, Record, Seat
+
+if TYPE_CHECKING:
+    from grn.engine import Engine
+    from grn.position import Position
+    from grn.selfplay import SelfPlayGame
+
+#: Player colours, in the order the boxes list them: the default for a ruleset.
+COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
+
+
+class SetupProblem(Exception):
+    """The header does not describe a game that can be set up (bad Players, Options, ...).
+
+    ``tag`` names the header tag at fault, so that the report points at it.
+    """
+
+    def __init__(self, message: str, code: str = "setup", rule: str | None = None,
+                 section: str | None = None, tag: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.rule = rule
+        self.section = section
+        self.tag = tag
+
+
+class SeriesChecker:
+    """Checks that span the games of one file (for example a match of several games).
+
+    :meth:`add` sees every validated game of the file, :meth:`check` reports
+    at the end of the file.  The default checks nothing.
+    """
+
+    def add(self, record: Record, report: Any) -> None:
+        """Remember what is needed of a validated game."""
+
+    def check(self, file: str | None) -> tuple[list[Any], list[str]]:
+        """Problems (diagnostics) and summary lines for the file."""
+        return [], []
+
+
+class Ruleset:
+    """A game as grn knows it.  Subclass it in the game's package and set ``RULESET`` there.
+
+    Class attributes describe the game; methods are hooks with defaults.
+    """
+
+    #: The ``Game`` tag's value (lower case).
+    name: str = ""
+    #: Other values of the ``Game`` tag that name this game.
+    aliases: tuple[str, ...] = ()
+    #: The game's name as its box prints it.
+    title: str = ""
+    #: The package holding the grammar file (None: :meth:`grammar_text` is overridden).
+    grammar_package: str | None = None
+    #: The grammar file in that package: it imports ``envelope`` and overrides ``action``.
+    grammar_file: str = ""
+    #: One codec per command, in the order "expected ..." lists them.
+    codecs: tuple[CommandCodec, ...] = ()
+    #: The colours players may choose.
+    colours: tuple[str, ...] = COLOURS
+    min_players: int = 2
+    max_players: int = 5
+    #: Where the rules say how many play (cited when the Players tag is off).
+    players_section: str | None = None
+    #: The words of the ``Options`` tag, for messages: "farmers=on|off and cowboys=4|5".
+    options_help: str = "none"
+    #: The option names the ``Options`` tag carries (what self-play writes there).
+    option_names: frozenset[str] = frozenset()
+    #: Whether ``--tileset FILE`` applies (tile-laying games).
+    uses_tileset: bool = False
+    #: Drawing options this game understands (``legal``, ``reveal``): others are usage errors.
+    render_options: frozenset[str] = frozenset()
+    #: Extra JSON Schemas shipped with the game: name -> (package, file), for ``grn schema NAME``.
+    schemas: dict[str, tuple[str, str]] = {}
+
+    def __repr__(self) -> str:
+        return f"<Ruleset {self.name}>"
+
+    # -- notation -------------------------------------------------------
+    def grammar_text(self) -> str:
+        """The game's Lark grammar (it ``%import``s ``envelope`` and overrides ``action``)."""
+        if self.grammar_package is None:
+            raise NotImplementedError(f"{type(self).__name__} names no grammar file")
+        return resources.files(self.grammar_package).joinpath(self.grammar_file).read_text(encoding="utf-8")
+
+    def codec_for(self, command: Any) -> CommandCodec | None:
+        """The codec of an engine command of this game (None: not one of its commands)."""
+        table = self.__dict__.get("_by_class")
+        if table is None:
+            table = self.__dict__["_by_class"] = {c.command: c for c in self.codecs}
+        return table.get(type(command))
+
+    def codec_named(self, json_type: str) -> CommandCodec | None:
+        """The codec whose JSON objects have this ``type`` (None: not one of this game's)."""
+        table = self.__dict__.get("_by_json")
+        if table is None:
+            table = self.__dict__["_by_json"] = {c.json_type: c for c in self.codecs}
+        return table.get(json_type)
+
+    # -- set-up ---------------------------------------------------------
+    def seats(self, record: Record) -> list[Seat]:
+        """The seats of the ``Players`` tag, checked: known colours, each once, the right number of players."""
+        value = record.tag("Players")
+        if value is None:
+            example = ", ".join(f"{n} ({c})" for n, c in zip(("Anna", "Ben"), self.colours))
+            raise SetupProblem(f'the Players tag is missing: write [Players "{example}"]', "players",
+                               tag="Players")
+        try:
+            seats = record.seats()
+        except ValueError as exc:
+            raise SetupProblem(f"Players tag: {exc}", "players", tag="Players") from None
+        colours = [c for s in seats for c in s.colours]
+        unknown = [c for c in colours if c not in self.colours]
+        if unknown:
+            raise SetupProblem(f"Players tag: unknown colour {unknown[0]!r}; the colours are "
+                               f"{', '.join(self.colours)}", "players", tag="Players")
+        if len(set(colours)) != len(colours):
+            raise SetupProblem("Players tag: a colour is taken twice", "players", tag="Players")
+        low, high = self.min_players, self.max_players
+        if not low <= len(seats) <= high:
+            raise SetupProblem(f"the game is for {low} to {high} players, not {len(seats)}", "players",
+                               rule=f"{low} to {high} players", section=self.players_section, tag="Players")
+        return seats
+
+    def parse_options(self, words: dict[str, str]) -> Any:
+        """The game's options from the ``Options`` tag's words (default: the game has none)."""
+        for key in words:
+            raise SetupProblem(f"Options tag: unknown option {key!r}: the options are {self.options_help}",
+                               "options", tag="Options")
+        return None
+
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> "Engine":
+        """A fresh rules engine set up from the record's header; ``first`` starts (None: the first seat).
+
+        Raises :class:`SetupProblem` when the header does not allow it.
+        """
+        raise NotImplementedError
+
+    def load_tileset(self, path: Any) -> Any:
+        """A tile set read from ``path`` (``--tileset``); only for games with :attr:`uses_tileset`."""
+        raise SetupProblem(f"{self.title or self.name} has no tile set", "tileset")
+
+    def header_warnings(self, record: Record, engine: "Engine") -> list[tuple[str, str]]:
+        """(tag, message) for header tags that do not fit the game being checked (warnings)."""
+        return []
+
+    # -- diagram markup ---------------------------------------------------
+    def target_problem(self, kind: str, word: str, engine: "Engine") -> str | None:
+        """What is wrong with ``word`` as the place a ``<highlight>``, ``<arrow>`` or ``<label>`` points at."""
+        return None
+
+    def ghost_problem(self, word: str, engine: "Engine") -> str | None:
+        """What is wrong with the argument of ``<ghost>`` (default: the game has no ghosts)."""
+        return f"<ghost> shows a tile: {self.title or self.name} has none"
+
+    # -- what users see -------------------------------------------------
+    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
+                   width: int | None = None, shared_defs: Any = None) -> str:
+        """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many)."""
+        raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
+
+    def page_defs(self) -> Any:
+        """A fresh collector of the drawing definitions the positions of one page share (None: none).
+
+        :meth:`render_svg` gets it as ``shared_defs`` and refers to its
+        definitions; :meth:`page_defs_svg` writes them once for the page.
+        """
+        return None
+
+    def page_defs_svg(self, shared: Any) -> str:
+        """The SVG markup of what :meth:`page_defs` collected (placed once in a page)."""
+        return ""
+
+    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+        """An SVG sheet of every tile of ``tileset`` (tile-laying games)."""
+        raise NotImplementedError(f"{self.title or self.name} has no tiles to draw")
+
+    def describe(self, position: "Position") -> list[str]:
+        """The lines ``grn show`` prints under the heading (default: each player's score)."""
+        scores = position.state.scores
+        return [f"  {s.name} ({s.key}): {scores[s.key]} points" for s in position.seats]
+
+    def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
+        """A complete random legal game, the same for the same seed."""
+        raise NotImplementedError(f"grn cannot play {self.title or self.name} by itself")
+
+    def series_checker(self) -> SeriesChecker:
+        """Checks across the games of one file (default: none)."""
+        return SeriesChecker()
+
+
+def player_key(seats: Sequence[Seat], word: str) -> str:
+    """The key (first colour) of the player a turn names by any of their colours."""
+    for s in seats:
+        if word in s.colours:
+            return s.key
+    return word
+
+
+def first_player(record: Record, seats: Sequence[Seat]) -> str | None:
+    """Who plays the record's first turn, if seated (else None: that turn reports it, the game starts as seated)."""
+    first = next((player_key(seats, t.player) for t in record.turns if t.number > 0), None)
+    return first if first in {s.key for s in seats} else None
+
+
+def engine_for(ruleset: Ruleset, record: Record, seats: list[Seat], tileset: Any = None) -> "Engine":
+    """A fresh engine for ``record``; an engine's refusal of the seats becomes a :class:`SetupProblem`."""
+    try:
+        return ruleset.new_engine(record, seats, first_player(record, seats), tileset)
+    except IllegalAction as exc:
+        # the seats are all the engine is told about: the problem is in the Players tag
+        raise SetupProblem(exc.message, "players", exc.rule, exc.section, tag="Players") from None

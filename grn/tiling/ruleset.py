@@ -1,0 +1,63 @@
+"""What every tile-laying ruleset shares: its tile set, and diagram markup that points at tiles.
+
+Markup in a tile-laying game names a tile ``x,y`` or a feature ``x,y:PLACE``,
+and ``<ghost 17@2,0:90>`` shows a tile that is not there.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from grn.ruleset import Ruleset
+from grn.tiling.places import LOCATIONS, ROTATIONS
+
+_TILE_TARGET = re.compile(r"^-?\d+,-?\d+(?::([A-Z]+))?$")
+_GHOST = re.compile(r"^([A-Za-z0-9_]+)@-?\d+,-?\d+(?::(\d+))?$")
+
+
+class TileRuleset(Ruleset):
+    """A :class:`~grn.ruleset.Ruleset` for a tile-laying game on :mod:`grn.tiling`."""
+
+    uses_tileset = True
+    #: The shipped tile set's package and file.
+    tileset_package: str = ""
+    tileset_file: str = "tileset.json"
+
+    def default_tileset(self) -> Any:
+        """The shipped tile set (loaded once)."""
+        from grn.tiling.tiles import load_shipped_tileset
+
+        return load_shipped_tileset(self.tileset_package, self.tileset_file)
+
+    def load_tileset(self, path: Any) -> Any:
+        from grn.tiling.tiles import load_tileset
+
+        return load_tileset(path)
+
+    def header_warnings(self, record: Any, engine: Any) -> list[tuple[str, str]]:
+        named = record.tag("Tileset")
+        tileset = engine.tileset
+        if named is not None and named.strip() != tileset.name:
+            return [("Tileset", f"the Tileset tag names {named.strip()!r}, but the game is checked with the tile set "
+                                f"{tileset.name!r}: pass the right one with --tileset FILE")]
+        return []
+
+    def target_problem(self, kind: str, word: str, engine: Any) -> str | None:
+        m = _TILE_TARGET.match(word)
+        if m is None:
+            return f"<{kind}>: {word!r} is not a tile x,y (or a feature x,y:PLACE)"
+        if m.group(1) is not None and m.group(1) not in LOCATIONS:
+            return f"<{kind}>: {m.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
+        return None
+
+    def ghost_problem(self, word: str, engine: Any) -> str | None:
+        g = _GHOST.match(word)
+        if g is None:
+            return f"<ghost {word}>: write a placement such as 17@2,0:90"
+        tileset = getattr(engine, "tileset", None)
+        if tileset is not None and g.group(1) not in tileset:
+            return f"<ghost>: there is no tile {g.group(1)} in the tile set"
+        if g.group(2) is not None and int(g.group(2)) not in ROTATIONS:
+            return f"<ghost>: rotation {g.group(2)} is not one of 0, 90, 180, 270"
+        return None
