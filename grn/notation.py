@@ -215,7 +215,7 @@ def _parser(ruleset: Ruleset) -> tuple[Lark, _Builder]:
     parser = Lark(
         ruleset.grammar_text(), parser="lalr", transformer=builder,
         import_paths=[FromPackageLoader("grn.grammar")],
-        propagate_positions=False, maybe_placeholders=False, cache=_cache_file(ruleset.name),
+        propagate_positions=False, maybe_placeholders=False, cache=_cache_file(ruleset.grammar_file or ruleset.name),
     )
     return parser, builder
 

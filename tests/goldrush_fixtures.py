@@ -45,7 +45,7 @@ def mountain(*edges: str, nuggets: int = 0) -> dict[str, Any]:
 
 def city(*rails: int) -> dict[str, Any]:
     """A city segment (no edges) with the indices of its rails."""
-    return {"kind": "city", "edges": [], "rails": list(rails)}
+    return {"kind": "city", "edges": [], "links": list(rails)}
 
 
 def tile(tid: str, *segments: dict[str, Any], count: int = 10,
@@ -120,7 +120,7 @@ def kit(start: str = "P", count: int = 10, tokens: dict[str, int] | None = None,
     for t in tiles:
         if counts and t["id"] in counts:
             t["count"] = counts[t["id"]]
-    data = {"name": "kit", "game": "goldrush", "kinds": ["rail", "mountain", "prairie", "city"],
+    data = {"name": "kit", "game": "goldrush", "kinds": {"rail": "path", "mountain": "edge", "prairie": "field", "city": "centre"},
             "start": start, "tokens": dict(GOLD_RUSH_TOKENS if tokens is None else tokens), "tiles": tiles}
     return tileset_from_dict(data, "kit")
 

@@ -11,6 +11,7 @@ from grn.tiling.board import Board
 from grn.errors import GrnError
 from grn.tiling.places import PLACE_INDEX, opposite_place, rotate_place
 from grn.games.goldrush import load_tileset
+from grn.tiling.tiles import load_shipped_tileset
 from grn.tiling.tiles import tileset_from_dict
 
 from goldrush_fixtures import kit, rail, tile
@@ -61,7 +62,7 @@ def write(tmp_path: Path, data: object) -> Path:
 
 
 def base_data() -> dict:
-    return {"name": "t", "kinds": ["rail", "mountain", "prairie", "city"], "start": "P",
+    return {"name": "t", "kinds": {"rail": "path", "mountain": "edge", "prairie": "field", "city": "centre"}, "start": "P",
             "tiles": [tile("P"), tile("R", rail("W", "E"))]}
 
 
@@ -85,8 +86,8 @@ def test_bad_json(tmp_path: Path) -> None:
     path.write_text("{", encoding="utf-8")
     with pytest.raises(GrnError, match="bad.json:1:2: not valid JSON"):
         load_tileset(path)
-    with pytest.raises(GrnError, match="no shipped tile set"):
-        load_tileset(name="nosuchset")
+    with pytest.raises(GrnError, match="no such shipped tile set"):
+        load_shipped_tileset("grn.games", "nosuchset.json")
 
 
 @pytest.mark.parametrize("mutate, fragment", [
@@ -118,7 +119,7 @@ def test_mountain_holds_whole_edges() -> None:
 
 def test_city_links_must_end_in_city() -> None:
     data = base_data()
-    data["tiles"].append(tile("C", rail("W", ends=["junction"]), {"kind": "city", "edges": [], "rails": [0]}))
+    data["tiles"].append(tile("C", rail("W", ends=["junction"]), {"kind": "city", "edges": [], "links": [0]}))
     with pytest.raises(GrnError, match="does not end in a city"):
         tileset_from_dict(data)
 

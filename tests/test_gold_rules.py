@@ -72,7 +72,7 @@ def test_card_list_is_the_published_one():
 
 
 def test_card_list_schema_rejects_bad_files(tmp_path):
-    good = json.loads((__import__("pathlib").Path(__file__).parents[1] / "grn/data/cards/gold.json").read_text())
+    good = json.loads((__import__("pathlib").Path(__file__).parents[1] / "grn/games/gold/cards.json").read_text())
     bad = dict(good, cards=good["cards"] + [{"kind": "gold", "value": 0, "count": 1}])
     p = tmp_path / "bad.json"
     p.write_text(json.dumps(bad))

@@ -32,11 +32,11 @@ def test_wheel_carries_grammar_schemas_and_data(tmp_path):
     # Pure Python: compiling takes a minute and a half, and the contents checked here are the same.
     wheel, _ = _build_wheel(tmp_path, {**os.environ, "GRN_PURE_PYTHON": "1"})
     names = set(wheel.namelist())
-    for name in ("grn/grammar/envelope.lark", "grn/grammar/goldrush.lark", "grn/grammar/gold.lark",
+    for name in ("grn/grammar/envelope.lark", "grn/games/goldrush/goldrush.lark", "grn/games/gold/gold.lark",
                  "grn/schemas/record.schema.json", "grn/schemas/report.schema.json",
-                 "grn/schemas/tileset.schema.json", "grn/schemas/cards.schema.json",
-                 "grn/data/tilesets/goldrush.json", "grn/data/cards/gold.json",
-                 "grn/render/__init__.py", "grn/selfplay/__init__.py", "grn/cli.py"):
+                 "grn/schemas/tileset.schema.json", "grn/games/gold/cards.schema.json",
+                 "grn/games/goldrush/tileset.json", "grn/games/gold/cards.json",
+                 "grn/render/__init__.py", "grn/selfplay.py", "grn/cli.py"):
         assert name in names, name
     entry = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "grn = grn.cli:main" in entry

@@ -1,4 +1,4 @@
-"""Tests of the shipped Gold Rush tile set data (grn/data/tilesets/goldrush.json).
+"""Tests of the shipped Gold Rush tile set data (grn/games/goldrush/tileset.json).
 
 The tile pictures are not in the rule documents, so the set is a reconstruction
 (docs/tileset.md).  These tests pin what the documents *do* say, plus the
@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-TILESET_PATH = ROOT / "grn" / "data" / "tilesets" / "goldrush.json"
+TILESET_PATH = ROOT / "grn" / "games" / "goldrush" / "tileset.json"
 SCHEMA_PATH = ROOT / "schemas" / "tileset.schema.json"
 
 PLACES = ("NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW")
@@ -33,7 +33,7 @@ LISTED_COUNTS = {
 SHIPPED_COUNTS = {**LISTED_COUNTS, "66": 3}
 VARIANT_DESIGNS = ("01", "12", "26", "47")
 SYMBOL_OF_KIND = {"mountain": {"nuggets"}, "rail": {"locomotives"}, "prairie": {"tipis", "horses"}, "city": set()}
-RESERVED = {"kind", "edges", "ends", "rails", "name", "notes"}
+RESERVED = {"kind", "edges", "ends", "links", "name", "notes"}
 
 
 @pytest.fixture(scope="module")
@@ -76,7 +76,7 @@ def test_validates_against_schema(tileset: dict) -> None:
     schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
     jsonschema.Draft202012Validator(schema).validate(tileset)
-    assert tileset["kinds"] == ["rail", "mountain", "prairie", "city"]
+    assert list(tileset["kinds"]) == ["rail", "mountain", "prairie", "city"]
     for tile in tileset["tiles"]:
         for seg in tile["segments"]:
             assert seg["kind"] in tileset["kinds"], tile["id"]
@@ -192,11 +192,11 @@ def test_city_segments(tiles: list[dict]) -> None:
                 continue
             n_cities += t["count"]
             assert seg["edges"] == [], t["id"]
-            assert len(seg["rails"]) in (3, 4), t["id"]
-            for i in seg["rails"]:
+            assert len(seg["links"]) in (3, 4), t["id"]
+            for i in seg["links"]:
                 assert segs[i]["kind"] == "rail", t["id"]
                 assert "city" in segs[i]["ends"], t["id"]
-            listed += seg["rails"]
+            listed += seg["links"]
         into_city = [i for i, s in enumerate(segs) if "city" in s.get("ends", [])]
         assert sorted(listed) == sorted(into_city), t["id"]
     assert n_cities >= 1

@@ -254,7 +254,7 @@ def test_goldrush_illegal_placement_names_what_would_fit(tmp_path):
 
 def test_validate_with_your_own_tileset(tmp_path):
     """--tileset FILE: a player holding the real box validates with a corrected tile set."""
-    src = Path(grn.__file__).parent / "data" / "tilesets" / "goldrush.json"
+    src = Path(grn.__file__).parent / "games" / "goldrush" / "tileset.json"
     data = json.loads(src.read_text(encoding="utf-8"))
     own = tmp_path / "mybox.json"
     own.write_text(json.dumps(data), encoding="utf-8")
@@ -364,7 +364,7 @@ def test_tileset_tag_that_names_another_set_is_a_warning(tmp_path):
 
 
 def test_render_show_and_html_take_a_tileset(tmp_path):
-    src = Path(grn.__file__).parent / "data" / "tilesets" / "goldrush.json"
+    src = Path(grn.__file__).parent / "games" / "goldrush" / "tileset.json"
     own = tmp_path / "mybox.json"
     own.write_text(src.read_text(encoding="utf-8"), encoding="utf-8")
     example = str(EXAMPLES / "goldrush-2p.grn")

@@ -331,7 +331,7 @@ def _check_design(segments: tuple[Segment, ...], roles: Mapping[str, str], sourc
             if len(seg.places) + len(seg.ends) != 2:
                 raise _fail(source, spath, f"a {seg.kind} has two ends: edges + ends must be 2, "
                                            f"not {len(seg.places)} + {len(seg.ends)}")
-        elif seg.ends:
+        elif seg.ends and roles:
             paths = sorted(k for k, r in roles.items() if r == "path")
             raise _fail(source, spath + ".ends", f"only {'/'.join(paths) or 'path'} segments have ends")
         if role == "centre" and seg.places:
