@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
-    help="Record, check and draw games of the Gold Rush family (GRN notation).",
+    help="Record, check and draw board-game records in the GRN notation.",
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
@@ -80,7 +80,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _options(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
                                           help="Print the version and whether grn runs compiled, then exit.")) -> None:
-    """Record, check and draw games of the Gold Rush family (GRN notation)."""
+    """Record, check and draw board-game records in the GRN notation."""
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
@@ -271,7 +271,7 @@ def selfplay(
     players: int = typer.Option(2, "--players", "-n", help="Number of players (2 to 5)."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same game."),
     games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
-    options: Optional[str] = typer.Option(None, "--options", help='The game\'s options, e.g. "farmers=off".'),
+    options: Optional[str] = typer.Option(None, "--options", help='The game\'s options, as its Options tag writes them.'),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
 ) -> None:
     """Write complete, legal, random game records, reproducible from the seed.
@@ -347,7 +347,7 @@ def render(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
     format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
-    reveal: bool = typer.Option(False, "--reveal", help="Card games: show the faces known so far on face-down cards."),
+    reveal: bool = typer.Option(False, "--reveal", help="Show the faces seen so far on what lies face down (games with hidden faces)."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
     tileset: Optional[Path] = TilesetOpt,
 ) -> None:
@@ -448,7 +448,7 @@ def html(
 
 @app.command()
 def schema(
-    name: str = typer.Argument("record", help="Which schema: record, report, tileset or cards."),
+    name: str = typer.Argument("record", help="Which schema: record, report, tileset, or one a game ships."),
 ) -> None:
     """Print a JSON Schema shipped with grn (default: the record collection).
 

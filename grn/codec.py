@@ -12,7 +12,7 @@ every codec, grammar terminal and schema entry agree.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from mypy_extensions import mypyc_attr
 
@@ -29,17 +29,17 @@ Problems = list[tuple[Span, str]]
 class CommandCodec:
     """How one engine command is read, written and converted (everything but its grammar rule).
 
-    Subclasses set the four names below and implement the five methods.
+    Subclasses set the four class attributes below and implement the five methods.
     """
 
     #: The command class this codec makes and spells.
-    command: type = Value
+    command: ClassVar[type] = Value
     #: The terminal of the game's grammar that matches the command's word.
-    terminal: str = ""
+    terminal: ClassVar[str] = ""
     #: The ``type`` of the command's JSON object.
-    json_type: str = ""
+    json_type: ClassVar[str] = ""
     #: What a player reads in "expected ..." when the word is missing.
-    expected: str = ""
+    expected: ClassVar[str] = ""
 
     def read(self, text: str, span: Span, problems: Problems) -> Value:
         """The command for the word ``text`` the terminal matched.

@@ -78,6 +78,10 @@ class Engine:
         """The game can no longer reach its end (a ruling of the game's).  Default: False."""
         return False
 
+    def blocked_note(self) -> str | None:
+        """What a report says of a record that stops where the game can no longer end (None: not blocked)."""
+        return "the game can no longer reach its end (see docs/rulings.md)" if self.is_blocked else None
+
     def setup(self, player: str, actions: Sequence[Any]) -> None:
         """Set up a position directly (turn 0 of a record).  Default: the game has no set-up turns."""
         raise IllegalAction("this game has no set-up turns (turn 0)", code="setup")

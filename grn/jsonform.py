@@ -24,9 +24,18 @@ FORMAT_VERSION = 1
 Json = dict[str, Any]
 
 
-@lru_cache(maxsize=None)
 def schema(name: str = "record.schema.json") -> Json:
-    """A JSON Schema: ``record.schema.json`` is composed (:func:`record_schema`), the others shipped in ``schemas/``."""
+    """A JSON Schema: ``record.schema.json`` is composed (:func:`record_schema`), the others shipped in ``schemas/``.
+
+    Loaded once (the record schema again when a game is registered).
+    """
+    from grn import games
+
+    return _schema(name, games.generation() if name == "record.schema.json" else 0)
+
+
+@lru_cache(maxsize=None)
+def _schema(name: str, generation: int) -> Json:
     if name == "record.schema.json":
         return record_schema()
     text = resources.files("grn.schemas").joinpath(name).read_text(encoding="utf-8")

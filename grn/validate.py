@@ -248,10 +248,9 @@ class _Replay:
     def finish(self, engine: Engine) -> None:
         if not engine.is_over:
             self.report.notes.append("the record stops before the end of the game")
-            if engine.is_blocked:
-                self.report.notes.append(
-                    "the table can no longer change: no pair of face-down cards can leave, so the "
-                    "game cannot end (see docs/rulings.md)")
+            blocked = engine.blocked_note()
+            if blocked:
+                self.report.notes.append(blocked)
             if self.read_result() is not None:
                 self.error("the Result tag was not checked: the record stops before the end of the game",
                            self.record.tag_span("Result"), code="incomplete", severity="warning")

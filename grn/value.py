@@ -19,9 +19,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 V = TypeVar("V", bound="Value")
 
 
+# Games outside the compiled modules (a plug-in's commands and events) subclass it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Value:
     """An immutable value: equality and hashing by :meth:`_key`, and :meth:`replace`."""
 

@@ -1,7 +1,7 @@
 """The shipped example records: they validate, round-trip, render, and the rulebook ones score as printed.
 
 Each ``examples/rulebook-*.grn`` rebuilds one scoring example pictured in the
-publisher's rulebook (seed ``002_019247a6c41c54a2.txt``) from the shipped tile
+publisher's rulebook (the Gold Rush rulebook) from the shipped tile
 set: set-up turns (``0.``) then the scoring turn.  The tests below check the
 exact score events the rulebook gives; each docstring quotes the rulebook.
 Examples that need the end of the game (final scoring, farmers, gold) set the

@@ -1,4 +1,4 @@
-"""The rules of "Gold" (seeds/001_eaa10593919c6b2e.txt), one test per case the rules list.
+"""The rules of "Gold" (the Gold rules), one test per case the rules list.
 
 Quotes from 001 stand in the test names or docstrings.  The engine does not
 know the deal: each test turns cards with the faces it chooses.
@@ -58,7 +58,7 @@ def snapshot(s: GoldState):
 # --------------------------------------------------------------------------
 
 def test_card_list_is_the_published_one():
-    """seeds/README: 24 gold cards (1x5, 2x7, 3x7, 4x5), 35 miners (per colour 2x2, 2x3,
+    """README: 24 gold cards (1x5, 2x7, 3x7, 4x5), 35 miners (per colour 2x2, 2x3,
     2x4, 1x5), 5 dynamite; 64 cards fill the 8x8 layout; 5 mine entrances."""
     cards = load_cards()
     counts = cards.counts()
@@ -374,7 +374,7 @@ def assert_illegal(s: GoldState, player, flips, match, span=None):
     with pytest.raises(IllegalAction, match=match) as info:
         s.play_turn(player, flips)
     err = info.value
-    assert err.rule and err.section and err.section.startswith("001")
+    assert err.rule and err.section and err.section.startswith("Gold rules")
     if span is not None:
         assert err.span == span
     assert snapshot(s) == before
@@ -449,7 +449,7 @@ def test_illegal_face_contradicts_what_was_seen_there():
 
 
 def test_illegal_more_cards_of_a_kind_than_the_deck_holds():
-    """The card list (seeds/README): only one red5; a card seen at a place is the same card when
+    """The card list (README): only one red5; a card seen at a place is the same card when
     seen there again, but a second place cannot also hold red5."""
     s = three()
     s.play_turn("red", [f("a1", "red5"), f("a2", "red4")])      # red5 back face down at a1
@@ -555,7 +555,7 @@ def test_setup_errors_are_illegal_actions_with_the_rule():
     reported like any illegal action (and are ValueErrors)."""
     with pytest.raises(IllegalAction) as info:
         GoldState.new([("red", ("red",)), ("green", ("green",))])
-    assert info.value.section.startswith("001") and "two colors" in info.value.rule
+    assert info.value.section.startswith("Gold rules") and "two colors" in info.value.rule
     with pytest.raises(SetupError):
         GoldState.new(seats_for(3), first="blue")
     with pytest.raises(SetupError):

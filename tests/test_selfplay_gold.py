@@ -1,4 +1,4 @@
-"""Self-played games of "Gold" (seeds/001_eaa10593919c6b2e.txt) replay through a fresh engine,
+"""Self-played games of "Gold" (the Gold rules) replay through a fresh engine,
 and corrupted records fail at exactly the corrupted turn."""
 
 from __future__ import annotations

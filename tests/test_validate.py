@@ -63,7 +63,7 @@ def test_illegal_action_names_line_column_rule_and_stops_the_line(tmp_path):
     assert result.exit_code == 1
     line = next(l for l in result.output.splitlines() if l.startswith(path))
     assert line.startswith(f"{path}:7:8: error:")
-    assert "[turn 4 (red)]" in line and "rule:" in line and "001" in line
+    assert "[turn 4 (red)]" in line and "rule:" in line and "Gold rules" in line
     assert "Traceback" not in result.output
 
 
@@ -249,7 +249,7 @@ def test_goldrush_illegal_placement_names_what_would_fit(tmp_path):
     assert result.exit_code == 1
     line = next(l for l in result.output.splitlines() if l.startswith(path))
     assert line.startswith(f"{path}:{i + 1}:")
-    assert "[turn 3 (" in line and "000_5f9a6b7de23050c9.txt" in line
+    assert "[turn 3 (" in line and "Gold Rush rulebook" in line
 
 
 def test_validate_with_your_own_tileset(tmp_path):

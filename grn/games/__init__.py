@@ -26,6 +26,7 @@ DEFAULT = "goldrush"
 _LOADED: dict[str, Ruleset] = {}
 _ALIASES: dict[str, str] = {}
 _ENTRY_POINTS_READ = False
+_GENERATION = 0
 
 
 class UnknownGame(LookupError):
@@ -34,18 +35,22 @@ class UnknownGame(LookupError):
 
 def register(ruleset: Ruleset) -> Ruleset:
     """Make ``ruleset`` known by its name and aliases (a later registration of a name wins)."""
+    global _GENERATION
     _LOADED[ruleset.name] = ruleset
     for alias in ruleset.aliases:
         _ALIASES[alias] = ruleset.name
+    _GENERATION += 1
     return ruleset
 
 
 def unregister(name: str) -> None:
     """Forget a registered ruleset and its aliases (for tests of plug-ins)."""
+    global _GENERATION
     ruleset = _LOADED.pop(name, None)
     if ruleset is not None:
         for alias in ruleset.aliases:
             _ALIASES.pop(alias, None)
+        _GENERATION += 1
 
 
 def _read_entry_points() -> None:
@@ -58,6 +63,12 @@ def _read_entry_points() -> None:
     for ep in entry_points(group="grn.games"):
         if ep.name not in _LOADED and ep.name not in BUILTIN:
             register(ep.load())
+
+
+def generation() -> int:
+    """A number that changes whenever a ruleset is registered or forgotten (for caches built from them)."""
+    _read_entry_points()
+    return _GENERATION
 
 
 def names() -> list[str]:

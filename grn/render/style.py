@@ -19,34 +19,6 @@ MARGIN = 40
 #: Font used for every text.
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-# -- the land (earthy palette) -----------------------------------------------
-PRAIRIE = "#a8c66c"
-PRAIRIE_DARK = "#8fae55"
-PRAIRIE_LINE = "#6f8a3c"
-MOUNTAIN = "#a07d5a"
-MOUNTAIN_DARK = "#6e5338"
-MOUNTAIN_ROCK = "#8a857d"
-MOUNTAIN_SNOW = "#f3efe6"
-RAIL_SLEEPER = "#5b3c22"
-RAIL_STEEL = "#2a2a2a"
-RAIL_BED = "#c9b37e"
-JUNCTION = "#4a3220"
-CITY_GROUND = "#e2cd9c"
-CITY_WALL = "#f6ecd4"
-CITY_ROOF = "#a9442d"
-CITY_LINE = "#6e4e2e"
-NUGGET = "#f4c430"
-NUGGET_LINE = "#8a6508"
-NUGGET_SHINE = "#fff4c2"
-TIPI = "#efdfba"
-TIPI_LINE = "#6b4a2b"
-TIPI_BAND = "#b8432f"
-HORSE = "#7a4522"
-HORSE_DARK = "#3f220f"
-LOCO = "#262626"
-LOCO_TRIM = "#b8332a"
-TILE_EDGE = "#3d4a26"
-
 # -- paper and ink ------------------------------------------------------------
 PAPER = "#f7f1e3"
 PANEL = "#efe5cf"
@@ -57,16 +29,6 @@ GRID_TEXT = "#7a6a52"
 HIGHLIGHT = "#ff7f0e"
 LAST_TILE = "#ffffff"
 MARKUP_DEFAULT = "#ff6a00"
-
-# -- cards of Gold ----------------------------------------------------------
-CARD_BACK = "#3b2a4f"
-CARD_BACK_LINE = "#c9a43b"
-CARD_BACK_PATTERN = "#54406b"
-CARD_FACE = "#fbf6ea"
-CARD_GONE = "#d8ccb2"
-DYNAMITE = "#c0392b"
-TABLE = "#2f5d3a"
-TABLE_LINE = "#24482d"
 
 #: Player colours (fill, outline, text drawn on the fill).
 PLAYER: dict[str, tuple[str, str, str]] = {

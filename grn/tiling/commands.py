@@ -13,9 +13,15 @@ from grn.errors import Span
 from grn.tiling.places import ROTATIONS
 from grn.value import Value
 
-#: A tile id: letters, digits and underscores (the tile-laying grammars' PLACEMENT terminal).
-TILE_ID_SCHEMA: Json = {"type": "string", "pattern": "^[A-Za-z0-9_]+$", "not": {"const": "tent"},
-                        "description": "A tile id of the tile set."}
+
+
+def tile_id_schema(reserved: tuple[str, ...] = ()) -> Json:
+    """A tile id: letters, digits and underscores (the PLACEMENT terminal), none of the game's ``reserved`` words."""
+    schema: Json = {"type": "string", "pattern": "^[A-Za-z0-9_]+$", "description": "A tile id of the tile set."}
+    if reserved:
+        schema["not"] = {"enum": list(reserved)}
+        schema["description"] += " Never " + " or ".join(repr(w) for w in reserved) + " (words of the game's notation)."
+    return schema
 
 
 class PlaceTile(Value):
@@ -67,6 +73,10 @@ class PlacementCodec(CommandCodec):
     json_type = "place"
     expected = "a tile placement such as 17@1,0:90"
 
+    def __init__(self, reserved: tuple[str, ...] = ()) -> None:
+        #: Words the game's grammar reads otherwise, so no tile id may be one.
+        self.reserved = reserved
+
     def read(self, text: str, span: Span, problems: Problems) -> PlaceTile:
         # The terminal guarantees the shape TILE@X,Y[:ROT]; partition() is quicker than a regex.
         tile, _, rest = text.partition("@")
@@ -89,7 +99,8 @@ class PlacementCodec(CommandCodec):
         return PlaceTile(obj["tile"], obj["x"], obj["y"], obj.get("rotation", 0))
 
     def schema(self) -> Json:
-        return object_schema("place", {"tile": TILE_ID_SCHEMA, "x": {"type": "integer"}, "y": {"type": "integer"},
+        return object_schema("place", {"tile": tile_id_schema(self.reserved), "x": {"type": "integer"},
+                                       "y": {"type": "integer"},
                                        "rotation": {"enum": list(ROTATIONS)}}, ("tile", "x", "y"))
 
 
@@ -100,6 +111,9 @@ class DiscardCodec(CommandCodec):
     terminal = "DISCARD"
     json_type = "discard"
     expected = "a discard such as \"discard 52\""
+
+    def __init__(self, reserved: tuple[str, ...] = ()) -> None:
+        self.reserved = reserved
 
     def read(self, text: str, span: Span, problems: Problems) -> DiscardTile:
         return DiscardTile(text.split()[-1], span)
@@ -114,8 +128,9 @@ class DiscardCodec(CommandCodec):
         return DiscardTile(obj["tile"])
 
     def schema(self) -> Json:
-        return object_schema("discard", {"tile": TILE_ID_SCHEMA}, ("tile",))
+        return object_schema("discard", {"tile": tile_id_schema(self.reserved)}, ("tile",))
 
 
-#: The codecs of the shared tile-laying commands.
-TILE_CODECS: tuple[CommandCodec, ...] = (PlacementCodec(), DiscardCodec())
+def tile_codecs(reserved: tuple[str, ...] = ()) -> tuple[CommandCodec, ...]:
+    """The codecs of the shared tile-laying commands, for a game whose notation reserves ``reserved`` words."""
+    return (PlacementCodec(reserved), DiscardCodec(reserved))

@@ -43,8 +43,7 @@ class GoldRuleset(Ruleset):
     grammar_file = "gold.lark"
     codecs = CODECS
     colours = COLOURS
-    # the Players tag's count check has cited this passage since GRN began
-    players_section = "000 General Info and Comments"
+    players_section = SECTION["setup"]
     options_help = "none (Gold has no options)"
     render_options = frozenset({"reveal"})
     schemas = {"cards": (__name__, "cards.schema.json")}

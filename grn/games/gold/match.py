@@ -28,12 +28,12 @@ class _MatchGame:
 class MatchChecker(SeriesChecker):
     """Checks the matches of the card game Gold: games of one file sharing a ``Match`` tag.
 
-    Seed 001: "Play as many times as there are players, with a different player
+    Gold rules: "Play as many times as there are players, with a different player
     starting each time ... The player with the most points at the end wins."
     Only a few facts per game are kept, so streaming stays cheap.
     """
 
-    SECTION = "001 Gold: several games"
+    SECTION = "Gold rules: several games"
 
     def __init__(self) -> None:
         self.matches: dict[str, list[_MatchGame]] = {}

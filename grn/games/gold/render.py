@@ -21,6 +21,7 @@ from typing import Any
 from grn.games.gold.commands import Card, FlipCard
 from grn.render import markup as mk
 from grn.render import style as st
+from grn.games.gold import palette as pal
 from grn.render.style import esc, num
 
 CW, CH, GAP = 60, 84, 10
@@ -54,12 +55,12 @@ def card_back_def(ident: str = BACK_ID) -> str:
     x = y = 0
     cx, cy = CW / 2, CH / 2
     return (f'<g id="{ident}"><rect x="{x}" y="{y}" width="{CW}" height="{CH}" rx="6" '
-            f'fill="{st.CARD_BACK}" stroke="{st.CARD_BACK_LINE}" stroke-width="2"/>'
+            f'fill="{pal.CARD_BACK}" stroke="{pal.CARD_BACK_LINE}" stroke-width="2"/>'
             f'<rect x="6" y="6" width="{CW - 12}" height="{CH - 12}" rx="3" fill="none" '
-            f'stroke="{st.CARD_BACK_PATTERN}" stroke-width="2"/>'
+            f'stroke="{pal.CARD_BACK_PATTERN}" stroke-width="2"/>'
             f'<polygon points="{num(cx)},{num(cy - 18)} {num(cx + 13)},{num(cy)} {num(cx)},{num(cy + 18)} '
-            f'{num(cx - 13)},{num(cy)}" fill="{st.CARD_BACK_PATTERN}" stroke="{st.CARD_BACK_LINE}" '
-            f'stroke-width="1.2"/><circle cx="{num(cx)}" cy="{num(cy)}" r="4" fill="{st.CARD_BACK_LINE}"/></g>')
+            f'{num(cx - 13)},{num(cy)}" fill="{pal.CARD_BACK_PATTERN}" stroke="{pal.CARD_BACK_LINE}" '
+            f'stroke-width="1.2"/><circle cx="{num(cx)}" cy="{num(cy)}" r="4" fill="{pal.CARD_BACK_LINE}"/></g>')
 
 
 def card_back(x: float, y: float, cls: str = "card back") -> str:
@@ -77,10 +78,10 @@ def card_face(x: float, y: float, card: Card, *, opacity: float = 1.0, cls: str 
     out = [f'<g class="{cls}"{op}>']
     if card.kind == "gold":
         out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="6" fill="#fff3c4" '
-                   f'stroke="{st.NUGGET_LINE}" stroke-width="2"/>')
+                   f'stroke="{pal.GOLD_LINE}" stroke-width="2"/>')
         out.append(nugget(cx, cy - 10 * scale, 2.2 * scale))
         out.append(st.text(cx, cy + 26 * scale, card.value, size=24 * scale, anchor="middle", weight="bold",
-                           fill=st.NUGGET_LINE))
+                           fill=pal.GOLD_LINE))
     elif card.kind == "miner":
         fill, line, ink = st.player_fill(card.colour or ""), st.player_line(card.colour or ""), \
             st.player_text(card.colour or "")
@@ -94,18 +95,18 @@ def card_face(x: float, y: float, card: Card, *, opacity: float = 1.0, cls: str 
         out.append(st.text(cx, cy + 28 * scale, card.value, size=24 * scale, anchor="middle", weight="bold",
                            fill=ink))
     else:
-        out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="6" fill="{st.CARD_FACE}" '
-                   f'stroke="{st.DYNAMITE}" stroke-width="2"/>')
+        out.append(f'<rect x="{num(x)}" y="{num(y)}" width="{num(w)}" height="{num(h)}" rx="6" fill="{pal.CARD_FACE}" '
+                   f'stroke="{pal.DYNAMITE}" stroke-width="2"/>')
         for dx in (-8, 0, 8):
             out.append(f'<rect x="{num(cx + (dx - 3.5) * scale)}" y="{num(cy - 16 * scale)}" width="{num(7 * scale)}" '
-                       f'height="{num(26 * scale)}" rx="{num(2 * scale)}" fill="{st.DYNAMITE}" stroke="#6e1a12" '
+                       f'height="{num(26 * scale)}" rx="{num(2 * scale)}" fill="{pal.DYNAMITE}" stroke="#6e1a12" '
                        f'stroke-width="1"/>')
         out.append(f'<path d="M{num(cx)},{num(cy - 16 * scale)} q{num(4 * scale)},{num(-8 * scale)} '
                    f'{num(10 * scale)},{num(-8 * scale)}" stroke="{st.INK}" stroke-width="1.6" fill="none"/>'
                    f'<circle cx="{num(cx + 11 * scale)}" cy="{num(cy - 24 * scale)}" r="{num(3 * scale)}" '
                    f'fill="#ffb300"/>')
         out.append(st.text(cx, cy + 28 * scale, "D", size=18 * scale, anchor="middle", weight="bold",
-                           fill=st.DYNAMITE))
+                           fill=pal.DYNAMITE))
     out.append("</g>")
     return "".join(out)
 
@@ -148,7 +149,7 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
         out.append("<defs>" + card_back_def() + "</defs>")
     out.append(f'<rect class="background" width="{w}" height="{h}" fill="{st.PAPER}"/>')
     out.append(f'<rect class="table" x="10" y="{TOP - 14}" width="{grid_w - 10}" height="{nrow * (CH + GAP) + 20}" '
-               f'rx="12" fill="{st.TABLE}" stroke="{st.TABLE_LINE}" stroke-width="3"/>')
+               f'rx="12" fill="{pal.TABLE}" stroke="{pal.TABLE_LINE}" stroke-width="3"/>')
     title = _title(position)
     out.append(st.text(16, 30, title, size=20, weight="bold"))
     out.append(st.text(16, 52, _subtitle(position), size=14, fill=st.INK_SOFT))
@@ -174,7 +175,7 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
             continue
         if pos in gone:
             out.append(f'<rect class="card empty" x="{num(x + 2)}" y="{num(y + 2)}" width="{CW - 4}" '
-                       f'height="{CH - 4}" rx="6" fill="none" stroke="{st.TABLE_LINE}" stroke-width="2" '
+                       f'height="{CH - 4}" rx="6" fill="none" stroke="{pal.TABLE_LINE}" stroke-width="2" '
                        f'stroke-dasharray="6 5"/>')
         elif pos in down:
             out.append(card_back(x, y))
@@ -229,9 +230,9 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
             cx = gx + (k % 12) * 22
             cy = gy + (k // 12) * 34
             out.append(f'<g class="gold-card"><rect x="{cx}" y="{cy}" width="19" height="28" rx="3" fill="#fff3c4" '
-                       f'stroke="{st.NUGGET_LINE}" stroke-width="1.2"/>'
+                       f'stroke="{pal.GOLD_LINE}" stroke-width="1.2"/>'
                        + st.text(cx + 9.5, cy + 19, g.value, size=13, anchor="middle", weight="bold",
-                                 fill=st.NUGGET_LINE) + "</g>")
+                                 fill=pal.GOLD_LINE) + "</g>")
         if len(cards) > 24:
             out.append(st.text(gx, gy + 80, f"+{len(cards) - 24} more", size=11, fill=st.INK_SOFT))
         n = len(cards)

@@ -1,4 +1,4 @@
-"""Rules engine of the card game "Gold" (seed ``001_eaa10593919c6b2e.txt``).
+"""Rules engine of the card game "Gold" (cited as "Gold rules").
 
 Players turn over face-down cards of a layout.  A miner carries gold out,
 miners fight duels, dynamite blows cards away; when 10 or fewer cards are face
@@ -11,12 +11,11 @@ checks every later turn against what it has seen (a card that goes back face
 down keeps its face) and against the card list (:func:`load_cards`).  Outcomes
 are computed by the rules, never read from the record.
 
-Quotes from the rules are from ``001_eaa10593919c6b2e.txt`` (001 has no headings;
-``section`` names the passage).
+Quotes are from the rules of Gold, which have no headings: ``section`` names the passage.
 
-Rulings (where 001 is silent):
+Rulings (where the rules are silent):
 
-* **Blocked table.**  001 ends the game only "when the last card has been
+* **Blocked table.**  The rules end the game only "when the last card has been
   removed from the table".  With more than 10 cards face down and none of them
   able to leave (e.g. only gold left, or only miners of one value with gold
   worth more), no turn can change the table and the Gold Rush never comes: the
@@ -26,7 +25,7 @@ Rulings (where 001 is silent):
   seed.  Because every card lies at its own position and cards never move, the
   multiset of face-down cards is the card list minus the cards that left, so
   blocking is known exactly even while faces are hidden.
-* **Match tie after the last game.**  001: "In the event of a tie, the tied
+* **Match tie after the last game.**  The rules: "In the event of a tie, the tied
   player with more points in the last game wins."  If those are tied too,
   all of them win (as in a single game's "there are several winners").
 * **First player of each match game.**  "with a different player starting each
@@ -59,14 +58,14 @@ Phase = Literal["normal", "rush"]
 #: your turn, then you should all shout: 'Gold Rush!'"
 RUSH_THRESHOLD = 10
 
-#: Section names used in :class:`IllegalAction` (001 has no headings).
+#: Section names used in :class:`IllegalAction` (the rules have no headings: the passage).
 SECTION = {
-    "setup": "001 Gold: setup",
-    "turn": "001 Gold: your turn",
-    "rush": "001 Gold: Gold Rush!",
-    "end": "001 Gold: end of the game",
-    "cards": "001 Gold: card list (seeds/README.md)",
-    "match": "001 Gold: several games",
+    "setup": "Gold rules: setup",
+    "turn": "Gold rules: your turn",
+    "rush": "Gold rules: Gold Rush!",
+    "end": "Gold rules: end of the game",
+    "cards": "Gold rules: the card list (a published description of the game)",
+    "match": "Gold rules: several games",
 }
 
 
@@ -79,7 +78,7 @@ class CardDataError(GrnError, ValueError):
 
 
 class SetupError(IllegalAction, ValueError):
-    """Seats, first player or layout that 001's set-up does not allow (raised by :meth:`GoldState.new`)."""
+    """Seats, first player or layout that the rules' set-up does not allow (raised by :meth:`GoldState.new`)."""
 
     def __init__(self, message: str, rule: str = "Every player chooses a color and places the "
                  "corresponding entrance in front of them on the table.") -> None:
@@ -488,7 +487,7 @@ class GoldState(Engine):
 
     @property
     def is_blocked(self) -> bool:
-        """True when the game can never end (ruling; 001 is silent).
+        """True when the game can never end (ruling; the rules are silent).
 
         More than 10 cards are face down and no two of them can change the
         table: no dynamite, no two miners of different values, no miner as strong
@@ -513,6 +512,13 @@ class GoldState(Engine):
         if dyn or len(miner_values) > 1:
             return False
         return not (miner_values and min_gold is not None and max(miner_values) >= min_gold)
+
+    def blocked_note(self) -> str | None:
+        """The report's note for a record that stops on a blocked table."""
+        if not self.is_blocked:
+            return None
+        return ("the table can no longer change: no pair of face-down cards can leave, so the "
+                "game cannot end (see docs/rulings.md)")
 
     @property
     def scores(self) -> dict[str, int]:

@@ -17,7 +17,7 @@ from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, Re
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.record import Record, Seat
 from grn.ruleset import SetupProblem
-from grn.tiling.commands import TILE_CODECS, DiscardTile, PlaceTile
+from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 from grn.tiling.tiles import TileSet, load_shipped_tileset
 
@@ -69,8 +69,9 @@ class GoldRushRuleset(TileRuleset):
     title = "Carcassonne: Gold Rush"
     grammar_package = __name__
     grammar_file = "goldrush.lark"
-    codecs = TILE_CODECS + CODECS
-    players_section = "000 General Info and Comments"
+    # "tent@2,0" is the tent, so no tile may be called "tent"
+    codecs = tile_codecs(reserved=("tent",)) + CODECS
+    players_section = "Gold Rush rulebook, General Info and Comments"
     options_help = "farmers=on|off and cowboys=4|5"
     option_names = frozenset({"farmers", "cowboys"})
     render_options = frozenset({"legal"})

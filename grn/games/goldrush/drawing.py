@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Iterable
 
 from grn.render import style as st
+from grn.games.goldrush import palette as pal
 from grn.render.style import num, pts
 from grn.tiling.tiles import EDGE_MIDDLES, TileDesign
 
@@ -274,21 +275,21 @@ def place_anchor(design: TileDesign, rotation: int, place: int | None) -> tuple[
 def nugget(x: float, y: float, s: float = 1.0) -> str:
     shape = ((-5.5, 1.5), (-3.5, -3.5), (1, -5), (5.5, -2.5), (5.5, 2.5), (1, 5), (-4, 4.5))
     p = [(x + dx * s, y + dy * s) for dx, dy in shape]
-    return (f'<polygon points="{pts(p)}" fill="{st.NUGGET}" stroke="{st.NUGGET_LINE}" stroke-width="{num(1.3 * s)}" '
+    return (f'<polygon points="{pts(p)}" fill="{pal.NUGGET}" stroke="{pal.NUGGET_LINE}" stroke-width="{num(1.3 * s)}" '
             f'stroke-linejoin="round"/>'
             f'<path d="M{num(x - 2.5 * s)},{num(y - 1.5 * s)} l{num(2.5 * s)},{num(-1.6 * s)}" '
-            f'stroke="{st.NUGGET_SHINE}" stroke-width="{num(1.3 * s)}" stroke-linecap="round"/>')
+            f'stroke="{pal.NUGGET_SHINE}" stroke-width="{num(1.3 * s)}" stroke-linecap="round"/>')
 
 
 def tipi(x: float, y: float, s: float = 1.0) -> str:
     def P(dx: float, dy: float) -> str:
         return f"{num(x + dx * s)},{num(y + dy * s)}"
-    return (f'<polygon points="{P(-7.5, 7)} {P(0, -7)} {P(7.5, 7)}" fill="{st.TIPI}" stroke="{st.TIPI_LINE}" '
+    return (f'<polygon points="{P(-7.5, 7)} {P(0, -7)} {P(7.5, 7)}" fill="{pal.TIPI}" stroke="{pal.TIPI_LINE}" '
             f'stroke-width="{num(1.2 * s)}" stroke-linejoin="round"/>'
-            f'<path d="M{P(-3, -10.5)} L{P(1.8, -4)} M{P(3, -10.5)} L{P(-1.8, -4)}" stroke="{st.TIPI_LINE}" '
+            f'<path d="M{P(-3, -10.5)} L{P(1.8, -4)} M{P(3, -10.5)} L{P(-1.8, -4)}" stroke="{pal.TIPI_LINE}" '
             f'stroke-width="{num(1.1 * s)}" stroke-linecap="round"/>'
-            f'<path d="M{P(-4.6, 1.5)} L{P(4.6, 1.5)}" stroke="{st.TIPI_BAND}" stroke-width="{num(1.6 * s)}"/>'
-            f'<polygon points="{P(-2.2, 7)} {P(0, 2.8)} {P(2.2, 7)}" fill="{st.TIPI_LINE}"/>')
+            f'<path d="M{P(-4.6, 1.5)} L{P(4.6, 1.5)}" stroke="{pal.TIPI_BAND}" stroke-width="{num(1.6 * s)}"/>'
+            f'<polygon points="{P(-2.2, 7)} {P(0, 2.8)} {P(2.2, 7)}" fill="{pal.TIPI_LINE}"/>')
 
 
 def horse(x: float, y: float, s: float = 1.0) -> str:
@@ -298,11 +299,11 @@ def horse(x: float, y: float, s: float = 1.0) -> str:
             f'L{P(9.5, -4.8)} L{P(7.3, -4.6)} L{P(6, 1)} C{P(4, 3)} {P(-5, 3)} {P(-6.5, -1)} Z')
     legs = (f'M{P(-5, 1)} L{P(-6, 7)} M{P(-2.5, 1.5)} L{P(-2, 7)} M{P(2, 1.5)} L{P(1.5, 7)} '
             f'M{P(4.5, 1)} L{P(5.5, 7)} M{P(-6.5, -1.5)} Q{P(-10, -1)} {P(-9.5, 4)}')
-    return (f'<path d="{legs}" stroke="{st.HORSE_DARK}" stroke-width="{num(1.5 * s)}" fill="none" '
+    return (f'<path d="{legs}" stroke="{pal.HORSE_DARK}" stroke-width="{num(1.5 * s)}" fill="none" '
             f'stroke-linecap="round"/>'
-            f'<path d="{body}" fill="{st.HORSE}" stroke="{st.HORSE_DARK}" stroke-width="{num(0.9 * s)}" '
+            f'<path d="{body}" fill="{pal.HORSE}" stroke="{pal.HORSE_DARK}" stroke-width="{num(0.9 * s)}" '
             f'stroke-linejoin="round"/>'
-            f'<path d="M{P(6.3, -6)} L{P(4.2, -2.5)}" stroke="{st.HORSE_DARK}" stroke-width="{num(1.2 * s)}"/>')
+            f'<path d="M{P(6.3, -6)} L{P(4.2, -2.5)}" stroke="{pal.HORSE_DARK}" stroke-width="{num(1.2 * s)}"/>')
 
 
 def locomotive(x: float, y: float, s: float = 1.0) -> str:
@@ -310,49 +311,49 @@ def locomotive(x: float, y: float, s: float = 1.0) -> str:
         return (f'<rect x="{num(x + dx * s)}" y="{num(y + dy * s)}" width="{num(w * s)}" height="{num(h * s)}" '
                 f'fill="{fill}"{extra}/>')
     out = [
-        R(-10, -8, 7, 10, st.LOCO, ' rx="0.8"'),
-        R(-11, -9.5, 9, 2.2, st.LOCO_TRIM),
-        R(-3.5, -4.5, 11, 6.5, st.LOCO, ' rx="2"'),
-        R(3, -9, 3, 5, st.LOCO),
-        R(2.2, -10.2, 4.6, 1.8, st.LOCO_TRIM),
+        R(-10, -8, 7, 10, pal.LOCO, ' rx="0.8"'),
+        R(-11, -9.5, 9, 2.2, pal.LOCO_TRIM),
+        R(-3.5, -4.5, 11, 6.5, pal.LOCO, ' rx="2"'),
+        R(3, -9, 3, 5, pal.LOCO),
+        R(2.2, -10.2, 4.6, 1.8, pal.LOCO_TRIM),
         R(-8.6, -6.4, 3.8, 3.4, "#f4d27a"),
     ]
     out.append(f'<polygon points="{num(x + 7.5 * s)},{num(y)} {num(x + 11 * s)},{num(y + 5 * s)} '
-               f'{num(x + 7.5 * s)},{num(y + 5 * s)}" fill="{st.LOCO_TRIM}"/>')
+               f'{num(x + 7.5 * s)},{num(y + 5 * s)}" fill="{pal.LOCO_TRIM}"/>')
     for wx, r in ((-7, 2.8), (-1, 2.3), (4, 2.3)):
-        out.append(f'<circle cx="{num(x + wx * s)}" cy="{num(y + 4 * s)}" r="{num(r * s)}" fill="{st.LOCO}" '
+        out.append(f'<circle cx="{num(x + wx * s)}" cy="{num(y + 4 * s)}" r="{num(r * s)}" fill="{pal.LOCO}" '
                    f'stroke="#bbbbbb" stroke-width="{num(0.8 * s)}"/>')
     return "".join(out)
 
 
 def city(x: float, y: float, s: float = 1.0) -> str:
     out = [f'<rect x="{num(x - 19 * s)}" y="{num(y - 16 * s)}" width="{num(38 * s)}" height="{num(32 * s)}" '
-           f'rx="{num(4 * s)}" fill="{st.CITY_GROUND}" stroke="{st.CITY_LINE}" stroke-width="{num(1.5 * s)}"/>']
+           f'rx="{num(4 * s)}" fill="{pal.CITY_GROUND}" stroke="{pal.CITY_LINE}" stroke-width="{num(1.5 * s)}"/>']
     for dx, dy, w in ((-15, -12, 12), (1, -13, 13), (-14, 2, 11), (2, 1, 12)):
         h = 8
         bx, by = x + dx * s, y + dy * s
         out.append(f'<rect x="{num(bx)}" y="{num(by + 4 * s)}" width="{num(w * s)}" height="{num(h * s)}" '
-                   f'fill="{st.CITY_WALL}" stroke="{st.CITY_LINE}" stroke-width="{num(0.9 * s)}"/>')
+                   f'fill="{pal.CITY_WALL}" stroke="{pal.CITY_LINE}" stroke-width="{num(0.9 * s)}"/>')
         out.append(f'<polygon points="{num(bx - 1 * s)},{num(by + 4 * s)} {num(bx + w * s / 2)},{num(by - 1 * s)} '
-                   f'{num(bx + (w + 1) * s)},{num(by + 4 * s)}" fill="{st.CITY_ROOF}" stroke="{st.CITY_LINE}" '
+                   f'{num(bx + (w + 1) * s)},{num(by + 4 * s)}" fill="{pal.CITY_ROOF}" stroke="{pal.CITY_LINE}" '
                    f'stroke-width="{num(0.9 * s)}" stroke-linejoin="round"/>')
         out.append(f'<rect x="{num(bx + w * s / 2 - 1.3 * s)}" y="{num(by + 8 * s)}" width="{num(2.6 * s)}" '
-                   f'height="{num(4 * s)}" fill="{st.CITY_LINE}"/>')
+                   f'height="{num(4 * s)}" fill="{pal.CITY_LINE}"/>')
     return "".join(out)
 
 
 def junction(x: float, y: float, s: float = 1.0) -> str:
-    return (f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(8 * s)}" fill="{st.JUNCTION}" stroke="{st.RAIL_STEEL}" '
+    return (f'<circle cx="{num(x)}" cy="{num(y)}" r="{num(8 * s)}" fill="{pal.JUNCTION}" stroke="{pal.RAIL_STEEL}" '
             f'stroke-width="{num(1.5 * s)}"/><circle cx="{num(x)}" cy="{num(y)}" r="{num(3.2 * s)}" '
-            f'fill="{st.RAIL_BED}"/>')
+            f'fill="{pal.RAIL_BED}"/>')
 
 
 def peak(x: float, y: float, s: float = 1.0) -> str:
     return (f'<polygon points="{num(x - 8 * s)},{num(y + 5 * s)} {num(x)},{num(y - 7 * s)} {num(x + 8 * s)},{num(y + 5 * s)}" '
-            f'fill="{st.MOUNTAIN_ROCK}" stroke="{st.MOUNTAIN_DARK}" stroke-width="{num(0.9 * s)}" '
+            f'fill="{pal.MOUNTAIN_ROCK}" stroke="{pal.MOUNTAIN_DARK}" stroke-width="{num(0.9 * s)}" '
             f'stroke-linejoin="round"/>'
             f'<polygon points="{num(x - 2.7 * s)},{num(y - 3 * s)} {num(x)},{num(y - 7 * s)} {num(x + 2.7 * s)},{num(y - 3 * s)} '
-            f'{num(x + 1 * s)},{num(y - 2 * s)} {num(x - 0.8 * s)},{num(y - 3.2 * s)}" fill="{st.MOUNTAIN_SNOW}"/>')
+            f'{num(x + 1 * s)},{num(y - 2 * s)} {num(x - 0.8 * s)},{num(y - 3.2 * s)}" fill="{pal.MOUNTAIN_SNOW}"/>')
 
 
 def _spread(anchor: tuple[float, float], axis: tuple[float, float], n: int,
@@ -385,13 +386,13 @@ def tile_drawing(design: TileDesign, rotation: int = 0) -> str:
 
 def _draw(design: TileDesign, rotation: int) -> str:
     g = geometry(design, rotation)
-    out: list[str] = [f'<rect width="{T}" height="{T}" fill="{st.PRAIRIE}"/>']
+    out: list[str] = [f'<rect width="{T}" height="{T}" fill="{pal.PRAIRIE}"/>']
     # a little grass texture
     out.append(f'<path d="M14,62 l3,-5 l3,5 M78,18 l3,-5 l3,5 M64,84 l3,-5 l3,5 M30,26 l2.5,-4 l2.5,4" '
-               f'stroke="{st.PRAIRIE_DARK}" stroke-width="1.4" fill="none" stroke-linecap="round"/>')
+               f'stroke="{pal.PRAIRIE_DARK}" stroke-width="1.4" fill="none" stroke-linecap="round"/>')
     # mountains
     for si, poly in g.mountains.items():
-        out.append(f'<polygon points="{pts(poly)}" fill="{st.MOUNTAIN}" stroke="{st.MOUNTAIN_DARK}" '
+        out.append(f'<polygon points="{pts(poly)}" fill="{pal.MOUNTAIN}" stroke="{pal.MOUNTAIN_DARK}" '
                    f'stroke-width="1.6" stroke-linejoin="round"/>')
     peaks: list[tuple[float, float, float]] = []
     for si in g.mountains:
@@ -413,11 +414,11 @@ def _draw(design: TileDesign, rotation: int) -> str:
     paths = [_rail_path(p) for p in g.rails.values() if p[0] != p[3]]
     if paths:
         d = " ".join(paths)
-        out.append(f'<path d="{d}" fill="none" stroke="{st.RAIL_BED}" stroke-width="13" stroke-linecap="butt"/>')
-        out.append(f'<path d="{d}" fill="none" stroke="{st.RAIL_SLEEPER}" stroke-width="11" '
+        out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_BED}" stroke-width="13" stroke-linecap="butt"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_SLEEPER}" stroke-width="11" '
                    f'stroke-dasharray="2.6 3.4" stroke-linecap="butt"/>')
-        out.append(f'<path d="{d}" fill="none" stroke="{st.RAIL_STEEL}" stroke-width="6.5" stroke-linecap="butt"/>')
-        out.append(f'<path d="{d}" fill="none" stroke="{st.RAIL_BED}" stroke-width="3.3" stroke-linecap="butt"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_STEEL}" stroke-width="6.5" stroke-linecap="butt"/>')
+        out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_BED}" stroke-width="3.3" stroke-linecap="butt"/>')
     if g.junction:
         out.append(junction(*C))
     for si in g.city_segments:
@@ -438,7 +439,7 @@ def _draw(design: TileDesign, rotation: int) -> str:
         icons = ["tipi"] * seg.count("tipis") + ["horse"] * seg.count("horses")
         for kind, (x, y) in zip(icons, _spread(anchor, g.prairie_axis[si], len(icons), 23)):
             out.append(tipi(x, y, 1.15) if kind == "tipi" else horse(x, y, 1.15))
-    out.append(f'<rect width="{T}" height="{T}" fill="none" stroke="{st.TILE_EDGE}" stroke-opacity="0.45" '
+    out.append(f'<rect width="{T}" height="{T}" fill="none" stroke="{pal.TILE_EDGE}" stroke-opacity="0.45" '
                f'stroke-width="1"/>')
     return "".join(out)
 

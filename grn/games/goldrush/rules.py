@@ -1,4 +1,4 @@
-"""Carcassonne: Gold Rush rules on the generic board core (seeds 000 and 002).
+"""Carcassonne: Gold Rush rules on the generic board core (the Gold Rush rulebook and rules page).
 
 :class:`GoldRushState` replays turns given as engine commands
 (:mod:`grn.games.goldrush.commands`, :mod:`grn.tiling.commands`), refuses illegal ones with
@@ -14,14 +14,14 @@ Rulings where the documents are silent (each is tested):
 * Token supply exhausted: a tile places only the tokens left; its nugget
   symbols still score.
 * Tokens that go back to the supply (completed mountain without gold miner,
-  000 footnote 5) go to the bottom of the face-down supply.
+  rules page, footnote 5) go to the bottom of the face-down supply.
 * Scoring order within a turn: railroads, then mountains, then cities; within
   a kind by the first place (clockwise from NNW, on the board) the feature
   holds on the new tile; a city by the first such place among its railroads
   completed this turn.  RevealTokens lists the faces in that hand-out order.
 * A mountain completed by this turn's tile counts as completed for step 2b
-  (no tent there); mining it (2c) is allowed and happens before scoring (000
-  footnote 4).
+  (no tent there); mining it (2c) is allowed and happens before scoring (rules
+  page, footnote 4).
 * Moving one's tent to the segment it already stands on is illegal (nothing
   would change).
 * Step 2 needs a tile placed this turn: a turn whose discards empty the bag
@@ -47,21 +47,21 @@ from grn.tiling.places import POSITIONS
 from grn.tiling.tiles import TileDesign, TileSet, load_shipped_tileset
 from grn.value import reduce_dataclass
 
-S000 = "000_5f9a6b7de23050c9.txt"
-S002 = "002_019247a6c41c54a2.txt"
-SEC_GENERAL = f"{S000}, General Info and Comments"
-SEC_PLAYING = f"{S000}, Playing the Game"
-SEC_PLACING = f"{S000}, step 1. Placing Land Tiles"
-SEC_TOKENS = f"{S000}, Placing Mining Tokens"
-SEC_COWBOY = f"{S000}, step 2a. Place a cowboy"
-SEC_TENT = f"{S000}, step 2b. Pitch a Tent"
-SEC_MINE = f"{S000}, step 2c. Mine for gold"
-SEC_SCORING = f"{S000}, step 3. Scoring Completed Railroads, Mountains and Cities"
-SEC_MOUNTAIN = f"{S000}, Completed Mountain"
-SEC_END = f"{S000}, Game End"
-SEC_FINAL = f"{S000}, Final Scoring"
-SEC_DIST = f"{S000}, Tile Distribution"
-SEC_PRAIRIES = f"{S000}, The Prairies"
+#: How rule messages cite the rules: by the rulebook's own section names.
+RULEBOOK = "Gold Rush rulebook"
+SEC_GENERAL = f"{RULEBOOK}, General Info and Comments"
+SEC_PLAYING = f"{RULEBOOK}, Playing the Game"
+SEC_PLACING = f"{RULEBOOK}, step 1. Placing Land Tiles"
+SEC_TOKENS = f"{RULEBOOK}, Placing Mining Tokens"
+SEC_COWBOY = f"{RULEBOOK}, step 2a. Place a cowboy"
+SEC_TENT = f"{RULEBOOK}, step 2b. Pitch a Tent"
+SEC_MINE = f"{RULEBOOK}, step 2c. Mine for gold"
+SEC_SCORING = f"{RULEBOOK}, step 3. Scoring Completed Railroads, Mountains and Cities"
+SEC_MOUNTAIN = f"{RULEBOOK}, Completed Mountain"
+SEC_END = f"{RULEBOOK}, Game End"
+SEC_FINAL = f"{RULEBOOK}, Final Scoring"
+SEC_DIST = f"{RULEBOOK}, Tile Distribution"
+SEC_PRAIRIES = f"{RULEBOOK}, The Prairies"
 
 RAIL, MOUNTAIN, CITY, PRAIRIE = "rail", "mountain", "city", "prairie"
 #: What a cowboy is called on each kind of feature.
