@@ -133,58 +133,58 @@ class Feature:
         return len(self.tiles)
 
     def __repr__(self) -> str:
-        sym = "".join(f" {k}={v}" for k, v in sorted(self.symbols.items()) if v)
-        return (f"<Feature {self.kind} #{self.root} tiles={len(self.tiles)} open={self.open_places}{sym}"
+        symbols = "".join(f" {k}={v}" for k, v in sorted(self.symbols.items()) if v)
+        return (f"<Feature {self.kind} #{self.root} tiles={len(self.tiles)} open={self.open_places}{symbols}"
                 f" followers={list(self.followers)}>")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return reduce_dataclass(self)
 
 
-class Feat:
+class FeatureData:
     """The mutable data of one feature, kept at its root (board internals)."""
 
-    __slots__ = ("kind", "open", "tiles", "sym", "fol", "links")
+    __slots__ = ("kind", "open", "tiles", "symbols", "followers", "links")
 
     def __init__(self, kind: str, tiles: set[tuple[int, int]], open: int = 0,
-                 sym: dict[str, int] | None = None, fol: list[tuple[Hashable, int]] | None = None,
+                 symbols: dict[str, int] | None = None, followers: list[tuple[Hashable, int]] | None = None,
                  links: list[int] | None = None) -> None:
         self.kind = kind
         self.open = open
         self.tiles = tiles
-        self.sym = sym
-        self.fol = fol
+        self.symbols = symbols
+        self.followers = followers
         self.links = links
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Feat, (self.kind, self.tiles, self.open, self.sym, self.fol, self.links))
+        return (FeatureData, (self.kind, self.tiles, self.open, self.symbols, self.followers, self.links))
 
-    def copy(self) -> Feat:
+    def copy(self) -> FeatureData:
         """An independent copy."""
-        return Feat(self.kind, self.tiles.copy(), self.open, None if self.sym is None else self.sym.copy(),
-                    None if self.fol is None else self.fol[:], None if self.links is None else self.links[:])
+        return FeatureData(self.kind, self.tiles.copy(), self.open, None if self.symbols is None else self.symbols.copy(),
+                    None if self.followers is None else self.followers[:], None if self.links is None else self.links[:])
 
-    def absorb(self, other: Feat) -> None:
+    def absorb(self, other: FeatureData) -> None:
         """Merge ``other`` (a feature joined to this one) into this one (open places are set by the caller)."""
         if len(other.tiles) > len(self.tiles):
             other.tiles |= self.tiles
             self.tiles = other.tiles
         else:
             self.tiles |= other.tiles
-        if other.sym:
-            if self.sym:
-                d = self.sym
-                for k, v in other.sym.items():
+        if other.symbols:
+            if self.symbols:
+                d = self.symbols
+                for k, v in other.symbols.items():
                     d[k] = d.get(k, 0) + v
             else:
-                self.sym = other.sym
-        if other.fol:
-            self.fol = self.fol + other.fol if self.fol else other.fol
+                self.symbols = other.symbols
+        if other.followers:
+            self.followers = self.followers + other.followers if self.followers else other.followers
         if other.links:
             self.links = self.links + other.links if self.links else other.links
 
     def __repr__(self) -> str:
-        return f"<Feat {self.kind} tiles={len(self.tiles)} open={self.open} sym={self.sym} fol={self.fol}>"
+        return f"<FeatureData {self.kind} tiles={len(self.tiles)} open={self.open} symbols={self.symbols} followers={self.followers}>"
 
 
 _EDGES = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
@@ -194,9 +194,9 @@ _SOLO_SEGMENTS: list[list[list[int]]] = [[[i] for i in range(m)] for m in range(
 _NO_ROOTS: list[int] = []
 
 
-def _feat(feat: list[Feat | None], root: int) -> Feat:
+def _data_at(root_data: list[FeatureData | None], root: int) -> FeatureData:
     """The feature data kept at ``root`` (roots always hold one)."""
-    f = feat[root]
+    f = root_data[root]
     assert f is not None, "not a feature root"
     return f
 
@@ -204,7 +204,7 @@ def _feat(feat: list[Feat | None], root: int) -> Feat:
 class Board:
     """A board of placed tiles with features kept by union-find."""
 
-    __slots__ = ("tileset", "tiles", "_frontier", "parent", "kind", "spos", "feat")
+    __slots__ = ("tileset", "tiles", "_frontier", "parent", "kind", "segment_tile", "root_data")
 
     def __init__(self, tileset: TileSet) -> None:
         self.tileset = tileset
@@ -214,9 +214,9 @@ class Board:
         #: per segment id: union-find parent, kind, tile position
         self.parent: list[int] = []
         self.kind: list[str] = []
-        self.spos: list[tuple[int, int]] = []
+        self.segment_tile: list[tuple[int, int]] = []
         #: per segment id: the feature data at roots, None elsewhere
-        self.feat: list[Feat | None] = []
+        self.root_data: list[FeatureData | None] = []
 
     # ------------------------------------------------------------------
     def copy(self) -> Board:
@@ -225,8 +225,8 @@ class Board:
         b.tiles = self.tiles.copy()
         b.parent = self.parent[:]
         b.kind = self.kind[:]
-        b.spos = self.spos[:]
-        b.feat = [None if f is None else f.copy() for f in self.feat]
+        b.segment_tile = self.segment_tile[:]
+        b.root_data = [None if f is None else f.copy() for f in self.root_data]
         return b
 
     def __len__(self) -> int:
@@ -236,7 +236,7 @@ class Board:
         return pos in self.tiles
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore_board, (self.tileset, self.tiles, self.parent, self.kind, self.spos, self.feat))
+        return (_restore_board, (self.tileset, self.tiles, self.parent, self.kind, self.segment_tile, self.root_data))
 
     def __repr__(self) -> str:
         return f"<Board {len(self.tiles)} tiles, {len(self.parent)} segments>"
@@ -262,9 +262,9 @@ class Board:
             parent[sid], sid = r, parent[sid]
         return r
 
-    def data(self, sid: int) -> Feat:
+    def data(self, sid: int) -> FeatureData:
         """The live feature data of the feature of ``sid`` (do not keep it across placements)."""
-        return _feat(self.feat, self.find(sid))
+        return _data_at(self.root_data, self.find(sid))
 
     def tile_at(self, x: int, y: int) -> PlacedTile | None:
         """The tile at ``(x, y)``, or None."""
@@ -290,11 +290,11 @@ class Board:
 
     def symbols(self, sid: int) -> dict[str, int]:
         """Symbol totals of the feature of ``sid``."""
-        return dict(self.data(sid).sym or {})
+        return dict(self.data(sid).symbols or {})
 
     def followers(self, sid: int) -> list[tuple[Hashable, int]]:
         """``(owner, sid)`` of the followers on the feature of ``sid``."""
-        return list(self.data(sid).fol or ())
+        return list(self.data(sid).followers or ())
 
     def links(self, sid: int) -> list[int]:
         """Segment ids linked to the feature of ``sid``."""
@@ -303,9 +303,9 @@ class Board:
     def feature(self, sid: int) -> Feature:
         """A snapshot of the feature of ``sid``."""
         r = self.find(sid)
-        f = self.feat[r]
+        f = self.root_data[r]
         assert f is not None
-        return Feature(r, f.kind, frozenset(f.tiles), f.open, dict(f.sym or {}), tuple(f.fol or ()),
+        return Feature(r, f.kind, frozenset(f.tiles), f.open, dict(f.symbols or {}), tuple(f.followers or ()),
                        tuple(f.links or ()))
 
     def roots(self) -> Iterator[int]:
@@ -321,17 +321,17 @@ class Board:
     def add_follower(self, sid: int, owner: Hashable) -> None:
         """Put a follower of ``owner`` on segment ``sid`` (no checks)."""
         f = self.data(sid)
-        if f.fol is None:
-            f.fol = [(owner, sid)]
+        if f.followers is None:
+            f.followers = [(owner, sid)]
         else:
-            f.fol = f.fol + [(owner, sid)]
+            f.followers = f.followers + [(owner, sid)]
 
     def remove_followers(self, sid: int) -> list[tuple[Hashable, int]]:
         """Take every follower off the feature of ``sid``; returns them."""
         f = self.data(sid)
-        fol = f.fol or []
-        f.fol = None
-        return fol
+        followers = f.followers or []
+        f.followers = None
+        return followers
 
     # ------------------------------------------------------------------
     def fits(self, design: TileDesign, x: int, y: int, rotation: int) -> bool:
@@ -443,7 +443,7 @@ class Board:
         if not touching and not (first and not tiles):
             return None
         m = len(pc)
-        feat = self.feat
+        root_data = self.root_data
         group: list[int]
         gsegs: list[list[int]]
         gopen: list[int]
@@ -461,7 +461,7 @@ class Board:
                     groots[ml] = [r]
                 else:
                     gr.append(r)
-                gopen[ml] += _feat(feat, r).open
+                gopen[ml] += _data_at(root_data, r).open
             root_group = touch
         else:
             group = [0] * m
@@ -485,7 +485,7 @@ class Board:
                 g = group[ml]
                 root_group[r] = g
                 groots[g].append(r)
-                gopen[g] += _feat(feat, r).open
+                gopen[g] += _data_at(root_data, r).open
         for roots in groots:
             if len(roots) > 1:
                 roots.sort()
@@ -501,10 +501,10 @@ class Board:
         tiles = self.tiles
         if base != p.base or pos in tiles:
             raise ValueError("stale placement preview")
-        feat = self.feat
+        root_data = self.root_data
         kinds = design.kinds
         m = len(kinds)
-        feat.extend([None] * m)
+        root_data.extend([None] * m)
         extras = design.extras
         targets: list[int] = []
         gopen = p.group_open
@@ -514,28 +514,28 @@ class Board:
             roots = groots[g]
             if roots:
                 t = roots[0]
-                F = _feat(feat, t)
+                F = _data_at(root_data, t)
                 if len(roots) > 1:
                     for r in roots[1:]:
                         parent[r] = t
-                        F.absorb(_feat(feat, r))
-                        feat[r] = None
+                        F.absorb(_data_at(root_data, r))
+                        root_data[r] = None
                 F.tiles.add(pos)
             else:
                 t = base + segs[0]
-                F = Feat(kinds[segs[0]], {pos})
-                feat[t] = F
+                F = FeatureData(kinds[segs[0]], {pos})
+                root_data[t] = F
             F.open = gopen[g]
             for ls in segs:
                 ex = extras[ls]
                 if ex is not None:
-                    sym, lk = ex
-                    if sym:
-                        d = F.sym
+                    symbols, lk = ex
+                    if symbols:
+                        d = F.symbols
                         if d is None:
-                            F.sym = dict(sym)
+                            F.symbols = dict(symbols)
                         else:
-                            for k, v in sym:
+                            for k, v in symbols:
                                 d[k] = d.get(k, 0) + v
                     if lk:
                         new = [base + li for li in lk]
@@ -545,7 +545,7 @@ class Board:
         for gi in p.group:
             parent.append(targets[gi])
         self.kind.extend(kinds)
-        self.spos.extend([pos] * m)
+        self.segment_tile.extend([pos] * m)
         tiles[pos] = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)
         self._frontier = None
         return targets
@@ -561,10 +561,10 @@ class Board:
     def state_key(self) -> Any:
         """A hashable summary of the board (tiles, feature partition, open places, followers)."""
         roots = tuple(self.find(s) for s in range(len(self.parent)))
-        feats = [self.feat[r] for r in sorted(set(roots))]
+        feats = [self.root_data[r] for r in sorted(set(roots))]
         return (tuple(sorted((pos, t.design.id, t.rotation) for pos, t in self.tiles.items())), roots,
-                tuple((f.open, len(f.tiles), tuple(sorted((f.sym or {}).items())),  # type: ignore[union-attr]
-                       tuple(sorted(map(repr, f.fol or ()))), tuple(sorted(f.links or ())))  # type: ignore[union-attr]
+                tuple((f.open, len(f.tiles), tuple(sorted((f.symbols or {}).items())),  # type: ignore[union-attr]
+                       tuple(sorted(map(repr, f.followers or ()))), tuple(sorted(f.links or ())))  # type: ignore[union-attr]
                       for f in feats))
 
     def debug(self) -> str:
@@ -577,8 +577,8 @@ def _placed_tile(design: TileDesign, rotation: int, base: int, x: int, y: int) -
 
 
 def _restore_board(tileset: TileSet, tiles: dict[tuple[int, int], PlacedTile], parent: list[int], kind: list[str],
-                   spos: list[tuple[int, int]], feat: list[Feat | None]) -> Board:
+                   segment_tile: list[tuple[int, int]], root_data: list[FeatureData | None]) -> Board:
     """A Board from what :meth:`Board.__reduce__` gave (pickle and copy.deepcopy)."""
     board = Board(tileset)
-    board.tiles, board.parent, board.kind, board.spos, board.feat = tiles, parent, kind, spos, feat
+    board.tiles, board.parent, board.kind, board.segment_tile, board.root_data = tiles, parent, kind, segment_tile, root_data
     return board

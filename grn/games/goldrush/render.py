@@ -87,7 +87,7 @@ def board_view(state: Any) -> BoardView:
     tiles = [(x, y, t.design, t.rotation) for (x, y), t in board.tiles.items()]
 
     def where(sid: int) -> tuple[int, int, TileDesign, int, int]:
-        x, y = board.spos[sid]
+        x, y = board.segment_tile[sid]
         t = board.tiles[(x, y)]
         return x, y, t.design, t.rotation, sid - t.base
 

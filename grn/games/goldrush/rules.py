@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, Iterable, Sequence, cast
 
-from grn.tiling.board import Board, Feat, PlacedTile, Placement
+from grn.tiling.board import Board, FeatureData, PlacedTile, Placement
 from grn.engine import Engine, Event
 from grn.errors import IllegalAction, Span
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
@@ -491,7 +491,7 @@ class GoldRushState(Engine):
         """Where each player's tent stands (the tile's x, y), or None when in the supply."""
         out: dict[str, tuple[int, int] | None] = {}
         for p, sid in zip(self.players, self.tent):
-            out[p] = self.board.spos[sid] if sid >= 0 else None
+            out[p] = self.board.segment_tile[sid] if sid >= 0 else None
         return out
 
     @property
@@ -520,8 +520,8 @@ class GoldRushState(Engine):
         """Colours of the cowboys on the feature at ``location`` of the tile at ``(x, y)``."""
         t = self.board.tiles[(x, y)]
         sid = self._segment_of(t.design, t.orientation, t.base, location)
-        fol = cast("list[tuple[int, int]]", self.board.followers(sid))  # owners are seats
-        return [self.players[s] for s, _ in fol]
+        followers = cast("list[tuple[int, int]]", self.board.followers(sid))  # owners are seats
+        return [self.players[s] for s, _ in followers]
 
     def gold(self) -> dict[str, GoldCount]:
         """Each player's mining tokens: known total, unknown count, count."""
@@ -780,11 +780,11 @@ class GoldRushState(Engine):
             raise IllegalAction(f"a cowboy cannot stand on a {seg.kind}", rule="railwayman, gold miner, merchant "
                                 "or farmer", section=SEC_COWBOY, span=cmd.span)
         g = p.group[sid]
-        feat: list[Feat] = self.board.feat  # type: ignore[assignment]  # roots hold a Feat
+        root_data: list[FeatureData] = self.board.root_data  # type: ignore[assignment]  # roots hold a FeatureData
         for r in p.group_roots[g]:
-            fol: list[tuple[int, int]] | None = feat[r].fol  # type: ignore[assignment]  # owners are seats
-            if fol:
-                who = ", ".join(sorted({self.players[s] for s, _ in fol}))
+            followers: list[tuple[int, int]] | None = root_data[r].followers  # type: ignore[assignment]  # owners are seats
+            if followers:
+                who = ", ".join(sorted({self.players[s] for s, _ in followers}))
                 name = FEATURE_NAME[seg.kind]
                 raise IllegalAction(f"the {name} at {cmd.location} already has a cowboy ({who})",
                                     rule="No other cowboy (of another player or your own) may be present on the "
@@ -801,11 +801,11 @@ class GoldRushState(Engine):
         out: list[PlaceCowboy] = []
         if self.supply[seat] <= 0:
             return out
-        feat: list[Feat] = self.board.feat  # type: ignore[assignment]  # roots hold a Feat
+        root_data: list[FeatureData] = self.board.root_data  # type: ignore[assignment]  # roots hold a FeatureData
         for ls, seg in enumerate(p.design.segments):
             if seg.kind not in ROLE or (seg.kind == PRAIRIE and not self.options.farmers):
                 continue
-            if any(feat[r].fol for r in p.group_roots[p.group[ls]]):
+            if any(root_data[r].followers for r in p.group_roots[p.group[ls]]):
                 continue
             out.append(PlaceCowboy(self._location_name(p.orientation, ls)))
         return out
@@ -820,11 +820,11 @@ class GoldRushState(Engine):
         else:
             r = board.find(sid)
             g2 = p.root_group.get(r)
-            open_after = board.feat[r].open if g2 is None else p.group_open[g2]  # type: ignore[union-attr]
+            open_after = board.root_data[r].open if g2 is None else p.group_open[g2]  # type: ignore[union-attr]
         where = f"{cmd.x},{cmd.y}" + (f" {cmd.location}" if cmd.location else "")
         if open_after == 0:
             # completed earlier, or by this turn's own tile (which counts: the tile comes first)
-            just_now = sid >= p.base or board.feat[board.find(sid)].open > 0  # type: ignore[union-attr]
+            just_now = sid >= p.base or board.root_data[board.find(sid)].open > 0  # type: ignore[union-attr]
             raise IllegalAction(f"the mountain at {where} is completed" + (" by this turn's tile" if just_now else ""),
                                 rule="The mountain must not be completed", section=SEC_TENT, span=cmd.span,
                                 hint=("the tile is placed in step 1, so its mountain is completed before step 2b"
@@ -855,7 +855,7 @@ class GoldRushState(Engine):
         g = p.root_group.get(r, -1)
         size = self._post_stack(p, g, alloc) if g >= 0 else len(self.stacks.get(r, ()))
         if size == 0:
-            x, y = self.board.spos[t]
+            x, y = self.board.segment_tile[t]
             raise IllegalAction(f"no mining token is left on the mountain of {self.players[seat]}'s tent at {x},{y}",
                                 rule="take the topmost Mining token from the mountain where their tent is located",
                                 section=SEC_MINE, span=cmd.span, hint="move the tent (step 2b) instead")
@@ -971,11 +971,11 @@ class GoldRushState(Engine):
         # the count of tokens handed out by step 3, for RevealTokens
         if reveal is not None:
             due = 0
-            feat: list[Feat] = board.feat  # type: ignore[assignment]  # roots hold a Feat
+            root_data: list[FeatureData] = board.root_data  # type: ignore[assignment]  # roots hold a FeatureData
             for g, segs in enumerate(p.group_segments):
                 if p.group_open[g] or design.segments[segs[0]].kind != MOUNTAIN:
                     continue
-                miners = any(feat[r].fol for r in p.group_roots[g]) or (cowboy_ls >= 0 and p.group[cowboy_ls] == g)
+                miners = any(root_data[r].followers for r in p.group_roots[g]) or (cowboy_ls >= 0 and p.group[cowboy_ls] == g)
                 if miners:
                     due += self._post_stack(p, g, alloc) - (1 if mine_g == g else 0)
             if len(reveal.values) != due:
@@ -1038,9 +1038,9 @@ class GoldRushState(Engine):
     # ------------------------------------------------------------------
     # step 3
     # ------------------------------------------------------------------
-    def _majority(self, fol: Iterable[tuple[Any, int]]) -> list[int]:
+    def _majority(self, followers: Iterable[tuple[Any, int]]) -> list[int]:
         counts = [0] * len(self.players)
-        for s, _ in fol:
+        for s, _ in followers:
             counts[s] += 1
         best = max(counts)
         if best == 0:
@@ -1048,8 +1048,8 @@ class GoldRushState(Engine):
         return [s for s in self._clockwise(self.seat) if counts[s] == best]
 
     def _return_followers(self, root: int, feature: str, events: list[Event]) -> None:
-        fol: list[tuple[int, int]] = self.board.remove_followers(root)  # type: ignore[assignment]  # owners are seats
-        for s, sid in fol:
+        followers: list[tuple[int, int]] = self.board.remove_followers(root)  # type: ignore[assignment]  # owners are seats
+        for s, sid in followers:
             self.supply[s] += 1
             self.cowboy_at.pop(sid, None)
             events.append(FollowerReturned(self.players[s], feature))
@@ -1070,9 +1070,9 @@ class GoldRushState(Engine):
                 (rails if kind == RAIL else mountains).append((key, targets[g]))
         cities: dict[int, int] = {}
         rails.sort()
-        feat: list[Feat] = board.feat  # type: ignore[assignment]  # roots hold a Feat
+        root_data: list[FeatureData] = board.root_data  # type: ignore[assignment]  # roots hold a FeatureData
         for key, r in rails:
-            for c in feat[r].links or ():
+            for c in root_data[r].links or ():
                 cr = board.find(c)
                 if board.kind[cr] == CITY and cr not in cities:
                     cities[cr] = key
@@ -1083,8 +1083,8 @@ class GoldRushState(Engine):
                     cities[cr] = 12
         done_cities = []
         for cr, key in cities.items():
-            links = feat[cr].links or []
-            if links and all(feat[board.find(rs)].open == 0 for rs in links):
+            links = root_data[cr].links or []
+            if links and all(root_data[board.find(rs)].open == 0 for rs in links):
                 done_cities.append((key, cr))
         done_cities.sort()
         values = iter(reveal) if reveal is not None else None
@@ -1097,11 +1097,11 @@ class GoldRushState(Engine):
 
     def _score_rail(self, r: int, events: list[Event], final: bool = False) -> None:
         board = self.board
-        F: Feat = board.feat[r]  # type: ignore[assignment]  # roots hold a Feat
-        fol = F.fol
-        if fol:
-            tiles = len(F.tiles)
-            loco = (F.sym or {}).get("locomotives", 0)
+        data: FeatureData = board.root_data[r]  # type: ignore[assignment]  # roots hold a FeatureData
+        followers = data.followers
+        if followers:
+            tiles = len(data.tiles)
+            loco = (data.symbols or {}).get("locomotives", 0)
             if final:
                 pts = tiles
                 detail = f"an incomplete railroad of {_n(tiles, 'tile')}"
@@ -1112,7 +1112,7 @@ class GoldRushState(Engine):
                     detail += f" with {_n(loco, 'locomotive', words=True)}"
                     if loco > 1:
                         detail += " (no doubling)"
-            for s in self._majority(fol):
+            for s in self._majority(followers):
                 self._scores[s] += pts
                 events.append(ScoreEvent(self.players[s], pts, "railroad", detail, final))
         if not final:
@@ -1120,11 +1120,11 @@ class GoldRushState(Engine):
 
     def _score_mountain(self, r: int, events: list[Event], values: Any, final: bool = False) -> None:
         board = self.board
-        F: Feat = board.feat[r]  # type: ignore[assignment]  # roots hold a Feat
-        fol = F.fol or []
-        nug = (F.sym or {}).get("nuggets", 0)
-        tiles = len(F.tiles)
-        winners = self._majority(fol)
+        data: FeatureData = board.root_data[r]  # type: ignore[assignment]  # roots hold a FeatureData
+        followers = data.followers or []
+        nug = (data.symbols or {}).get("nuggets", 0)
+        tiles = len(data.tiles)
+        winners = self._majority(followers)
         if not final:
             stack = self.stacks.pop(r, [])
             if stack:
@@ -1167,16 +1167,16 @@ class GoldRushState(Engine):
 
     def _score_city(self, r: int, events: list[Event], final: bool) -> None:
         board = self.board
-        feat: list[Feat] = board.feat  # type: ignore[assignment]  # roots hold a Feat
-        F = feat[r]
-        fol = F.fol
-        if fol:
-            done = {board.find(rs) for rs in F.links or ()}
-            k = sum(1 for rr in done if feat[rr].open == 0)
+        root_data: list[FeatureData] = board.root_data  # type: ignore[assignment]  # roots hold a FeatureData
+        data = root_data[r]
+        followers = data.followers
+        if followers:
+            done = {board.find(rs) for rs in data.links or ()}
+            k = sum(1 for rr in done if root_data[rr].open == 0)
             pts = 3 * k
             detail = (f"an incomplete city with {_n(k, 'completed railroad')}" if final
                       else f"a completed city with {_n(k, 'completed railroad')}")
-            for s in self._majority(fol):
+            for s in self._majority(followers):
                 self._scores[s] += pts
                 events.append(ScoreEvent(self.players[s], pts, "city", detail, final))
         if not final:
@@ -1211,25 +1211,25 @@ class GoldRushState(Engine):
             events.append(TokensReturned(left, final=True))
         roots = list(board.roots())
         kinds = board.kind
-        feat = cast("list[Feat]", board.feat)  # roots hold a Feat
+        root_data = cast("list[FeatureData]", board.root_data)  # roots hold a FeatureData
         for r in roots:
-            if kinds[r] == RAIL and feat[r].fol:
+            if kinds[r] == RAIL and root_data[r].followers:
                 self._score_rail(r, events, final=True)
         for r in roots:
-            if kinds[r] == MOUNTAIN and feat[r].fol:
+            if kinds[r] == MOUNTAIN and root_data[r].followers:
                 self._score_mountain(r, events, None, final=True)
         for r in roots:
-            if kinds[r] == CITY and feat[r].fol:
+            if kinds[r] == CITY and root_data[r].followers:
                 self._score_city(r, events, final=True)
         if self.options.farmers:
             for r in roots:
-                if kinds[r] == PRAIRIE and (fol := feat[r].fol):
-                    sym = feat[r].sym or {}
-                    tipis, horses = sym.get("tipis", 0), sym.get("horses", 0)
+                if kinds[r] == PRAIRIE and (followers := root_data[r].followers):
+                    symbols = root_data[r].symbols or {}
+                    tipis, horses = symbols.get("tipis", 0), symbols.get("horses", 0)
                     pts = 2 * tipis + 4 * horses
                     detail = (f"a prairie with {_n(tipis, 'tipi camp') if tipis else 'no tipi camp'} and "
                               + (f"{_n(horses, 'herd')} of wild horses" if horses else "no wild horses"))
-                    for s in self._majority(fol):
+                    for s in self._majority(followers):
                         self._scores[s] += pts
                         events.append(ScoreEvent(self.players[s], pts, "prairie", detail, True))
         for s, (p, g) in enumerate(self.gold().items()):
