@@ -18,6 +18,13 @@ from grn.errors import IllegalAction
 from grn.value import Value
 
 
+def not_playing(player: str, players: Sequence[str], *, section: str | None, span: Any = None,
+                rule: str = "players") -> IllegalAction:
+    """The refusal of a turn or set-up by someone who is not at the table (every game words it so)."""
+    return IllegalAction(f"{player} is not playing", rule=rule, section=section, span=span,
+                         hint="the players are " + ", ".join(players))
+
+
 # Engines of games outside the compiled modules subclass it.
 @mypyc_attr(allow_interpreted_subclasses=True)
 class Event(Value):
@@ -66,6 +73,11 @@ class Engine:
     def copy(self) -> "Engine":
         """An independent copy (for variations and search)."""
         raise NotImplementedError
+
+    def after(self, player: str, actions: Sequence[Any]) -> tuple["Engine", list[Any]]:
+        """Play a turn on a copy: ``(new_state, events)``; this state is unchanged."""
+        branch = self.copy()
+        return branch, branch.play_turn(player, actions)
 
     # -- hooks with defaults --------------------------------------------------
     @property

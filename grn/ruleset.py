@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
-from grn.record import Markup, Record, Seat
+from grn.record import Record, Seat
 
 if TYPE_CHECKING:
     from grn.engine import Engine

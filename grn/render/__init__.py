@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from grn.render import style as st
 
 __all__ = ["render_svg", "render_tile_sheet", "render_html", "RenderError"]
 

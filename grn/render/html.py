@@ -250,8 +250,8 @@ def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = Non
     if len(games) > 1:
         options = "".join(f'<option value="{k}">{html.escape(g["title"])}</option>' for k, g in enumerate(games))
         picker = f'<label>Game <select id="game">{options}</select></label>'
-    defs = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="0" '
-            f'height="0" style="position:absolute" aria-hidden="true">'
+    defs = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="0" '
+            'height="0" style="position:absolute" aria-hidden="true">'
             + "".join(registry.find_ruleset(name).page_defs_svg(d) for name, d in shared.items() if d is not None)
             + '</svg>')
     aside = ('<aside><div class="controls">'

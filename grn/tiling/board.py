@@ -266,9 +266,6 @@ class Board:
         """The live feature data of the feature of ``sid`` (do not keep it across placements)."""
         return _data_at(self.root_data, self.find(sid))
 
-    def tile_at(self, x: int, y: int) -> PlacedTile | None:
-        """The tile at ``(x, y)``, or None."""
-        return self.tiles.get((x, y))
 
     def segment_at(self, x: int, y: int, place: int | str) -> int:
         """The segment id at ``place`` (index or name) of the tile at ``(x, y)``."""
@@ -566,10 +563,6 @@ class Board:
                 tuple((f.open, len(f.tiles), tuple(sorted((f.symbols or {}).items())),  # type: ignore[union-attr]
                        tuple(sorted(map(repr, f.followers or ()))), tuple(sorted(f.links or ())))  # type: ignore[union-attr]
                       for f in feats))
-
-    def debug(self) -> str:
-        """A multi-line listing of the features (for debugging)."""
-        return "\n".join(repr(f) for f in self.features())
 
 
 def _placed_tile(design: TileDesign, rotation: int, base: int, x: int, y: int) -> PlacedTile:

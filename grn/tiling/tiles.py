@@ -71,10 +71,6 @@ class Segment:
                 return n
         return 0
 
-    @property
-    def symbol_map(self) -> dict[str, int]:
-        """The symbols as a dict."""
-        return dict(self.symbols)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Frozen dataclasses compiled by mypyc cannot be unpickled field by field: rebuild them.
@@ -214,9 +210,6 @@ class TileDesign:
         # pickled as what it is built from; the orientations are worked out again
         return (TileDesign.build, (self.id, self.design, self.count, self.segments))
 
-    def segment_links(self, index: int) -> tuple[int, ...]:
-        """Segments joined to segment ``index`` by a link, in either direction."""
-        return self.segments[index].links + self.backlinks[index]
 
     def __repr__(self) -> str:
         return f"<TileDesign {self.id} (design {self.design}) x{self.count}: {len(self.segments)} segments>"

@@ -130,7 +130,6 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
     down = set(state.face_down())
     gone = set(state.removed())
     known = state.known_faces() if reveal else {}
-    seen = state.seen_faces()
     grid_w = LEFT + ncol * (CW + GAP) + 10
     grid_h = TOP + nrow * (CH + GAP) + 34
     panel_x = grid_w + 10

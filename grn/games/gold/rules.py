@@ -39,9 +39,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final, Literal, SupportsInt, Union, cast
+from typing import Final, Literal, SupportsInt, Union, cast
 
-from grn.engine import Engine, Event
+from grn.engine import Engine, Event, not_playing
 from grn.errors import GrnError, IllegalAction
 from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text
 
@@ -337,18 +337,6 @@ def seats_for(players: int | Sequence[str]) -> list[tuple[str, tuple[str, ...]]]
 _DOWN, _GONE = 0, 1
 
 
-def _changes(a: Card, b: Card) -> bool:
-    """True when turning ``a`` and ``b`` together removes at least one card."""
-    if a.kind == "dynamite" or b.kind == "dynamite":
-        return True
-    if a.kind == "miner" and b.kind == "miner":
-        return a.value != b.value
-    if a.kind == "miner" and b.kind == "gold":
-        return a.value >= b.value
-    if b.kind == "miner" and a.kind == "gold":
-        return b.value >= a.value
-    return False
-
 
 class GoldState(Engine):
     """A game of Gold in progress, seen by someone who remembers every card turned.
@@ -613,11 +601,9 @@ class GoldState(Engine):
                 rule="The game ends when the last card has been removed from the table.",
                 section=SECTION["end"], span=flips[0].span if flips else None)
         if player not in self.players:
-            raise IllegalAction(
-                f"{player} is not playing",
-                rule="Every player chooses a color and places the corresponding entrance in front of them.",
-                section=SECTION["setup"], hint="the players are " + ", ".join(self.players),
-                span=flips[0].span if flips else None)
+            raise not_playing(player, self.players, section=SECTION["setup"], span=flips[0].span if flips else None,
+                              rule="Every player chooses a color and places the corresponding entrance in front "
+                                   "of them.")
         if player != self.current_player:
             raise IllegalAction(
                 f"it is {self.current_player}'s turn, not {player}'s",

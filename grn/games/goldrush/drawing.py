@@ -260,13 +260,6 @@ def segment_anchor(design: TileDesign, rotation: int, si: int) -> tuple[float, f
     return C
 
 
-def place_anchor(design: TileDesign, rotation: int, place: int | None) -> tuple[float, float]:
-    """Where a marker for the feature at board ``place`` (``None``: the centre) is drawn."""
-    if place is None:
-        return C
-    o = design.orientation(rotation % 360)
-    return segment_anchor(design, rotation, o.place_segment[place])
-
 
 # ----------------------------------------------------------------------------
 # symbols (centred on (x, y), drawn upright)

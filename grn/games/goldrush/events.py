@@ -1,0 +1,205 @@
+"""What a Gold Rush turn or the final scoring reports: points, tokens taken, cowboys and tents returned.
+
+Each is a small immutable :class:`~grn.engine.Event` with a sentence for
+``--explain`` and the page (:meth:`describe`).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Sequence
+
+from grn.engine import Event
+from grn.games.goldrush.terms import counted
+
+
+def _values_text(values: Sequence[int | None]) -> str:
+    return ", ".join("?" if v is None else str(v) for v in values)
+
+
+class ScoreEvent(Event):
+    """``player`` scores ``points`` for a ``feature`` ('railroad', 'mountain', 'city', 'prairie', 'gold')."""
+
+    __slots__ = ("player", "points", "feature", "detail", "final")
+    _fields = ("player", "points", "feature", "detail", "final")
+
+    def __init__(self, player: str, points: int, feature: str, detail: str, final: bool = False) -> None:
+        self.player: Final = player
+        self.points: Final = points
+        self.feature: Final = feature
+        self.detail: Final = detail
+        self.final: Final = final
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.points, self.feature, self.detail, self.final)
+
+    def describe(self) -> str:
+        """E.g. "blue scores 8 for a completed railroad of 4 tiles with one locomotive"."""
+        return f"{self.player} scores {self.points} for {self.detail}"
+
+    def __repr__(self) -> str:
+        return f"<ScoreEvent {self.player} +{self.points} {self.feature}{' final' if self.final else ''}>"
+
+
+class TokensTaken(Event):
+    """``player`` takes ``count`` mining tokens from a completed mountain (faces as revealed, None unknown).
+
+    ``ids`` (the tokens' places in the supply) take no part in equality.
+    """
+
+    __slots__ = ("player", "count", "values", "ids")
+    _fields = ("player", "count", "values", "ids")
+
+    def __init__(self, player: str, count: int, values: tuple[int | None, ...], ids: tuple[int, ...] = ()) -> None:
+        self.player: Final = player
+        self.count: Final = count
+        self.values: Final = values
+        self.ids: Final = ids
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.count, self.values)
+
+    def describe(self) -> str:
+        """E.g. "yellow takes 6 mining tokens (2, 2, ?, 1, 3, 0)"."""
+        return f"{self.player} takes {counted(self.count, 'mining token')} ({_values_text(self.values)})"
+
+    def __repr__(self) -> str:
+        return f"<TokensTaken {self.player} {self.count} [{_values_text(self.values)}]>"
+
+
+class TokenMined(Event):
+    """``player`` takes the top mining token of the mountain where their tent stands (step 2c).
+
+    ``id`` (the token's place in the supply) takes no part in equality.
+    """
+
+    __slots__ = ("player", "value", "id")
+    _fields = ("player", "value", "id")
+
+    def __init__(self, player: str, value: int | None, id: int = -1) -> None:
+        self.player: Final = player
+        self.value: Final = value
+        self.id: Final = id
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.value)
+
+    def describe(self) -> str:
+        """E.g. "red mines a token (2)"."""
+        return f"{self.player} mines a token ({'?' if self.value is None else self.value})"
+
+    def __repr__(self) -> str:
+        return f"<TokenMined {self.player} {'?' if self.value is None else self.value}>"
+
+
+class TokensPlaced(Event):
+    """``count`` mining tokens go on the mountain of the tile at ``(x, y)``; ``wanted`` its nugget symbols."""
+
+    __slots__ = ("x", "y", "count", "wanted")
+    _fields = ("x", "y", "count", "wanted")
+
+    def __init__(self, x: int, y: int, count: int, wanted: int) -> None:
+        self.x: Final = x
+        self.y: Final = y
+        self.count: Final = count
+        self.wanted: Final = wanted
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.x, self.y, self.count, self.wanted)
+
+    def describe(self) -> str:
+        """E.g. "2 mining tokens go on the mountain at 1,0"."""
+        verb = "goes" if self.count == 1 else "go"
+        text = f"{counted(self.count, 'mining token')} {verb} on the mountain at {self.x},{self.y}"
+        if self.count < self.wanted:
+            text += f" (the supply is out: {self.wanted} were due)"
+        return text
+
+    def __repr__(self) -> str:
+        return f"<TokensPlaced {self.x},{self.y} {self.count}/{self.wanted}>"
+
+
+class TokensReturned(Event):
+    """``count`` tokens leave a mountain without a taker: back to the supply, or out of the game (final)."""
+
+    __slots__ = ("count", "final")
+    _fields = ("count", "final")
+
+    def __init__(self, count: int, final: bool = False) -> None:
+        self.count: Final = count
+        self.final: Final = final
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.count, self.final)
+
+    def describe(self) -> str:
+        """E.g. "3 mining tokens go back to the supply"."""
+        if self.final:
+            verb = "is" if self.count == 1 else "are"
+            return f"{counted(self.count, 'mining token')} left on mountains {verb} removed from the game"
+        return f"{counted(self.count, 'mining token')} go back to the supply (no gold miner on the mountain)"
+
+    def __repr__(self) -> str:
+        return f"<TokensReturned {self.count}{' final' if self.final else ''}>"
+
+
+class FollowerReturned(Event):
+    """A cowboy of ``player`` comes back from a completed ``feature`` ('railroad', 'mountain', 'city')."""
+
+    __slots__ = ("player", "feature")
+    _fields = ("player", "feature")
+
+    def __init__(self, player: str, feature: str) -> None:
+        self.player: Final = player
+        self.feature: Final = feature
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.feature)
+
+    def describe(self) -> str:
+        """E.g. "blue's railwayman returns to the supply"."""
+        role = {"railroad": "railwayman", "mountain": "gold miner", "city": "merchant"}.get(self.feature, "cowboy")
+        return f"{self.player}'s {role} returns to the supply"
+
+    def __repr__(self) -> str:
+        return f"<FollowerReturned {self.player} {self.feature}>"
+
+
+class TentReturned(Event):
+    """The tent of ``player`` comes back (its mountain was completed, or the game ended)."""
+
+    __slots__ = ("player",)
+    _fields = ("player",)
+
+    def __init__(self, player: str) -> None:
+        self.player: Final = player
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player,)
+
+    def describe(self) -> str:
+        """E.g. "red's tent returns to the supply"."""
+        return f"{self.player}'s tent returns to the supply"
+
+    def __repr__(self) -> str:
+        return f"<TentReturned {self.player}>"
+
+
+class TileDiscarded(Event):
+    """``player`` discarded ``tile``, which fitted nowhere."""
+
+    __slots__ = ("player", "tile")
+    _fields = ("player", "tile")
+
+    def __init__(self, player: str, tile: str) -> None:
+        self.player: Final = player
+        self.tile: Final = tile
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.player, self.tile)
+
+    def describe(self) -> str:
+        """E.g. "red discards tile 17 (it fits nowhere)"."""
+        return f"{self.player} discards tile {self.tile} (it fits nowhere)"
+
+    def __repr__(self) -> str:
+        return f"<TileDiscarded {self.player} {self.tile}>"
