@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import linecache
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, List, Optional
@@ -91,6 +92,28 @@ def _emit(text: str, output: Optional[Path]) -> None:
         output.write_text(text, encoding="utf-8")
 
 
+def _no_game(path: str) -> Diagnostic:
+    """The problem of a file that holds no game (empty, or only blank lines)."""
+    return Diagnostic("no game found: the file holds no record", None, "<stdin>" if path == "-" else path,
+                      code="empty")
+
+
+def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn: Optional[str] = None) -> Optional[Path]:
+    """Where a drawing goes: ``-o``; a pipe; or, rather than pouring markup onto a terminal, a file
+    named after the input (``game.grn`` -> ``game.svg``, ``game-turn12.svg`` with ``--turn 12``)."""
+    if output is not None or not sys.stdout.isatty():
+        return output
+    if source == "-":
+        print(f"grn: refusing to write {suffix[1:].upper()} to the terminal: pass -o FILE{suffix} or pipe it",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    stem = Path(source).stem + (f"-turn{re.sub(r'[^A-Za-z0-9]+', '_', turn)}" if turn else "")
+    target = Path(source).with_name(stem + suffix)
+    print(f"grn: wrote {target} (the terminal gets no {suffix[1:].upper()}; -o FILE chooses the name)",
+          file=sys.stderr)
+    return target
+
+
 def _report(diags: Iterable[Diagnostic]) -> int:
     count = 0
     for d in diags:
@@ -123,6 +146,8 @@ def fmt(
             assert item.record is not None
             errors += _report(item.record.diagnostics)
             texts.append(write_record(item.record))
+        if not texts and not errors:
+            errors += _report([_no_game(path)])
         if errors:
             bad += 1
             continue
@@ -166,6 +191,8 @@ def convert(
         elif item.record is not None:
             errors += _report(item.record.diagnostics)
             records.append(item.record)
+    if not records and not errors:
+        errors += _report([_no_game(file)])
     if errors:
         raise typer.Exit(1)
     text = (json.dumps(records_to_json(records), indent=1, ensure_ascii=False) + "\n"
@@ -224,6 +251,9 @@ def validate(
                 _report(report.diagnostics)
                 if explain:
                     _explain(report)
+        if index == 0 and not problems:
+            problems.append(_no_game(path))
+            errors += 1
         match_problems, match_lines = [], []
         for checker in series.values():
             found, lines = checker.check(path)
@@ -309,6 +339,7 @@ def _one_record(file: str, game: int) -> object:
     """The ``game``-th record (1-based) of ``file``, or exit 1 with a one-line message."""
     from grn.sources import load
 
+    i = 0
     for i, item in enumerate(load(file), start=1):
         if item.problem is not None:
             _report([item.problem])
@@ -319,6 +350,9 @@ def _one_record(file: str, game: int) -> object:
                 _report(item.record.diagnostics)
                 raise typer.Exit(1)
             return item.record
+    if i == 0:
+        _report([_no_game(file)])
+        raise typer.Exit(1)
     print(f"{file}: error: there is no game {game} in this file", file=sys.stderr)
     raise typer.Exit(2)
 
@@ -337,13 +371,17 @@ def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path]
         raise typer.Exit(2 if exc.usage else 1)
 
 
+#: What each drawing flag does (for the message when a game has no use for it).
+_RENDER_FLAGS = {"legal": "it shows where the next tile may go", "reveal": "it shows the faces seen of what lies face down"}
+
+
 @app.command()
 def render(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
     game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
     turn: Optional[str] = typer.Option(None, "--turn", "-t",
                                        help="Position: N (after turn N, 0 = start), N(k)M in a variation; "
-                                            "default the end."),
+                                            "default the end (after the final scoring of a finished game)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
     format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
@@ -360,7 +398,19 @@ def render(
     if format not in ("svg", "png"):
         print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
-    svg = render_svg(_position(file, game, turn, tileset), legal=legal, reveal=reveal, width=width)
+    position = _position(file, game, turn, tileset)
+    ruleset = position.ruleset
+    assert ruleset is not None
+    for flag, wanted in (("legal", legal), ("reveal", reveal)):
+        if wanted and flag not in ruleset.render_options:
+            print(f"grn render: --{flag} is not for {ruleset.title}: {_RENDER_FLAGS[flag]}", file=sys.stderr)
+            raise typer.Exit(2)
+    if legal:
+        problem = ruleset.legal_problem(position)
+        if problem:
+            print(f"grn render: --legal: {problem}", file=sys.stderr)
+            raise typer.Exit(2)
+    svg = render_svg(position, legal=legal, reveal=reveal, width=width)
     if format == "png":
         try:
             import cairosvg  # type: ignore[import-not-found]
@@ -369,19 +419,21 @@ def render(
                   file=sys.stderr)
             raise typer.Exit(1)
         data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
+        output = _output_for_terminal(output, file, ".png", turn)
         if output is None:
             sys.stdout.buffer.write(data)
         else:
             output.write_bytes(data)
         return
-    _emit(svg, output)
+    _emit(svg, _output_for_terminal(output, file, ".svg", turn))
 
 
 @app.command()
 def show(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
     game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
-    turn: Optional[str] = typer.Option(None, "--turn", "-t", help="Position: N, N(k)M in a variation; default the end."),
+    turn: Optional[str] = typer.Option(None, "--turn", "-t", help="Position: N, N(k)M in a variation; default the end (after the final "
+                                                                    "scoring of a finished game)."),
     tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Print a position as text: scores, supplies, what is left in the bag.
@@ -399,10 +451,16 @@ def describe_position(pos: object) -> list[str]:
     assert isinstance(pos, Position)
     state = pos.state
     where = f"after turn {pos.last.number}" if pos.last is not None and pos.last.number else "at the start"
+    if pos.final:
+        where += " and the final scoring"
     lines = [f"{pos.record.tag('Event') or 'game'} ({pos.game}), {where}"]
     names = {s.key: s.name for s in pos.seats}
     assert pos.ruleset is not None
     lines += pos.ruleset.describe(pos)
+    if pos.final:
+        from grn.validate import _describe
+
+        lines += [f"  final scoring: {_describe(e)}" for e in pos.events]
     if not state.is_over:
         lines.append(f"  next: {names.get(state.current_player, state.current_player)} "
                      f"({state.current_player})")
@@ -432,6 +490,9 @@ def html(
             _report(item.record.diagnostics)
             raise typer.Exit(1)
         records.append(item.record)
+    if not records:
+        _report([_no_game(file)])
+        raise typer.Exit(1)
     ts = _tileset(tileset)
     # Validate once: the page shows each game's events and problems, and an illegal
     # game (shown up to its first illegal turn) is reported here too.
@@ -440,7 +501,7 @@ def html(
     name = "<stdin>" if file == "-" else file
     reports = [validate_record(r, file=name, index=i, tileset=ts) for i, r in enumerate(records)]
     page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts, reports=reports)
-    _emit(page, output)
+    _emit(page, _output_for_terminal(output, file, ".html"))
     errors = sum(_report(d for d in rep.diagnostics if d.severity == "error") for rep in reports)
     if errors:
         raise typer.Exit(1)

@@ -33,9 +33,10 @@ from grn.codec import CommandCodec
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader
 from grn.record import (
-    MARKUP_KINDS, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    MARKUP_KINDS, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 from grn.ruleset import Ruleset
+from grn.writer import quote
 
 #: Lark terminal names of the envelope -> words a player understands (each game's
 #: commands add theirs from their codecs: :attr:`grn.codec.CommandCodec.expected`).
@@ -293,7 +294,20 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
 # Parsing one game
 # ---------------------------------------------------------------------------
 
-_GAME_TAG_RE = re.compile(r'[ \t]*\[[ \t]*Game[ \t]+"([^"\n]*)"')
+# any case: a [game "gold"] is read with Gold's grammar, and its spelling reported (_tag_case_problems)
+_GAME_TAG_RE = re.compile(r'[ \t]*\[[ \t]*(?i:game)[ \t]+"([^"\n]*)"')
+#: Known tag names by their lower case, to say how a tag written in another case is spelt.
+_KNOWN_TAGS = {name.lower(): name for name in TAG_ORDER}
+
+
+def _tag_case_problems(tags: Iterable[tuple[str, str]], spans: Iterable[Span | None]) -> list[tuple[Span, str]]:
+    """A known tag written in another case ([game "gold"]): tag names are case-sensitive."""
+    out = []
+    for (name, value), span in zip(tags, spans):
+        known = _KNOWN_TAGS.get(name.lower())
+        if known is not None and known != name and span is not None:
+            out.append((span, f"tag names are case-sensitive: write [{known} {quote(value)}], not [{name} ...]"))
+    return out
 
 
 def _game_tag(text: str) -> re.Match[str] | None:
@@ -348,6 +362,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         problems: list[tuple[Span, str]] = []
         got = _fast_reader(ruleset).read(text, first_line, problems)
         if got is not None:
+            problems += _tag_case_problems(got[0], got[2])
             for span, message in problems:
                 diags.append(Diagnostic(message, span, file, code="meaning", game=index,
                                         source_line=_caret(text, span.line - first_line + 1, span.column)))
@@ -367,7 +382,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
             for mm in re.finditer(r'^[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\]',
                                   text, re.M))
         return Record(tags_only, (), (), Span(first_line, 1), tuple(diags))
-    for span, message in builder.problems:
+    for span, message in builder.problems + _tag_case_problems((t[1] for t in tags), (t[2] for t in tags)):
         diags.append(Diagnostic(message, span, file, code="meaning", game=index,
                                 source_line=_caret(text, span.line - first_line + 1, span.column)))
     tag_items = tuple(t[1] for t in tags)

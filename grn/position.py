@@ -6,7 +6,10 @@ An **address** names a position (docs/notation.md, "Positions"):
 * ``12(1)15``: in the first variation at turn 12 (which branches from the
   position before turn 12), after its turn 15;
 * ``12(1)14(2)16``: variations nest the same way;
-* empty or ``end``: after the last turn of the main line.
+* empty or ``end``: after the last turn of the main line, and after the final
+  scoring when that turn ends the game (``final`` says the same, and refuses a
+  line that does not end the game); the last turn's number names the position
+  before the final scoring.
 
 :func:`position_at` replays the record with its rules engine up to that point.
 """
@@ -51,6 +54,8 @@ class Position:
     line: tuple[Turn, ...] = ()
     #: The game's ruleset (None: looked up from the record's ``Game`` tag).
     ruleset: Ruleset | None = None
+    #: The position is after the final scoring (``events`` are its events).
+    final: bool = False
 
     def __post_init__(self) -> None:
         if self.ruleset is None:
@@ -81,7 +86,7 @@ def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | 
     if text is None:
         return [], None
     text = str(text).strip()
-    if text in ("", "end"):
+    if text in ("", "end", "final"):
         return [], None
     steps: list[tuple[int, int]] = []
     pos = 0
@@ -92,7 +97,7 @@ def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | 
         steps.append((int(m.group(1)), int(m.group(2))))
         pos = m.end()
     rest = text[pos:]
-    if rest in ("", "end"):
+    if rest in ("", "end", "final"):
         return steps, None
     if not rest.isdigit():
         raise PositionError(f"cannot read the position {text!r}: write N, or N(k)M for a variation", usage=True)
@@ -120,7 +125,8 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
     if not record.ok:
         first = record.diagnostics[0]
         raise PositionError(f"the record cannot be read: {first.one_line()}")
-    steps, final = parse_address(address)
+    steps, target = parse_address(address)
+    wants_final = str(address or "").strip().endswith("final")
     try:
         ruleset = games.find_ruleset(record.game)
         seats = ruleset.seats(record)
@@ -154,17 +160,25 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
             step(turn)
         else:
             raise PositionError(f"no turn {branch_turn} in that line", usage=True)
-    if steps and final is not None and final < steps[-1][0] - 1:
+    if steps and target is not None and target < steps[-1][0] - 1:
         # the variation branches after turn N-1: an earlier turn lies on the line it leaves
         branch, k = steps[-1]
         raise PositionError(f"variation {k} at turn {branch} begins after turn {branch - 1}: "
-                            f"no turn {final} on it", usage=True)
+                            f"no turn {target} on it", usage=True)
     for turn in line:
-        if final is not None and turn.number > final:
+        if target is not None and turn.number > target:
             break
         step(turn)
     else:
-        if final is not None and (last is None or last.number < final) and final > 0:
-            raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {final}", usage=True)
+        if target is not None and (last is None or last.number < target) and target > 0:
+            raise PositionError(f"the line ends at turn {last.number if last else 0}, before turn {target}", usage=True)
+    scored = False
+    if target is None and state.is_over:
+        # a finished game's last position is after its final scoring (the last turn's number names the one before)
+        events = list(state.final_scoring())
+        scored = True
+    elif wants_final:
+        where = f"after turn {last.number}" if last is not None and last.number else "at the start"
+        raise PositionError(f"the game is not over {where}: there is no final scoring to show", usage=True)
     return Position(record, state, seats, last, played, markup, events, str(address or "end"), tuple(line),
-                    ruleset)
+                    ruleset, scored)

@@ -251,6 +251,12 @@ def parse_players(value: str) -> list[Seat]:
     for part in value.split(","):
         m = _SEAT_RE.match(part)
         if not m:
+            lowered = _SEAT_RE.match(part.lower())
+            if lowered is not None and lowered.group("colours"):
+                # "Anna (Red)": colours are lower-case words
+                name, _, rest = part.strip().partition("(")
+                raise ValueError(f"cannot read player {part.strip()!r}: write it as Name (colour), the colours "
+                                 f"in lower case: {name.strip()} ({rest.rstrip(')').strip().lower()})")
             raise ValueError(f"cannot read player {part.strip()!r}: write it as Name (colour)")
         if m.group("bare"):
             seats.append(Seat(m.group("bare"), (m.group("bare"),)))

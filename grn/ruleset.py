@@ -183,6 +183,10 @@ class Ruleset:
         """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
 
+    def legal_problem(self, position: "Position") -> str | None:
+        """Why ``--legal`` cannot draw the next move at this position (None: it can)."""
+        return None
+
     def page_defs(self) -> Any:
         """A fresh collector of the drawing definitions the positions of one page share (None: none).
 

@@ -35,6 +35,18 @@ class TileRuleset(Ruleset):
 
         return load_tileset(path)
 
+    def legal_problem(self, position: Any) -> str | None:
+        from grn.tiling.commands import PlaceTile
+
+        if position.final or position.state.is_over:
+            return "the game is over: no tile is left to place"
+        turn = position.next_turn()
+        if turn is None:
+            return "the record's line ends here, so it does not say which tile comes next"
+        if not any(isinstance(a, PlaceTile) for a in turn.actions):
+            return f"turn {turn.number} places no tile, so the next tile is not known"
+        return None
+
     def header_warnings(self, record: Any, engine: Any) -> list[tuple[str, str]]:
         named = record.tag("Tileset")
         tileset = engine.tileset
