@@ -45,6 +45,8 @@ def _print_diagnostic(d: Diagnostic) -> None:
         source = source.rstrip("\r\n").lstrip("\ufeff")
         print("    " + source, file=sys.stderr)
         print("    " + " " * (d.span.column - 1) + "^", file=sys.stderr)
+    for note in d.notes:
+        print("    " + note, file=sys.stderr)
 
 
 TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one.")

@@ -60,6 +60,8 @@ class Diagnostic:
     section: str | None = None
     hint: str | None = None
     source_line: str | None = None
+    #: Lines that explain the problem, shown under it (a wrong checkpoint: what the turn scored).
+    notes: tuple[str, ...] = ()
 
     def location(self) -> str:
         """``file:line:col`` (the parts that are known)."""
@@ -93,10 +95,14 @@ class Diagnostic:
         if self.span is not None:
             out["line"] = self.span.line
             out["column"] = self.span.column
-        for key in ("game", "turn", "player", "rule", "section", "hint"):
+        if self.game is not None:
+            out["game"] = self.game + 1  # games are numbered from 1, as --game numbers them
+        for key in ("turn", "player", "rule", "section", "hint"):
             value = getattr(self, key)
             if value is not None:
                 out[key] = value
+        if self.notes:
+            out["notes"] = list(self.notes)
         return out
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -70,7 +70,7 @@ class GameReport:
     def to_json(self) -> dict[str, Any]:
         """The report as plain data for ``--format json``."""
         return {
-            "index": self.index,
+            "index": self.index + 1,  # numbered from 1, as grn render --game numbers games
             "game": self.game,
             "tags": [list(t) for t in self.tags],
             "valid": self.valid,
@@ -157,11 +157,11 @@ class _Replay:
     # -- diagnostics ---------------------------------------------------
     def error(self, message: str, span: Span | None, *, turn: Turn | None = None, code: str = "error",
               rule: str | None = None, section: str | None = None, hint: str | None = None,
-              severity: Severity = "error") -> None:
+              severity: Severity = "error", notes: tuple[str, ...] = ()) -> None:
         self.report.diagnostics.append(Diagnostic(
             message, span, self.file, severity=severity, code=code,
             game=self.report.index, turn=turn.number if turn else None,
-            player=turn.player if turn else None, rule=rule, section=section, hint=hint))
+            player=turn.player if turn else None, rule=rule, section=section, hint=hint, notes=notes))
 
     # -- set-up --------------------------------------------------------
     def player_key(self, word: str) -> str:
@@ -203,7 +203,7 @@ class _Replay:
             if extras and not checkpoint_failed:
                 cp = turn.checkpoint
                 if cp is not None:
-                    checkpoint_failed = not self.check_checkpoint(engine, turn, cp)
+                    checkpoint_failed = not self.check_checkpoint(engine, turn, cp, events)
         return True
 
     def play_variation(self, engine: Engine, turn: Turn, var: Variation) -> None:
@@ -222,7 +222,7 @@ class _Replay:
             return False
         return True
 
-    def check_checkpoint(self, engine: Engine, turn: Turn, cp: Checkpoint) -> bool:
+    def check_checkpoint(self, engine: Engine, turn: Turn, cp: Checkpoint, events: list[Any]) -> bool:
         scores = engine.scores
         wrong = []
         named: set[str] = set()
@@ -239,9 +239,10 @@ class _Replay:
             if scores[key] != pts:
                 wrong.append(f"{who} {pts} (the rules give {scores[key]})")
         if wrong:
+            said = [f"turn {turn.number}: {_describe(e)}" for e in events] or [f"turn {turn.number} scored nothing"]
             self.error("score checkpoint differs from the rules: " + ", ".join(wrong)
                        + "; this is the first turn where the record and the rules differ",
-                       cp.span, turn=turn, code="checkpoint")
+                       cp.span, turn=turn, code="checkpoint", notes=tuple(said))
             return False
         return True
 

@@ -134,3 +134,34 @@ def test_render_and_html_on_a_terminal_write_a_file_named_after_the_input(tmp_pa
 def test_a_pipe_still_gets_the_drawing():
     result = run("render", str(EXAMPLES / "goldrush-2p.grn"))
     assert result.exit_code == 0 and result.stdout.startswith("<svg")
+
+
+# -- a wrong checkpoint says why; games are numbered from 1 everywhere -------------
+
+def test_a_wrong_checkpoint_shows_what_the_turn_scored():
+    text = (EXAMPLES / "rulebook-railroad-3.grn").read_text(encoding="utf-8")
+    import re
+
+    m = re.search(r"score (\w+)=(\d+)", text)
+    assert m, "the example has a checkpoint"
+    bad = text[:m.start()] + f"score {m.group(1)}={int(m.group(2)) + 1}" + text[m.end():]
+    result = run("validate", "-", stdin=bad)
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    at = next(i for i, line in enumerate(lines) if "score checkpoint differs from the rules" in line)
+    below = "\n".join(lines[at + 1:at + 6])
+    assert "scores" in below and "railroad" in below  # the turn's score events, under the message
+
+
+def test_the_json_report_numbers_games_as_the_command_line_does():
+    import json
+
+    text = (EXAMPLES / "gold-3p-match.grn").read_text(encoding="utf-8")
+    report = json.loads(run("validate", "--format", "json", "-", stdin=text).stdout)
+    assert [g["index"] for g in report["files"][0]["games"]] == [1, 2, 3]
+    third = run("show", "-", "--game", "3", stdin=text)
+    assert third.exit_code == 0
+    broken = text.replace("[Round \"3\"]", "[Round \"3\"]\n[Players \"X (purple)\"]", 1)
+    report = json.loads(run("validate", "--format", "json", "-", stdin=broken).stdout)
+    wrong = [d for g in report["files"][0]["games"] for d in g["diagnostics"]]
+    assert wrong and all(d["game"] == 3 for d in wrong)
