@@ -26,11 +26,17 @@ from grn.writer import write_record, write_records  # noqa: E402
 def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: str | None = None) -> Iterator[Record]:
     """Yield the games of a record file one by one: GRN text, or its JSON form for a ``.json`` path.
 
+    ``source`` is a path or an open text file (any iterable of lines, such as
+    ``io.StringIO(text)``); for GRN text in a string use :func:`parse`.
+
     Problems are in each record's ``diagnostics`` (a JSON file that cannot be
     read gives one record holding the problem and nothing else).
     """
     from grn import notation
 
+    if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("[")):
+        raise ValueError("grn.read() takes a path or an open file, and was given GRN text: "
+                         "use grn.parse(text), or grn.read(io.StringIO(text))")
     if isinstance(source, (str, os.PathLike)) and os.fspath(source).lower().endswith(".json"):
         from grn.sources import load
 

@@ -510,6 +510,41 @@ def html(
 
 
 @app.command()
+def tiles(
+    game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
+    format: str = typer.Option("text", "--format", help="text (a table) or svg (a drawn sheet)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+    tileset: Optional[Path] = TilesetOpt,
+) -> None:
+    """List every tile id of a game's tile set, to find the one a record needs.
+
+    Example: grn tiles --format svg -o tiles.svg
+    """
+    from grn import games as registry
+
+    try:
+        ruleset = registry.find_ruleset(game)
+    except registry.UnknownGame as exc:
+        print(f"grn tiles: {exc}", file=sys.stderr)
+        raise typer.Exit(2)
+    if not ruleset.uses_tileset:
+        print(f"grn tiles: {ruleset.title} has no tiles", file=sys.stderr)
+        raise typer.Exit(2)
+    if format not in ("text", "svg"):
+        print(f"grn tiles: --format must be text or svg, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    ts = _tileset(tileset) or ruleset.default_tileset()  # type: ignore[attr-defined]
+    if format == "svg":
+        sheet = ruleset.render_tile_sheet(ts)
+        if output is None and sys.stdout.isatty():
+            print("grn tiles: refusing to write SVG to the terminal: pass -o FILE.svg or pipe it", file=sys.stderr)
+            raise typer.Exit(2)
+        _emit(sheet, output)
+        return
+    _emit("\n".join(ruleset.tile_table(ts)) + "\n", output)
+
+
+@app.command()
 def schema(
     name: str = typer.Argument("record", help="Which schema: record, report, tileset, or one a game ships."),
 ) -> None:

@@ -61,6 +61,12 @@ class Position:
         if self.ruleset is None:
             self.ruleset = games.find_ruleset(self.record.game)
 
+    def _repr_svg_(self) -> str:
+        """The position drawn, so that a Jupyter notebook shows the board (as python-chess does)."""
+        from grn.render import render_svg
+
+        return render_svg(self)
+
     def next_turn(self) -> Turn | None:
         """The turn that follows this position on its line (None at the end of the line)."""
         start = 0

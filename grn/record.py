@@ -335,6 +335,16 @@ class Record:
         """The turns of the main line, set-up (turn 0) included."""
         return iter(self.turns)
 
+    def _repr_html_(self) -> str:
+        """A small viewer of the game, for a Jupyter notebook (the page of ``grn html``, framed)."""
+        import html
+
+        from grn.render import render_html
+
+        page = render_html([self], file_name=self.tag("Event") or "game")
+        return (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-scripts" '
+                'style="width:100%;height:640px;border:1px solid #ccc"></iframe>')
+
     def with_tags(self, **tags: str) -> "Record":
         """A copy with some tags set (appended when new)."""
         items = list(self.tags)

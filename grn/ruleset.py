@@ -203,6 +203,10 @@ class Ruleset:
         """An SVG sheet of every tile of ``tileset`` (tile-laying games)."""
         raise NotImplementedError(f"{self.title or self.name} has no tiles to draw")
 
+    def tile_table(self, tileset: Any) -> list[str]:
+        """Every tile of ``tileset`` as a line of text (tile-laying games)."""
+        raise NotImplementedError(f"{self.title or self.name} has no tiles")
+
     def describe(self, position: "Position") -> list[str]:
         """The lines ``grn show`` prints under the heading (default: each player's score)."""
         scores = position.state.scores

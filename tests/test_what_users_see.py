@@ -165,3 +165,31 @@ def test_the_json_report_numbers_games_as_the_command_line_does():
     report = json.loads(run("validate", "--format", "json", "-", stdin=broken).stdout)
     wrong = [d for g in report["files"][0]["games"] for d in g["diagnostics"]]
     assert wrong and all(d["game"] == 3 for d in wrong)
+
+
+# -- notebooks and the Python API ---------------------------------------------------
+
+def test_a_position_draws_itself_in_a_notebook_and_a_record_shows_a_viewer():
+    (record,) = list(grn.read(EXAMPLES / "goldrush-2p.grn"))
+    assert position_at(record, 10)._repr_svg_().startswith("<svg")
+    frame = record._repr_html_()
+    assert frame.startswith("<iframe srcdoc=") and "&lt;!DOCTYPE html&gt;" in frame and 'sandbox="allow-scripts"' in frame
+
+
+def test_read_given_text_says_what_to_call_instead():
+    text = (EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8")
+    with pytest.raises(ValueError, match=r"use grn.parse\(text\)"):
+        list(grn.read(text))
+    import io
+
+    assert len(list(grn.read(io.StringIO(text)))) == 1 == len(grn.parse(text))
+
+
+def test_tiles_lists_every_tile_so_a_player_can_find_one():
+    table = run("tiles")
+    assert table.exit_code == 0
+    assert "72 tiles (start: 33)" in table.stdout
+    assert any(line.startswith("08 ") and "mountain" in line and "2 nuggets" in line for line in table.stdout.splitlines())
+    sheet = run("tiles", "--format", "svg")
+    assert sheet.exit_code == 0 and sheet.stdout.startswith("<svg") and "01a" in sheet.stdout
+    assert run("tiles", "--game", "gold").exit_code == 2

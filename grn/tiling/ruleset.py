@@ -35,6 +35,26 @@ class TileRuleset(Ruleset):
 
         return load_tileset(path)
 
+    def tile_table(self, tileset: Any) -> list[str]:
+        """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what lies inside, symbols."""
+        from grn.tiling.places import EDGE_MIDDLES
+
+        lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
+                 f"{'id':<6}{'copies':>6}  {'N':<10}{'E':<10}{'S':<10}{'W':<10}{'inside':<12}symbols"]
+        for design in tileset.tiles:
+            segments = design.segments
+            owner = {p: seg for seg in segments for p in seg.places}
+            edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
+            inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
+            counts: dict[str, int] = {}
+            for seg in segments:
+                for name, n in seg.symbols:
+                    counts[name] = counts.get(name, 0) + n
+            symbols = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+            lines.append(f"{design.id:<6}{design.count:>6}  " + "".join(f"{e:<10}" for e in edges)
+                         + f"{inside:<12}{symbols}".rstrip())
+        return lines
+
     def legal_problem(self, position: Any) -> str | None:
         from grn.tiling.commands import PlaceTile
 
