@@ -374,7 +374,8 @@ def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path]
 
 
 #: What each drawing flag does (for the message when a game has no use for it).
-_RENDER_FLAGS = {"legal": "it shows where the next tile may go", "reveal": "it shows the faces seen of what lies face down"}
+_RENDER_FLAGS = {"legal": "it shows where the next tile may go", "reveal": "it shows the faces seen of what lies face down",
+                 "diagram": "its pictures have no board to crop"}
 
 
 @app.command()
@@ -389,6 +390,9 @@ def render(
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
     reveal: bool = typer.Option(False, "--reveal", help="Show the faces seen so far on what lies face down (games with hidden faces)."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
+    diagram: bool = typer.Option(False, "--diagram", help="A picture for a rules discussion: the board around the "
+                                 "markup, the question as caption, no player panel, 700 px wide."),
+    crop: Optional[str] = typer.Option(None, "--crop", help="With --diagram: the board box to draw, X0,Y0,X1,Y1."),
     tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Draw a position of a game as SVG (or PNG), with the record's diagram markup.
@@ -403,7 +407,15 @@ def render(
     position = _position(file, game, turn, tileset)
     ruleset = position.ruleset
     assert ruleset is not None
-    for flag, wanted in (("legal", legal), ("reveal", reveal)):
+    box = None
+    if crop is not None:
+        parts = crop.split(",")
+        if not diagram or len(parts) != 4 or not all(re.fullmatch(r"-?\d{1,4}", p.strip()) for p in parts):
+            print("grn render: --crop goes with --diagram and takes X0,Y0,X1,Y1 (small integers), "
+                  f"not {crop!r}", file=sys.stderr)
+            raise typer.Exit(2)
+        box = (int(parts[0]), int(parts[1]), int(parts[2]), int(parts[3]))
+    for flag, wanted in (("legal", legal), ("reveal", reveal), ("diagram", diagram)):
         if wanted and flag not in ruleset.render_options:
             print(f"grn render: --{flag} is not for {ruleset.title}: {_RENDER_FLAGS[flag]}", file=sys.stderr)
             raise typer.Exit(2)
@@ -412,7 +424,7 @@ def render(
         if problem:
             print(f"grn render: --legal: {problem}", file=sys.stderr)
             raise typer.Exit(2)
-    svg = render_svg(position, legal=legal, reveal=reveal, width=width)
+    svg = render_svg(position, legal=legal, reveal=reveal, width=width, diagram=diagram, crop=box)
     if format == "png":
         try:
             import cairosvg  # type: ignore[import-not-found]

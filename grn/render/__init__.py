@@ -23,19 +23,45 @@ class RenderError(Exception):
     """The position belongs to a game the renderer cannot draw."""
 
 
-def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, width: int | None = None) -> str:
+def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, width: int | None = None,
+               diagram: bool = False, crop: tuple[int, int, int, int] | None = None) -> str:
     """The SVG document of ``position`` (a :class:`grn.position.Position`).
 
     ``legal`` (tile-laying games) overlays every legal placement of the next
     tile when the record names it; ``reveal`` (card games) shows the faces known
     so far on the face-down cards, dimmed; ``width`` fixes the picture's width in pixels
-    (the drawing scales with its ``viewBox`` either way).
+    (the drawing scales with its ``viewBox`` either way).  ``diagram`` draws a
+    picture for a rules forum: only the board around the markup (or ``crop``),
+    no player panel, the question (:func:`diagram_caption`) as its caption, 700
+    pixels wide.
     """
     ruleset = position.ruleset
+    extra: dict[str, Any] = {}
+    if diagram:
+        extra = {"diagram": True, "crop": crop, "caption": diagram_caption(position)}
     try:
-        return ruleset.render_svg(position, legal=legal, reveal=reveal, width=width)
+        return ruleset.render_svg(position, legal=legal, reveal=reveal, width=width, **extra)
     except NotImplementedError as exc:
         raise RenderError(str(exc)) from None
+
+
+def diagram_caption(position: Any) -> str | None:
+    """The question a diagram shows: the ``Caption`` tag, else the first comment before the first turn,
+    else the comments of the position's last turn."""
+    from grn.record import Comment
+
+    record = position.record
+    caption = record.tag("Caption")
+    if caption:
+        return str(caption)
+    intro = [n.text.strip() for n in record.intro if isinstance(n, Comment)]
+    if intro:
+        return intro[0]
+    if position.last is not None:
+        said = [c.text.strip() for c in position.last.comments]
+        if said:
+            return " ".join(said)
+    return None
 
 
 def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:

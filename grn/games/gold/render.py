@@ -140,8 +140,14 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
     for p in state.players:
         names.setdefault(p, p)
         owned.setdefault(p, tuple(state.colours.get(p, (p,))))
-    row_h = 124
-    h = max(grid_h, 96 + row_h * len(state.players) + 40)
+    # each player's block grows with the rows of gold chips, so the line under them never overlaps them
+    def block_height(p: str) -> int:
+        n = len(state.gold_of(p))
+        rows = max(1, (min(n, 24) + 11) // 12) + (1 if n > 24 else 0)
+        return 48 + 34 * rows + 30
+
+    heights = {p: block_height(p) for p in state.players}
+    h = max(grid_h, 96 + sum(heights.values()) + 40)
     w = panel_x + panel_w
     out = [st.svg_open(w, h, (0, 0, w, h), px_width=width, cls="grn gold")]
     if not shared_defs:
@@ -233,8 +239,9 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
                        + st.text(cx + 9.5, cy + 19, g.value, size=13, anchor="middle", weight="bold",
                                  fill=pal.GOLD_LINE) + "</g>")
         if len(cards) > 24:
-            out.append(st.text(gx, gy + 80, f"+{len(cards) - 24} more", size=11, fill=st.INK_SOFT))
+            out.append(st.text(gx, gy + 2 * 34 + 14, f"+{len(cards) - 24} more", size=11, fill=st.INK_SOFT))
         n = len(cards)
+        row_h = heights[p]
         out.append(st.text(panel_x + 14, py + row_h - 12,
                            f"{n} gold card{'s' if n != 1 else ''}, worth {scores.get(p, 0)}", size=12,
                            fill=st.INK_SOFT))

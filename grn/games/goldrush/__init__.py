@@ -74,7 +74,7 @@ class GoldRushRuleset(TileRuleset):
     players_section = "Gold Rush rulebook, General Info and Comments"
     options_help = "farmers=on|off and cowboys=4|5"
     option_names = frozenset({"farmers", "cowboys"})
-    render_options = frozenset({"legal"})
+    render_options = frozenset({"legal", "diagram"})
     tileset_package = __name__
 
     def parse_options(self, words: dict[str, str]) -> Options:
@@ -85,10 +85,12 @@ class GoldRushRuleset(TileRuleset):
         return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
+                   width: int | None = None, shared_defs: Any = None, diagram: bool = False,
+                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
         from grn.games.goldrush.render import render_goldrush
 
-        return render_goldrush(position, legal=legal, width=width, defs=shared_defs)
+        return render_goldrush(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
+                               caption=caption)
 
     def page_defs(self) -> Any:
         from grn.games.goldrush.render import TileDefs

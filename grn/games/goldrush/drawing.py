@@ -155,6 +155,26 @@ def _edge_of_place(p: int) -> int:
     return p // 3
 
 
+
+
+def _first_hit(a: tuple[float, float], b: tuple[float, float],
+               polygons: list[list[tuple[float, float]]]) -> tuple[float, float] | None:
+    """The first point on the way from ``a`` to ``b`` where it meets a polygon's outline (None: it meets none)."""
+    best: tuple[float, tuple[float, float]] | None = None
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for poly in polygons:
+        for (px, py), (qx, qy) in zip(poly, poly[1:] + poly[:1]):
+            ex, ey = qx - px, qy - py
+            den = dx * ey - dy * ex
+            if abs(den) < 1e-9:
+                continue
+            t = ((px - a[0]) * ey - (py - a[1]) * ex) / den
+            u = ((px - a[0]) * dy - (py - a[1]) * dx) / den
+            if 0.02 < t <= 1.0 and 0.0 <= u <= 1.0 and (best is None or t < best[0]):
+                best = (t, (a[0] + dx * t, a[1] + dy * t))
+    return None if best is None else best[1]
+
+
 @lru_cache(maxsize=4096)
 def _geometry(design: TileDesign, rotation: int) -> Geometry:
     g = Geometry()
@@ -196,10 +216,15 @@ def _geometry(design: TileDesign, rotation: int) -> Geometry:
                 nx, ny = EDGE_NORMAL[e]
                 end = ends[0] if ends else "junction"
                 if end == "mountain" and inner_points:
-                    aim = _lerp(a, C, 0.7)
-                    target = min(inner_points, key=lambda q: (q[0] - aim[0]) ** 2 + (q[1] - aim[1]) ** 2)
-                    c1 = (a[0] + nx * 22, a[1] + ny * 22)
-                    g.rails[si] = (a, c1, _lerp(c1, target, 0.5), target)
+                    # the track stops where it meets the mountain's foot, not inside the rock
+                    hit = _first_hit(a, C, [poly for poly in g.mountains.values()])
+                    if hit is not None:
+                        g.rails[si] = (a, _lerp(a, hit, 1 / 3), _lerp(a, hit, 2 / 3), hit)
+                    else:
+                        aim = _lerp(a, C, 0.7)
+                        target = min(inner_points, key=lambda q: (q[0] - aim[0]) ** 2 + (q[1] - aim[1]) ** 2)
+                        c1 = (a[0] + nx * 22, a[1] + ny * 22)
+                        g.rails[si] = (a, c1, _lerp(c1, target, 0.5), target)
                 else:
                     g.rails[si] = (a, _lerp(a, C, 1 / 3), _lerp(a, C, 2 / 3), C)
                     if end != "city":

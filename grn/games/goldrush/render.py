@@ -21,7 +21,7 @@ public attributes of :class:`grn.games.goldrush.rules.GoldRushState`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from grn.tiling.commands import PlaceTile
@@ -224,13 +224,21 @@ def _next_tile(position: Any) -> str | None:
 
 
 def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
-                    defs: TileDefs | None = None) -> str:
-    """The SVG of a Gold Rush position (``defs``: a shared :class:`TileDefs`, emitted by the caller)."""
+                    defs: TileDefs | None = None, diagram: bool = False,
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+    """The SVG of a Gold Rush position (``defs``: a shared :class:`TileDefs`, emitted by the caller).
+
+    ``diagram`` draws a picture for a rules discussion: only the board around
+    the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
+    ``caption`` written above, 700 pixels wide unless ``width`` says otherwise.
+    """
     state = position.state
     view = board_view(state)
     tileset = state.tileset
     own_defs = defs is None
     tdefs = TileDefs() if defs is None else defs
+    focus_x: list[int] = []
+    focus_y: list[int] = []
 
     # what must fit on the board
     xs = [t[0] for t in view.tiles] or [0]
@@ -246,12 +254,21 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
                     ghosts.append((tileset[g.group(1)], gx, gy, int(g.group(4) or 0)))
                     xs.append(gx)
                     ys.append(gy)
+                    focus_x.append(gx)
+                    focus_y.append(gy)
         else:
             for w in mk.word_args(m):
                 xy = _parse_xy(w)
                 if xy and abs(xy[0]) < 200 and abs(xy[1]) < 200:
                     xs.append(xy[0])
                     ys.append(xy[1])
+                    focus_x.append(xy[0])
+                    focus_y.append(xy[1])
+                    if m.kind == "label":
+                        # room above the tile for the label, clear of what it names
+                        ys.append(xy[1] + 1)
+                        focus_x.append(xy[0])
+                        focus_y.append(xy[1] + 1)
     legal_spots: dict[tuple[int, int], list[int]] = {}
     next_tile = _next_tile(position) if legal else None
     if next_tile is not None and next_tile in tileset and hasattr(state, "legal_placements"):
@@ -261,11 +278,41 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
             xs.append(x)
             ys.append(y)
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    if diagram:
+        if crop is not None:
+            minx, miny, maxx, maxy = min(crop[0], crop[2]), min(crop[1], crop[3]), max(crop[0], crop[2]), \
+                max(crop[1], crop[3])
+        elif focus_x:
+            # what the markup names, and the tiles right around it
+            near = [(x, y) for x, y, _, _ in view.tiles
+                    if any(abs(x - fx) <= 1 and abs(y - fy) <= 1 for fx, fy in zip(focus_x, focus_y))]
+            cells = list(zip(focus_x, focus_y)) + near
+            minx, maxx = min(c[0] for c in cells), max(c[0] for c in cells)
+            miny, maxy = min(c[1] for c in cells), max(c[1] for c in cells)
+        inside = (lambda x, y: minx <= x <= maxx and miny <= y <= maxy)
+        view = replace(view, tiles=[t for t in view.tiles if inside(t[0], t[1])],
+                       stacks=[p for p in view.stacks if inside(p.x, p.y)],
+                       tents=[p for p in view.tents if inside(p.x, p.y)],
+                       cowboys=[p for p in view.cowboys if inside(p.x, p.y)])
+        ghosts = [g for g in ghosts if inside(g[1], g[2])]
+        legal_spots = {xy: r for xy, r in legal_spots.items() if inside(*xy)}
     bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
     n = len(view.players)
     side = bh > bw * 1.05
     panel_w: float
-    if side:
+    panel_h: float
+    caption_lines = _wrap_text(caption or "", max(24, int(bw / 8.6))) if diagram else []
+    if diagram:
+        k = 1.0
+        panel_w = panel_h = 0.0
+        W: float = bw
+        top = 16 + 21 * len(caption_lines) if caption_lines else 0
+        H: float = bh + top
+        frame = _Frame(minx, maxx, miny, maxy, M, M + top)
+        px: float = 0
+        py: float = 0
+        width = width or 700
+    elif side:
         k = max(1.0, min(2.2, bh / 1000))
         panel_w, panel_h = 430, 164 + 118 * n
         W = bw + panel_w * k
@@ -282,6 +329,9 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         px, py = 0, bh
     out: list[str] = []
     out.append(f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>')
+    for i, line in enumerate(caption_lines):
+        out.append(st.text(M / 2, 26 + 21 * i, line, size=16, fill=st.INK, cls="caption",
+                           weight="bold" if i == 0 and len(caption_lines) == 1 else "normal"))
     bx, by = frame.ox - M / 2, frame.oy - M / 2
     out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
                f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
@@ -295,16 +345,34 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         cy = frame.xy(minx, y)[1] + T / 2 + 5
         out.append(st.text(frame.ox - 12, cy, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(frame.ox + frame.w + 12, cy, y, size=15, fill=st.GRID_TEXT, cls="coord"))
-    # legal placements (under the tiles' neighbours: they lie on empty squares)
+    # legal placements: the next tile itself, ghosted, in each rotation that fits (on empty squares)
+    used: set[str] = set()
+    next_design = tileset[next_tile] if legal_spots and next_tile is not None else None
     for (x, y), rots in sorted(legal_spots.items()):
         X, Y = frame.xy(x, y)
-        out.append(f'<g class="legal"><rect x="{num(X + 4)}" y="{num(Y + 4)}" width="{T - 8}" height="{T - 8}" '
-                   f'rx="8" fill="#ffffff" fill-opacity="0.45" stroke="#2f7d32" stroke-width="3" '
-                   f'stroke-dasharray="8 5"/>'
-                   + st.text(X + T / 2, Y + T / 2 + 6, " ".join(str(r) for r in sorted(rots)), size=15,
-                             anchor="middle", fill="#1e5a22", weight="bold") + "</g>")
+        parts = [f'<g class="legal" data-xy="{x},{y}" data-rotations="{" ".join(map(str, sorted(rots)))}">']
+        if next_design is not None:
+            # one rotation: the tile at full size; several: a half-size tile per rotation, in the
+            # quarter of the square that rotation's number names (0 top left, 90 top right, ...)
+            fits = sorted(rots)
+            for r in fits:
+                ref = tdefs.ref(next_design, r)
+                used.add(ref)
+                if len(fits) == 1:
+                    parts.append(f'<use opacity="0.5" xlink:href="#{ref}" x="{num(X)}" y="{num(Y)}"/>'
+                                 f'<rect x="{num(X)}" y="{num(Y)}" width="{T}" height="{T}" fill="#ffffff" '
+                                 f'fill-opacity="0.25"/>')
+                else:
+                    qx, qy = X + (T / 2 if r in (90, 270) else 0), Y + (T / 2 if r in (180, 270) else 0)
+                    parts.append(f'<use opacity="0.75" xlink:href="#{ref}" '
+                                 f'transform="translate({num(qx)},{num(qy)}) scale(0.5)"/>')
+        parts.append(f'<rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" '
+                     f'rx="6" fill="none" stroke="#2f7d32" stroke-width="3" stroke-dasharray="8 5"/>')
+        label = " ".join(f"{r}\u00b0" for r in sorted(rots))
+        parts.append(mk.label(X + T / 2, Y + T - 11, label, size=11, colour="#1e5a22"))
+        parts.append("</g>")
+        out.append("".join(parts))
     # tiles
-    used: set[str] = set()
     for x, y, d, r in view.tiles:
         ref = tdefs.ref(d, r)
         used.add(ref)
@@ -344,19 +412,31 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
         out.append(cowboy(X + ax, Y + ay, p.owner, p.kind))
     # markup on top
-    out.append(_markup(position.markup, frame, state))
+    out.append(_markup(position.markup, frame, state, ghosts))
     # the panel
-    out.append(_panel(position, view, px, py, panel_w, panel_h, side,
-                      next_tile if legal_spots else None, k))
+    if not diagram:
+        out.append(_panel(position, view, px, py, panel_w, panel_h, side,
+                          next_tile if legal_spots else None, k))
     head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn goldrush")
     if own_defs:
         return head + tdefs.defs(used) + "".join(out) + "</svg>"
     return head + "".join(out) + "</svg>"
 
 
-def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
+def _markup(markup: list[Any], frame: _Frame, state: Any, ghosts: list[tuple[TileDesign, int, int, int]]) -> str:
+    """Highlights and arrows, then labels placed clear of the tiles, ghosts and arrows the markup points at."""
     out = ['<g class="markup-layer">']
     board = state.board
+    cell = (lambda x, y: (*frame.xy(x, y), float(T), float(T)))
+    # what labels must not hide: every square the markup names, the ghosts, and the arrows
+    obstacles: list[mk.Box] = [cell(x, y) for _, x, y, _ in ghosts]
+    segments: list[tuple[float, float, float, float]] = []
+    labels: list[tuple[tuple[int, int], str]] = []
+    for m in markup:
+        for w in mk.word_args(m):
+            p = _parse_xy(w)
+            if p is not None and m.kind != "ghost":
+                obstacles.append(cell(p[0], p[1]))
     for m in markup:
         words = mk.word_args(m)
         if m.kind == "highlight" and words:
@@ -383,16 +463,33 @@ def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
             colour = st.colour_of(words[2] if len(words) > 2 else None)
             ax, ay = frame.xy(a[0], a[1])
             bx, by = frame.xy(b[0], b[1])
+            segments.append((ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2))
             out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
         elif m.kind == "label" and words:
             p = _parse_xy(words[0])
             t = mk.text_arg(m)
-            if p is None or t is None:
-                continue
-            X, Y = frame.xy(p[0], p[1])
-            out.append(mk.label(X + T / 2, Y + T - 14, t, size=16))
+            if p is not None and t is not None:
+                labels.append(((p[0], p[1]), t))
+    bounds = (frame.ox - M, frame.oy - M, frame.w + 2 * M, frame.h + 2 * M)
+    for (x, y), text in labels:
+        lw, lh = mk.label_size(text, 16)
+        target = cell(x, y)
+        box = mk.place_label(target, lw, lh, obstacles, segments, bounds)
+        out.append(mk.leader(box, target))
+        out.append(mk.label(box[0] + lw / 2, box[1] + lh / 2, text, size=16))
     out.append("</g>")
     return "".join(out)
+
+
+def _wrap_text(text: str, chars: int) -> list[str]:
+    """``text`` in lines of at most ``chars`` characters (a caption)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= chars:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
 
 
 def _clip(s: str, n: int) -> str:

@@ -1,0 +1,126 @@
+"""Diagrams fit for a rules forum: markup never hides what it points at, a diagram mode, drawn legal tiles."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from grn.cli import app
+
+ROOT = Path(__file__).resolve().parent.parent
+QUESTION = ROOT / "examples" / "goldrush-rules-question.grn"
+runner = CliRunner()
+
+
+def render(*args: str) -> str:
+    result = runner.invoke(app, ["render", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _label_boxes(svg: str) -> list[tuple[float, float, float, float]]:
+    return [tuple(map(float, m.groups())) for m in re.finditer(  # type: ignore[misc]
+        r'<g class="markup label"><rect x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"', svg)]
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
+def test_a_label_is_placed_clear_of_the_ghost_the_tiles_and_the_arrow_it_annotates():
+    for svg in (render(str(QUESTION)), render(str(QUESTION), "--diagram")):
+        (box,) = _label_boxes(svg)
+        ghost = re.search(r'<g class="ghost"[^>]*><use xlink:href="#[^"]+" x="([-\d.]+)" y="([-\d.]+)"', svg)
+        assert ghost is not None
+        gx, gy = float(ghost.group(1)), float(ghost.group(2))
+        assert not _overlap(box, (gx, gy, 100, 100))
+        tiles = [(float(m.group(1)), float(m.group(2)), 100, 100)
+                 for m in re.finditer(r'<use class="tile"[^>]* x="([-\d.]+)" y="([-\d.]+)"', svg)]
+        assert tiles and not any(_overlap(box, t) for t in tiles)
+        arrow = re.search(r'<g class="markup arrow"><line x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)"',
+                          svg)
+        assert arrow is not None
+        x1, y1, x2, y2 = map(float, arrow.groups())
+        for i in range(51):
+            px, py = x1 + (x2 - x1) * i / 50, y1 + (y2 - y1) * i / 50
+            assert not (box[0] <= px <= box[0] + box[2] and box[1] <= py <= box[1] + box[3])
+        assert 'class="markup leader"' in svg  # and a line shows what it names
+
+
+def test_a_highlight_is_an_outline_that_keeps_the_symbols_in_sight():
+    svg = render(str(QUESTION))
+    rings = re.findall(r'<g class="markup highlight">(.*?)</g>', svg)
+    assert rings and all('fill="none"' in r and "fill-opacity" not in r for r in rings)
+
+
+def test_diagram_mode_crops_to_the_markup_captions_the_question_and_fits_a_forum_post():
+    svg = render(str(QUESTION), "--diagram")
+    assert 'width="700"' in svg
+    assert 'class="caption"' in svg and "Blue draws tile 17" in svg
+    assert "to play" not in svg and 'class="player' not in svg
+    full = render(str(QUESTION))
+    assert "to play" in full
+
+
+def test_a_caption_tag_wins_and_crop_chooses_the_box():
+    text = QUESTION.read_text(encoding="utf-8").replace('[Players', '[Caption "Miner or tent?"]\n[Players', 1)
+    result = runner.invoke(app, ["render", "-", "--diagram", "--crop", "0,0,0,1"], input=text)
+    assert result.exit_code == 0, result.output
+    assert "Miner or tent?" in result.stdout
+    tiles = re.findall(r'<use class="tile"[^>]* data-xy="(-?\d+),(-?\d+)"', result.stdout)
+    assert sorted(tiles) == [("0", "0"), ("0", "1")]
+    bad = runner.invoke(app, ["render", str(QUESTION), "--crop", "0,0,1"])
+    assert bad.exit_code == 2 and "--crop goes with --diagram" in bad.stderr
+    gold = runner.invoke(app, ["render", str(ROOT / "examples" / "gold-2p.grn"), "--diagram"])
+    assert gold.exit_code == 2 and "--diagram is not for Gold" in gold.stderr
+
+
+def test_legal_draws_the_next_tile_in_each_rotation_that_fits():
+    svg = render(str(ROOT / "examples" / "goldrush-2p.grn"), "--turn", "10", "--legal")
+    spots = re.findall(r'<g class="legal" data-xy="[^"]+" data-rotations="([^"]+)">(.*?)</g></g>|'
+                       r'<g class="legal" data-xy="[^"]+" data-rotations="([^"]+)">(.*?)</g>', svg)
+    assert spots
+    for a, body_a, b, body_b in spots:
+        rotations, body = (a, body_a) if a else (b, body_b)
+        assert body.count("<use ") == len(rotations.split())  # the tile itself, once per rotation
+
+
+def test_the_gold_panel_line_under_the_chips_never_overlaps_them():
+    svg = render(str(ROOT / "examples" / "gold-2p.grn"))
+    blocks = svg.split('<g class="player ')[1:]
+    assert len(blocks) == 2
+    for block in blocks:
+        chips = [float(y) + 28 for y in re.findall(r'<g class="gold-card"><rect x="[\d.]+" y="([\d.]+)"', block)]
+        line = re.search(r'<text x="[\d.]+" y="([\d.]+)"[^>]*>\d+ gold cards?, worth', block)
+        assert line is not None
+        assert not chips or max(chips) + 10 <= float(line.group(1))
+
+
+def test_a_railroad_that_ends_at_a_mountain_stops_at_its_foot():
+    from grn.games.goldrush import load_tileset
+    from grn.games.goldrush.drawing import geometry
+
+    tileset = load_tileset()
+    ends = [t for t in tileset.tiles if any("mountain" in s.ends for s in t.segments)]
+    assert ends
+    for design in ends:
+        for rotation in (0, 90, 180, 270):
+            g = geometry(design, rotation)
+            for si, seg in enumerate(design.segments):
+                if "mountain" not in seg.ends:
+                    continue
+                end = g.rails[si][3]
+                outline = [p for poly in g.mountains.values() for p in zip(poly, poly[1:] + poly[:1])]
+                distance = min(_to_segment(end, a, b) for a, b in outline)
+                assert distance < 0.5, (design.id, rotation, end)
+
+
+def _to_segment(p, a, b) -> float:
+    ax, ay = a
+    bx, by = b
+    dx, dy = bx - ax, by - ay
+    t = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
