@@ -1,4 +1,5 @@
-"""Regenerate the pictures of the docs: docs/images/{goldrush-example,gold-example,tileset-sheet}.svg.
+"""Regenerate the pictures of the docs: docs/images/{goldrush-example,gold-example,tileset-sheet}.svg
+and the scoring pictures of docs/scoring.md (docs/images/scoring-*.svg, rulebook examples drawn as diagrams).
 
     .venv/bin/python scripts/refresh_images.py
 
@@ -73,7 +74,26 @@ def main() -> int:
     (out / "tileset-sheet.svg").write_text(render_tile_sheet(load_tileset()), encoding="utf-8")
     for name in ("goldrush-example.svg", "gold-example.svg", "tileset-sheet.svg"):
         print(f"wrote docs/images/{name}")
+    for name, (example, caption) in SCORING.items():
+        (record,) = list(grn.read(ROOT / "examples" / example))
+        record = record.with_tags(Caption=caption)
+        position = position_at(record, "end")
+        (out / f"scoring-{name}.svg").write_text(render_svg(position, diagram=True, width=520), encoding="utf-8")
+        print(f"wrote docs/images/scoring-{name}.svg")
     return 0
+
+
+#: The pictures of docs/scoring.md: a rulebook example each, drawn at its end as a diagram.
+SCORING = {
+    "railroad": ("rulebook-railroad-locomotive-8.grn",
+                 "A completed railroad: 1 point a tile; exactly one locomotive doubles it. Blue scores 8."),
+    "mountain": ("rulebook-mountain-7.grn",
+                 "A completed mountain: 1 point a gold nugget for the majority, who take its Mining tokens."),
+    "city": ("rulebook-city-6.grn",
+             "A completed city: 3 points for each completed railroad connected to it."),
+    "farmers": ("rulebook-farmers.grn",
+                "Farmers, at the end: 2 points a tipi camp and 4 a herd of wild horses in their prairie."),
+}
 
 
 if __name__ == "__main__":

@@ -89,22 +89,26 @@ def _crosses(box: Box, seg: tuple[float, float, float, float]) -> bool:
 
 
 def place_label(target: Box, w: float, h: float, obstacles: list[Box], segments: list[tuple[float, float, float, float]],
-                bounds: Box, gap: float = 6) -> Box:
+                bounds: Box, gap: float = 6, avoid: list[Box] | None = None) -> Box:
     """Where a label of size ``w`` x ``h`` goes beside ``target``: clear of the obstacles (tiles, ghosts and
     labels the markup points at), of the arrows' segments, and inside ``bounds``; the first free of above,
-    below, right, left and the corners, or above when none is free.  Placed labels join ``obstacles``."""
+    below, right, left and the corners, or above when none is free.  Places also clear of ``avoid``
+    (the other tiles) come first.  Placed labels join ``obstacles``."""
     x, y, tw, th = target
     cx, cy = x + tw / 2, y + th / 2
     candidates = [(cx - w / 2, y - gap - h), (cx - w / 2, y + th + gap), (x + tw + gap, cy - h / 2),
                   (x - gap - w, cy - h / 2), (x + tw + gap, y - gap - h), (x - gap - w, y - gap - h),
                   (x + tw + gap, y + th + gap), (x - gap - w, y + th + gap)]
     chosen: Box | None = None
-    for lx, ly in candidates:
-        box = (lx, ly, w, h)
-        inside = (bounds[0] <= lx and bounds[1] <= ly and lx + w <= bounds[0] + bounds[2]
-                  and ly + h <= bounds[1] + bounds[3])
-        if inside and not any(_overlap(box, o) for o in obstacles) and not any(_crosses(box, s) for s in segments):
-            chosen = box
+    for blocked in ((obstacles + (avoid or [])), obstacles):
+        for lx, ly in candidates:
+            box = (lx, ly, w, h)
+            inside = (bounds[0] <= lx and bounds[1] <= ly and lx + w <= bounds[0] + bounds[2]
+                      and ly + h <= bounds[1] + bounds[3])
+            if inside and not any(_overlap(box, o) for o in blocked) and not any(_crosses(box, s) for s in segments):
+                chosen = box
+                break
+        if chosen is not None:
             break
     if chosen is None:
         chosen = (candidates[0][0], candidates[0][1], w, h)

@@ -301,7 +301,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     side = bh > bw * 1.05
     panel_w: float
     panel_h: float
-    caption_lines = _wrap_text(caption or "", max(24, int(bw / 8.6))) if diagram else []
+    caption_lines = _wrap_text(caption or "", max(24, int((bw - M) / 9.2))) if diagram else []
     if diagram:
         k = 1.0
         panel_w = panel_h = 0.0
@@ -471,10 +471,11 @@ def _markup(markup: list[Any], frame: _Frame, state: Any, ghosts: list[tuple[Til
             if p is not None and t is not None:
                 labels.append(((p[0], p[1]), t))
     bounds = (frame.ox - M, frame.oy - M, frame.w + 2 * M, frame.h + 2 * M)
+    tiles = [cell(x, y) for (x, y) in board.tiles if frame.minx <= x <= frame.maxx and frame.miny <= y <= frame.maxy]
     for (x, y), text in labels:
         lw, lh = mk.label_size(text, 16)
         target = cell(x, y)
-        box = mk.place_label(target, lw, lh, obstacles, segments, bounds)
+        box = mk.place_label(target, lw, lh, obstacles, segments, bounds, avoid=tiles)
         out.append(mk.leader(box, target))
         out.append(mk.label(box[0] + lw / 2, box[1] + lh / 2, text, size=16))
     out.append("</g>")
