@@ -8,7 +8,7 @@ error (typer's own, for unknown options and missing arguments).
 from __future__ import annotations
 
 import json
-import linecache
+import os
 import re
 import sys
 from pathlib import Path
@@ -32,19 +32,59 @@ app = typer.Typer(
 FilesArg = typer.Argument(..., help="Record files (.grn, or .json for the JSON form); - reads standard input.")
 
 
+_LINES: dict[tuple[str, object], list[bytes]] = {}
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+def _source_line(file: str, line: int) -> str | None:
+    """Line ``line`` of a record file (or of standard input), lines ending at "\\n" as the grammar counts them."""
+    from grn.sources import stdin_bytes
+
+    try:
+        if file == "<stdin>":
+            data: bytes | None = stdin_bytes()
+            key: tuple[str, object] = (file, id(data))
+        elif file.startswith("<"):
+            return None
+        else:
+            data = None
+            stat = os.stat(file)
+            key = (file, (stat.st_size, stat.st_mtime_ns))
+    except OSError:
+        return None
+    lines = _LINES.get(key)
+    if lines is None:
+        try:
+            data = data if data is not None else Path(file).read_bytes()
+        except OSError:
+            return None
+        _LINES.clear()  # one file at a time: reports come file by file
+        lines = _LINES[key] = data.split(b"\n")
+    if not 0 < line <= len(lines):
+        return None
+    return lines[line - 1].decode("utf-8", errors="replace")
+
+
 def _print_diagnostic(d: Diagnostic) -> None:
     print(d.one_line(), file=sys.stderr)
     if d.span is None:
         return
     source = d.source_line
-    if source is None and d.file and not d.file.startswith("<"):
+    if source is None and d.file:
         # rule errors are found on commands, far from the text: fetch the line back
-        linecache.checkcache(d.file)
-        source = linecache.getline(d.file, d.span.line) or None
+        source = _source_line(d.file, d.span.line)
     if source is not None:
-        source = source.rstrip("\r\n").lstrip("\ufeff")
+        # one column for one character: control characters (a lone CR, a form feed) would move the caret
+        source = _CONTROL.sub(" ", source.rstrip("\r\n").lstrip("\ufeff"))
+        column = d.span.column
+        if len(source) > 120:
+            # a window of the line around the column: a line of a million characters is no help
+            start = max(0, column - 60)
+            window = source[start:start + 120]
+            source = ("..." if start else "") + window + ("..." if start + 120 < len(source) else "")
+            column = column - start + (3 if start else 0)
         print("    " + source, file=sys.stderr)
-        print("    " + " " * (d.span.column - 1) + "^", file=sys.stderr)
+        print("    " + " " * (column - 1) + "^", file=sys.stderr)
     for note in d.notes:
         print("    " + note, file=sys.stderr)
 
@@ -177,29 +217,58 @@ def convert(
 
     Example: grn convert game.grn --to json -o game.json
     """
-    from grn.jsonform import records_to_json
+    from grn.jsonform import FORMAT_VERSION, record_to_json
     from grn.sources import load
-    from grn.writer import write_records
+    from grn.writer import write_record
 
     if to not in ("json", "grn"):
         print(f"grn convert: --to must be json or grn, not {to!r}", file=sys.stderr)
         raise typer.Exit(2)
     as_json = None if from_ is None else (from_ == "json")
-    records = []
-    errors = 0
-    for item in load(file, as_json=as_json):
-        if item.problem is not None:
-            errors += _report([item.problem])
-        elif item.record is not None:
+    # Game by game: a record is written as soon as it is read, and forgotten.  The text goes to a file
+    # (beside the target with -o, else a temporary one) that is kept only when every game was read
+    # without error: an error writes nothing, as it always did, and memory stays flat.
+    import tempfile
+
+    target = None if output is None else output.with_name(output.name + ".part")
+    sink = (tempfile.TemporaryFile("w+", encoding="utf-8") if target is None
+            else open(target, "w", encoding="utf-8"))
+    written = errors = 0
+    try:
+        if to == "json":
+            sink.write(f'{{\n "grn": {FORMAT_VERSION},\n "games": [')
+        for item in load(file, as_json=as_json):
+            if item.problem is not None:
+                errors += _report([item.problem])
+                continue
+            assert item.record is not None
             errors += _report(item.record.diagnostics)
-            records.append(item.record)
-    if not records and not errors:
-        errors += _report([_no_game(file)])
+            if errors:
+                continue
+            if to == "json":
+                game = json.dumps(record_to_json(item.record), indent=1, ensure_ascii=False)
+                sink.write(("," if written else "") + "\n  " + game.replace("\n", "\n  "))
+            else:
+                sink.write(("\n" if written else "") + write_record(item.record))
+            written += 1
+        if not written and not errors:
+            errors += _report([_no_game(file)])
+        if to == "json":
+            sink.write(("\n ]" if written else "]") + "\n}\n")
+        if target is None and not errors:
+            import shutil
+
+            sink.seek(0)
+            shutil.copyfileobj(sink, sys.stdout)
+    finally:
+        sink.close()
+    if target is not None:
+        if errors:
+            target.unlink()
+        else:
+            target.replace(output)  # type: ignore[arg-type]
     if errors:
         raise typer.Exit(1)
-    text = (json.dumps(records_to_json(records), indent=1, ensure_ascii=False) + "\n"
-            if to == "json" else write_records(records))
-    _emit(text, output)
 
 
 @app.command()
@@ -222,14 +291,17 @@ def validate(
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
     ts = _tileset(tileset)
-    out_files = []
     games = valid = 0
     errors = 0
+    # The report streams: each game is written (or printed) as it is checked and then forgotten,
+    # so memory stays flat however many games a file holds.
+    out = _JsonReport(sys.stdout) if format == "json" else None
     for path in files:
-        file_reports = []
         problems = []
         series: dict[str, SeriesChecker] = {}  # per game: checks across the games of the file
         index = 0
+        if out is not None:
+            out.start_file(path)
         for item in load(path):
             if item.problem is not None:
                 problems.append(item.problem)
@@ -243,13 +315,14 @@ def validate(
             games += 1
             valid += report.valid
             errors += sum(d.severity == "error" for d in report.diagnostics)
-            file_reports.append(report)
             if registry.known(item.record.game):
                 name = registry.find_ruleset(item.record.game).name
                 if name not in series:
                     series[name] = registry.find_ruleset(name).series_checker()
                 series[name].add(item.record, report)
-            if format == "text":
+            if out is not None:
+                out.game(report.to_json())
+            else:
                 _report(report.diagnostics)
                 if explain:
                     _explain(report)
@@ -263,21 +336,53 @@ def validate(
             match_lines += lines
         problems += match_problems
         errors += sum(d.severity == "error" for d in match_problems)
-        if format == "text":
+        if out is not None:
+            out.end_file([p.to_json() for p in problems], match_lines)
+        else:
             _report(problems)
             for line in match_lines:
                 print(f"{path}: {line}")
-        out_files.append({"file": path, "problems": [p.to_json() for p in problems],
-                          "matches": match_lines,
-                          "games": [r.to_json() for r in file_reports]})
-    if format == "json":
-        doc = {"grn_report": 1, "files": out_files,
-               "summary": {"games": games, "valid": valid, "invalid": games - valid, "errors": errors}}
-        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+    if out is not None:
+        out.end({"games": games, "valid": valid, "invalid": games - valid, "errors": errors})
     else:
         status = "ok" if errors == 0 else f"{errors} error{'s' if errors != 1 else ''}"
         print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid: {status}")
     raise typer.Exit(1 if errors else 0)
+
+
+def _indented(value: object, depth: int) -> str:
+    """``value`` as ``json.dumps(..., indent=1)`` writes it ``depth`` levels deep in a document."""
+    return json.dumps(value, indent=1).replace("\n", "\n" + " " * depth)
+
+
+class _JsonReport:
+    """Writes the JSON report of ``grn validate`` game by game (the layout ``json.dumps(indent=1)`` gives).
+
+    Per file the games come first, then the file's problems and match lines,
+    which are known only once every game of the file was read.
+    """
+
+    def __init__(self, stream: object) -> None:
+        self.write = stream.write  # type: ignore[attr-defined]
+        self.files = 0
+        self.games = 0
+        self.write('{\n "grn_report": 1,\n "files": [')
+
+    def start_file(self, path: str) -> None:
+        self.write(("," if self.files else "") + f'\n  {{\n   "file": {json.dumps(path)},\n   "games": [')
+        self.files += 1
+        self.games = 0
+
+    def game(self, report: object) -> None:
+        self.write(("," if self.games else "") + "\n    " + _indented(report, 4))
+        self.games += 1
+
+    def end_file(self, problems: list[object], matches: list[str]) -> None:
+        self.write(("\n   ]" if self.games else "]") + f',\n   "problems": {_indented(problems, 3)},'
+                   f'\n   "matches": {_indented(matches, 3)}\n  }}')
+
+    def end(self, summary: dict[str, int]) -> None:
+        self.write(("\n ]" if self.files else "]") + f',\n "summary": {_indented(summary, 1)}\n}}\n')
 
 
 def _explain(report: object) -> None:
@@ -369,7 +474,9 @@ def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path]
     try:
         return position_at(record, turn, tileset=_tileset(tileset))
     except PositionError as exc:
-        print(f"{file}: error: game {game}: {exc}", file=sys.stderr)
+        name = "<stdin>" if file == "-" else file
+        where = f"{name}:{exc.span.line}:{exc.span.column}" if exc.span is not None else name
+        print(f"{where}: error: game {game}: {exc}", file=sys.stderr)
         raise typer.Exit(2 if exc.usage else 1)
 
 

@@ -69,6 +69,19 @@ class CommandCodec:
         return f"<{type(self).__name__} {self.terminal} {self.json_type!r}>"
 
 
+#: A GRN number has at most this many digits: a longer one is an error at its place, never a crash.
+MAX_DIGITS = 9
+
+
+def read_int(text: str, span: Span, problems: Problems, what: str = "a number") -> int:
+    """The integer a matched word holds, noting one too long to mean anything (at most :data:`MAX_DIGITS`)."""
+    if len(text) > MAX_DIGITS and len(text.lstrip("+-")) > MAX_DIGITS:
+        shown = text if len(text) <= 14 else text[:10] + "..."
+        problems.append((span, f"{what} cannot be {shown}: a number in GRN has at most {MAX_DIGITS} digits"))
+        return 0
+    return int(text)
+
+
 def object_schema(json_type: str, properties: Json, required: tuple[str, ...] = ()) -> Json:
     """A closed JSON object schema with ``"type": json_type`` (for :meth:`CommandCodec.schema`)."""
     return {"type": "object",

@@ -25,6 +25,7 @@ from typing import Callable
 
 from lark import Lark
 
+from grn.codec import read_int
 from grn.errors import Span
 from grn.record import Checkpoint, Command, Nag, Turn
 
@@ -188,7 +189,7 @@ class FastReader:
                     # a word that starts with "score" is Lark's SCORE keyword, not an item
                     while k < count and not words[k].startswith("score") and score_item(words[k]):
                         who, _, pts = words[k].partition("=")
-                        items.append((who, int(pts)))
+                        items.append((who, read_int(pts, Span(lineno, cols[k] + 1), problems, "a score")))
                         k += 1
                     if not items:
                         return None
@@ -199,6 +200,7 @@ class FastReader:
                     k += 1
                     continue
                 return None
-            turns.append(Turn(int(num[:-1]), player, tuple(actions), tuple(extras),
+            turns.append(Turn(read_int(num[:-1], Span(lineno, cols[0] + 1), problems, "a turn number"), player,
+                              tuple(actions), tuple(extras),
                               Span(lineno, cols[0] + 1)))
         return tags, turns, tag_spans

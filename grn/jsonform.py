@@ -14,10 +14,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from grn.codec import MAX_DIGITS
 from grn.errors import Diagnostic
 from grn.ruleset import Ruleset
 from grn.record import (
-    Command, Checkpoint, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    MAX_VARIATION_DEPTH, Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn,
+    Variation,
 )
 
 FORMAT_VERSION = 1
@@ -191,26 +193,135 @@ def record_from_json(obj: Json, path: str = "$") -> Record:
                         for i, n in enumerate(obj.get("intro", []))))
 
 
+def _path(parts: tuple[Any, ...]) -> str:
+    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+
+
+class TooLong(str):
+    """A JSON integer with more digits than GRN allows (kept as its text by :func:`loads`)."""
+
+
+def _bounded_int(text: str) -> Any:
+    digits = text.lstrip("-")
+    return TooLong(text) if len(digits) > MAX_DIGITS else int(text)
+
+
+def loads(text: str) -> Any:
+    """``json.loads`` that never turns a huge integer into a crash (it becomes a :class:`TooLong` that
+    :func:`check` reports); too deep a document raises ``RecursionError``, for the caller to report."""
+    return json.loads(text, parse_int=_bounded_int)
+
+
+#: JSON containers one variation adds (turns, turn, extras, variation), and the envelope's own.
+_DEPTH_PER_VARIATION = 4
+_ENVELOPE_DEPTH = 8
+_PLACEHOLDER: Json = {"type": "comment", "text": "", "line": False}
+
+
+def _values(document: Any) -> list[Diagnostic]:
+    """What JSON Schema lets through but GRN cannot use: floats where numbers are whole, numbers longer
+    than GRN writes, and nesting deeper than GRN allows (checked without recursion)."""
+    problems: list[Diagnostic] = []
+    limit = _ENVELOPE_DEPTH + _DEPTH_PER_VARIATION * MAX_VARIATION_DEPTH
+    work: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
+    while work and len(problems) < 20:
+        value, parts = work.pop()
+        if len(parts) > limit:
+            problems.append(Diagnostic(f"{_path(parts[:12])}...: nested too deep: variations nest at most "
+                                       f"{MAX_VARIATION_DEPTH} deep", None, None, code="schema"))
+            break
+        if isinstance(value, TooLong):
+            problems.append(Diagnostic(f"{_path(parts)}: {value[:12]}... has {len(value.lstrip('-'))} digits: a "
+                                       f"number in GRN has at most {MAX_DIGITS}", None, None, code="schema"))
+        elif isinstance(value, float):
+            problems.append(Diagnostic(f"{_path(parts)}: {value!r} is not a whole number: GRN's numbers are "
+                                       "integers", None, None, code="schema"))
+        elif isinstance(value, dict):
+            work += [(v, parts + (k,)) for k, v in value.items()]
+        elif isinstance(value, list):
+            work += [(v, parts + (k,)) for k, v in enumerate(value)]
+    return problems
+
+
+def _pieces(document: Any) -> list[tuple[tuple[Any, ...], Any, str | None]]:
+    """The document cut at its variations: (path, part with its variations replaced, the $defs entry it is).
+
+    jsonschema descends recursively; cut this way each part is shallow, however deep variations nest.
+    """
+    out: list[tuple[tuple[Any, ...], Any, str | None]] = []
+    todo: list[tuple[tuple[Any, ...], Any, str | None]] = [((), document, None)]
+    while todo:
+        path, part, name = todo.pop()
+
+        def cut(value: Any, parts: tuple[Any, ...], top: bool) -> Any:
+            if isinstance(value, dict):
+                if not top and value.get("type") == "variation" and len(parts) > 1 and parts[-2] in ("extras", "intro"):
+                    todo.append((parts, value, "extra"))
+                    return _PLACEHOLDER
+                return {k: cut(v, parts + (k,), False) for k, v in value.items()}
+            if isinstance(value, list):
+                return [cut(v, parts + (i,), False) for i, v in enumerate(value)]
+            return value
+
+        out.append((path, cut(part, path, True), name))
+    return out
+
+
 def check(document: Any, *, file: str | None = None,
           schema_name: str = "record.schema.json") -> list[Diagnostic]:
     """Check a JSON document against a shipped schema: one diagnostic per violation.
 
-    Each message names the JSON path of the offending value.
+    Each message names the JSON path of the offending value.  The record
+    schema is also held to what GRN can write: whole numbers of at most
+    :data:`~grn.codec.MAX_DIGITS` digits, variations at most
+    :data:`~grn.record.MAX_VARIATION_DEPTH` deep.
     """
     from jsonschema import Draft202012Validator
 
-    validator = Draft202012Validator(schema(schema_name))
+    full = schema(schema_name)
+    if schema_name != "record.schema.json":
+        pieces: list[tuple[tuple[Any, ...], Any, str | None]] = [((), document, None)]
+    else:
+        found = _values(document)
+        if found:
+            return [Diagnostic(d.message, None, file, code="schema") for d in found]
+        pieces = _pieces(document)
     out = []
-    for err in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path)):
-        path = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
-        out.append(Diagnostic(f"{path}: {err.message}", None, file, code="schema"))
+    for base, part, name in pieces:
+        target = full if name is None else {"$defs": full["$defs"], "$ref": f"#/$defs/{name}"}
+        validator = Draft202012Validator(target)
+        for err in sorted(validator.iter_errors(part), key=lambda e: list(e.absolute_path)):
+            out.append(Diagnostic(f"{_path(base + tuple(err.absolute_path))}: {err.message}", None, file,
+                                  code="schema"))
     return out
+
+
+def _reads_back(record: Record) -> str | None:
+    """What keeps the GRN text of ``record`` from reading back as the same record, if anything: what
+    reading it says (a markup with too few arguments, say), or that strings hold what GRN text cannot
+    write (a line break in a player's name)."""
+    from grn.notation import parse
+    from grn.writer import tag_order, write_record
+
+    again = parse(write_record(record))
+    if len(again) != 1:
+        return "this game holds what GRN text cannot write, so it would not read back"
+    errors = [d.message for d in again[0].diagnostics if d.severity == "error"]
+    if errors:
+        return "; ".join(errors[:3])
+    # (the text lists the tags in canonical order)
+    if (again[0].tags, again[0].intro, again[0].turns) != (tuple(tag_order(record.tags)), record.intro,
+                                                           record.turns):
+        return ("this game holds what GRN text cannot write (a line break in a name or a word, say), "
+                "so it would not read back")
+    return None
 
 
 def records_from_json(document: Any, *, file: str | None = None) -> tuple[list[Record], list[Diagnostic]]:
     """Records from a JSON document, after checking it against the schema.
 
     Returns the records (none when the document is invalid) and the problems.
+    A game whose GRN text would not read back as the same game is a problem too.
     """
     problems = check(document, file=file)
     if problems:
@@ -218,11 +329,16 @@ def records_from_json(document: Any, *, file: str | None = None) -> tuple[list[R
     records = []
     for i, game in enumerate(document["games"]):
         try:
-            records.append(record_from_json(game, f"$.games[{i}]"))
+            record = record_from_json(game, f"$.games[{i}]")
         except NotThisGame as exc:
             problems.append(Diagnostic(str(exc), None, file, code="schema"))
+            continue
+        problem = _reads_back(record)
+        if problem is not None:
+            problems.append(Diagnostic(f"$.games[{i}]: {problem}", None, file, code="schema"))
+            continue
+        records.append(record)
     return ([] if problems else records), problems
-
 
 if __name__ == "__main__":  # python -m grn.jsonform: write schemas/record.schema.json
     import sys

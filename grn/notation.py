@@ -29,11 +29,11 @@ from lark.load_grammar import FromPackageLoader
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from grn import games
-from grn.codec import CommandCodec
+from grn.codec import CommandCodec, read_int
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader
 from grn.record import (
-    MARKUP_KINDS, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    MARKUP_KINDS, MAX_VARIATION_DEPTH, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 from grn.ruleset import Ruleset
 from grn.writer import quote
@@ -145,7 +145,8 @@ class _Builder(Transformer):  # type: ignore[type-arg]
                 extras.append(item)
             else:
                 actions.append(item)
-        return Turn(int(num[:-1]), str(player), tuple(actions), tuple(extras), self._span(num))
+        return Turn(read_int(num[:-1], self._span(num), self.problems, "a turn number"), str(player), tuple(actions),
+                    tuple(extras), self._span(num))
 
     def variation(self, items: list) -> Variation:
         intro = items[0]
@@ -164,7 +165,7 @@ class _Builder(Transformer):  # type: ignore[type-arg]
         scores = []
         for tok in items[1:]:
             who, _, pts = str(tok).partition("=")
-            scores.append((who, int(pts)))
+            scores.append((who, read_int(pts, self._span(tok), self.problems, "a score")))
         return Checkpoint(tuple(scores), self._span(items[0]))  # the span of "score"
 
     def markup(self, items: list) -> Markup:
@@ -295,7 +296,7 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
 # ---------------------------------------------------------------------------
 
 # any case: a [game "gold"] is read with Gold's grammar, and its spelling reported (_tag_case_problems)
-_GAME_TAG_RE = re.compile(r'[ \t]*\[[ \t]*(?i:game)[ \t]+"([^"\n]*)"')
+_GAME_TAG_RE = re.compile(r'[ \t\f\r]*\[[ \t\f\r]*(?i:game)[ \t\f\r]+"([^"\n]*)"')
 #: Known tag names by their lower case, to say how a tag written in another case is spelt.
 _KNOWN_TAGS = {name.lower(): name for name in TAG_ORDER}
 
@@ -329,8 +330,9 @@ def _game_tag(text: str) -> re.Match[str] | None:
 
 def _caret(text: str, line: int, column: int) -> str:
     """The source line ``line`` of ``text`` (1-based), for the caret display."""
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else ""
+    # lines end at "\n" only, as the grammar counts them (not at a form feed, U+2028 or a lone CR)
+    lines = text.split("\n")
+    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
 
 
 @lru_cache(maxsize=None)
@@ -358,6 +360,15 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
                                 source_line=_caret(text, line - first_line + 1, 1)))
         # read on with the default game's grammar: its syntax errors are reported too
         ruleset = games.find_ruleset(None)
+    if "(" in text:
+        deep = _too_deep(text)
+        if deep is not None:
+            line, column = deep
+            diags.append(Diagnostic(f"variations nest more than {MAX_VARIATION_DEPTH} deep here: GRN allows at most "
+                                    f"{MAX_VARIATION_DEPTH} variations one inside another", Span(line + first_line - 1,
+                                                                                               column),
+                                    file, code="syntax", game=index, source_line=_caret(text, line, column)))
+            return Record(_header_tags(text), (), (), Span(first_line, 1), tuple(diags))
     if fast and not diags:
         problems: list[tuple[Span, str]] = []
         got = _fast_reader(ruleset).read(text, first_line, problems)
@@ -377,16 +388,37 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
     except UnexpectedInput as exc:
         diags.append(_syntax_diagnostic(exc, text, file, first_line, index, ruleset))
         # Keep what the header said so that reports can name the game.
-        tags_only = tuple(
-            (mm.group(1), unescape(mm.group(2)))
-            for mm in re.finditer(r'^[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\]',
-                                  text, re.M))
-        return Record(tags_only, (), (), Span(first_line, 1), tuple(diags))
+        return Record(_header_tags(text), (), (), Span(first_line, 1), tuple(diags))
     for span, message in builder.problems + _tag_case_problems((t[1] for t in tags), (t[2] for t in tags)):
         diags.append(Diagnostic(message, span, file, code="meaning", game=index,
                                 source_line=_caret(text, span.line - first_line + 1, span.column)))
     tag_items = tuple(t[1] for t in tags)
     return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags), tuple(t[2] for t in tags))
+
+
+def _header_tags(text: str) -> tuple[tuple[str, str], ...]:
+    """The tags of a game that could not be read (so that reports can name the game)."""
+    return tuple((m.group(1), unescape(m.group(2))) for m in re.finditer(
+        r'^[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\]', text, re.M))
+
+
+_NESTING_RE = re.compile(r'\{[^}]*\}|"(?:[^"\\\n]|\\.)*"|;[^\n]*|[()]')
+
+
+def _too_deep(text: str) -> tuple[int, int] | None:
+    """Line and column (1-based, in ``text``) of the first variation nested deeper than allowed, if any."""
+    depth = 0
+    for m in _NESTING_RE.finditer(text):
+        token = m.group()
+        if token == "(":
+            depth += 1
+            if depth > MAX_VARIATION_DEPTH:
+                start = m.start()
+                line = text.count("\n", 0, start) + 1
+                return line, start - (text.rfind("\n", 0, start) + 1) + 1
+        elif token == ")":
+            depth -= 1
+    return None
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_line: int,
@@ -434,7 +466,8 @@ def _end_position(text: str) -> tuple[int, int]:
 def _open_lines(source: str | os.PathLike[str] | Iterable[str]) -> tuple[Iterable[str], str, IO[str] | None]:
     if isinstance(source, (str, os.PathLike)):
         path = Path(source)
-        handle = open(path, encoding="utf-8", newline="")
+        # lines end at "\n" (a CR before it stays, and a lone CR is no line end), as the grammar counts them
+        handle = open(path, encoding="utf-8", newline="\n")
         return handle, str(source), handle
     name = getattr(source, "name", None)
     return source, (name if isinstance(name, str) else "<stream>"), None

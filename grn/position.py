@@ -33,9 +33,11 @@ class PositionError(Exception):
     mistake), False when the record is.
     """
 
-    def __init__(self, message: str, *, usage: bool = False) -> None:
+    def __init__(self, message: str, *, usage: bool = False, span: Any = None) -> None:
         super().__init__(message)
         self.usage = usage
+        #: Where in the record the problem lies (a header tag's line and column), when known.
+        self.span = span
 
 
 @dataclass(slots=True)
@@ -84,7 +86,7 @@ class Position:
         return self.record.game
 
 
-_ADDRESS_RE = re.compile(r"(\d+)\((\d+)\)")
+_ADDRESS_RE = re.compile(r"([0-9]+)\(([0-9]+)\)")
 
 
 def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | None]:
@@ -100,13 +102,18 @@ def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | 
         m = _ADDRESS_RE.match(text, pos)
         if not m:
             break
+        if len(m.group(1)) > 9 or len(m.group(2)) > 9:
+            raise PositionError(f"cannot read the position {text[:40]!r}: a turn number has at most 9 digits",
+                                usage=True)
         steps.append((int(m.group(1)), int(m.group(2))))
         pos = m.end()
     rest = text[pos:]
     if rest in ("", "end", "final"):
         return steps, None
-    if not rest.isdigit():
-        raise PositionError(f"cannot read the position {text!r}: write N, or N(k)M for a variation", usage=True)
+    if re.fullmatch(r"[0-9]{1,9}", rest) is None:
+        # [0-9], not isdigit(): "²" is a digit to Python but no turn number
+        raise PositionError(f"cannot read the position {text[:40]!r}: write N (at most 9 digits), or N(k)M for "
+                            "a variation", usage=True)
     return steps, int(rest)
 
 
@@ -137,8 +144,10 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
         ruleset = games.find_ruleset(record.game)
         seats = ruleset.seats(record)
         state = engine_for(ruleset, record, seats, tileset)
-    except (SetupProblem, games.UnknownGame) as exc:
-        raise PositionError(str(exc)) from None
+    except SetupProblem as exc:
+        raise PositionError(str(exc), span=record.tag_span(exc.tag or "Game")) from None
+    except games.UnknownGame as exc:
+        raise PositionError(str(exc), span=record.tag_span("Game")) from None
     line: Sequence[Turn] = record.turns
     markup: list[Markup] = list(record.intro)  # type: ignore[arg-type]
     markup = [m for m in markup if isinstance(m, Markup)]

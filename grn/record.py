@@ -22,6 +22,10 @@ from grn.value import Value, reduce_dataclass
 #: An engine command: the value a game's codec reads from an action word (:mod:`grn.codec`).
 Command = Value
 
+#: Variations nest at most this deep (a variation inside a variation ... ); deeper is an error at the
+#: variation that passes it, so that every tree walk stays within Python's recursion limit.
+MAX_VARIATION_DEPTH = 100
+
 
 class Comment(Value):
     """A comment: ``{text}``, or ``; text`` to the end of the line (``line=True``)."""

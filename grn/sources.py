@@ -14,7 +14,8 @@ from typing import Iterable, Iterator
 
 from grn import notation
 from grn.errors import Diagnostic, Span
-from grn.jsonform import records_from_json
+from grn.jsonform import loads, records_from_json
+from grn.record import MAX_VARIATION_DEPTH
 from grn.record import Record
 
 
@@ -83,17 +84,23 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
         data = stdin_bytes()
         if data.lstrip().startswith(b"{"):
             try:
-                json_form = isinstance(json.loads(data), dict)
+                json_form = isinstance(loads(data.decode("utf-8")), dict)
+            except RecursionError:
+                json_form = True  # reported as too deep when read below
             except (ValueError, UnicodeDecodeError):
                 json_form = False
     try:
         if json_form:
             text = "".join(decoded_lines(io.BytesIO(raw_bytes(path))))
             try:
-                document = json.loads(text)
+                document = loads(text)
             except json.JSONDecodeError as exc:
                 yield Loaded(None, Diagnostic(f"not valid JSON: {exc.msg}", Span(exc.lineno, exc.colno),
                                               name, code="json"))
+                return
+            except RecursionError:
+                yield Loaded(None, Diagnostic("JSON nested too deep to read: variations nest at most "
+                                              f"{MAX_VARIATION_DEPTH} deep", None, name, code="json"))
                 return
             records, problems = records_from_json(document, file=name)
             for p in problems:

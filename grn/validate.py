@@ -100,6 +100,8 @@ def parse_result(value: str) -> dict[str, int]:
         m = _RESULT_RE.match(part)
         if not m:
             raise ValueError(f"cannot read {part.strip()!r}: write the result as \"red 61, blue 58\"")
+        if len(m.group(2).lstrip("-")) > 9:
+            raise ValueError(f"cannot read {part.strip()[:30]!r}: a score has at most 9 digits")
         out[m.group(1)] = int(m.group(2))
     return out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.codec import CommandCodec, Json, Problems, object_schema
+from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
 from grn.tiling.places import ROTATIONS
 from grn.value import Value
@@ -82,10 +82,10 @@ class PlacementCodec(CommandCodec):
         tile, _, rest = text.partition("@")
         xy, _, rot_text = rest.partition(":")
         x, _, y = xy.partition(",")
-        rot = int(rot_text) if rot_text else 0
+        rot = read_int(rot_text, span, problems, "a rotation") if rot_text else 0
         if rot not in ROTATIONS:
             problems.append((span, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)"))
-        return PlaceTile(tile, int(x), int(y), rot, span)
+        return PlaceTile(tile, read_int(x, span, problems, "x"), read_int(y, span, problems, "y"), rot, span)
 
     def write(self, command: PlaceTile) -> str:
         rot = f":{command.rotation}" if command.rotation else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from grn.codec import CommandCodec, Json, Problems, object_schema
+from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
 from grn.value import Value
 
@@ -95,14 +95,14 @@ class FlipCodec(CommandCodec):
         assert m is not None
         pos = m.group(1)
         if m.group(2) is not None:
-            face = Card("gold", int(m.group(2)))
+            face = Card("gold", read_int(m.group(2), span, problems, "a card's value"))
         elif m.group(3):
             face = Card("dynamite")
         else:
             colour = m.group(4)
             if colour not in _COLOURS:
                 problems.append((span, f"'{colour}' is not a miner colour: use one of {', '.join(COLOURS)}"))
-            face = Card("miner", int(m.group(5)), colour)
+            face = Card("miner", read_int(m.group(5), span, problems, "a card's value"), colour)
         return FlipCard(pos, face, span)
 
     def write(self, command: FlipCard) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from grn.codec import CommandCodec, Json, Problems, object_schema
+from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
 from grn.tiling.places import LOCATIONS
 from grn.value import Value
@@ -151,7 +151,8 @@ class TentCodec(CommandCodec):
         where: str | None = m.group(3)
         if where is not None and where not in _LOCATIONS:
             problems.append((span, _bad_place(where)))
-        return PlaceTent(int(m.group(1)), int(m.group(2)), where, span)
+        return PlaceTent(read_int(m.group(1), span, problems, "x"), read_int(m.group(2), span, problems, "y"), where,
+                         span)
 
     def write(self, command: PlaceTent) -> str:
         loc = f":{command.location}" if command.location else ""
@@ -181,7 +182,7 @@ class MineCodec(CommandCodec):
 
     def read(self, text: str, span: Span, problems: Problems) -> Mine:
         _, _, val = text.partition("=")
-        return Mine(None if val in ("", "?") else int(val), span)
+        return Mine(None if val in ("", "?") else read_int(val, span, problems, "a token's value"), span)
 
     def write(self, command: Mine) -> str:
         return "mine" if command.value is None else f"mine={command.value}"
@@ -206,7 +207,8 @@ class TokensCodec(CommandCodec):
 
     def read(self, text: str, span: Span, problems: Problems) -> RevealTokens:
         vals = text.partition("=")[2].split(",")
-        return RevealTokens(tuple(None if v == "?" else int(v) for v in vals), span)
+        return RevealTokens(tuple(None if v == "?" else read_int(v, span, problems, "a token's value") for v in vals),
+                            span)
 
     def write(self, command: RevealTokens) -> str:
         return "tokens=" + ",".join("?" if v is None else str(v) for v in command.values)

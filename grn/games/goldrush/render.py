@@ -36,8 +36,9 @@ T = st.TILE
 M = 46  # margin around the board (room for coordinates)
 ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
 ROLE_NAME = {"rail": "railwayman", "mountain": "gold miner", "city": "merchant", "prairie": "farmer"}
-_COORD_RE = re.compile(r"^(-?\d+),(-?\d+)(?::([A-Z]{1,3}))?$")
-_GHOST_RE = re.compile(r"^([^@\s]+)@(-?\d+),(-?\d+)(?::(\d+))?$")
+# at most 9 digits (as the notation allows): a longer number draws nothing rather than overflowing
+_COORD_RE = re.compile(r"^(-?[0-9]{1,9}),(-?[0-9]{1,9})(?::([A-Z]{1,3}))?$")
+_GHOST_RE = re.compile(r"^([^@\s]+)@(-?[0-9]{1,9}),(-?[0-9]{1,9})(?::([0-9]{1,9}))?$")
 MEEPLE = ("M0,-13 C3,-13 4.5,-11 4.5,-8.5 C4.5,-6.8 3.6,-5.6 2.6,-5 L10,-2.2 C11.5,-1.6 11.5,1.8 9.8,2 "
           "L5,2.6 L8.8,10.5 C9.3,11.6 8.6,12 7.6,12 L2.2,12 L0,7.5 L-2.2,12 L-7.6,12 C-8.6,12 -9.3,11.6 "
           "-8.8,10.5 L-5,2.6 L-9.8,2 C-11.5,1.8 -11.5,-1.6 -10,-2.2 L-2.6,-5 C-3.6,-5.6 -4.5,-6.8 -4.5,-8.5 "
