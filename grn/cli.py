@@ -174,36 +174,73 @@ def fmt(
 
     Example: grn fmt game.grn --check
     """
-    from grn.sources import load, raw_bytes
+    import hashlib
+    import shutil
+    import tempfile
+
+    from grn.sources import load
     from grn.writer import write_record
 
     bad = 0
     for path in files:
-        texts: list[str] = []
-        errors = 0
-        for item in load(path):
-            if item.problem is not None:
-                errors += _report([item.problem])
-                continue
-            assert item.record is not None
-            errors += _report(item.record.diagnostics)
-            texts.append(write_record(item.record))
-        if not texts and not errors:
-            errors += _report([_no_game(path)])
+        # Game by game into a temporary file (or, for --check, a running digest): memory stays flat,
+        # and a file with an error prints or rewrites nothing.
+        rewrite = write and path != "-" and not path.lower().endswith(".json")
+        digest = hashlib.sha256() if check else None
+        sink = None if check else (open(Path(path).with_name(Path(path).name + ".fmt-part"), "w", encoding="utf-8",
+                                        newline="\n") if rewrite else tempfile.TemporaryFile("w+", encoding="utf-8"))
+        written = errors = 0
+        try:
+            for item in load(path):
+                if item.problem is not None:
+                    errors += _report([item.problem])
+                    continue
+                assert item.record is not None
+                errors += _report(item.record.diagnostics)
+                if errors:
+                    continue
+                piece = ("\n" if written else "") + write_record(item.record)
+                written += 1
+                if digest is not None:
+                    digest.update(piece.encode("utf-8"))
+                elif sink is not None:
+                    sink.write(piece)
+            if not written and not errors:
+                errors += _report([_no_game(path)])
+            if not errors and sink is not None and not rewrite and not write:
+                sink.seek(0)
+                shutil.copyfileobj(sink, sys.stdout)
+        finally:
+            if sink is not None:
+                sink.close()
+        if rewrite:
+            part = Path(path).with_name(Path(path).name + ".fmt-part")
+            if errors:
+                part.unlink()
+            else:
+                part.replace(path)
         if errors:
             bad += 1
             continue
-        canonical = "\n".join(texts)
-        if check:
-            if raw_bytes(path) != canonical.encode("utf-8"):
-                print(f"{path}: not in canonical form (run grn fmt --write)", file=sys.stderr)
-                bad += 1
-        elif write and path != "-":
-            if not path.lower().endswith(".json"):
-                Path(path).write_text(canonical, encoding="utf-8")
-        else:
-            sys.stdout.write(canonical)
+        if digest is not None and _file_digest(path) != digest.digest():
+            print(f"{path}: not in canonical form (run grn fmt --write)", file=sys.stderr)
+            bad += 1
     raise typer.Exit(1 if bad else 0)
+
+
+def _file_digest(path: str) -> bytes:
+    """SHA-256 of a file's bytes, read in pieces (``-``: standard input)."""
+    import hashlib
+
+    from grn.sources import stdin_bytes
+
+    if path == "-":
+        return hashlib.sha256(stdin_bytes()).digest()
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
 
 
 @app.command()
