@@ -124,3 +124,9 @@ def _to_segment(p, a, b) -> float:
     dx, dy = bx - ax, by - ay
     t = 0.0 if dx == dy == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy)))
     return math.hypot(p[0] - ax - t * dx, p[1] - ay - t * dy)
+
+
+def test_a_gold_picture_keeps_one_size_through_a_game():
+    sizes = {re.search(r'viewBox="([^"]+)"', render(str(ROOT / "examples" / "gold-2p.grn"), "--turn", str(n))).group(1)
+             for n in (0, 10, 20, 30, 40, 47)}
+    assert len(sizes) == 1, sizes

@@ -140,13 +140,9 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
     for p in state.players:
         names.setdefault(p, p)
         owned.setdefault(p, tuple(state.colours.get(p, (p,))))
-    # each player's block grows with the rows of gold chips, so the line under them never overlaps them
-    def block_height(p: str) -> int:
-        n = len(state.gold_of(p))
-        rows = max(1, (min(n, 24) + 11) // 12) + (1 if n > 24 else 0)
-        return 48 + 34 * rows + 30
-
-    heights = {p: block_height(p) for p in state.players}
+    # every player's block has room for two rows of gold chips, so the line under them never overlaps
+    # them and the picture keeps one size from the first position to the last (pages scale it to fit)
+    heights = {p: 48 + 34 * 2 + 30 for p in state.players}
     h = max(grid_h, 96 + sum(heights.values()) + 40)
     w = panel_x + panel_w
     out = [st.svg_open(w, h, (0, 0, w, h), px_width=width, cls="grn gold")]
@@ -231,7 +227,8 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
                            anchor="end", cls="score"))
         cards = state.gold_of(p)
         gx, gy = panel_x + 14, py + 48
-        for k, g in enumerate(cards[:24]):
+        shown = cards if len(cards) <= 24 else cards[:22]
+        for k, g in enumerate(shown):
             cx = gx + (k % 12) * 22
             cy = gy + (k // 12) * 34
             out.append(f'<g class="gold-card"><rect x="{cx}" y="{cy}" width="19" height="28" rx="3" fill="#fff3c4" '
@@ -239,7 +236,8 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
                        + st.text(cx + 9.5, cy + 19, g.value, size=13, anchor="middle", weight="bold",
                                  fill=pal.GOLD_LINE) + "</g>")
         if len(cards) > 24:
-            out.append(st.text(gx, gy + 2 * 34 + 14, f"+{len(cards) - 24} more", size=11, fill=st.INK_SOFT))
+            out.append(st.text(gx + 10 * 22 + 2, gy + 34 + 19, f"+{len(cards) - 22}", size=12, weight="bold",
+                               fill=st.INK_SOFT))
         n = len(cards)
         row_h = heights[p]
         out.append(st.text(panel_x + 14, py + row_h - 12,
