@@ -14,7 +14,6 @@ from typing import Iterable, Iterator
 
 from grn import notation
 from grn.errors import Diagnostic, Span
-from grn.jsonform import loads, records_from_json
 from grn.record import MAX_VARIATION_DEPTH
 from grn.record import Record
 
@@ -83,6 +82,8 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
         # (a GRN file may start with a {comment}, which is not valid JSON)
         data = stdin_bytes()
         if data.lstrip().startswith(b"{"):
+            from grn.jsonform import loads
+
             try:
                 json_form = isinstance(loads(data.decode("utf-8")), dict)
             except RecursionError:
@@ -91,6 +92,8 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
                 json_form = False
     try:
         if json_form:
+            from grn.jsonform import loads, records_from_json  # only JSON input pays for jsonschema
+
             text = "".join(decoded_lines(io.BytesIO(raw_bytes(path))))
             try:
                 document = loads(text)
