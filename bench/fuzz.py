@@ -836,8 +836,12 @@ def install_memo() -> None:
     sources.records_from_json = memo_records_from_json  # type: ignore[assignment]
 
 
-def run_input(inp: Input, work: str, steps: list[Step], current: Any = None) -> tuple[list[dict[str, Any]], int]:
-    """Run every step on one input: its findings and its peak RSS in kB."""
+def run_input(inp: Input, work: str, steps: list[Step], current: Any = None,
+              report: Optional[Callable[[dict[str, Any]], None]] = None) -> tuple[list[dict[str, Any]], int]:
+    """Run every step on one input: its findings and its peak RSS in kB.
+
+    ``report`` is told each finding at once (a later step may kill the process).
+    """
     path = os.path.join(work, "input." + inp.kind)
     with open(path, "wb") as fh:
         fh.write(inp.data)
@@ -855,6 +859,10 @@ def run_input(inp: Input, work: str, steps: list[Step], current: Any = None) -> 
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - an escaped exception is what we look for
             findings.append(_finding("exception", type(exc).__name__, _where(exc), name, repr(exc)[:300],
                                      "".join(traceback.format_exception(exc, limit=-25))))
+        else:
+            continue
+        if report is not None:
+            report(findings[-1])
     peak = _peak_kb()
     if peak > RSS_LIMIT_KB:
         findings.append(_finding("rss", f"peak RSS {peak // 1024} MB > 500 MB", "", "(any)", ""))
@@ -875,6 +883,11 @@ def _worker(conn: Connection, corpus: Corpus, seed: int, steps: list[Step], work
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.makedirs(work, exist_ok=True)
     os.chdir(work)
+    import faulthandler
+
+    # on a segfault, the Python stack goes to this file: the parent reads it to place the crash
+    fault_log = open(os.path.join(work, "fault.log"), "w")
+    faulthandler.enable(file=fault_log)
     done = 0
     while done < recycle:
         task = conn.recv()
@@ -882,11 +895,13 @@ def _worker(conn: Connection, corpus: Corpus, seed: int, steps: list[Step], work
             break
         t = time.perf_counter()
         inp = make_input(corpus, seed, task)
-        findings, peak = run_input(inp, work, steps, current)
+        findings, peak = run_input(inp, work, steps, current,
+                                   report=lambda f: conn.send(("finding", task, f)))
         done += 1
         # a fresh worker now and then: nothing one input leaves behind affects the next thousands
         _MEMO.clear()
-        conn.send((task, findings, peak, len(inp.data), time.perf_counter() - t, inp.kind, done >= recycle))
+        conn.send(("done", task, findings, peak, len(inp.data), time.perf_counter() - t, inp.kind,
+                   done >= recycle))
     conn.close()
 
 
@@ -917,6 +932,23 @@ class Slot:
     current: Any = None
     task: Optional[int] = None
     started: float = 0.0
+    findings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _fault_log(work: Path) -> str:
+    """What faulthandler wrote when the worker died (its Python stack), or ''."""
+    try:
+        return (work / "fault.log").read_text(encoding="utf-8", errors="replace")[-3000:]
+    except OSError:
+        return ""
+
+
+def _dump_where(dump: str, grn_dir: str) -> str:
+    """The innermost grn frame of a faulthandler dump (it lists the most recent call first)."""
+    for m in re.finditer(r'File "([^"]+)", line \d+ in (\S+)', dump):
+        if m.group(1).startswith(grn_dir):
+            return f"grn/{os.path.relpath(m.group(1), grn_dir)}:{m.group(2)}"
+    return ""
 
 
 def _slug(text: str) -> str:
@@ -1011,6 +1043,9 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
     steps = (list(extra_steps or []) if only_extra else STEPS + list(extra_steps or []))
     state = Run(corpus, seed, out_dir, steps)
     ctx = mp.get_context("fork")  # workers inherit the corpus and the imported grn
+    import grn
+
+    grn_dir = str(Path(grn.__file__).resolve().parent) + os.sep
     base_work = Path(os.environ.get("GRN_FUZZ_WORK") or ("/dev/shm" if os.path.isdir("/dev/shm") else out_dir))
     work_root = base_work / f"grn-fuzz-{os.getpid()}"
     slots = [Slot() for _ in range(max(1, jobs))]
@@ -1023,6 +1058,22 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
         proc.start()
         child.close()
         slots[k] = Slot(proc, parent, current)
+
+    def finish(k: int, s: Slot, msg: tuple[Any, ...]) -> None:
+        """A message from worker ``k``: a finding (kept in case it dies later in the input), or its result."""
+        if msg[0] == "finding":
+            s.findings.append(msg[2])
+            return
+        _, index, findings, peak, size, secs, kind, retiring = msg
+        state.inputs += 1
+        state.kinds[kind] += 1
+        state.max_rss = max(state.max_rss, peak)
+        state.slowest = sorted(state.slowest + [(secs, index)], reverse=True)[:5]
+        state.record(index, findings, size)
+        s.task = None
+        if retiring:
+            s.proc.join()
+            start(k)
 
     for k in range(len(slots)):
         start(k)
@@ -1041,7 +1092,7 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
                         s.proc.join()
                         start(k)
                         continue
-                    s.task, s.started = next_index, time.time()
+                    s.task, s.started, s.findings = next_index, time.time(), []
                     next_index += 1
                     more = (count == 0 or next_index < count) and now < deadline
             busy = [s for s in slots if s.task is not None]
@@ -1053,19 +1104,11 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
                     continue
                 if s.conn in ready:
                     try:
-                        index, findings, peak, size, secs, kind, retiring = s.conn.recv()
+                        msg = s.conn.recv()
                     except (EOFError, OSError):
                         pass  # died: handled below
                     else:
-                        state.inputs += 1
-                        state.kinds[kind] += 1
-                        state.max_rss = max(state.max_rss, peak)
-                        state.slowest = sorted(state.slowest + [(secs, index)], reverse=True)[:5]
-                        state.record(index, findings, size)
-                        s.task = None
-                        if retiring:
-                            s.proc.join()
-                            start(k)
+                        finish(k, s, msg)
                         continue
                 died = not s.proc.is_alive()
                 late = time.time() - s.started > input_timeout
@@ -1073,6 +1116,14 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
                     if late and not died:
                         s.proc.kill()
                     s.proc.join()
+                    # what it sent before dying (the pipe keeps it): findings, or even its result
+                    try:
+                        while s.task is not None and s.conn.poll():
+                            finish(k, s, s.conn.recv())
+                    except (EOFError, OSError):
+                        pass
+                    if s.task is None:
+                        continue
                     step_no = s.current.value
                     step = steps[step_no][0] if 0 <= step_no < len(steps) else "?"
                     code = s.proc.exitcode
@@ -1080,11 +1131,14 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
                         finding = _finding("timeout", f"over {input_timeout:.0f} s", step, step, "")
                     elif code is not None and code < 0:
                         name = signal.Signals(-code).name
-                        finding = _finding("signal", name, step, step, f"worker killed by {name}")
+                        dump = _fault_log(work_root / f"w{k}")
+                        where = _dump_where(dump, grn_dir)
+                        finding = _finding("signal", name, f"{step} @ {where}" if where else step, step,
+                                           f"worker killed by {name}", dump)
                     else:
                         finding = _finding("worker-exit", f"exit {code}", step, step, "")
                     state.inputs += 1
-                    state.record(s.task, [finding], len(make_input(corpus, seed, s.task).data))
+                    state.record(s.task, s.findings + [finding], len(make_input(corpus, seed, s.task).data))
                     s.task = None
                     start(k)
             # a worker that recycled itself (exited cleanly between tasks) is replaced
