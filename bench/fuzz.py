@@ -417,10 +417,7 @@ def _dump(doc: Any, indent: Optional[int]) -> str:
         raise TypeError(type(obj).__name__)
 
     text = json.dumps(doc, indent=indent, default=default, ensure_ascii=False)
-    # largest index first, so RAW1 does not eat RAW10's prefix
-    for i in range(len(raws) - 1, -1, -1):
-        text = text.replace(f'"@@RAW{i}@@"', raws[i])
-    return text
+    return re.sub(r'"@@RAW(\d+)@@"', lambda m: raws[int(m.group(1))], text) if raws else text
 
 
 def _nodes(doc: Any) -> list[tuple[Any, Any]]:
@@ -923,6 +920,8 @@ class CrashClass:
     sample_size: int = 1 << 62
     sample_file: str = ""
     message: str = ""
+    min_file: str = ""
+    min_size: int = 0
 
 
 @dataclass
@@ -1010,7 +1009,8 @@ class Run:
             "kinds": dict(self.kinds), "slowest": [{"seconds": round(s, 2), "index": i} for s, i in self.slowest],
             "classes": [{"key": c.key, "kind": c.kind, "what": c.what, "where": c.where, "count": c.count,
                          "steps": dict(c.steps), "sample": c.sample_file, "sample_bytes": c.sample_size,
-                         "sample_index": c.sample_index, "message": c.message[:200]}
+                         "sample_index": c.sample_index, "min_sample": c.min_file, "min_bytes": c.min_size,
+                         "message": c.message[:200]}
                         for c in sorted(self.classes.values(), key=lambda c: -c.count)],
         }
 
@@ -1027,15 +1027,15 @@ class Run:
         if self.classes:
             lines.append(f"{'count':>7}  {'kind':<17} {'exception / what':<34} {'where':<44} sample")
             for c in sorted(self.classes.values(), key=lambda c: -c.count):
-                lines.append(f"{c.count:>7}  {c.kind:<17} {c.what[:34]:<34} {c.where[:44]:<44} "
-                             f"{c.sample_file} ({c.sample_size} B)")
+                smallest = f"{c.min_file} ({c.min_size} B)" if c.min_file else f"{c.sample_file} ({c.sample_size} B)"
+                lines.append(f"{c.count:>7}  {c.kind:<17} {c.what[:34]:<34} {c.where[:44]:<44} {smallest}")
         return "\n".join(lines)
 
 
 def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str] = "fuzz-out",
         time_limit: float = 0.0, selfplay: int = 3, input_timeout: float = 120.0, mem_limit_mb: int = 4096,
         recycle: int = 3000, extra_steps: Optional[list[Step]] = None, only_extra: bool = False,
-        progress: bool = True, memo: bool = True) -> Run:
+        progress: bool = True, memo: bool = True, shrink: float = 0.0) -> Run:
     """Fuzz ``count`` inputs (0: until ``time_limit`` seconds pass) with ``jobs`` worker processes."""
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -1167,11 +1167,214 @@ def run(*, count: int, seed: int = 1, jobs: int = 2, out: str | os.PathLike[str]
             if s.proc.is_alive():
                 s.proc.kill()
                 s.proc.join()
+        if shrink > 0 and state.classes:
+            if progress:
+                print(f"[fuzz] shrinking the samples of {len(state.classes)} classes ({shrink:.0f} s at most)",
+                      file=sys.stderr, flush=True)
+            try:
+                shrink_classes(state, shrink, grn_dir, work_root / "shrink")
+            except KeyboardInterrupt:
+                print("[fuzz] shrinking interrupted", file=sys.stderr)
         import shutil
 
         shutil.rmtree(work_root, ignore_errors=True)
         state.write_summary()
     return state
+
+
+# ---------------------------------------------------------------------------
+# Shrinking the samples
+# ---------------------------------------------------------------------------
+# Each class's smallest input is often still kilobytes (a whole game around
+# the one word that matters).  Shrinking removes lines, then words, then
+# shortens digit runs, keeping a change only when a fresh forked process
+# still finds the same class in the same step.  JSON samples are shrunk as
+# documents (elements and keys removed) so that they stay JSON.
+
+def _probe(conn: Connection, data: bytes, kind: str, turn: str, step: Step, work: str) -> None:
+    global _GRN_DIR
+    import faulthandler
+
+    import grn
+
+    _GRN_DIR = str(Path(grn.__file__).resolve().parent) + os.sep
+    os.makedirs(work, exist_ok=True)
+    os.chdir(work)
+    faulthandler.enable(file=open(os.path.join(work, "fault.log"), "w"))
+    findings, _ = run_input(Input(data, kind, [], turn), work, [step])
+    conn.send([f"{f['kind']} | {f['what']} | {f['where']}" for f in findings])
+
+
+def _keys_of(data: bytes, kind: str, turn: str, step: Step, work: Path, grn_dir: str,
+             timeout: float = 60.0) -> set[str]:
+    """The crash classes one step finds on ``data``, in a forked process."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_probe, args=(child, data, kind, turn, step, str(work)), daemon=True)
+    proc.start()
+    child.close()
+    got: set[str] = set()
+    if parent.poll(timeout):
+        try:
+            got = set(parent.recv())
+        except (EOFError, OSError):
+            pass
+    proc.join(timeout=5)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+        return {f"timeout | over {timeout:.0f} s | {step[0]}"}
+    if proc.exitcode is not None and proc.exitcode < 0:
+        name = signal.Signals(-proc.exitcode).name
+        where = _dump_where(_fault_log(work), grn_dir)
+        got.add(f"signal | {name} | {step[0]} @ {where}" if where else f"signal | {name} | {step[0]}")
+    return got
+
+
+def _ddmin(units: list[Any], still: Callable[[list[Any]], bool], budget: list[int]) -> list[Any]:
+    """Remove chunks of ``units`` while ``still`` holds (delta debugging, within ``budget[0]`` tries)."""
+    n = 2
+    while len(units) >= 2 and budget[0] > 0:
+        size = max(1, len(units) // n)
+        for start in range(0, len(units), size):
+            if budget[0] <= 0:
+                return units
+            candidate = units[:start] + units[start + size:]
+            budget[0] -= 1
+            if candidate and still(candidate):
+                units = candidate
+                n = max(2, n - 1)
+                break
+        else:
+            if size == 1:
+                break
+            n = min(len(units), n * 2)
+    return units
+
+
+def _shrink_text(data: bytes, ok: Callable[[bytes], bool], budget: list[int]) -> bytes:
+    lines = data.split(b"\n")
+    lines = _ddmin(lines, lambda u: ok(b"\n".join(u)), budget)
+    data = b"\n".join(lines)
+    for i in range(len(lines)):
+        words = lines[i].split(b" ")
+        if len(words) > 1:
+            def with_words(u: list[bytes], i: int = i) -> bytes:
+                return b"\n".join(lines[:i] + [b" ".join(u)] + lines[i + 1:])
+
+            lines[i] = b" ".join(_ddmin(words, lambda u: ok(with_words(u)), budget))
+    data = b"\n".join(lines)
+    # a run of thousands of digits: as short as still fails (4,301 digits passes Python's limit)
+    for m in sorted(re.finditer(rb"\d{400,}", data), key=lambda m: -len(m.group()))[:3]:
+        for length in (4301, 400, 40):
+            if length >= len(m.group()) or budget[0] <= 0:
+                continue
+            budget[0] -= 1
+            candidate = data.replace(m.group(), m.group()[:length], 1)
+            if ok(candidate):
+                data = candidate
+                break
+    return data
+
+
+def _shrink_json(data: bytes, ok: Callable[[bytes], bool], budget: list[int]) -> bytes:
+    try:
+        doc = json.loads(data, parse_int=Raw, parse_float=Raw, parse_constant=Raw)
+    except (ValueError, RecursionError):
+        return _shrink_text(data, ok, budget)
+    text = lambda: _dump(doc, 1).encode("utf-8", "surrogatepass")  # noqa: E731
+    if not ok(text()):
+        return _shrink_text(data, ok, budget)
+    changed = True
+    while changed and budget[0] > 0:
+        changed = False
+        stack: list[Any] = [doc]
+        while stack and budget[0] > 0:
+            node = stack.pop()
+            if isinstance(node, list) and node:
+                kept = _ddmin(list(node), lambda u, node=node: _try_list(node, u, text, ok), budget)
+                if len(kept) < len(node):
+                    changed = True
+                node[:] = kept
+                stack.extend(v for v in node if isinstance(v, (dict, list)))
+            elif isinstance(node, dict):
+                for key in list(node):
+                    if budget[0] <= 0:
+                        break
+                    value = node.pop(key)
+                    budget[0] -= 1
+                    if ok(text()):
+                        changed = True
+                    else:
+                        node[key] = value
+                stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+    return text()
+
+
+def _try_list(node: list[Any], units: list[Any], text: Callable[[], bytes], ok: Callable[[bytes], bool]) -> bool:
+    saved = list(node)
+    node[:] = units
+    good = ok(text())
+    node[:] = saved
+    return good
+
+
+def shrink_classes(state: Run, seconds: float, grn_dir: str, work: Path) -> None:
+    """Shrink each class's sample (within ``seconds`` in all), writing ``<sample>.min.<ext>`` beside it."""
+    deadline = time.time() + seconds
+    by_name = dict(state.steps)
+    classes = [c for c in state.classes.values() if c.kind not in ("timeout", "rss") and c.sample_index >= 0]
+    for n, cls in enumerate(sorted(classes, key=lambda c: c.sample_size)):
+        left = deadline - time.time()
+        if left <= 0:
+            break
+        step_name = cls.steps.most_common(1)[0][0]
+        if step_name not in by_name:
+            continue
+        inp = make_input(state.corpus, state.seed, cls.sample_index)
+        step = (step_name, by_name[step_name])
+        share = left / (len(classes) - n)
+
+        def ok(data: bytes, inp: Input = inp, step: Step = step, stop: float = time.time() + share) -> bool:
+            if time.time() > stop:
+                return False
+            return cls.key in _keys_of(data, inp.kind, inp.turn, step, work, grn_dir)
+
+        path = state.out / cls.sample_file
+        target = path.with_name(path.stem + ".min" + path.suffix)
+        start = inp.data
+        if target.exists() and ok(target.read_bytes()):
+            start = target.read_bytes()  # go on from an earlier shrink
+        elif not ok(start):
+            continue  # not reproducible alone (depends on an earlier step): keep the sample as it is
+        budget = [400]
+        small = (_shrink_json if inp.kind == "json" else _shrink_text)(start, ok, budget)
+        if len(small) < len(inp.data):
+            if not target.exists() or len(small) < target.stat().st_size:
+                target.write_bytes(small)
+            cls.min_file, cls.min_size = target.name, target.stat().st_size
+
+
+def shrink_saved(out: Path, seconds: float, selfplay: int) -> str:
+    """Shrink the samples of an earlier run from its ``summary.json`` (the same ``--selfplay`` it used)."""
+    import grn
+
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    state = Run(build_corpus(selfplay, summary["seed"]), summary["seed"], out, STEPS)
+    for c in summary["classes"]:
+        state.classes[c["key"]] = CrashClass(c["key"], c["kind"], c["what"], c["where"], c["count"],
+                                             Counter(c["steps"]), c["sample_index"], c["sample_bytes"],
+                                             c["sample"], c["message"])
+    work = Path(os.environ.get("GRN_FUZZ_WORK") or ("/dev/shm" if os.path.isdir("/dev/shm") else out))
+    shrink_classes(state, seconds, str(Path(grn.__file__).resolve().parent) + os.sep,
+                   work / f"grn-fuzz-shrink-{os.getpid()}")
+    for c in summary["classes"]:
+        cls = state.classes[c["key"]]
+        c["min_sample"], c["min_bytes"] = cls.min_file, cls.min_size
+    (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    state.inputs, state.elapsed, state.crashing_inputs = summary["inputs"], summary["seconds"], summary["crashing_inputs"]
+    state.kinds, state.max_rss = Counter(summary["kinds"]), summary["max_rss_mb"] * 1024
+    return state.table()
 
 
 def main(argv: Optional[list[str]] = None) -> int:
@@ -1185,9 +1388,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--selfplay", type=int, default=3, help="self-played games per game and player count")
     ap.add_argument("--input-timeout", type=float, default=120.0, help="seconds before one input counts as a hang")
     ap.add_argument("--mem-limit", type=int, default=4096, help="address-space limit of a worker in MB (0: none)")
+    ap.add_argument("--shrink", type=float, default=300.0, help="seconds to spend shrinking samples at the end")
     ap.add_argument("--no-memo", action="store_true", help="let every command parse the input again")
     ap.add_argument("--show", type=int, metavar="INDEX", help="print input INDEX of --seed and exit")
+    ap.add_argument("--shrink-only", metavar="DIR", help="only shrink the samples of an earlier run's --out DIR")
     args = ap.parse_args(argv)
+    if args.shrink_only:
+        print(shrink_saved(Path(args.shrink_only), args.shrink, args.selfplay))
+        return 0
     if args.show is not None:
         inp = make_input(build_corpus(args.selfplay, args.seed), args.seed, args.show)
         print(f"# {inp.kind} {' '.join(inp.recipe)} --turn {inp.turn[:80]!r}", file=sys.stderr)
@@ -1195,7 +1403,7 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
     state = run(count=args.count, seed=args.seed, jobs=args.jobs, out=args.out, time_limit=args.time_limit,
                 selfplay=args.selfplay, input_timeout=args.input_timeout, mem_limit_mb=args.mem_limit,
-                memo=not args.no_memo)
+                memo=not args.no_memo, shrink=args.shrink)
     print(state.table())
     print(f"samples and summary.json in {args.out}")
     return 0

@@ -104,7 +104,7 @@ def test_the_harness_finds_planted_crashes(tmp_path: Path) -> None:
     steps = [("planted exception", planted_exception), ("planted signal", planted_signal),
              ("planted hang", planted_hang)]
     state = fuzz.run(count=60, seed=SEED, jobs=2, out=tmp_path, selfplay=1, input_timeout=2,
-                     extra_steps=steps, only_extra=True, progress=False)
+                     extra_steps=steps, only_extra=True, progress=False, shrink=4)
     corpus = fuzz.build_corpus(selfplay=1, seed=SEED)
     inputs = [fuzz.make_input(corpus, SEED, i).data for i in range(60)]
     assert state.inputs == 60  # dead and stuck workers were replaced and the run went on
@@ -116,6 +116,10 @@ def test_the_harness_finds_planted_crashes(tmp_path: Path) -> None:
     assert raised.count == sum(b"(" in d for d in inputs)
     assert b"(" in (tmp_path / raised.sample_file).read_bytes()
     assert raised.sample_size == min(len(d) for d in inputs if b"(" in d)  # the smallest sample is kept
+
+    # shrunk to little more than the parenthesis that matters
+    small = (tmp_path / raised.min_file).read_bytes()
+    assert b"(" in small and len(small) < 200 < raised.sample_size
 
     killed = by_kind[("signal", "SIGSEGV")]
     assert killed.where == "planted signal"
