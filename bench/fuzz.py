@@ -52,8 +52,10 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+try:
+    import grn  # noqa: F401 - the installed grn (maybe compiled), not the sources beside this script
+except ImportError:
+    sys.path.append(str(ROOT))
 
 RSS_LIMIT_KB = 500 * 1024
 
@@ -146,10 +148,10 @@ def build_corpus(selfplay: int = 3, seed: int = 1) -> Corpus:
 
     with tempfile.TemporaryDirectory() as tmp:
         for name, game, text in grn:
-            path = os.path.join(tmp, "in.grn")
-            with open(path, "w", encoding="utf-8") as fh:
+            tmp_file = os.path.join(tmp, "in.grn")
+            with open(tmp_file, "w", encoding="utf-8") as fh:
                 fh.write(text)
-            rc, out, _ = run_cli(["convert", path, "--to", "json"])
+            rc, out, _ = run_cli(["convert", tmp_file, "--to", "json"])
             if rc == 0:
                 json_texts.append((name, game, out))
     words: dict[str, list[str]] = {"goldrush": [], "gold": []}
@@ -316,8 +318,8 @@ def m_whitespace(rng: random.Random, text: str, c: Corpus, game: str) -> str:
 def m_tags(rng: random.Random, text: str, c: Corpus, game: str) -> str:
     r = rng.random()
     if r < 0.3:
-        return re.sub(r"\[(\w+)", lambda m: "[" + rng.choice([str.upper, str.lower, str.swapcase, str])(m.group(1)),
-                      text)
+        cases: list[Callable[[str], str]] = [str.upper, str.lower, str.swapcase, str]
+        return re.sub(r"\[(\w+)", lambda m: "[" + rng.choice(cases)(m.group(1)), text)
     if r < 0.55:
         value = rng.choice(["GOLD", "Gold", " gold ", "GoldRush", "goldrush\f", "gold\\\"", "chess", "", "carcassonne",
                             "g\u00f6ld", "gold" + "x" * 5000])
@@ -632,12 +634,12 @@ def make_input(corpus: Corpus, seed: int, index: int) -> Input:
             g["turns"] = g["turns"][:keep]
         recipe.append("cut")
     for _ in range(rng.choice([1, 1, 2, 3])):
-        fn = rng.choices([f for f, _ in JSON_MUTATORS], [w for _, w in JSON_MUTATORS])[0]
+        jfn = rng.choices([f for f, _ in JSON_MUTATORS], [w for _, w in JSON_MUTATORS])[0]
         try:
-            fn(rng, doc, corpus, game)
+            jfn(rng, doc, corpus, game)
         except (KeyError, IndexError, TypeError, AttributeError):
             pass  # a mutation that no longer fits the document: skip it
-        recipe.append(fn.__name__)
+        recipe.append(jfn.__name__)
     out = _dump(doc, rng.choice([None, 1]))
     if rng.random() < 0.15:
         out = _json_text_edit(rng, out)
@@ -1292,7 +1294,10 @@ def _shrink_json(data: bytes, ok: Callable[[bytes], bool], budget: list[int]) ->
         while stack and budget[0] > 0:
             node = stack.pop()
             if isinstance(node, list) and node:
-                kept = _ddmin(list(node), lambda u, node=node: _try_list(node, u, text, ok), budget)
+                def still(units: list[Any], node: list[Any] = node) -> bool:
+                    return _try_list(node, units, text, ok)
+
+                kept = _ddmin(list(node), still, budget)
                 if len(kept) < len(node):
                     changed = True
                 node[:] = kept

@@ -12,7 +12,7 @@ import os
 import pickle
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from lark import Lark
@@ -59,7 +59,7 @@ def _cache_files(folder: Path) -> list[Path]:
 
 
 def _works(parser: Lark) -> None:
-    tags, intro, turns = parser.parse('[Game "goldrush"]\n1. red 17@1,0:90 +N\n')
+    tags, intro, turns = cast(Any, parser.parse('[Game "goldrush"]\n1. red 17@1,0:90 +N\n'))
     assert tags[0][1] == ("Game", "goldrush") and turns[0].player == "red"
 
 
