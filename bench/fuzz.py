@@ -670,7 +670,41 @@ def _cli(ctx: Ctx, name: str, args: list[str]) -> tuple[int, str, str]:
         raise Crash("printed-traceback", "traceback on stderr", name, err[-300:])
     if rc not in (0, 1, 2):
         raise Crash("exit-code", f"exit {rc}", name, err[-300:])
+    if ctx.path in args:  # not for the files convert wrote
+        _check_locations(ctx, name, rc, err)
     return rc, out, err
+
+
+_BREAKS = {"\r": "CR", "\f": "FF", "\v": "VT", "\x1c": "FS", "\x1d": "GS", "\x1e": "RS", "\x85": "NEL",
+           "\u2028": "U+2028", "\u2029": "U+2029"}
+_DIAG_RE = re.compile(r"(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?:error|warning|info): ")
+
+
+def _check_locations(ctx: Ctx, name: str, rc: int, err: str) -> None:
+    """The source line printed under a diagnostic is that line of the file; a record's problem has a place."""
+    if ctx.kind != "grn":
+        return
+    printed = err.split("\n")
+    file_lines: Optional[list[str]] = None
+    for i, line in enumerate(printed):
+        m = _DIAG_RE.match(line)
+        if m is None or m.group("file") != ctx.path:
+            if rc == 1 and line.startswith(f"{ctx.path}: error: game ") and name in ("render", "show", "render --turn"):
+                # a problem of the record (exit 1, not a usage error) told without line and column
+                raise Crash("no-location", "record problem without line:column", _template(line), line[:300])
+            continue
+        if i + 2 < len(printed) and printed[i + 1].startswith("    ") and printed[i + 2].strip() == "^":
+            if file_lines is None:
+                file_lines = [x.decode("utf-8", "replace") for x in ctx.data.split(b"\n")]
+            number = int(m.group("line"))
+            real = file_lines[number - 1].rstrip("\r\n").lstrip("\ufeff") if 0 < number <= len(file_lines) else None
+            if printed[i + 1][4:] != real:
+                # grouped by the line breaks other than \n the file holds before that line: the usual cause
+                before = "\n".join(file_lines[:number])
+                odd = [name for ch, name in _BREAKS.items() if ch in before]
+                raise Crash("wrong-location", "source line shown is not the file's line",
+                            "file holds " + (", ".join(odd) or "no odd line break"),
+                            f"{line[:200]}\nshown: {printed[i + 1][4:][:100]!r}\nline {number}: {(real or '')[:100]!r}")
 
 
 def _template(err: str) -> str:

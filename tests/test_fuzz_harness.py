@@ -176,3 +176,26 @@ def test_a_segfault_is_placed_by_the_faulthandler_dump() -> None:
             f'  File "{grn_dir}cli.py", line 20 in validate\n')
     assert fuzz._dump_where(dump, grn_dir) == "grn/notation.py:parse_game"
     assert fuzz._dump_where("garbage", grn_dir) == ""
+
+
+def test_a_wrong_source_line_and_a_missing_place_are_reported(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    text = b'[Game "goldrush"]\n1. red 17@0,0\x0c{x} 2. blue 3@1,0 +Q\n'
+    inp = fuzz.Input(text, "grn", ["planted"], "1")
+
+    def lying_cli(args: list[str]) -> tuple[int, str, str]:
+        path = args[1]
+        if args[0] == "validate" and len(args) == 2:  # shows the part after the form feed as the line
+            return 1, "", f"{path}:2:21: error: '+Q' is not a place\n    {{x}} 2. blue 3@1,0 +Q\n    ^\n"
+        if args[0] == "fmt":  # the right line: no finding
+            return 1, "", f"{path}:2:21: error: '+Q' is not a place\n    1. red 17@0,0\x0c{{x}} 2. blue 3@1,0 +Q\n    ^\n"
+        if args[0] == "show":
+            return 1, "", f"{path}: error: game 1: the Players tag names 3 players\n"
+        return 0, "", ""
+
+    monkeypatch.setattr(fuzz, "run_cli", lying_cli)
+    steps = [s for s in fuzz.STEPS if s[0] in ("validate", "fmt", "show")]
+    findings, _ = fuzz.run_input(inp, str(tmp_path), steps)
+    got = {(f["kind"], f["where"], f["step"]) for f in findings}
+    assert got == {("wrong-location", "file holds FF", "validate"),
+                   ("no-location", "game N: the Players tag names N players", "show")}
