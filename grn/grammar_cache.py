@@ -207,6 +207,14 @@ def _key(grammar_text: str, options: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _file_name(grammar_text: str, options: dict[str, Any]) -> str:
+    """One file per grammar file and options: an edited grammar replaces its entry instead of adding one."""
+    where = repr(options["source_path"]) if "source_path" in options else grammar_text
+    described = sorted((k, repr(v)) for k, v in options.items() if k not in _UNHASHED)
+    text = json.dumps([FORMAT, where, described])
+    return f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:32]}.json"
+
+
 def _file_text(path: Any) -> str | None:
     """The current text of a grammar file Lark imported (``None``: unreadable)."""
     try:
@@ -308,7 +316,7 @@ def load_parser(grammar_text: str, *, import_paths: list[Any], cache_dir: str | 
     if lark_options.get("parser") != "lalr" or lark_options.get("edit_terminals") is not None:
         return Lark(grammar_text, import_paths=list(import_paths), **lark_options)
     key = _key(grammar_text, {**lark_options, "import_paths": import_paths})
-    name = f"{key}.json"
+    name = _file_name(grammar_text, {**lark_options, "import_paths": import_paths})
     dir_fd = _open_dir(cache_dir or _cache_dir())
     if dir_fd is None:
         return Lark(grammar_text, import_paths=list(import_paths), **lark_options)

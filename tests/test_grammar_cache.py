@@ -54,6 +54,11 @@ def _load(folder: Path, grammar: str = "goldrush.lark", **extra: Any) -> Lark:
                        **extra)
 
 
+def _key_of(path: Path) -> str:
+    """The key a cache file's header names (the file is named by grammar, not by key)."""
+    return path.read_bytes().split(b" ")[1].decode()
+
+
 def _cache_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.name.endswith(".json"))
 
@@ -152,6 +157,16 @@ def test_cached_and_uncached_parsers_read_every_example_the_same(folder: Path,
                    [(t.type, t.line, t.column) for t in tb.scan_values(lambda v: True)]
 
 
+def test_an_edited_grammar_replaces_its_entry(folder: Path) -> None:
+    path, text, loader = _source("gold.lark")
+    args: dict[str, Any] = dict(import_paths=[loader], source_path=path, cache_dir=str(folder), parser="lalr")
+    load_parser(text, **args)
+    [before] = _cache_files(folder)
+    key = _key_of(before)
+    load_parser(text + "\n// edited\n", **args)
+    assert _cache_files(folder) == [before] and _key_of(before) != key
+
+
 def test_a_changed_imported_grammar_is_not_served_stale(tmp_path: Path) -> None:
     (tmp_path / "words.lark").write_text("WORD: /[a-c]+/\n", encoding="utf-8")
     text = "start: WORD\n%import words.WORD\n"
@@ -186,8 +201,9 @@ def test_a_planted_pickle_at_every_path_the_cache_reads_never_runs(folder: Path,
     paths = _cache_files(folder)
     assert len(paths) == 2
     evil = _evil(marker)
+    keys = {path: _key_of(path) for path in paths}
     for path in paths:
-        key = path.stem
+        key = keys[path]
         # raw pickle; a pickle behind a header with the right key and the right checksum;
         # a pickle where the JSON body should be, checksum and all
         for body in (evil, f"{gc.FORMAT} {key} {gc.hashlib.sha256(evil).hexdigest()}\n".encode() + evil,
@@ -320,10 +336,11 @@ def test_garbage_files_are_ignored_and_rebuilt(folder: Path) -> None:
     _load(folder)
     [path] = _cache_files(folder)
     good = path.read_bytes()
-    for junk in _garbage(path.stem, good):
+    key = _key_of(path)
+    for junk in _garbage(key, good):
         path.write_bytes(junk)
         _works(_load(folder))
-        assert gc._unpack(path.stem, path.read_bytes()) is not None  # rewritten whole
+        assert gc._unpack(key, path.read_bytes()) is not None  # rewritten whole
     path.write_bytes(b"x" * (gc.MAX_BYTES + 1))
     _works(_load(folder))
-    assert gc._unpack(path.stem, path.read_bytes()) is not None
+    assert gc._unpack(key, path.read_bytes()) is not None
