@@ -675,8 +675,11 @@ def _cli(ctx: Ctx, name: str, args: list[str]) -> tuple[int, str, str]:
     return rc, out, err
 
 
-_BREAKS = {"\r": "CR", "\f": "FF", "\v": "VT", "\x1c": "FS", "\x1d": "GS", "\x1e": "RS", "\x85": "NEL",
-           "\u2028": "U+2028", "\u2029": "U+2029"}
+# the line breaks str.splitlines() knows besides \n, the likeliest cause first (one class each)
+_BREAKS = {"\u2028": "U+2028", "\u2029": "U+2029", "\x85": "NEL", "\f": "FF", "\v": "VT", "\x1c": "FS",
+           "\x1d": "GS", "\x1e": "RS", "\r": "CR"}
+# a message that names its place ("at 12:5", "at turn 3") has one, if not in the usual spot
+_PLACED_RE = re.compile(r"\b\d+:\d+\b|\bat turn \d+")
 _DIAG_RE = re.compile(r"(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?:error|warning|info): ")
 
 
@@ -689,7 +692,8 @@ def _check_locations(ctx: Ctx, name: str, rc: int, err: str) -> None:
     for i, line in enumerate(printed):
         m = _DIAG_RE.match(line)
         if m is None or m.group("file") != ctx.path:
-            if rc == 1 and line.startswith(f"{ctx.path}: error: game ") and name in ("render", "show", "render --turn"):
+            if (rc == 1 and line.startswith(f"{ctx.path}: error: game ") and name in ("render", "show", "render --turn")
+                    and not _PLACED_RE.search(line)):
                 # a problem of the record (exit 1, not a usage error) told without line and column
                 raise Crash("no-location", "record problem without line:column", _template(line), line[:300])
             continue
@@ -701,9 +705,8 @@ def _check_locations(ctx: Ctx, name: str, rc: int, err: str) -> None:
             if printed[i + 1][4:] != real:
                 # grouped by the line breaks other than \n the file holds before that line: the usual cause
                 before = "\n".join(file_lines[:number])
-                odd = [name for ch, name in _BREAKS.items() if ch in before]
-                raise Crash("wrong-location", "source line shown is not the file's line",
-                            "file holds " + (", ".join(odd) or "no odd line break"),
+                odd = next((name for ch, name in _BREAKS.items() if ch in before), "no odd line break")
+                raise Crash("wrong-location", "source line shown is not the file's line", "file holds " + odd,
                             f"{line[:200]}\nshown: {printed[i + 1][4:][:100]!r}\nline {number}: {(real or '')[:100]!r}")
 
 

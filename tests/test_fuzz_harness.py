@@ -191,10 +191,12 @@ def test_a_wrong_source_line_and_a_missing_place_are_reported(tmp_path: Path,
             return 1, "", f"{path}:2:21: error: '+Q' is not a place\n    1. red 17@0,0\x0c{{x}} 2. blue 3@1,0 +Q\n    ^\n"
         if args[0] == "show":
             return 1, "", f"{path}: error: game 1: the Players tag names 3 players\n"
+        if args[0] == "render":  # placed in the message itself: no finding
+            return 1, "", f"{path}: error: game 1: the record breaks the rules at 2:21: no such place\n"
         return 0, "", ""
 
     monkeypatch.setattr(fuzz, "run_cli", lying_cli)
-    steps = [s for s in fuzz.STEPS if s[0] in ("validate", "fmt", "show")]
+    steps = [s for s in fuzz.STEPS if s[0] in ("validate", "fmt", "show", "render")]
     findings, _ = fuzz.run_input(inp, str(tmp_path), steps)
     got = {(f["kind"], f["where"], f["step"]) for f in findings}
     assert got == {("wrong-location", "file holds FF", "validate"),
