@@ -23,7 +23,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Iterable, Iterator, cast
 
-import lark
 from lark import Lark, Token, Transformer
 from lark.load_grammar import FromPackageLoader
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -32,6 +31,7 @@ from grn import games
 from grn.codec import CommandCodec, read_int
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader
+from grn.grammar_cache import load_parser
 from grn.record import (
     MARKUP_KINDS, MAX_VARIATION_DEPTH, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
@@ -193,32 +193,13 @@ class _Builder(Transformer):  # type: ignore[type-arg]
 
 
 
-def _cache_file(game: str) -> str | bool:
-    """Where Lark keeps the analysed grammar between runs (a third of ``grn validate``'s start-up).
-
-    A per-user cache folder rather than Lark's default in the shared temporary
-    folder, whose pickles another user could plant.  Lark checks the grammar's
-    hash inside the file, rebuilds it when it is stale, and carries on without
-    it when the folder cannot be written.
-    """
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "grn")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-    except OSError:
-        return False
-    return os.path.join(folder, f"{game}.lark-{lark.__version__}.cache")
-
-
 @lru_cache(maxsize=None)
 def _parser(ruleset: Ruleset) -> tuple[Lark, _Builder]:
     """The LALR parser of a game's grammar (its file imports ``grammar/envelope.lark``)."""
     builder = _Builder(CommandMaker(ruleset.codecs))
-    parser = Lark(
-        ruleset.grammar_text(), parser="lalr", transformer=builder,
-        import_paths=[FromPackageLoader("grn.grammar")],
-        propagate_positions=False, maybe_placeholders=False, cache=_cache_file(ruleset.grammar_file or ruleset.name),
-    )
+    # the analysed grammar is kept per user as checked JSON, never as a pickle (grn.grammar_cache)
+    parser = load_parser(ruleset.grammar_text(), import_paths=[FromPackageLoader("grn.grammar")], parser="lalr",
+                         transformer=builder, propagate_positions=False, maybe_placeholders=False)
     return parser, builder
 
 

@@ -188,7 +188,8 @@ def test_a_wrong_source_line_and_a_missing_place_are_reported(tmp_path: Path,
         if args[0] == "validate" and len(args) == 2:  # shows the part after the form feed as the line
             return 1, "", f"{path}:2:21: error: '+Q' is not a place\n    {{x}} 2. blue 3@1,0 +Q\n    ^\n"
         if args[0] == "fmt":  # the right line: no finding
-            return 1, "", f"{path}:2:21: error: '+Q' is not a place\n    1. red 17@0,0\x0c{{x}} 2. blue 3@1,0 +Q\n    ^\n"
+            # (grn shows a form feed as a space: one column for one character)
+            return 1, "", f"{path}:2:21: error: '+Q' is not a place\n    1. red 17@0,0 {{x}} 2. blue 3@1,0 +Q\n    ^\n"
         if args[0] == "show":
             return 1, "", f"{path}: error: game 1: the Players tag names 3 players\n"
         if args[0] == "render":  # placed in the message itself: no finding

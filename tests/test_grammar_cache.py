@@ -41,16 +41,24 @@ def _evil(marker: Path) -> bytes:
     return pickle.dumps(_Payload(marker))
 
 
+def _ruleset(grammar: str) -> Any:
+    from grn import games
+
+    return games.find_ruleset(grammar.removesuffix(".lark"))
+
+
 def _source(grammar: str) -> tuple[Any, str, FromPackageLoader]:
+    """(source path, text, loader) of a game's grammar, which imports the envelope from grn.grammar."""
+    ruleset = _ruleset(grammar)
     loader = FromPackageLoader("grn.grammar", [""])
-    path, text = loader(None, grammar)
-    return path, text, loader
+    return f"{ruleset.grammar_package.replace('.', '/')}/{ruleset.grammar_file}", ruleset.grammar_text(), loader
 
 
 def _load(folder: Path, grammar: str = "goldrush.lark", **extra: Any) -> Lark:
     path, text, loader = _source(grammar)
+    builder = notation._Builder(notation.CommandMaker(_ruleset(grammar).codecs))
     return load_parser(text, import_paths=[loader], source_path=path, cache_dir=str(folder), parser="lalr",
-                       transformer=notation._Builder(), propagate_positions=False, maybe_placeholders=False,
+                       transformer=builder, propagate_positions=False, maybe_placeholders=False,
                        **extra)
 
 
@@ -118,8 +126,9 @@ def test_cached_and_uncached_parsers_read_every_example_the_same(folder: Path,
         _load(folder, grammar)  # fill the cache
     monkeypatch.setattr(gc, "_build", None)  # any rebuild would fail loudly
 
-    def cached_parser(grammar: str) -> tuple[Lark, Any]:
-        builder = notation._Builder()
+    def cached_parser(ruleset: Any) -> tuple[Lark, Any]:
+        grammar = f"{ruleset.name}.lark"  # notation._parser is asked for a game's ruleset
+        builder = notation._Builder(notation.CommandMaker(_ruleset(grammar).codecs))
         path, text, loader = _source(grammar)
         parser = load_parser(text, import_paths=[loader], source_path=path, cache_dir=str(folder),
                              parser="lalr", transformer=builder, propagate_positions=False,
