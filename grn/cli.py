@@ -55,6 +55,8 @@ def _source_line(file: str, line: int) -> str | None:
     lines = _LINES.get(key)
     if lines is None:
         try:
+            if data is None and os.path.getsize(file) > (32 << 20):
+                return _line_of_big_file(file, line)  # scanned to the line: memory stays bounded
             data = data if data is not None else Path(file).read_bytes()
         except OSError:
             return None
@@ -63,6 +65,16 @@ def _source_line(file: str, line: int) -> str | None:
     if not 0 < line <= len(lines):
         return None
     return lines[line - 1].decode("utf-8", errors="replace")
+
+
+def _line_of_big_file(file: str, line: int) -> str | None:
+    from grn.notation import LongLine, bounded_lines
+
+    with open(file, "rb") as fh:
+        for number, data in enumerate(bounded_lines(fh.readline, b""), start=1):
+            if number == line:
+                return None if isinstance(data, LongLine) else data.decode("utf-8", errors="replace")
+    return None
 
 
 def _print_diagnostic(d: Diagnostic) -> None:

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Iterable, Iterator, cast
+from typing import IO, Any, Callable, Iterable, Iterator, cast
 
 from lark import Lark, Token, Transformer
 from lark.load_grammar import FromPackageLoader
@@ -209,10 +209,43 @@ def _parser(ruleset: Ruleset) -> tuple[Lark, _Builder]:
 
 @dataclass(frozen=True, slots=True)
 class Chunk:
-    """The text of one game and the line it starts on."""
+    """The text of one game and the line it starts on.
+
+    ``problem`` says why the game's text was not kept (a line or a game
+    longer than GRN allows), with the line it concerns.
+    """
 
     text: str
     first_line: int
+    problem: tuple[int, str] | None = None
+
+
+#: A line holds at most this many characters, and a game at most :data:`MAX_GAME_CHARS`: past them the
+#: game is an error at that line and is not kept, so that no input can take memory without bound.
+MAX_LINE_CHARS = 1_000_000
+MAX_GAME_CHARS = 16_000_000
+
+
+class LongLine(str):
+    """Stands for a line longer than :data:`MAX_LINE_CHARS` (its text is not kept)."""
+
+
+def bounded_lines(readline: Callable[[int], Any], empty: Any) -> Iterator[Any]:
+    """The lines ``readline`` gives, each at most :data:`MAX_LINE_CHARS` long: a longer one is skipped
+    in pieces and given as a :class:`LongLine` (``empty``: what readline returns at the end)."""
+    newline = "\n" if isinstance(empty, str) else b"\n"
+    while True:
+        line = readline(MAX_LINE_CHARS + 1)
+        if line == empty:
+            return
+        if len(line) > MAX_LINE_CHARS and not line.endswith(newline):
+            while True:  # the rest of the line, piece by piece
+                rest = readline(MAX_LINE_CHARS)
+                if rest == empty or rest.endswith(newline):
+                    break
+            yield LongLine("")
+            continue
+        yield line
 
 
 _SCAN_RE = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;')
@@ -249,27 +282,40 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
     lineno = 0
     in_moves = False
     in_brace = False
+    size = 0
+    problem: tuple[int, str] | None = None
     for line in lines:
         lineno += 1
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a UTF-8 byte-order mark is not part of the text
+        if type(line) is LongLine and problem is None:
+            problem = (lineno, f"line {lineno} is longer than {MAX_LINE_CHARS:,} characters, the most a GRN line "
+                               "may hold: the game is not read")
         stripped = line.lstrip()
         if not in_brace and stripped.startswith("["):
             if in_moves:
-                yield Chunk("".join(buf), first)
-                buf, first, in_moves = [], lineno, False
+                yield Chunk("".join(buf), first, problem)
+                buf, first, in_moves, size, problem = [], lineno, False, 0, None
             elif not buf:
                 first = lineno
             buf.append(line)
+            size += len(line)
             continue
         if not buf:
             first = lineno
-        buf.append(line)
+        size += len(line)
+        if size > MAX_GAME_CHARS and problem is None:
+            problem = (lineno, f"the game is longer than {MAX_GAME_CHARS:,} characters by line {lineno}, the most "
+                               "a GRN game may hold: it is not read")
+        if problem is None:
+            buf.append(line)  # past a problem the game is not kept: memory stays bounded
+        elif buf and buf[-1] != "":
+            buf = [part for part in buf if part.lstrip().startswith("[")] + [""]  # keep its tags, for reports
         if stripped:
             in_moves = True
         in_brace = _scan(line, in_brace)
-    if buf and any(part.strip() for part in buf):
-        yield Chunk("".join(buf), first)
+    if (buf and any(part.strip() for part in buf)) or problem is not None:
+        yield Chunk("".join(buf), first, problem)
 
 
 # ---------------------------------------------------------------------------
@@ -449,7 +495,7 @@ def _open_lines(source: str | os.PathLike[str] | Iterable[str]) -> tuple[Iterabl
         path = Path(source)
         # lines end at "\n" (a CR before it stays, and a lone CR is no line end), as the grammar counts them
         handle = open(path, encoding="utf-8", newline="\n")
-        return handle, str(source), handle
+        return bounded_lines(handle.readline, ""), str(source), handle
     name = getattr(source, "name", None)
     return source, (name if isinstance(name, str) else "<stream>"), None
 
@@ -465,6 +511,11 @@ def read(source: str | os.PathLike[str] | Iterable[str], *, file: str | None = N
     name = file or name
     try:
         for index, chunk in enumerate(split_games(lines)):
+            if chunk.problem is not None:
+                line, message = chunk.problem
+                yield Record(_header_tags(chunk.text), (), (), Span(chunk.first_line, 1),
+                             (Diagnostic(message, Span(line, 1), name, code="too-long", game=index),))
+                continue
             yield parse_game(chunk.text, file=name, first_line=chunk.first_line, index=index)
     finally:
         if handle is not None:

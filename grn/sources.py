@@ -10,7 +10,7 @@ import io
 import json
 import sys
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Any, Iterator
 
 from grn import notation
 from grn.errors import Diagnostic, Span
@@ -40,9 +40,17 @@ class BadEncoding(Exception):
         self.column = column
 
 
-def decoded_lines(raw: Iterable[bytes]) -> Iterator[str]:
-    """Decode binary lines as UTF-8, raising :class:`BadEncoding` at the first bad byte."""
-    for number, data in enumerate(raw, start=1):
+def decoded_lines(raw: Any, *, bounded: bool = True) -> Iterator[str]:
+    """Decode the lines of a binary file as UTF-8, raising :class:`BadEncoding` at the first bad byte.
+
+    ``bounded``: lines longer than GRN allows come as :class:`grn.notation.LongLine`, their text not
+    kept (a JSON document, whose one line may be long, is read whole).
+    """
+    lines = notation.bounded_lines(raw.readline, b"") if bounded else iter(raw)
+    for number, data in enumerate(lines, start=1):
+        if isinstance(data, notation.LongLine):
+            yield data
+            continue
         try:
             yield data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -94,7 +102,7 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
         if json_form:
             from grn.jsonform import loads, records_from_json  # only JSON input pays for jsonschema
 
-            text = "".join(decoded_lines(io.BytesIO(raw_bytes(path))))
+            text = "".join(decoded_lines(io.BytesIO(raw_bytes(path)), bounded=False))
             try:
                 document = loads(text)
             except json.JSONDecodeError as exc:

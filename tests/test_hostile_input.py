@@ -173,3 +173,22 @@ def test_convert_with_an_error_leaves_no_half_written_file(tmp_path: Path):
     assert result.exit_code == 1 and not out.exists() and not list(tmp_path.iterdir())
     good = run("convert", "-", "--to", "json", "-o", str(out), stdin=HEAD + "1. red 47a@-1,0\n")
     assert good.exit_code == 0 and json.loads(out.read_text())["games"]
+
+
+def test_a_line_or_a_game_too_long_is_an_error_and_is_not_kept(tmp_path: Path):
+    from grn.notation import MAX_GAME_CHARS, MAX_LINE_CHARS
+
+    path = tmp_path / "long.grn"
+    path.write_text(HEAD + "{" + "x" * (MAX_LINE_CHARS + 10) + "}\n1. red 47a@-1,0\n\n" + HEAD + "1. red 47a@-1,0\n",
+                    encoding="utf-8")
+    result = run("validate", str(path))
+    _clean(result)
+    assert result.exit_code == 1
+    assert f"{path}:4:1: error: line 4 is longer than {MAX_LINE_CHARS:,} characters" in result.stderr
+    assert "2 games checked, 1 valid" in result.stdout  # the next game is read as usual
+    many = tmp_path / "many.grn"
+    line = "y" * 900_000 + "\n"
+    many.write_text(HEAD + "{" + line * (MAX_GAME_CHARS // len(line) + 2) + "}\n1. red 47a@-1,0\n", encoding="utf-8")
+    result = run("validate", str(many))
+    _clean(result)
+    assert result.exit_code == 1 and f"the game is longer than {MAX_GAME_CHARS:,} characters" in result.stderr
