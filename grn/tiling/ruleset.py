@@ -13,7 +13,7 @@ from grn.ruleset import Ruleset
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
 _TILE_TARGET = re.compile(r"^-?\d+,-?\d+(?::([A-Z]+))?$")
-_GHOST = re.compile(r"^([A-Za-z0-9_]+)@-?\d+,-?\d+(?::(\d+))?$")
+_GHOST = re.compile(r"^([A-Za-z0-9_]+)@-?[0-9]{1,9},-?[0-9]{1,9}(?::([0-9]{1,9}))?$")
 
 
 class TileRuleset(Ruleset):
