@@ -68,12 +68,12 @@ def _source_line(file: str, line: int) -> str | None:
 
 
 def _line_of_big_file(file: str, line: int) -> str | None:
-    from grn.notation import LongLine, bounded_lines
+    from grn.notation import LONG_LINE, bounded_lines
 
     with open(file, "rb") as fh:
         for number, data in enumerate(bounded_lines(fh.readline, b""), start=1):
             if number == line:
-                return None if isinstance(data, LongLine) else data.decode("utf-8", errors="replace")
+                return None if data is LONG_LINE else data.decode("utf-8", errors="replace")
     return None
 
 

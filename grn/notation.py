@@ -226,13 +226,13 @@ MAX_LINE_CHARS = 1_000_000
 MAX_GAME_CHARS = 16_000_000
 
 
-class LongLine(str):
-    """Stands for a line longer than :data:`MAX_LINE_CHARS` (its text is not kept)."""
+#: Stands for a line longer than :data:`MAX_LINE_CHARS`, whose text is not kept (told apart by identity).
+LONG_LINE = "\x00a line too long\x00"
 
 
 def bounded_lines(readline: Callable[[int], Any], empty: Any) -> Iterator[Any]:
     """The lines ``readline`` gives, each at most :data:`MAX_LINE_CHARS` long: a longer one is skipped
-    in pieces and given as a :class:`LongLine` (``empty``: what readline returns at the end)."""
+    in pieces and given as :data:`LONG_LINE` (``empty``: what readline returns at the end)."""
     newline = "\n" if isinstance(empty, str) else b"\n"
     while True:
         line = readline(MAX_LINE_CHARS + 1)
@@ -243,7 +243,7 @@ def bounded_lines(readline: Callable[[int], Any], empty: Any) -> Iterator[Any]:
                 rest = readline(MAX_LINE_CHARS)
                 if rest == empty or rest.endswith(newline):
                     break
-            yield LongLine("")
+            yield LONG_LINE
             continue
         yield line
 
@@ -288,7 +288,7 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
         lineno += 1
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a UTF-8 byte-order mark is not part of the text
-        if type(line) is LongLine and problem is None:
+        if line is LONG_LINE and problem is None:
             problem = (lineno, f"line {lineno} is longer than {MAX_LINE_CHARS:,} characters, the most a GRN line "
                                "may hold: the game is not read")
         stripped = line.lstrip()

@@ -43,12 +43,12 @@ class BadEncoding(Exception):
 def decoded_lines(raw: Any, *, bounded: bool = True) -> Iterator[str]:
     """Decode the lines of a binary file as UTF-8, raising :class:`BadEncoding` at the first bad byte.
 
-    ``bounded``: lines longer than GRN allows come as :class:`grn.notation.LongLine`, their text not
+    ``bounded``: lines longer than GRN allows come as :data:`grn.notation.LONG_LINE`, their text not
     kept (a JSON document, whose one line may be long, is read whole).
     """
     lines = notation.bounded_lines(raw.readline, b"") if bounded else iter(raw)
     for number, data in enumerate(lines, start=1):
-        if isinstance(data, notation.LongLine):
+        if data is notation.LONG_LINE:
             yield data
             continue
         try:
