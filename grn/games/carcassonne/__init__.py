@@ -72,7 +72,15 @@ class CarcassonneRuleset(TileRuleset):
                    width: int | None = None, shared_defs: Any = None) -> str:
         from grn.games.carcassonne.render import render_position
 
-        return render_position(position, legal=legal, width=width)
+        return render_position(position, legal=legal, width=width, defs=shared_defs)
+
+    def page_defs(self) -> Any:
+        from grn.games.carcassonne.render import TileDefs
+
+        return TileDefs("cct")
+
+    def page_defs_svg(self, shared: Any) -> str:
+        return str(shared.defs())
 
     def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
         from grn.games.carcassonne.render import render_tile_sheet
