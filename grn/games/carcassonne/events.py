@@ -47,8 +47,10 @@ class FollowersReturned(Event):
 
     def describe(self) -> str:
         """E.g. "red's follower goes back from the road"."""
-        who = ", ".join(f"{p}'s" for p in self.players)
-        return f"{who} follower{'s go' if len(self.players) > 1 else ' goes'} back from the {self.feature}"
+        if len(self.players) == 1:
+            return f"{self.players[0]}'s follower goes back from the {self.feature}"
+        who = ", ".join(self.players[:-1]) + " and " + self.players[-1]
+        return f"the followers of {who} go back from the {self.feature}"
 
     def __repr__(self) -> str:
         return f"<FollowersReturned {self.feature} {list(self.players)}>"

@@ -553,6 +553,8 @@ class CarcassonneState(TileEngine):
                     bordering = board.bordering()
                 cities = [c for c in bordering.get(r, ()) if board.kind[c] == CITY and board.is_closed(c)]
                 points = 3 * len(cities)
+                if not points:
+                    continue
                 detail = f"a field beside {counted(len(cities), 'completed city', 'completed cities')}"
             for s in winners:
                 self._scores[s] += points

@@ -48,8 +48,12 @@ def play(players: int | Sequence[str], seed: int, options: Options = Options(),
             if spots:
                 actions.append(rng.choice(spots))
             followers = state.follower_options(placement)
-            if followers and rng.random() < 0.5:
-                actions.append(rng.choice(followers))
+            if followers and rng.random() < 0.6:
+                kinds = [ts[placement.tile].kinds[state._segment_of(ts[placement.tile],
+                                                                    ts[placement.tile].orientation(placement.rotation),
+                                                                    0, f.location)] for f in followers]
+                weights = [1 if k == "field" else 4 for k in kinds]
+                actions.append(rng.choices(followers, weights)[0])
         state.play_turn(player, actions)
         turns.append(PlayedTurn(player, tuple(actions), state.scores))
     state.final_scoring()
