@@ -270,7 +270,7 @@ def test_follower_after_the_ingots() -> None:
     assert s.followers_on(1, 0, "W") == ["red"]
 
 
-def test_gold_shared_one_at_a_time_seed_example() -> None:
+def test_gold_shared_one_at_a_time_rules_example() -> None:
     """"Red completes a road. Since both Red and Blue occupy this road, they must share the gold ingots. Being the
     active player, Red takes the first gold ingot, followed by Blue, and finally Red takes the last one.\""""
     s = game(goldmines=True)
@@ -386,3 +386,10 @@ def test_commands_equal_without_spans() -> None:
     assert PlaceFollower("N", Span(1, 1)) == PlaceFollower("N")
     assert PlaceIngot(1, 2) != TakeIngot(1, 2)
     assert PlaceTile("K", 1, 0, 90) == acts("K@1,0:90")[0]
+
+
+def test_set_up_completed_city_scores_as_completed() -> None:
+    """Ruling R41: a city completed during set-up still holding its knight scores 2 per tile at the end."""
+    s = game()
+    s.setup("red", acts("E@0,1:180 +S"))
+    assert points(s.final_scoring()) == [("red", 4, "city")]
