@@ -56,8 +56,9 @@ def record_schema() -> Json:
     schemas: dict[str, list[Json]] = {}
     for ruleset in games.rulesets():
         for codec in ruleset.codecs:
-            # games sharing a command share its codec; where their schemas differ (a game reserves other
-            # words than tile ids), an object of that type is one of them
+            # games sharing a command share its codec; where their schemas differ (games reserve other words
+            # of their notation, never tile ids), an object of that type must satisfy them all: one record
+            # schema for every game refuses a word any game's notation reads otherwise
             found = schemas.setdefault(codec.json_type, [])
             own = codec.schema()
             if own not in found:
@@ -65,7 +66,7 @@ def record_schema() -> Json:
     action = doc["$defs"]["action"]
     action["properties"] = {"type": {"enum": list(schemas)}}
     action["allOf"] = [{"if": {"properties": {"type": {"const": t}}, "required": ["type"]},
-                        "then": found[0] if len(found) == 1 else {"anyOf": found}}
+                        "then": found[0] if len(found) == 1 else {"allOf": found}}
                        for t, found in schemas.items()]
     return doc  # type: ignore[no-any-return]
 
