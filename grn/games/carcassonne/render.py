@@ -355,12 +355,12 @@ def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
                 ax, ay = T / 2, T / 2
             out.append(mk.dot(X + ax, Y + ay, colour, r=15))
         elif m.kind == "arrow" and len(words) >= 2:
-            a, b = _xy(words[0]), _xy(words[1])
-            if a is None or b is None:
+            start, end = _xy(words[0]), _xy(words[1])
+            if start is None or end is None:
                 continue
             colour = st.colour_of(words[2] if len(words) > 2 else None)
-            ax, ay = frame.xy(a[0], a[1])
-            bx, by = frame.xy(b[0], b[1])
+            ax, ay = frame.xy(start[0], start[1])
+            bx, by = frame.xy(end[0], end[1])
             out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
         elif m.kind == "label" and words:
             p = _xy(words[0])

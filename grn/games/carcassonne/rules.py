@@ -12,7 +12,7 @@ game as it was.  Rulings where the rules are silent are in docs/rulings.md.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from grn.engine import Event
 from grn.errors import IllegalAction
@@ -47,6 +47,11 @@ def _pennants(count: int) -> str:
     if not count:
         return ""
     return f" with {_WORDS.get(count, str(count))} pennant{'s' if count != 1 else ''}"
+
+
+def _seated(followers: Any) -> list[tuple[int, int]]:
+    """The board's followers as (seat, segment id): this engine's owners are seats."""
+    return cast("list[tuple[int, int]]", followers or [])
 
 
 class Completion:
@@ -172,7 +177,7 @@ class CarcassonneState(TileEngine):
         """Colours of the followers on the feature at ``location`` of the tile at ``(x, y)``."""
         t = self.board.tiles[(x, y)]
         sid = self._segment_of(t.design, t.orientation, t.base, location)
-        return [self.players[int(s)] for s, _ in self.board.followers(sid)]
+        return [self.players[s] for s, _ in _seated(self.board.followers(sid))]
 
     def placed_followers(self) -> list[tuple[str, int, int, int, str]]:
         """Every follower on the board: (colour, x, y, local segment, kind)."""
@@ -260,7 +265,7 @@ class CarcassonneState(TileEngine):
         local = self._check_follower(seat, p, follow) if follow is not None else -1
         done = self._completions(p, seat, local)
         picks: list[tuple[int, tuple[int, int]]] = []
-        if self.options.goldmines or takes:
+        if takes or (done and (gold or self.ingots)):
             pile = self.ingots.copy()
             if gold:
                 pile[pos] = pile.get(pos, 0) + 1
@@ -330,7 +335,7 @@ class CarcassonneState(TileEngine):
         for r in p.group_roots[g]:
             f = root_data[r]
             if f is not None and f.followers:
-                owners = ", ".join(sorted({self.players[int(s)] for s, _ in f.followers}))
+                owners = ", ".join(sorted({self.players[s] for s, _ in _seated(f.followers)}))
                 free = [i for i, k in enumerate(design.kinds)
                         if (k != FIELD or self.options.farmers) and not self._occupied(p, i)]
                 hint = ("free features of the new tile: " + ", ".join(
@@ -454,7 +459,7 @@ class CarcassonneState(TileEngine):
                 assert f is not None
                 tiles |= f.tiles
                 if f.followers:
-                    followers += [(int(s), sid) for s, sid in f.followers]
+                    followers += _seated(f.followers)
                 if f.symbols:
                     pennants += f.symbols.get(PENNANTS, 0)
             for ls in segs:
@@ -478,7 +483,7 @@ class CarcassonneState(TileEngine):
                 for ls, kind in enumerate(t.design.kinds):
                     if kind == CLOISTER:
                         sid = t.base + ls
-                        followers = [(int(s), f) for s, f in board.followers(sid)]
+                        followers = _seated(board.followers(sid))
                         area = {(t.x, t.y)} | {(t.x + ex, t.y + ey) for ex, ey in AROUND}
                         out.append(Completion(CLOISTER, area, followers, 0, -1, sid, self._majority(followers)))
         return out
@@ -506,11 +511,11 @@ class CarcassonneState(TileEngine):
             self._scores[s] += points
             events.append(ScoreEvent(self.players[s], points, c.kind, detail))
         sid = c.sid if c.sid >= 0 else targets[c.group]
-        back = board.remove_followers(sid)
+        back = _seated(board.remove_followers(sid))
         for s, f in back:
-            self.supply[int(s)] += 1
+            self.supply[s] += 1
             self.follower_at.pop(f, None)
-        events.append(FollowersReturned(c.kind, tuple(self.players[int(s)] for s, _ in back)))
+        events.append(FollowersReturned(c.kind, tuple(self.players[s] for s, _ in back)))
 
     def final_scoring(self) -> list[Event]:
         """Score the end of the game once: incomplete features, farmers, then the gold table."""
@@ -529,7 +534,7 @@ class CarcassonneState(TileEngine):
         held.sort(key=lambda rf: (order[rf[1].kind], rf[0]))
         bordering: dict[int, set[int]] | None = None
         for r, f in held:
-            followers = [(int(s), sid) for s, sid in f.followers or ()]
+            followers = _seated(f.followers)[:]
             winners = self._majority(followers)
             n = len(f.tiles)
             kind = f.kind
