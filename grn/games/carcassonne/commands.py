@@ -134,7 +134,8 @@ class TakeCodec(CommandCodec):
 
     command = TakeIngot
     terminal = "TAKE"
-    json_type = "take"
+    # "take" alone is another game's word (the plug-in test's Nim): JSON types are shared by every game
+    json_type = "take_ingot"
     expected = "an ingot taken such as take@1,0"
 
     def read(self, text: str, span: Span, problems: Problems) -> TakeIngot:
@@ -145,13 +146,13 @@ class TakeCodec(CommandCodec):
         return f"take@{command.x},{command.y}"
 
     def to_json(self, command: TakeIngot) -> Json:
-        return {"type": "take", "x": command.x, "y": command.y}
+        return {"type": "take_ingot", "x": command.x, "y": command.y}
 
     def from_json(self, obj: Json) -> TakeIngot:
         return TakeIngot(obj["x"], obj["y"])
 
     def schema(self) -> Json:
-        return object_schema("take", {"x": {"type": "integer"}, "y": {"type": "integer"}}, ("x", "y"))
+        return object_schema("take_ingot", {"x": {"type": "integer"}, "y": {"type": "integer"}}, ("x", "y"))
 
 
 #: Carcassonne's own codecs (after the shared tile-laying ones).
