@@ -52,11 +52,23 @@ def place_xy(p: int, depth: float = 0.0) -> tuple[float, float]:
     return ax + (bx - ax) * t + ix * depth, ay + (by - ay) * t + iy * depth
 
 
+def cloister_xy(design: TileDesign) -> tuple[float, float]:
+    """The centre of a cloister: the tile's centre, or its biggest field when a city covers the centre."""
+    if any(k == CITY and len({p // 3 for p in seg.places}) > 1 for k, seg in zip(design.kinds, design.segments)):
+        fields = [i for i, k in enumerate(design.kinds) if k == FIELD]
+        if fields:
+            big = max(fields, key=lambda i: len(design.segments[i].places))
+            x, y = segment_anchor(design, big)
+            return (x + T / 2) / 2 + 6, (y + T / 2) / 2 + 6
+    return T / 2, T / 2
+
+
 def segment_anchor(design: TileDesign, local: int) -> tuple[float, float]:
     """Where a piece on segment ``local`` stands on the unturned tile."""
     seg = design.segments[local]
     if not seg.places:
-        return T / 2, T / 2 + 6
+        x, y = cloister_xy(design)
+        return x, y + 6
     if design.kinds[local] == ROAD:
         e = seg.places[0] // 3
         x, y = MIDDLE[e]
@@ -132,7 +144,8 @@ def tile_drawing(design: TileDesign) -> str:
         out.append('<rect x="42" y="42" width="16" height="16" fill="#6e6556"/>')
     for i, k in enumerate(design.kinds):
         if k == CLOISTER:
-            out.append('<g class="cloister"><rect x="36" y="40" width="28" height="24" fill="#f2e6cc" '
+            cx, cy = cloister_xy(design)
+            out.append(f'<g class="cloister" transform="translate({num(cx - 50)},{num(cy - 50)})"><rect x="36" y="40" width="28" height="24" fill="#f2e6cc" '
                        'stroke="#5a4030" stroke-width="2"/><path d="M32,41 L50,26 L68,41 Z" fill="#b5452f" '
                        'stroke="#5a4030" stroke-width="2"/><rect x="46" y="52" width="8" height="12" '
                        'fill="#5a4030"/></g>')
