@@ -114,3 +114,18 @@ def test_rules_question() -> None:
     rep = report("carcassonne-rules-question.grn")
     assert [(e.player, e.points, e.feature) for e in turn_events(rep, 1) if isinstance(e, ScoreEvent)] == [
         ("red", 8, "city")]
+
+
+def test_selfplay_command_makes_complete_legal_games(tmp_path: Path) -> None:
+    """grn selfplay --game carcassonne [--options goldmines]: complete games that validate."""
+    for options in ([], ["--options", "goldmines"], ["--options", "farmers=off, smallcity"]):
+        out = tmp_path / "games.grn"
+        result = runner.invoke(grn.cli.app, ["selfplay", "--game", "carcassonne", "--players", "3", "--seed", "5",
+                                             "--games", "2", "-o", str(out), *options])
+        assert result.exit_code == 0, result.output
+        text = out.read_text(encoding="utf-8")
+        assert text.count('[Game "carcassonne"]') == 2
+        records = parse(text, file=str(out))
+        for r in records:
+            rep = validate_record(r)
+            assert rep.valid and rep.complete, [d.message for d in rep.diagnostics]
