@@ -10,6 +10,8 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from grn.errors import IllegalAction, Span
 from grn.games.carcassonne import RULESET, parse_options
@@ -393,3 +395,30 @@ def test_set_up_completed_city_scores_as_completed() -> None:
     s = game()
     s.setup("red", acts("E@0,1:180 +S"))
     assert points(s.final_scoring()) == [("red", 4, "city")]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 5), st.booleans())
+def test_followers_and_ingots_are_conserved(seed: int, players: int, farmers: bool) -> None:
+    """Every turn: 7 followers per player between supply and board; 2 ingots per Gold Mines tile placed,
+    between the tiles and the players; scores never go down."""
+    from grn.games.carcassonne import selfplay
+
+    options = Options(goldmines=True, farmers=farmers)
+    g = selfplay.play(players, seed=seed, options=options)
+    s = CarcassonneState.new(None, g.players, options)
+    gold_tiles = 0
+    last = dict(s.scores)
+    for t in g.turns:
+        s.play_turn(t.player, list(t.actions))
+        place = next((a for a in t.actions if isinstance(a, PlaceTile)), None)
+        if place is not None and place.tile.startswith("GM"):
+            gold_tiles += 1
+        on_board = [0] * players
+        for seat in s.follower_at.values():
+            on_board[seat] += 1
+        assert [a + b for a, b in zip(s.supply, on_board)] == [7] * players
+        assert sum(s.ingots.values()) + sum(s.held) == 2 * gold_tiles
+        assert all(s.scores[p] >= last[p] for p in last)
+        last = dict(s.scores)
+    assert s.is_over
