@@ -129,3 +129,17 @@ def test_selfplay_command_makes_complete_legal_games(tmp_path: Path) -> None:
         for r in records:
             rep = validate_record(r)
             assert rep.valid and rep.complete, [d.message for d in rep.diagnostics]
+
+
+def test_end_tag() -> None:
+    """[End "now"] scores a record that stops on purpose (any game); another value is an error."""
+    gold_rush = (EXAMPLES.parent / "goldrush-rules-question.grn").read_text(encoding="utf-8")
+    text = gold_rush.replace('[Players "red, blue"]', '[Players "red, blue"]\n[End "now"]')
+    rep = validate_record(parse(text)[0])
+    assert rep.valid and rep.final_events and not rep.complete
+    rep = validate_record(parse(gold_rush)[0])
+    assert rep.valid and not rep.final_events
+    bad = '[Game "carcassonne"]\n[Players "red, blue"]\n[End "later"]\n\n1. red E@0,1:180 +S\n'
+    rep = validate_record(parse(bad)[0])
+    assert not rep.valid and "End tag" in rep.diagnostics[0].message
+    assert rep.diagnostics[0].span.line == 3
