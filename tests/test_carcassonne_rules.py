@@ -422,3 +422,37 @@ def test_followers_and_ingots_are_conserved(seed: int, players: int, farmers: bo
         assert all(s.scores[p] >= last[p] for p in last)
         last = dict(s.scores)
     assert s.is_over
+
+
+def test_joined_city_majority_scores_alone() -> None:
+    """Features occupied apart may join; then "the player with the most followers" scores alone."""
+    s = game()
+    s.setup("blue", acts("+N"))                                   # blue's knight in the city of the start tile
+    s.setup("red", acts("U@1,0 E@1,1:270 +W W@-1,0 E@-1,1:90 +E"))  # two knights of red in two other cities
+    events = s.play_turn("red", acts("R@0,1:180"))                # joins the three into one city of 4 tiles
+    assert points(events) == [("red", 8, "city")]
+    assert s.supply == [7, 7]
+
+
+def test_field_majority_and_each_city_once() -> None:
+    """Farmers: the field's majority scores 3 per completed city beside it, each city once per field."""
+    s = game()
+    s.setup("red", acts("E@0,1:180 U@1,0 +NNE U@-1,0 +NNW"))
+    s.setup("blue", acts("U@2,0 +N"))
+    final = points(s.final_scoring())
+    assert final == [("red", 3, "field")]
+
+
+def test_a_road_that_closes_into_a_loop_is_complete() -> None:
+    """A road is complete when both ends stop "or it forms a closed loop"; 1 point per tile."""
+    s = game()
+    s.setup("red", acts("U@1,0 V@1,1:180 V@2,1:90 V@2,2"))
+    assert points(s.play_turn("red", acts("V@1,2:270 +S"))) == [("red", 4, "road")]
+
+
+def test_a_road_ending_at_a_city_gate() -> None:
+    """Tile T: three city edges and a road leaving south that stops at the city."""
+    s = game()
+    s.play_turn("red", acts("T@1,0:90 +W"))   # the road of T runs west into the start tile's road
+    assert s.board.feature(s.board.segment_at(1, 0, "W")).open_places == 1  # still open at the west end
+    assert points(s.play_turn("blue", acts("W@-1,0"))) == [("red", 3, "road")]
