@@ -233,8 +233,11 @@ class CarcassonneState(TileEngine):
         if place is None:
             if self.bag_left - len(discards) > 0:
                 span = discards[-1].span if discards else None
+                left = self.bag_left - len(discards)
                 raise IllegalAction("the turn places no tile", rule=self.rules.draw_and_place,
-                                    section=SEC_PLAYING, span=span)
+                                    section=SEC_PLAYING, span=span,
+                                    hint=f"{counted(left, 'tile')} {'is' if left == 1 else 'are'} left in the bag: "
+                                         "write the tile drawn and where it goes, such as K@1,0:90")
             for d in discards:
                 self._take_from_bag(d.tile)
                 events.append(TileDiscarded(player, d.tile))
@@ -611,10 +614,11 @@ class CarcassonneState(TileEngine):
             elif isinstance(a, PlaceFollower):
                 if last is None:
                     raise IllegalAction("a set-up follower goes on the tile placed last", rule=Q_FOLLOWER_NEW,
-                                        section=SEC_FOLLOWER, span=a.span)
+                                        section=SEC_FOLLOWER, span=a.span, hint="place a tile first")
                 if self.supply[seat] <= 0:
                     raise IllegalAction(f"{player} has no follower left in the supply", rule=Q_FOLLOWER_SUPPLY,
-                                        section=SEC_FOLLOWER, span=a.span)
+                                        section=SEC_FOLLOWER, span=a.span,
+                                        hint=f"each player has {FOLLOWERS} followers")
                 local = self._segment_of(last.design, last.orientation, 0, a.location)
                 if local < 0:
                     raise IllegalAction(f"{a.location} names no feature of tile {last.design.id}",
@@ -623,19 +627,23 @@ class CarcassonneState(TileEngine):
                                                                                             last.orientation))
                 if last.design.kinds[local] == FIELD and not self.options.farmers:
                     raise IllegalAction("this game is played without farmers", rule=Q_FARMERS_OFF,
-                                        section=SEC_FARMERS, span=a.span)
+                                        section=SEC_FARMERS, span=a.span,
+                                        hint="the features of the tile: " + self._locations(last.design,
+                                                                                            last.orientation))
                 self._put_follower(seat, last.base + local)
             elif isinstance(a, PlaceIngot):
                 q = (a.x, a.y)
                 if q not in self.board.tiles:
                     raise IllegalAction(f"there is no tile at {a.x},{a.y}", rule=Q_STACK, section=SEC_GOLD_PLACE,
-                                        span=a.span)
+                                        span=a.span, hint="ingots go on placed tiles")
                 self.ingots[q] = self.ingots.get(q, 0) + 1
             elif isinstance(a, TakeIngot):
                 q = (a.x, a.y)
                 if self.ingots.get(q, 0) <= 0:
                     raise IllegalAction(f"there is no gold ingot on {a.x},{a.y}", rule=Q_SHARE,
-                                        section=SEC_GOLD_TAKE, span=a.span)
+                                        section=SEC_GOLD_TAKE, span=a.span,
+                                        hint="tiles with gold: " + (" ".join(f"take@{x},{y}" for x, y in
+                                                                             sorted(self.ingots)) or "none"))
                 self.ingots[q] -= 1
                 if not self.ingots[q]:
                     del self.ingots[q]
@@ -647,7 +655,8 @@ class CarcassonneState(TileEngine):
                 self._take_from_bag(design.id)
             else:
                 raise IllegalAction(f"{a!r} cannot be part of a set-up", rule="a set-up writes a position directly",
-                                    section=SEC_PLAYING, span=getattr(a, "span", None))
+                                    section=SEC_PLAYING, span=getattr(a, "span", None),
+                                    hint="a set-up places tiles, followers and ingots, takes ingots or discards")
 
 
 def _restore_state(values: tuple[Any, ...]) -> CarcassonneState:
