@@ -456,3 +456,68 @@ def test_a_road_ending_at_a_city_gate() -> None:
     s.play_turn("red", acts("T@1,0:90 +W"))   # the road of T runs west into the start tile's road
     assert s.board.feature(s.board.segment_at(1, 0, "W")).open_places == 1  # still open at the west end
     assert points(s.play_turn("blue", acts("W@-1,0"))) == [("red", 3, "road")]
+
+
+def test_an_ingot_counts_for_every_feature_on_its_tile() -> None:
+    """"A gold ingot counts for every feature on the tile; it is not assigned to a specific feature." and "This
+    means every tile that the road runs through or those used to build the city.\""""
+    for completing, feature in (("E@0,1:180 +S", "city"), ("W@-1,0", "road")):
+        s = game(goldmines=True)
+        s.setup("red", acts("W@1,0 +W ingot@0,0"))  # the start tile holds a city and a road
+        if feature == "city":
+            s.setup("blue", acts("ingot@1,0"))       # on the road's tile, not the city's
+        events = s.play_turn("red", acts(completing))
+        assert [e.feature for e in events if isinstance(e, ScoreEvent)] == [feature]
+        assert s.gold["red"] == (1 if feature == "city" else 1)
+        assert s.ingots == ({(1, 0): 1} if feature == "city" else {})
+
+
+def test_gold_mines_sentences_are_each_tested() -> None:
+    """Every sentence of The Gold Mines rules is quoted, word for word, by a test of this file."""
+    import inspect
+    import sys
+
+    from grn.games.carcassonne import terms
+
+    here = sys.modules[__name__]
+    docs = " ".join(" ".join((f.__doc__ or "").split()) for name, f in inspect.getmembers(here, inspect.isfunction)
+                    if name.startswith("test_"))
+    sentences = [terms.Q_PLACE, terms.Q_TWO, terms.Q_STACK, terms.Q_ORDER, terms.Q_MAJORITY, terms.Q_CLOISTER,
+                 terms.Q_LEFTOVER, terms.Q_FARMERS, terms.Q_SETUP, terms.Q_TAKE,
+                 "A gold ingot counts for every feature on the tile; it is not assigned to a specific feature.",
+                 "This means every tile that the road runs through or those used to build the city.",
+                 "Being the active player, Red takes the first gold ingot, followed by Blue, and finally Red takes "
+                 "the last one.",
+                 "each player that can receive gold ingots takes one ingot.",
+                 "1. Place a tile with a gold ingot 2. Place 2 gold ingots 3. Place a follower or not 4. Score "
+                 "completed features 5. Distribute gold ingots",
+                 "The players' gold ingots are never hidden.",
+                 "Players score points depending on the number of gold ingots they collected during the game."]
+    missing = [q for q in sentences if " ".join(q.split()) not in docs]
+    assert not missing, missing
+
+
+def test_gold_is_never_hidden() -> None:
+    """"The players' gold ingots are never hidden." Each player's count is part of the game's state and shown."""
+    s = game(goldmines=True)
+    s.setup("red", acts("W@1,0 +W ingot@0,0 ingot@1,0"))
+    s.play_turn("red", acts("W@-1,0"))
+    assert s.gold == {"red": 2, "blue": 0}
+
+
+def test_the_table_after_the_final_scoring() -> None:
+    """"After the final scoring, consult the table below. Players score points depending on the number of gold
+    ingots they collected during the game.\""""
+    s = game(goldmines=True)
+    s.setup("red", acts("U@1,0 +E ingot@1,0 take@1,0"))
+    final = points(s.final_scoring())
+    assert final == [("red", 2, "road"), ("red", 1, "gold")]  # the gold comes last
+
+
+def test_completed_feature_ingots_are_taken() -> None:
+    """"When a feature is completed, the gold ingots on the tiles forming the completed feature are taken by the
+    player.\""""
+    s = game(goldmines=True)
+    s.setup("red", acts("ingot@0,0"))
+    s.play_turn("red", acts("E@0,1:180 +S"))
+    assert s.gold["red"] == 1 and not s.ingots
