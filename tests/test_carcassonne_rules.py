@@ -234,8 +234,9 @@ def test_discard_only_when_nothing_fits() -> None:
 # ---------------------------------------------------------------------------
 
 def test_two_ingots_after_a_gold_tile() -> None:
-    """"He then sets a gold ingot on that tile and on an adjacent tile (even diagonally). As such, a player will
-    always place 2 gold ingots after placing a tile with an ingot.\""""
+    """"Whenever a player draws a tile with a gold ingot on it, he places it as usual. He then sets a gold ingot on
+    that tile and on an adjacent tile (even diagonally). As such, a player will always place 2 gold ingots after
+    placing a tile with an ingot.\""""
     s = game(goldmines=True)
     e = illegal(s, "red", "GM6@1,0:90")
     assert e.rule.startswith(Q_PLACE) and "ingot@0,0" in e.hint
@@ -468,7 +469,7 @@ def test_an_ingot_counts_for_every_feature_on_its_tile() -> None:
             s.setup("blue", acts("ingot@1,0"))       # on the road's tile, not the city's
         events = s.play_turn("red", acts(completing))
         assert [e.feature for e in events if isinstance(e, ScoreEvent)] == [feature]
-        assert s.gold["red"] == (1 if feature == "city" else 1)
+        assert s.gold["red"] == 1  # the start tile's ingot, through whichever feature completes
         assert s.ingots == ({(1, 0): 1} if feature == "city" else {})
 
 
