@@ -4,7 +4,7 @@
     .venv/bin/python bench/bench_validate.py [--games 300] [--chess-games 300] [--memory 10000]
 
 grn side: N self-played 4-player Gold Rush games (random legal play, fixed
-seeds) are written as one GRN file, then read and validated the way
+seeds; ``--game carcassonne [--options goldmines]`` plays Carcassonne) are written as one GRN file, then read and validated the way
 ``grn validate`` does (parse, replay every turn against the rules, score,
 compare checkpoints and the Result tag).  The time is split into parsing,
 rules (replaying turns) and final scoring.
@@ -34,13 +34,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def make_grn(games: int, players: int, seed0: int) -> tuple[str, float]:
-    from grn.games.goldrush import selfplay as goldrush
+def make_grn(games: int, players: int, seed0: int, game: str = "goldrush",
+             options: str = "") -> tuple[str, float]:
+    from grn import games as registry
+    from grn.record import parse_options
     from grn.selfplay import to_record
     from grn.writer import write_record
 
+    ruleset = registry.find_ruleset(game)
+    opts = ruleset.parse_options(parse_options(options))
     t = time.perf_counter()
-    parts = [write_record(to_record(goldrush.play(players, seed=seed0 + i), seed=seed0 + i))
+    parts = [write_record(to_record(ruleset.selfplay(players, seed0 + i, opts), seed=seed0 + i))
              for i in range(games)]
     return "\n".join(parts), time.perf_counter() - t
 
@@ -117,6 +121,23 @@ def bench_grn(text: str, repeat: int) -> dict[str, float]:
 
 
 def _replay_only(records: list) -> tuple[float, float]:
+    from grn import games as registry
+
+    if records and records[0].tag("Game") not in (None, "goldrush"):
+        # another game: its engine from its ruleset, the way grn validate sets it up
+        ruleset = registry.find_ruleset(records[0].tag("Game"))
+        rules = scoring = 0.0
+        for r in records:
+            turns = [(t.player, t.actions) for t in r.turns]
+            t = time.perf_counter()
+            state = ruleset.new_engine(r, list(r.seats()), None)
+            for player, actions in turns:
+                state.play_turn(player, actions)
+            t2 = time.perf_counter()
+            state.final_scoring()
+            rules += t2 - t
+            scoring += time.perf_counter() - t2
+        return rules, scoring
     from grn.games.goldrush.rules import GoldRushState
     from grn.games.goldrush import load_tileset
     from grn.games.goldrush import parse_options as goldrush_options
@@ -194,7 +215,9 @@ def pure_python_rate(text: str, repeat: int) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=300, help="self-played Gold Rush games (4 players)")
+    ap.add_argument("--games", type=int, default=300, help="self-played games (4 players)")
+    ap.add_argument("--game", default="goldrush", help="which game self-plays: goldrush (default) or carcassonne")
+    ap.add_argument("--options", default="", help="the game's options, as its Options tag writes them")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--chess-games", type=int, default=300, help="random chess games for python-chess")
     ap.add_argument("--plies", type=int, default=80)
@@ -209,8 +232,9 @@ def main() -> None:
 
     print(f"python {sys.version.split()[0]}, python-chess {chess.__version__}, {os.cpu_count()} cores, "
           f"grn {_compiled.status()}")
-    text, gen = make_grn(args.games, args.players, seed0=1000)
-    print(f"generated {args.games} self-played {args.players}-player games in {gen:.1f} s "
+    text, gen = make_grn(args.games, args.players, seed0=1000, game=args.game, options=args.options)
+    print(f"generated {args.games} self-played {args.players}-player {args.game} games"
+          f"{' (' + args.options + ')' if args.options else ''} in {gen:.1f} s "
           f"({len(text) / 1e6:.2f} MB of GRN)")
     pgn = make_pgn(args.chess_games, args.plies, seed=7)
 

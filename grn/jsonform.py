@@ -55,14 +55,21 @@ def record_schema() -> Json:
 
     text = resources.files("grn.schemas").joinpath("record-envelope.schema.json").read_text(encoding="utf-8")
     doc = json.loads(text)
-    codecs: dict[str, Any] = {}
+    schemas: dict[str, list[Json]] = {}
     for ruleset in games.rulesets():
         for codec in ruleset.codecs:
-            codecs.setdefault(codec.json_type, codec)  # games sharing a command share its codec
+            # games sharing a command share its codec; where their schemas differ (games reserve other words
+            # of their notation, never tile ids), an object of that type must satisfy them all: one record
+            # schema for every game refuses a word any game's notation reads otherwise
+            found = schemas.setdefault(codec.json_type, [])
+            own = codec.schema()
+            if own not in found:
+                found.append(own)
     action = doc["$defs"]["action"]
-    action["properties"] = {"type": {"enum": list(codecs)}}
-    action["allOf"] = [{"if": {"properties": {"type": {"const": t}}, "required": ["type"]}, "then": c.schema()}
-                       for t, c in codecs.items()]
+    action["properties"] = {"type": {"enum": list(schemas)}}
+    action["allOf"] = [{"if": {"properties": {"type": {"const": t}}, "required": ["type"]},
+                        "then": found[0] if len(found) == 1 else {"allOf": found}}
+                       for t, found in schemas.items()]
     return doc  # type: ignore[no-any-return]
 
 

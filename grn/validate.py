@@ -12,6 +12,8 @@ score events of every turn, and the final scores.
 * Score checkpoints are compared with the engine's figures; the first turn
   where the record and the rules differ is named.
 * The ``Result`` tag is compared with the final scores when the game is over.
+* ``[End "now"]`` ends a record on purpose (a puzzle, a rules question): the
+  final scoring is made after its last turn as if the game ended there.
 """
 
 from __future__ import annotations
@@ -249,6 +251,18 @@ class _Replay:
         return True
 
     def finish(self, engine: Engine) -> None:
+        end = self.record.tag("End")
+        if end is not None and end.strip() != "now":
+            self.error(f'End tag: {end.strip()!r} is not a way to end a record: write [End "now"] to score it '
+                       "as if the game ended there", self.record.tag_span("End"), code="tags")
+        elif end is not None and not engine.is_over:
+            # a puzzle or a rules question ends on purpose: score it as if the game ended after its last turn
+            self.report.notes.append('the record ends here on purpose ([End "now"]): final scoring as at the end '
+                                     "of the game")
+            self.report.final_events = [_describe(e) for e in engine.final_scoring()]
+            self.report.final_scores = dict(engine.scores)
+            self.check_result(engine)
+            return
         if not engine.is_over:
             self.report.notes.append("the record stops before the end of the game")
             blocked = engine.blocked_note()

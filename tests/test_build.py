@@ -32,7 +32,7 @@ def test_pure_python_gives_the_same_reports(tmp_path):
     shutil.copytree(ROOT / "grn", tmp_path / "grn", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
     shutil.copytree(ROOT / "grammar", tmp_path / "grn" / "grammar")
     shutil.copytree(ROOT / "schemas", tmp_path / "grn" / "schemas")
-    examples = sorted(str(p) for p in (ROOT / "examples").glob("*.grn"))
+    examples = sorted(str(p) for p in (ROOT / "examples").glob("**/*.grn"))
 
     def run(path: str) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "PYTHONPATH": path}

@@ -31,6 +31,9 @@ SAMPLES = {
     "MINE": ["mine", "mine=3", "mine=0"],
     "TOKENS": ["tokens=2,?,0", "tokens=5"],
     "FLIP": ["c4=G3", "f2=red4", "h8=D"],
+    "FOLLOWER": ["+N", "+C", "+SSW"],
+    "INGOT": ["ingot@1,1", "ingot@-1,0"],
+    "TAKE": ["take@0,-1", "take@2,3"],
 }
 
 
@@ -79,7 +82,8 @@ def test_the_record_schema_holds_every_codec_and_the_file_is_in_step():
         for codec in ruleset.codecs:
             assert codec.json_type in types
             entry = next(e for e in action["allOf"] if e["if"]["properties"]["type"]["const"] == codec.json_type)
-            assert entry["then"] == codec.schema()
+            # games that share a command but reserve other words give one schema each, all of which hold
+            assert entry["then"] == codec.schema() or codec.schema() in entry["then"]["allOf"]
     written = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
     assert written == schema, "run python -m grn.jsonform to write schemas/record.schema.json again"
 

@@ -262,8 +262,13 @@ def test_fancy_records_are_declined(case: tuple[str, str]) -> None:
 # ---------------------------------------------------------------------------
 
 def test_selfplay_records_take_the_fast_path() -> None:
+    from grn.games.carcassonne import Options as CarcassonneOptions
+    from grn.games.carcassonne import selfplay as carcassonne_play
+
     for game, record in (("goldrush", to_record(goldrush_play.play(3, seed=2), seed=2)),
-                         ("gold", to_record(gold_play.play(2, seed=2), seed=2))):
+                         ("gold", to_record(gold_play.play(2, seed=2), seed=2)),
+                         ("carcassonne", to_record(carcassonne_play.play(
+                             3, seed=2, options=CarcassonneOptions(goldmines=True)), seed=2))):
         text = write_record(record)
         assert fast_takes(text, game)
         parsed = assert_same(text)
@@ -387,3 +392,12 @@ def test_player_named_like_a_keyword() -> None:
     for player in ("scorer", "mine", "tent", "discard", "tokens"):
         record = _one(HEAD + f"1. {player} 17@0,1\n")
         assert record.turns[0].player == player
+
+
+def test_carcassonne_words_that_start_like_keywords() -> None:
+    """ingot@/take@ are commands; ingot2@/take5@ are tile ids: both paths read them alike."""
+    text = '[Game "carcassonne"]\n\n1. red ingot2@1,0 ingot@0,0 +N take@1,0 take5@2,0\n'
+    record = _one(text, "carcassonne", takes=True)
+    (turn,) = record.turns
+    assert [type(a).__name__ for a in turn.actions] == ["PlaceTile", "PlaceIngot", "PlaceFollower", "TakeIngot",
+                                                        "PlaceTile"]

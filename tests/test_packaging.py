@@ -36,6 +36,7 @@ def test_wheel_carries_grammar_schemas_and_data(tmp_path):
                  "grn/schemas/record.schema.json", "grn/schemas/report.schema.json",
                  "grn/schemas/tileset.schema.json", "grn/games/gold/cards.schema.json",
                  "grn/games/goldrush/tileset.json", "grn/games/gold/cards.json",
+                 "grn/games/carcassonne/carcassonne.lark", "grn/games/carcassonne/tileset.json",
                  "grn/render/__init__.py", "grn/selfplay.py", "grn/cli.py"):
         assert name in names, name
     entry = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()

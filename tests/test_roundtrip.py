@@ -23,6 +23,7 @@ from grn.ruleset import COLOURS
 from grn.tiling.places import LOCATIONS
 from grn.games.gold.commands import Card, FlipCard
 from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.jsonform import records_from_json, records_to_json, schema
 from grn.record import (
@@ -79,7 +80,15 @@ card = st.one_of(
     st.just(Card("dynamite")),
 )
 gold_action = st.builds(FlipCard, position, card)
-ACTIONS = {"goldrush": goldrush_action, "gold": gold_action}
+carcassonne_action = st.one_of(
+    st.builds(PlaceTile, st.one_of(st.sampled_from(list("ABCDEFGHIJKLMNOPQRSTUVWX")), tile_id), coord, coord,
+              st.sampled_from([0, 90, 180, 270])),
+    st.builds(DiscardTile, tile_id),
+    st.builds(PlaceFollower, st.sampled_from(LOCATIONS)),
+    st.builds(PlaceIngot, coord, coord),
+    st.builds(TakeIngot, coord, coord),
+)
+ACTIONS = {"goldrush": goldrush_action, "gold": gold_action, "carcassonne": carcassonne_action}
 
 markup_word = st.one_of(
     st.builds(lambda x, y: f"{x},{y}", coord, coord),
@@ -136,9 +145,9 @@ TURNS = {game: _turns(game, 0) for game in ACTIONS}
 
 @st.composite
 def records(draw) -> Record:
-    game = draw(st.sampled_from(["goldrush", "gold"]))
+    game = draw(st.sampled_from(["goldrush", "gold", "carcassonne"]))
     tags = []
-    if game == "gold" or draw(st.booleans()):
+    if game != "goldrush" or draw(st.booleans()):
         spelled = draw(st.sampled_from([game, game.capitalize()]))
         tags.append(("Game", spelled))
     tags += draw(st.lists(st.tuples(tag_name, line_text), max_size=5))

@@ -19,6 +19,7 @@ from grn.ruleset import Ruleset
 BUILTIN: dict[str, str] = {
     "goldrush": "grn.games.goldrush",
     "gold": "grn.games.gold",
+    "carcassonne": "grn.games.carcassonne",
 }
 #: The game of a record without a ``Game`` tag (GRN's first game).
 DEFAULT = "goldrush"

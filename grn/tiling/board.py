@@ -305,6 +305,20 @@ class Board:
         return Feature(r, f.kind, frozenset(f.tiles), f.open, dict(f.symbols or {}), tuple(f.followers or ()),
                        tuple(f.links or ()))
 
+    def bordering(self) -> dict[int, set[int]]:
+        """Feature root -> roots of the features its segments border (a tile set's ``borders``), in one pass.
+
+        Only features whose segments list ``borders`` appear (a field and the cities beside it).
+        """
+        out: dict[int, set[int]] = {}
+        for pos, t in self.tiles.items():
+            for local, seg in enumerate(t.design.segments):
+                if seg.borders:
+                    near = out.setdefault(self.find(t.base + local), set())
+                    for bi in seg.borders:
+                        near.add(self.find(t.base + bi))
+        return out
+
     def roots(self) -> Iterator[int]:
         """The root of every feature, oldest first."""
         parent = self.parent

@@ -28,7 +28,7 @@ __all__ = ["Segment", "Orientation", "TileDesign", "TileSet", "tileset_from_dict
            "load_shipped_tileset", "ROLES", "PLACE_INDEX", "EDGE_MIDDLES", "opposite_place", "rotate_place"]
 
 #: Segment keys that are not symbol counters.
-RESERVED_KEYS = frozenset({"kind", "edges", "ends", "links", "name", "notes"})
+RESERVED_KEYS = frozenset({"kind", "edges", "ends", "links", "borders", "name", "notes"})
 #: The roles a segment kind may play (the tile set's ``kinds`` object):
 #: ``path`` segments meet edges only at edge middles and have exactly two ends,
 #: each an edge or an ``ends`` entry; ``edge`` segments hold whole edges (all
@@ -55,7 +55,9 @@ class Segment:
     path's ends stop inside the tile; ``links`` are the indices of other
     segments of the same tile this one is joined to (a Gold Rush city's
     ``rails``); ``symbols`` is a sorted tuple of ``(name, count)`` pairs with
-    non-zero counts.
+    non-zero counts; ``borders`` are the indices of other segments of the tile
+    this one touches without joining them (a field and the cities it lies
+    beside: :meth:`grn.tiling.board.Board.bordering` follows it across tiles).
     """
 
     kind: str
@@ -63,6 +65,7 @@ class Segment:
     ends: tuple[str, ...] = ()
     links: tuple[int, ...] = ()
     symbols: tuple[tuple[str, int], ...] = ()
+    borders: tuple[int, ...] = ()
 
     def count(self, symbol: str) -> int:
         """How many ``symbol`` symbols the segment shows (0 when none)."""
@@ -74,7 +77,7 @@ class Segment:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Frozen dataclasses compiled by mypyc cannot be unpickled field by field: rebuild them.
-        return (Segment, (self.kind, self.places, self.ends, self.links, self.symbols))
+        return (Segment, (self.kind, self.places, self.ends, self.links, self.symbols, self.borders))
 
     @property
     def edges(self) -> tuple[str, ...]:
@@ -87,6 +90,8 @@ class Segment:
             parts.append("ends=" + ",".join(self.ends))
         if self.links:
             parts.append("links=" + ",".join(map(str, self.links)))
+        if self.borders:
+            parts.append("borders=" + ",".join(map(str, self.borders)))
         parts += [f"{n}={c}" for n, c in self.symbols]
         return "<Segment " + " ".join(parts) + ">"
 
@@ -154,7 +159,7 @@ def _orient(segments: tuple[Segment, ...], rotation: int) -> Orientation:
     edge_segments_rev = tuple(tuple(reversed(s)) for s in edge_segments)
     canonical = frozenset(
         (seg.kind, seg_places[si], tuple(sorted(seg.ends)), seg.symbols,
-         frozenset(seg_places[li] for li in seg.links))
+         frozenset(seg_places[li] for li in seg.links), frozenset(seg_places[bi] for bi in seg.borders))
         for si, seg in enumerate(segments))
     return Orientation(rotation, kinds, tuple(place_segment), tuple(seg_places), edge_sig, edge_need,
                        edge_segments, edge_segments_rev, canonical, tuple(len(p) for p in seg_places),
@@ -181,9 +186,12 @@ class TileDesign:
     extras: tuple[Any, ...] = field(compare=False, repr=False, default=())
     #: per segment: its kind
     kinds: tuple[str, ...] = field(compare=False, repr=False, default=())
+    #: marks printed on the tile as a whole, not on one segment (words of the tile set's ``marks``)
+    marks: tuple[str, ...] = ()
 
     @classmethod
-    def build(cls, id: str, design: str, count: int, segments: tuple[Segment, ...]) -> TileDesign:
+    def build(cls, id: str, design: str, count: int, segments: tuple[Segment, ...],
+              marks: tuple[str, ...] = ()) -> TileDesign:
         """Make a design and precompute its orientations."""
         orients = tuple(_orient(segments, r) for r in (0, 90, 180, 270))
         unique: list[int] = []
@@ -200,7 +208,7 @@ class TileDesign:
         extras = tuple((seg.symbols, seg.links + backlinks[i]) if seg.symbols or seg.links or backlinks[i] else None
                        for i, seg in enumerate(segments))
         return cls(id, design, count, segments, orients, tuple(unique), backlinks, extras,
-                   tuple(seg.kind for seg in segments))
+                   tuple(seg.kind for seg in segments), marks)
 
     def orientation(self, rotation: int) -> Orientation:
         """The design turned ``rotation`` degrees (0, 90, 180 or 270)."""
@@ -208,7 +216,7 @@ class TileDesign:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # pickled as what it is built from; the orientations are worked out again
-        return (TileDesign.build, (self.id, self.design, self.count, self.segments))
+        return (TileDesign.build, (self.id, self.design, self.count, self.segments, self.marks))
 
 
     def __repr__(self) -> str:
@@ -293,6 +301,9 @@ def _segment_from_dict(raw: Mapping[str, Any], source: str, path: str) -> Segmen
     links = raw.get("links", [])
     if not isinstance(links, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in links):
         raise _fail(source, path + ".links", "must be a list of segment indices")
+    borders = raw.get("borders", [])
+    if not isinstance(borders, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in borders):
+        raise _fail(source, path + ".borders", "must be a list of segment indices")
     symbols: list[tuple[str, int]] = []
     for key, value in raw.items():
         if key in RESERVED_KEYS:
@@ -301,7 +312,7 @@ def _segment_from_dict(raw: Mapping[str, Any], source: str, path: str) -> Segmen
             raise _fail(source, f"{path}.{key}", "a symbol count must be a non-negative integer")
         if value:
             symbols.append((key, value))
-    return Segment(kind, tuple(sorted(places)), tuple(ends), tuple(links), tuple(sorted(symbols)))
+    return Segment(kind, tuple(sorted(places)), tuple(ends), tuple(links), tuple(sorted(symbols)), tuple(borders))
 
 
 def _check_design(segments: tuple[Segment, ...], roles: Mapping[str, str], source: str, path: str) -> None:
@@ -335,6 +346,9 @@ def _check_design(segments: tuple[Segment, ...], roles: Mapping[str, str], sourc
                 if not all(q in seg.places for q in (3 * e, 3 * e + 1, 3 * e + 2)):
                     raise _fail(source, spath + ".edges", f"a {seg.kind} holds whole edges "
                                                           f"(edge {'NESW'[e]} is only partly listed)")
+        for bi in seg.borders:
+            if not 0 <= bi < len(segments) or bi == si:
+                raise _fail(source, spath + ".borders", f"segment index {bi} does not name another segment")
         for li in seg.links:
             if not 0 <= li < len(segments) or li == si:
                 raise _fail(source, spath + ".links", f"segment index {li} does not name another segment")
@@ -392,7 +406,10 @@ def tileset_from_dict(data: Mapping[str, Any], source: str = "<tileset>") -> Til
                     raise _fail(source, f"{path}.segments[{si}].kind",
                                 f"kind {seg.kind!r} is not in the set's kinds {kinds_declared}")
         _check_design(segs, roles, source, path)
-        d = TileDesign.build(tid, str(raw.get("design", tid)), count, segs)
+        marks = raw.get("marks", [])
+        if not isinstance(marks, list) or not all(isinstance(m, str) and m for m in marks):
+            raise _fail(source, path + ".marks", "must be a list of words")
+        d = TileDesign.build(tid, str(raw.get("design", tid)), count, segs, tuple(marks))
         designs.append(d)
         by_id[tid] = d
     start = data.get("start")

@@ -1,0 +1,115 @@
+"""Carcassonne (base game, the rules since 2014) with The Gold Mines mini-expansion.
+
+The package holds the rules engine (:mod:`.rules`), the game's commands and
+codecs (:mod:`.commands`: followers, the second gold ingot, the ingots taken;
+placing and discarding tiles are :mod:`grn.tiling.commands`), its options
+(:mod:`.options`), grammar (``carcassonne.lark``), tile set (``tileset.json``:
+the 72 base tiles A-X and the 8 Gold Mines tiles), drawing (:mod:`.render`)
+and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
+from grn.games.carcassonne.options import Options
+from grn.games.carcassonne.rules import CarcassonneState
+from grn.games.carcassonne.terms import SEC_GENERAL
+from grn.record import Record, Seat
+from grn.ruleset import SetupProblem
+from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
+from grn.tiling.ruleset import TileRuleset
+
+if TYPE_CHECKING:
+    from grn.position import Position
+    from grn.selfplay import SelfPlayGame
+
+__all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
+           "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
+
+OPTIONS_HELP = "goldmines, farmers=on|off and smallcity (a completed two-tile city scores 1 per tile and pennant)"
+
+
+def parse_options(words: dict[str, str]) -> Options:
+    """Carcassonne :class:`Options` from the ``Options`` tag's words (a bare word means on)."""
+    kwargs: dict[str, bool] = {}
+    for key, value in words.items():
+        if key not in ("goldmines", "farmers", "smallcity"):
+            raise SetupProblem(f"Options tag: unknown option {key!r}: the options are {OPTIONS_HELP}",
+                               "options", tag="Options")
+        if value not in ("on", "off"):
+            raise SetupProblem(f"Options tag: {key} must be on or off, not {value!r}", "options", tag="Options")
+        kwargs[key] = value == "on"
+    return Options(**kwargs)
+
+
+class CarcassonneRuleset(TileRuleset):
+    """Carcassonne: 2 to 5 players, 72 land tiles (80 with The Gold Mines), 7 followers each."""
+
+    name = "carcassonne"
+    aliases = ("carcassonne base", "carcassonne: the gold mines")
+    title = "Carcassonne"
+    grammar_package = __name__
+    grammar_file = "carcassonne.lark"
+    # "ingot@1,1" and "take@1,0" are commands, so no tile may be called "ingot" or "take"
+    codecs = tile_codecs(reserved=("ingot", "take")) + CODECS
+    players_section = SEC_GENERAL
+    options_help = OPTIONS_HELP
+    option_names = frozenset({"goldmines", "farmers", "smallcity"})
+    render_options = frozenset({"legal"})
+    tileset_package = __name__
+
+    def parse_options(self, words: dict[str, str]) -> Options:
+        return parse_options(words)
+
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None,
+                   tileset: Any = None) -> CarcassonneState:
+        options = self.parse_options(record.options())
+        return CarcassonneState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
+
+    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
+                   width: int | None = None, shared_defs: Any = None) -> str:
+        from grn.games.carcassonne.render import render_position
+
+        return render_position(position, legal=legal, width=width, defs=shared_defs)
+
+    def page_defs(self) -> Any:
+        from grn.games.carcassonne.render import TileDefs
+
+        return TileDefs("cct")
+
+    def page_defs_svg(self, shared: Any) -> str:
+        return str(shared.defs())
+
+    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+        from grn.games.carcassonne.render import render_tile_sheet
+
+        return render_tile_sheet(tileset, columns=columns)
+
+    def describe(self, position: "Position") -> list[str]:
+        state: CarcassonneState = position.state
+        scores = state.scores
+        lines = []
+        for seat in position.seats:
+            key = seat.key
+            line = (f"  {seat.name} ({key}): {scores[key]} points, "
+                    f"{state.followers_in_supply[key]} followers in supply")
+            if state.options.goldmines:
+                g = state.gold[key]
+                line += f", {g} gold ingot{'s' if g != 1 else ''}"
+            lines.append(line)
+        bag = {t: n for t, n in state.bag().items() if n}
+        lines.append(f"  bag: {sum(bag.values())} tiles: " + " ".join(f"{t}x{n}" for t, n in sorted(bag.items())))
+        if state.options.goldmines:
+            on = ", ".join(f"{x},{y}: {n}" for (x, y), n in sorted(state.ingots.items())) or "none"
+            lines.append(f"  gold ingots on tiles: {on}")
+        return lines
+
+    def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
+        from grn.games.carcassonne import selfplay
+
+        return selfplay.play(players, seed=seed, options=options if options is not None else Options())
+
+
+RULESET = CarcassonneRuleset()

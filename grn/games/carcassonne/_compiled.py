@@ -1,0 +1,14 @@
+"""The modules of this game that the build compiles with mypyc: the commands and the engine's layers."""
+
+COMPILED_MODULES: tuple[str, ...] = (
+    "grn.games.carcassonne.commands",
+    "grn.games.carcassonne.terms",
+    "grn.games.carcassonne.options",
+    "grn.games.carcassonne.events",
+    "grn.games.carcassonne.completion",
+    "grn.games.carcassonne.followers",
+    "grn.games.carcassonne.gold",
+    "grn.games.carcassonne.scoring",
+    "grn.games.carcassonne.setup_turn",
+    "grn.games.carcassonne.rules",
+)

@@ -1,0 +1,159 @@
+"""Carcassonne's own commands, each with its codec: a follower, the second gold ingot, an ingot taken.
+
+``+N`` a follower on the new tile's feature at that place (``+C`` the
+cloister), ``ingot@1,1`` the second ingot of a Gold Mines tile, and
+``take@1,0`` which tile an ingot is taken from when gold is distributed.
+Placing and discarding tiles are the shared commands of :mod:`grn.tiling.commands`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from grn.codec import CommandCodec, Json, Problems, object_schema
+from grn.errors import Span
+from grn.tiling.places import LOCATIONS
+from grn.value import Value
+
+_LOCATIONS = frozenset(LOCATIONS)
+LOCATION_SCHEMA: Json = {"enum": list(LOCATIONS)}
+
+
+class PlaceFollower(Value):
+    """Put a follower on the feature of the new tile at ``location`` (a place on the board, ``C`` the cloister)."""
+
+    __slots__ = ("location", "span")
+    _fields = ("location", "span")
+
+    def __init__(self, location: str, span: Span | None = None) -> None:
+        self.location: Final = location
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.location,)
+
+    def __repr__(self) -> str:
+        return f"<PlaceFollower {self.location}>"
+
+
+class PlaceIngot(Value):
+    """Set the second gold ingot on the tile at ``(x, y)`` (the first goes on the new tile by itself)."""
+
+    __slots__ = ("x", "y", "span")
+    _fields = ("x", "y", "span")
+
+    def __init__(self, x: int, y: int, span: Span | None = None) -> None:
+        self.x: Final = x
+        self.y: Final = y
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"<PlaceIngot {self.x},{self.y}>"
+
+
+class TakeIngot(Value):
+    """When gold is distributed, the next ingot handed out comes from the tile at ``(x, y)``."""
+
+    __slots__ = ("x", "y", "span")
+    _fields = ("x", "y", "span")
+
+    def __init__(self, x: int, y: int, span: Span | None = None) -> None:
+        self.x: Final = x
+        self.y: Final = y
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.x, self.y)
+
+    def __repr__(self) -> str:
+        return f"<TakeIngot {self.x},{self.y}>"
+
+
+def _xy(text: str) -> tuple[int, int]:
+    x, _, y = text.partition("@")[2].partition(",")
+    return int(x), int(y)
+
+
+class FollowerCodec(CommandCodec):
+    """``+N``: a follower on the new tile's feature at that place; ``+C`` on its cloister."""
+
+    command = PlaceFollower
+    terminal = "FOLLOWER"
+    json_type = "follower"
+    expected = "a follower such as +N"
+
+    def read(self, text: str, span: Span, problems: Problems) -> PlaceFollower:
+        loc = text[1:]
+        if loc not in _LOCATIONS:
+            problems.append((span, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
+        return PlaceFollower(loc, span)
+
+    def write(self, command: PlaceFollower) -> str:
+        return f"+{command.location}"
+
+    def to_json(self, command: PlaceFollower) -> Json:
+        return {"type": "follower", "location": command.location}
+
+    def from_json(self, obj: Json) -> PlaceFollower:
+        return PlaceFollower(obj["location"])
+
+    def schema(self) -> Json:
+        return object_schema("follower", {"location": LOCATION_SCHEMA}, ("location",))
+
+
+class IngotCodec(CommandCodec):
+    """``ingot@1,1``: the second gold ingot on the tile at 1,1."""
+
+    command = PlaceIngot
+    terminal = "INGOT"
+    json_type = "ingot"
+    expected = "a gold ingot such as ingot@1,1"
+
+    def read(self, text: str, span: Span, problems: Problems) -> PlaceIngot:
+        x, y = _xy(text)
+        return PlaceIngot(x, y, span)
+
+    def write(self, command: PlaceIngot) -> str:
+        return f"ingot@{command.x},{command.y}"
+
+    def to_json(self, command: PlaceIngot) -> Json:
+        return {"type": "ingot", "x": command.x, "y": command.y}
+
+    def from_json(self, obj: Json) -> PlaceIngot:
+        return PlaceIngot(obj["x"], obj["y"])
+
+    def schema(self) -> Json:
+        return object_schema("ingot", {"x": {"type": "integer"}, "y": {"type": "integer"}}, ("x", "y"))
+
+
+class TakeCodec(CommandCodec):
+    """``take@1,0``: the next ingot handed out this turn comes from the tile at 1,0."""
+
+    command = TakeIngot
+    terminal = "TAKE"
+    # "take" alone is another game's word (the plug-in test's Nim): JSON types are shared by every game
+    json_type = "take_ingot"
+    expected = "an ingot taken such as take@1,0"
+
+    def read(self, text: str, span: Span, problems: Problems) -> TakeIngot:
+        x, y = _xy(text)
+        return TakeIngot(x, y, span)
+
+    def write(self, command: TakeIngot) -> str:
+        return f"take@{command.x},{command.y}"
+
+    def to_json(self, command: TakeIngot) -> Json:
+        return {"type": "take_ingot", "x": command.x, "y": command.y}
+
+    def from_json(self, obj: Json) -> TakeIngot:
+        return TakeIngot(obj["x"], obj["y"])
+
+    def schema(self) -> Json:
+        return object_schema("take_ingot", {"x": {"type": "integer"}, "y": {"type": "integer"}}, ("x", "y"))
+
+
+#: Carcassonne's own codecs (after the shared tile-laying ones).
+CODECS: tuple[CommandCodec, ...] = (FollowerCodec(), IngotCodec(), TakeCodec())

@@ -1,0 +1,248 @@
+"""Carcassonne (base game) with The Gold Mines, on the tiling core's :class:`~grn.tiling.engine.TileEngine`.
+
+:class:`CarcassonneState` replays turns given as engine commands
+(:mod:`grn.games.carcassonne.commands`, :mod:`grn.tiling.commands`): a turn is
+any discards of tiles that fit nowhere, one tile, with a Gold Mines tile the
+second ingot (``ingot@x,y``), at most one follower (``+N``), and optionally
+the tiles the turn's gold is taken from (``take@x,y``).  Everything is checked
+before anything changes, so an illegal turn raises
+:class:`~grn.errors.IllegalAction` (rule, section, hint, span) and leaves the
+game as it was.  Rulings where the rules are silent are in docs/rulings.md.
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from grn.engine import Event
+from grn.errors import IllegalAction
+from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
+from grn.games.carcassonne.completion import AROUND, Completion
+from grn.games.carcassonne.events import (
+    FollowersReturned, IngotsPlaced, IngotsRemoved, IngotTaken, ScoreEvent, TileDiscarded,
+)
+from grn.games.carcassonne.followers import FOLLOWER_FIELDS
+from grn.games.carcassonne.gold import GOLD_FIELDS
+from grn.games.carcassonne.options import Options
+from grn.games.carcassonne.scoring import SCORING_FIELDS
+from grn.games.carcassonne.setup_turn import SetUp
+from grn.games.carcassonne.terms import (
+    FOLLOWERS, INGOT_MARK, Q_ORDER_BASE, Q_PLACE, Q_SEQUENCE, Q_SETUP, Q_TWO, SEC_GENERAL, SEC_GOLD_PLACE,
+    SEC_GOLD_SETUP, SEC_PLAYING, TILE_RULES, counted,
+)
+from grn.record import Command
+from grn.ruleset import COLOURS
+from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.tiling.engine import TILE_FIELDS, TileEngine
+from grn.tiling.tiles import TileSet, load_shipped_tileset
+
+#: Every field of a CarcassonneState (what copies take over and what pickle keeps).
+_STATE_FIELDS: tuple[str, ...] = TILE_FIELDS + FOLLOWER_FIELDS + GOLD_FIELDS + SCORING_FIELDS
+
+
+class CarcassonneState(SetUp):
+    """A game of Carcassonne in progress (with The Gold Mines when its option is on).
+
+    Build with :meth:`new`; play with :meth:`play_turn`; end with
+    :meth:`final_scoring`.  Players are colours in clockwise seat order.  The
+    engine is built in layers, one job each: the tile-laying core
+    (:class:`grn.tiling.engine.TileEngine`), followers (:mod:`.followers`),
+    gold ingots (:mod:`.gold`), scoring (:mod:`.scoring`) and set-up turns
+    (:mod:`.setup_turn`); this class adds the turn itself.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, tileset: TileSet | None, players: Sequence[str], options: Options = Options(),
+            first: str | None = None) -> CarcassonneState:
+        """A new game: the start tile D at 0,0, the other tiles in the bag (the Gold Mines tiles with ``goldmines``)."""
+        if tileset is None:
+            tileset = load_shipped_tileset("grn.games.carcassonne")
+        players = tuple(players)
+        if not 2 <= len(players) <= 5:
+            raise IllegalAction(f"Carcassonne is for 2 to 5 players, not {len(players)}",
+                                rule="for 2 to 5 players", section=SEC_GENERAL)
+        for colour in players:
+            if colour not in COLOURS:
+                raise IllegalAction(f"unknown colour {colour!r}", rule="each player takes the followers of a colour",
+                                    section=SEC_GENERAL, hint="the colours are " + ", ".join(COLOURS))
+        if len(set(players)) != len(players):
+            raise IllegalAction("a colour is taken twice", rule="each player takes the followers of a colour",
+                                section=SEC_GENERAL)
+        if first is None:
+            first = players[0]
+        if first not in players:
+            raise IllegalAction(f"first player {first!r} is not playing", rule="the start player",
+                                section=SEC_PLAYING)
+        s = CarcassonneState.__new__(CarcassonneState)
+        s._start(tileset, players, first, TILE_RULES)
+        if not options.goldmines:
+            for t in tileset.tiles:
+                if INGOT_MARK in t.marks:
+                    s.bag_left -= s._bag[t.id]
+                    s._bag[t.id] = 0
+        s.options = options
+        s.supply = [FOLLOWERS] * len(players)
+        s.follower_at = {}
+        s.ingots = {}
+        s.held = [0] * len(players)
+        s.final_done = False
+        return s
+
+    def copy(self) -> CarcassonneState:
+        """An independent copy."""
+        c = CarcassonneState.__new__(CarcassonneState)
+        c._adopt(self)
+        c.board = self.board.copy()
+        c._bag = self._bag.copy()
+        c._scores = self._scores[:]
+        c.supply = self.supply[:]
+        c.follower_at = self.follower_at.copy()
+        c.ingots = self.ingots.copy()
+        c.held = self.held[:]
+        return c
+
+    def _adopt(self, other: TileEngine) -> None:
+        for name in _STATE_FIELDS:
+            setattr(self, name, getattr(other, name))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore_state, (tuple(getattr(self, name) for name in _STATE_FIELDS),))
+
+    def __repr__(self) -> str:
+        sc = ", ".join(f"{p} {s}" for p, s in zip(self.players, self._scores))
+        return (f"<CarcassonneState turn {self.turn}, {self.current_player} to play, {len(self.board)} tiles, "
+                f"{self.bag_left} in bag; {sc}>")
+
+    def fingerprint(self) -> Any:
+        """A hashable summary of the whole state (tests check that an illegal turn changes nothing)."""
+        return (self.board.state_key(), self.seat, self.turn, tuple(sorted(self._bag.items())), self.bag_left,
+                tuple(self._scores), tuple(self.supply), tuple(sorted(self.follower_at.items())),
+                tuple(sorted(self.ingots.items())), tuple(self.held), self.final_done)
+
+    # ------------------------------------------------------------------
+    # a turn
+    # ------------------------------------------------------------------
+    def play_turn(self, player: str, actions: Sequence[Command]) -> list[Event]:
+        """Play one turn of ``player``; returns what happened.  Raises IllegalAction and changes nothing when illegal."""
+        seat = self._seat_to_play(player, actions)
+        n = len(actions)
+        i = 0
+        while i < n and type(actions[i]) is DiscardTile:
+            i += 1
+        discards: list[DiscardTile] = [a for a in actions[:i] if isinstance(a, DiscardTile)]
+        place: PlaceTile | None = None
+        a0 = actions[i] if i < n else None
+        if isinstance(a0, PlaceTile):
+            place = a0
+            i += 1
+        ingot: PlaceIngot | None = None
+        a1 = actions[i] if i < n else None
+        if isinstance(a1, PlaceIngot):
+            ingot = a1
+            i += 1
+        follow: PlaceFollower | None = None
+        a2 = actions[i] if i < n else None
+        if isinstance(a2, PlaceFollower):
+            follow = a2
+            i += 1
+        takes: list[TakeIngot] = []
+        while i < n:
+            a = actions[i]
+            if not isinstance(a, TakeIngot):
+                break
+            takes.append(a)
+            i += 1
+        if i < n or (place is None and (ingot is not None or follow is not None or takes)):
+            bad = actions[i] if i < n else (ingot or follow or takes[0])
+            raise IllegalAction(f"{self._word(bad)} is out of order", rule=Q_SEQUENCE if self.options.goldmines
+                                else Q_ORDER_BASE, section=SEC_PLAYING, span=getattr(bad, "span", None),
+                                hint="write a turn as: discards, the tile, the second ingot, the follower, "
+                                     "then the tiles gold is taken from")
+
+        used = self._check_discards(discards) if discards else {}
+        events: list[Event] = []
+        if place is None:
+            if self.bag_left - len(discards) > 0:
+                span = discards[-1].span if discards else None
+                left = self.bag_left - len(discards)
+                raise IllegalAction("the turn places no tile", rule=self.rules.draw_and_place,
+                                    section=SEC_PLAYING, span=span,
+                                    hint=f"{counted(left, 'tile')} {'is' if left == 1 else 'are'} left in the bag: "
+                                         "write the tile drawn and where it goes, such as K@1,0:90")
+            for d in discards:
+                self._take_from_bag(d.tile)
+                events.append(TileDiscarded(player, d.tile))
+            self._next_turn(seat)
+            return events
+
+        design = self._design(place.tile, place.span)
+        gold = INGOT_MARK in design.marks
+        if gold and not self.options.goldmines:
+            raise IllegalAction(f"tile {design.id} is a Gold Mines tile, and this game is played without "
+                                "The Gold Mines", rule=Q_SETUP, section=SEC_GOLD_SETUP, span=place.span,
+                                hint='add the option: [Options "goldmines"]')
+        if self._bag[design.id] - used.get(design.id, 0) <= 0:
+            raise self._bag_error(design, place.span)
+        p = self._preview(place, design)
+        pos = (p.x, p.y)
+        second = (0, 0)
+        if gold:
+            if ingot is None:
+                raise IllegalAction(f"tile {design.id} has a gold ingot: set the second ingot on a tile next to it",
+                                    rule=Q_PLACE + " " + Q_TWO, section=SEC_GOLD_PLACE, span=place.span,
+                                    hint="add one of: " + " ".join(f"ingot@{x},{y}" for x, y in self._ingot_spots(pos)))
+            second = self._check_ingot(pos, ingot)
+        elif ingot is not None:
+            raise IllegalAction(f"tile {design.id} has no gold ingot, so no ingot is set",
+                                rule=Q_PLACE, section=SEC_GOLD_PLACE, span=ingot.span,
+                                hint="ingots are set only after placing a tile with a gold ingot")
+        local = self._check_follower(seat, p, follow) if follow is not None else -1
+        done = self._completions(p, seat, local)
+        picks: list[tuple[int, tuple[int, int]]] = []
+        if takes or (done and (gold or self.ingots)):
+            pile = self.ingots.copy()
+            if gold:
+                pile[pos] = pile.get(pos, 0) + 1
+                pile[second] = pile.get(second, 0) + 1
+            picks = self._distribute(done, pile, takes)
+
+        # ---- apply --------------------------------------------------------
+        for d in discards:
+            self._take_from_bag(d.tile)
+            events.append(TileDiscarded(player, d.tile))
+        targets = self._lay(p)
+        if gold:
+            self.ingots[pos] = self.ingots.get(pos, 0) + 1
+            self.ingots[second] = self.ingots.get(second, 0) + 1
+            events.append(IngotsPlaced((pos, second)))
+        if local >= 0:
+            self._put_follower(seat, p.base + local)
+        for c in done:
+            self._score(c, targets, events)
+        for s, q in picks:
+            left = self.ingots[q] - 1
+            if left:
+                self.ingots[q] = left
+            else:
+                del self.ingots[q]
+            self.held[s] += 1
+            events.append(IngotTaken(self.players[s], q[0], q[1]))
+        self._next_turn(seat)
+        return events
+
+    def _word(self, action: Any) -> str:
+        names = {PlaceTile: "the tile", DiscardTile: "a discard", PlaceIngot: "the ingot",
+                 PlaceFollower: "the follower", TakeIngot: "an ingot taken"}
+        return names.get(type(action), repr(action))
+
+
+def _restore_state(values: tuple[Any, ...]) -> CarcassonneState:
+    state = CarcassonneState.__new__(CarcassonneState)
+    for name, value in zip(_STATE_FIELDS, values):
+        setattr(state, name, value)
+    return state
+
+
+__all__ = ["CarcassonneState", "Options", "Completion", "AROUND", "Event", "ScoreEvent", "FollowersReturned",
+           "IngotsPlaced", "IngotTaken", "IngotsRemoved", "TileDiscarded"]

@@ -1,0 +1,173 @@
+"""Scoring: the roads, cities and cloisters a placement completes, and the final scoring with farmers and gold.
+
+Completed roads score 1 per tile, cities 2 per tile and 2 per pennant (the
+``smallcity`` option: 1 and 1 for a city of two tiles), cloisters 9; at the end
+incomplete roads 1 per tile, cities 1 and 1, cloisters 1 plus 1 per tile
+around, farmers 3 per completed city beside their field, and the gold table.
+"""
+
+from __future__ import annotations
+
+from grn.engine import Event
+from grn.games.carcassonne.completion import AROUND, Completion, seated
+from grn.games.carcassonne.events import FollowersReturned, IngotsRemoved, ScoreEvent
+from grn.games.carcassonne.gold import GoldMines
+from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, PENNANTS, ROAD, counted, ingot_value
+from grn.tiling.board import FeatureData, Placement
+
+#: The fields this layer adds.
+SCORING_FIELDS: tuple[str, ...] = ("final_done",)
+_KIND_ORDER = {ROAD: 0, CITY: 1, CLOISTER: 2}
+_WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+def _pennants(count: int) -> str:
+    if not count:
+        return ""
+    return f" with {_WORDS.get(count, str(count))} pennant{'s' if count != 1 else ''}"
+
+
+class Scoring(GoldMines):
+    """Carcassonne with its scoring."""
+
+    __slots__ = SCORING_FIELDS
+
+    final_done: bool
+
+    def _completions(self, p: Placement, seat: int, local: int) -> list[Completion]:
+        """The roads, cities and cloisters this placement completes, worked out on the unchanged board."""
+        board = self.board
+        root_data = board.root_data
+        design = p.design
+        pos = (p.x, p.y)
+        out: list[Completion] = []
+        for g, segs in enumerate(p.group_segments):
+            kind = design.kinds[segs[0]]
+            if p.group_open[g] or (kind != ROAD and kind != CITY):
+                continue
+            tiles = {pos}
+            followers: list[tuple[int, int]] = []
+            pennants = 0
+            for r in p.group_roots[g]:
+                f = root_data[r]
+                assert f is not None
+                tiles |= f.tiles
+                if f.followers:
+                    followers += seated(f.followers)
+                if f.symbols:
+                    pennants += f.symbols.get(PENNANTS, 0)
+            for ls in segs:
+                pennants += design.segments[ls].count(PENNANTS)
+            if local >= 0 and p.group[local] == g:
+                followers.append((seat, p.base + local))
+            out.append(Completion(kind, tiles, followers, pennants, g, -1, self._majority(followers)))
+        out.sort(key=lambda c: _KIND_ORDER[c.kind])
+        tiles_now = board.tiles
+        # the new tile's cloister, then the cloisters around it, clockwise from the north-west
+        for ls, kind in enumerate(design.kinds):
+            if kind == CLOISTER and all((p.x + dx, p.y + dy) in tiles_now for dx, dy in AROUND):
+                followers = [(seat, p.base + ls)] if ls == local else []
+                area = {pos} | {(p.x + dx, p.y + dy) for dx, dy in AROUND}
+                out.append(Completion(CLOISTER, area, followers, 0, -1, p.base + ls, self._majority(followers)))
+        for dx, dy in AROUND:
+            t = tiles_now.get((p.x + dx, p.y + dy))
+            if t is None or CLOISTER not in t.design.kinds:
+                continue
+            if all((t.x + ex, t.y + ey) in tiles_now or (t.x + ex, t.y + ey) == pos for ex, ey in AROUND):
+                for ls, kind in enumerate(t.design.kinds):
+                    if kind == CLOISTER:
+                        sid = t.base + ls
+                        followers = seated(board.followers(sid))
+                        area = {(t.x, t.y)} | {(t.x + ex, t.y + ey) for ex, ey in AROUND}
+                        out.append(Completion(CLOISTER, area, followers, 0, -1, sid, self._majority(followers)))
+        return out
+
+    def _city_points(self, tiles: int, pennants: int, complete: bool) -> int:
+        if not complete:
+            return tiles + pennants
+        if self.options.smallcity and tiles == 2:
+            return tiles + pennants
+        return 2 * tiles + 2 * pennants
+
+    def _score(self, c: Completion, targets: list[int], events: list[Event]) -> None:
+        board = self.board
+        if not c.followers:
+            return
+        n = len(c.tiles)
+        if c.kind == ROAD:
+            points, detail = n, f"a completed road of {counted(n, 'tile')}"
+        elif c.kind == CITY:
+            points = self._city_points(n, c.pennants, True)
+            detail = f"a completed city of {counted(n, 'tile')}{_pennants(c.pennants)}"
+        else:
+            points, detail = 9, "a completed cloister"
+        for s in c.winners:
+            self._scores[s] += points
+            events.append(ScoreEvent(self.players[s], points, c.kind, detail))
+        sid = c.sid if c.sid >= 0 else targets[c.group]
+        back = seated(board.remove_followers(sid))
+        for s, f in back:
+            self.supply[s] += 1
+            self.follower_at.pop(f, None)
+        events.append(FollowersReturned(c.kind, tuple(self.players[s] for s, _ in back)))
+
+    def final_scoring(self) -> list[Event]:
+        """Score the end of the game once: incomplete features, farmers, then the gold table."""
+        if self.final_done:
+            return []
+        self.final_done = True
+        board = self.board
+        events: list[Event] = []
+        root_data = board.root_data
+        held: list[tuple[int, FeatureData]] = []
+        for r in board.roots():
+            f = root_data[r]
+            if f is not None and f.followers:
+                held.append((r, f))
+        order = {ROAD: 0, CITY: 1, CLOISTER: 2, FIELD: 3}
+        held.sort(key=lambda rf: (order[rf[1].kind], rf[0]))
+        bordering: dict[int, set[int]] | None = None
+        for r, f in held:
+            followers = seated(f.followers)[:]
+            winners = self._majority(followers)
+            n = len(f.tiles)
+            kind = f.kind
+            if kind == ROAD:
+                points = n
+                detail = f"{'a completed' if f.open == 0 else 'an incomplete'} road of {counted(n, 'tile')}"
+            elif kind == CITY:
+                pennants = (f.symbols or {}).get(PENNANTS, 0)
+                points = self._city_points(n, pennants, f.open == 0)
+                detail = (f"{'a completed' if f.open == 0 else 'an incomplete'} city of {counted(n, 'tile')}"
+                          f"{_pennants(pennants)}")
+            elif kind == CLOISTER:
+                x, y = board.segment_tile[r]
+                near = sum(1 for dx, dy in AROUND if (x + dx, y + dy) in board.tiles)
+                points = 1 + near
+                detail = (f"an {'incomplete ' if near < 8 else ''}cloister with {counted(near, 'tile')} around it")
+            else:
+                if not self.options.farmers:
+                    continue
+                if bordering is None:
+                    bordering = board.bordering()
+                cities = [c for c in bordering.get(r, ()) if board.kind[c] == CITY and board.is_closed(c)]
+                points = 3 * len(cities)
+                if not points:
+                    continue
+                detail = f"a field beside {counted(len(cities), 'completed city', 'completed cities')}"
+            for s in winners:
+                self._scores[s] += points
+                events.append(ScoreEvent(self.players[s], points, kind, detail, final=True))
+        if self.options.goldmines:
+            left = sum(self.ingots.values())
+            if left:
+                events.append(IngotsRemoved(left))
+                self.ingots = {}
+            for s in self._clockwise(0):
+                count = self.held[s]
+                if count:
+                    value = ingot_value(count)
+                    self._scores[s] += count * value
+                    events.append(ScoreEvent(self.players[s], count * value, "gold",
+                                             f"{counted(count, 'gold ingot')} at {value} each", final=True))
+        return events
