@@ -387,7 +387,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
                                 source_line=_caret(text, line - first_line + 1, 1)))
         # read on with the default game's grammar: its syntax errors are reported too
         ruleset = games.find_ruleset(None)
-    if "(" in text:
+    if text.count("(") > MAX_VARIATION_DEPTH:  # fewer cannot nest too deep: no scan for most games
         deep = _too_deep(text)
         if deep is not None:
             line, column = deep

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.codec import CommandCodec, Json, Problems, object_schema
+from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
 from grn.tiling.places import LOCATIONS
 from grn.value import Value
@@ -72,9 +72,9 @@ class TakeIngot(Value):
         return f"<TakeIngot {self.x},{self.y}>"
 
 
-def _xy(text: str) -> tuple[int, int]:
+def _xy(text: str, span: Span, problems: Problems) -> tuple[int, int]:
     x, _, y = text.partition("@")[2].partition(",")
-    return int(x), int(y)
+    return read_int(x, span, problems, "x"), read_int(y, span, problems, "y")
 
 
 class FollowerCodec(CommandCodec):
@@ -113,7 +113,7 @@ class IngotCodec(CommandCodec):
     expected = "a gold ingot such as ingot@1,1"
 
     def read(self, text: str, span: Span, problems: Problems) -> PlaceIngot:
-        x, y = _xy(text)
+        x, y = _xy(text, span, problems)
         return PlaceIngot(x, y, span)
 
     def write(self, command: PlaceIngot) -> str:
@@ -139,7 +139,7 @@ class TakeCodec(CommandCodec):
     expected = "an ingot taken such as take@1,0"
 
     def read(self, text: str, span: Span, problems: Problems) -> TakeIngot:
-        x, y = _xy(text)
+        x, y = _xy(text, span, problems)
         return TakeIngot(x, y, span)
 
     def write(self, command: TakeIngot) -> str:
