@@ -59,6 +59,8 @@ class GameReport:
     complete: bool = False
     turns_played: int = 0
     notes: list[str] = field(default_factory=list)
+    #: The final scoring's engine events themselves (kept with the turns: ``keep_turns``), for the archive.
+    final_raw_events: tuple[Any, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -288,6 +290,8 @@ class _Replay:
         if final is not None:
             events = final()
             self.report.final_events = [_describe(e) for e in events]
+            if self.keep_turns:
+                self.report.final_raw_events = tuple(events)
         self.report.final_scores = dict(engine.scores)
         self.check_result(engine)
 
