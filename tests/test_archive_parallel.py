@@ -85,7 +85,8 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
     assert dask == serial
 
 
-def test_bad_jobs_and_unreachable_scheduler(files: list[str]) -> None:
+def test_bad_jobs_and_unreachable_scheduler(files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
     code, _, err = _validate(["--jobs", "0", files[0]])
     assert code == 2 and "--jobs must be 1 or more" in err
     code, _, err = _validate(["--dask-scheduler", "tcp://127.0.0.1:9", files[0]])

@@ -177,7 +177,7 @@ def search(
 ) -> None:
     """Find games: by kind, player, date, tags, result, winner, scores, validity, events and commands.
 
-    Example: grn archive search club.db --player Ada --event "feature=railroad points>=8" --format grn
+    Example: grn archive search club.db --player Ada --event "type=ScoreEvent points>=8" --format grn
     """
     from grn.archive import search as s
     from grn.archive.export import write_grn, write_json

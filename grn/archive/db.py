@@ -3,7 +3,7 @@
 One file, no server: WAL journal, indexes on what searches filter on, JSON1
 for the rest.  ``docs/archive.md`` describes every table.
 
-Adding is idempotent: a file is known by the SHA-256 of its bytes, and a file
+Adding twice changes nothing: a file is known by the SHA-256 of its bytes, and a file
 already archived whole is skipped.  A file's games are written in one
 transaction; a large file commits every :data:`BATCH` games with its progress
 in ``files.done``, so a killed ``grn archive add`` leaves a usable archive

@@ -39,6 +39,8 @@ CHUNK_GAMES = 64
 CHUNK_CHARS = 512 * 1024
 #: Chunks out at a time per worker (enough to keep every worker busy while the main process reads).
 IN_FLIGHT = 3
+#: Seconds to wait for a Dask scheduler to answer.
+CONNECT_TIMEOUT = 10
 
 
 @dataclass(slots=True)
@@ -226,7 +228,7 @@ class _Dask:
         except ImportError:
             raise SchedulerError("--dask-scheduler needs Dask: pip install 'grn[dask]'") from None
         try:
-            self.client = Client(address, timeout=10, set_as_default=False)
+            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 

@@ -75,7 +75,11 @@ def terms(spec: str, what: str) -> list[tuple[str, str, int | str]]:
         m = _TERM_RE.match(word)
         if m is None:
             raise FilterError(f"{what} {spec!r}: cannot read {word!r}: write KEY=VALUE, KEY>=N or KEY~TEXT")
-        out.append((m.group(1), m.group(2), _value(m.group(3))))
+        key, op, raw = m.group(1), m.group(2), m.group(3)
+        value = _value(raw)
+        if raw[:1] in ("<", ">", "=", "!", "~") or (op in ("<", "<=", ">", ">=") and not isinstance(value, int)):
+            raise FilterError(f"{what} {spec!r}: cannot read {word!r}: <, <=, >, >= compare whole numbers")
+        out.append((key, op, value))
     if not out:
         raise FilterError(f"{what} is empty: give at least one KEY=VALUE")
     return out
@@ -119,12 +123,11 @@ def _rows_filter(table: str, alias: str, columns: tuple[str, ...], spec: str, wh
 
 
 def _date_bound(text: str, what: str) -> str:
-    from grn.archive.facts import iso_date
-
-    iso = iso_date(text.replace("-", "."))
-    if iso is None:
+    m = re.match(r"^\s*(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?\s*$", text)
+    if m is None:
         raise FilterError(f"{what} {text!r}: write a date as 2026-11-19, 2026-11 or 2026")
-    return iso
+    year, month, day = m.groups()
+    return year + (f"-{int(month):02d}" if month else "") + (f"-{int(day):02d}" if day else "")
 
 
 def where(f: Filters) -> tuple[str, list[Any]]:
@@ -143,7 +146,7 @@ def where(f: Filters) -> tuple[str, list[Any]]:
     if f.date_to:
         # a partial upper bound (2026-11) takes in every day of it
         conds.append("g.date < ?")
-        params.append(_date_bound(f.date_to, "--to") + "\uffff")
+        params.append(_date_bound(f.date_to, "--to-date") + "\uffff")
     for spec in f.tags:
         m = re.match(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(=|~)(.*)$", spec, re.S)
         if m is None:
