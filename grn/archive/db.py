@@ -28,6 +28,8 @@ from grn.archive.parallel import GameResult, Problem, Validator
 SCHEMA_VERSION = 1
 #: Games per transaction within one large file.
 BATCH = 5000
+#: Games written to SQLite at a time (one executemany per table).
+WRITE_EVERY = 200
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -69,7 +71,6 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_game_date ON games (game, date);
 CREATE INDEX IF NOT EXISTS games_date ON games (date);
-CREATE INDEX IF NOT EXISTS games_event ON games (event COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS games_dedup ON games (dedup);
 CREATE TABLE IF NOT EXISTS tags (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -88,7 +89,6 @@ CREATE TABLE IF NOT EXISTS seats (
     won INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS seats_key ON seats (key);
 CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id);
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -102,7 +102,6 @@ CREATE TABLE IF NOT EXISTS actions (
     json TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS actions_tile ON actions (tile);
-CREATE INDEX IF NOT EXISTS actions_type ON actions (type);
 CREATE INDEX IF NOT EXISTS actions_game ON actions (game_id, x, y);
 CREATE TABLE IF NOT EXISTS events (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -116,7 +115,6 @@ CREATE TABLE IF NOT EXISTS events (
     final INTEGER NOT NULL,
     json TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS events_type_feature ON events (type, feature, points);
 CREATE INDEX IF NOT EXISTS events_feature ON events (feature, points);
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id);
 CREATE TABLE IF NOT EXISTS points (
@@ -217,22 +215,42 @@ def points_rows(game_id: int, facts: GameFacts) -> list[tuple[Any, ...]]:
     return [(game_id, p, f, n) for (p, f), n in sums.items()]
 
 
+def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult]]) -> None:
+    """Write validated games (id, file id, result) and their facts, inside the caller's transaction.
+
+    One ``executemany`` per table for all the games: far fewer calls into SQLite.
+    """
+    game_rows: list[tuple[Any, ...]] = []
+    tag_rows: list[tuple[Any, ...]] = []
+    seat_rows: list[tuple[Any, ...]] = []
+    action_rows: list[tuple[Any, ...]] = []
+    event_rows: list[tuple[Any, ...]] = []
+    point_rows: list[tuple[Any, ...]] = []
+    for game_id, file_id, res in games:
+        f: GameFacts = res.facts
+        tags = dict(f.tags)
+        game_rows.append(
+            (game_id, file_id, res.index, res.fmt, res.text, f.game, tags.get("Event"), tags.get("Site"), f.date,
+             tags.get("Round"), json.dumps(f.players, ensure_ascii=False), f.n_players, f.result,
+             json.dumps(f.winners), int(f.valid), int(f.complete), f.turns_played, f.errors,
+             None if f.final_scores is None else json.dumps(f.final_scores), f.first_player, f.dedup,
+             json.dumps(f.problems, ensure_ascii=False)))
+        tag_rows += [(game_id, i, n, v) for i, (n, v) in enumerate(f.tags)]
+        seat_rows += [(game_id, *s) for s in f.seats]
+        action_rows += [(game_id, *a) for a in f.actions]
+        event_rows += [(game_id, *e) for e in f.events]
+        point_rows += points_rows(game_id, f)
+    con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
+    con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
+    con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seat_rows)
+    con.executemany("INSERT INTO actions VALUES (?,?,?,?,?,?,?,?,?)", action_rows)
+    con.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)", event_rows)
+    con.executemany("INSERT INTO points VALUES (?,?,?,?)", point_rows)
+
+
 def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameResult) -> None:
     """Write one validated game and its facts (inside the caller's transaction)."""
-    f: GameFacts = res.facts
-    tags = dict(f.tags)
-    con.execute(
-        "INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        (game_id, file_id, res.index, res.fmt, res.text, f.game, tags.get("Event"), tags.get("Site"), f.date,
-         tags.get("Round"), json.dumps(f.players, ensure_ascii=False), f.n_players, f.result,
-         json.dumps(f.winners), int(f.valid), int(f.complete), f.turns_played, f.errors,
-         None if f.final_scores is None else json.dumps(f.final_scores), f.first_player, f.dedup,
-         json.dumps(f.problems, ensure_ascii=False)))
-    con.executemany("INSERT INTO tags VALUES (?,?,?,?)", [(game_id, i, n, v) for i, (n, v) in enumerate(f.tags)])
-    con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", [(game_id, *s) for s in f.seats])
-    con.executemany("INSERT INTO actions VALUES (?,?,?,?,?,?,?,?,?)", [(game_id, *a) for a in f.actions])
-    con.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)", [(game_id, *e) for e in f.events])
-    con.executemany("INSERT INTO points VALUES (?,?,?,?)", points_rows(game_id, f))
+    insert_games(con, [(game_id, file_id, res)])
 
 
 def delete_game(con: sqlite3.Connection, game_id: int) -> None:
@@ -303,11 +321,15 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
         count = done
         in_batch = 0
         problem = None
+        pending: list[tuple[int, int, GameResult]] = []
         for item in validator.run(path, skip=done):
             if isinstance(item, Problem):
                 problem = item.problem.one_line()
                 continue
-            insert_game(con, next_id, file_id, item)
+            pending.append((next_id, file_id, item))
+            if len(pending) >= WRITE_EVERY:
+                insert_games(con, pending)
+                pending = []
             next_id += 1
             count += 1
             in_batch += 1
@@ -315,12 +337,15 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
             summary.invalid += not item.report.valid
             if in_batch >= batch:
                 # a large file: keep what is done, so that a killed run loses at most one batch
+                insert_games(con, pending)
+                pending = []
                 con.execute("UPDATE files SET done = ?, games = ? WHERE id = ?", (count, count, file_id))
                 con.execute("COMMIT")
                 if progress:
                     progress(f"{path}: {count} games")
                 con.execute("BEGIN IMMEDIATE")
                 in_batch = 0
+        insert_games(con, pending)
         con.execute("UPDATE files SET done = ?, games = ?, complete = 1, problem = ? WHERE id = ?",
                     (count, count, problem, file_id))
         con.execute("COMMIT")

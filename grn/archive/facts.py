@@ -40,28 +40,42 @@ def to_plain(value: Any) -> Any:
     return event_to_json(value)
 
 
+#: Field names per event class (looked up once per class: there are many events per game).
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _field_names(cls: type, event: Any) -> tuple[str, ...] | None:
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        if hasattr(event, "_fields"):
+            names = tuple(n for n in getattr(event, "_fields") if n != "span")
+        elif dataclasses.is_dataclass(event):
+            names = tuple(f.name for f in dataclasses.fields(event) if f.name != "span")
+        else:
+            names = None
+        _FIELDS[cls] = names
+    return names
+
+
 def event_to_json(event: Any) -> dict[str, Any]:
     """An engine event (or any value object) as a JSON object with its ``type`` (class name) and fields.
 
     The event's own ``to_json()`` when it has one; else the fields listed in
     ``_fields`` (grn's value classes) or its dataclass fields.
     """
+    cls = type(event)
     own = getattr(event, "to_json", None)
     if callable(own):
         data = own()
         if isinstance(data, dict):
-            return {"type": type(event).__name__, **{str(k): to_plain(v) for k, v in data.items()}}
-    names: tuple[str, ...]
-    if hasattr(event, "_fields"):
-        names = tuple(getattr(event, "_fields"))
-    elif dataclasses.is_dataclass(event):
-        names = tuple(f.name for f in dataclasses.fields(event))
-    else:
-        return {"type": type(event).__name__, "text": str(event)}
-    out: dict[str, Any] = {"type": type(event).__name__}
+            return {"type": cls.__name__, **{str(k): to_plain(v) for k, v in data.items()}}
+    names = _field_names(cls, event)
+    if names is None:
+        return {"type": cls.__name__, "text": str(event)}
+    out: dict[str, Any] = {"type": cls.__name__}
     for name in names:
-        if name != "span":
-            out[name] = to_plain(getattr(event, name, None))
+        value = getattr(event, name, None)
+        out[name] = value if value is None or type(value) in (int, str, bool, float) else to_plain(value)
     return out
 
 
@@ -88,11 +102,16 @@ def _seats(record: Record) -> list[Seat]:
         return []
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+#: Rows keep each object's own key order (only the dedup key needs sorted keys).
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def _canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(obj)
 
 
-def dedup_key(record: Record) -> str:
+def dedup_key(record: Record, commands: list[list[dict[str, Any]]] | None = None) -> str:
     """The hash that says two records are the same game, whatever their text.
 
     SHA-256 of the canonical JSON of: the game kind; the seats in order (each
@@ -100,7 +119,8 @@ def dedup_key(record: Record) -> str:
     options (names and values lower-cased, sorted); and the main line, every
     turn's number, player (as its seat's key) and commands in JSON form.
     Event, Date, Site and every other tag, comments, glyphs, checkpoints,
-    diagram markup and variations do not count.
+    diagram markup and variations do not count.  ``commands``: each turn's
+    commands in JSON form when the caller has them already.
     """
     seats = _seats(record)
     keys = {c: s.key for s in seats for c in s.colours}
@@ -112,8 +132,9 @@ def dedup_key(record: Record) -> str:
         "game": record.game,
         "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
         "options": options,
-        "turns": [[t.number, keys.get(t.player, t.player), [command_to_json(a) for a in t.actions]]
-                  for t in record.turns],
+        "turns": [[t.number, keys.get(t.player, t.player),
+                   [command_to_json(a) for a in t.actions] if commands is None else commands[i]]
+                  for i, t in enumerate(record.turns)],
     }
     return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
 
@@ -150,7 +171,7 @@ def _action_row(turn: int, seq: int, player: str, data: dict[str, Any]) -> tuple
     x, y = data.get("x"), data.get("y")
     return (turn, seq, player, data.get("type"), None if tile is None else str(tile),
             x if isinstance(x, int) else None, y if isinstance(y, int) else None,
-            _canonical(data))
+            _COMPACT.encode(data))
 
 
 def _event_row(turn: int | None, seq: int, data: dict[str, Any], final: bool) -> tuple[Any, ...]:
@@ -161,7 +182,7 @@ def _event_row(turn: int | None, seq: int, data: dict[str, Any], final: bool) ->
     return (turn, seq, player if isinstance(player, str) else None, data.get("type"),
             points if isinstance(points, int) and not isinstance(points, bool) else None,
             feature if isinstance(feature, str) else None, detail if isinstance(detail, str) else None,
-            int(bool(data.get("final", final))), _canonical(data))
+            int(bool(data.get("final", final))), _COMPACT.encode(data))
 
 
 def game_facts(record: Record, report: GameReport) -> GameFacts:
@@ -174,20 +195,22 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         best = max(scores.values())
         winners = [k for k, v in scores.items() if v == best]
     first = next((keys.get(t.player, t.player) for t in record.turns if t.number > 0), None)
+    commands = [[command_to_json(a) for a in t.actions] for t in record.turns]
     facts = GameFacts(
         game=record.game, players=[s.name for s in seats], n_players=len(seats),
         date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
         complete=report.complete, turns_played=report.turns_played,
         errors=sum(d.severity == "error" for d in report.diagnostics), final_scores=scores,
-        winners=winners, first_player=first, dedup=dedup_key(record),
+        winners=winners, first_player=first, dedup=dedup_key(record, commands),
         problems=[d.to_json() for d in report.diagnostics], tags=list(record.tags))
     for i, s in enumerate(seats):
         score = scores.get(s.key) if scores else None
         facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
-    for t in record.turns:
+    actions = facts.actions
+    for t, turn_commands in zip(record.turns, commands):
         player = keys.get(t.player, t.player)
-        for seq, a in enumerate(t.actions):
-            facts.actions.append(_action_row(t.number, seq, player, command_to_json(a)))
+        for seq, command in enumerate(turn_commands):
+            actions.append(_action_row(t.number, seq, player, command))
     for tr in report.turns:
         for seq, e in enumerate(tr.raw_events):
             facts.events.append(_event_row(tr.number, seq, event_to_json(e), False))

@@ -164,6 +164,9 @@ def work(job: Job, games: list[tuple[str, int, int] | Record], first_index: int,
             if fmt == "json":
                 text = json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":"))
             facts = game_facts(record, report)
+            # the facts hold what the archive keeps of the turns: do not send them twice
+            report.turns = []
+            report.final_raw_events = ()
         keep = job.keep_records or record.tag("Match") is not None
         out.append(GameResult(index, report, record if keep else None, text, fmt, facts))
         index += 1
