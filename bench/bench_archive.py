@@ -84,16 +84,17 @@ def grow(db: Path, target: int) -> int:
         take = min(base[0], target - n)
         con.execute("BEGIN")
         con.execute(
-            "INSERT INTO games SELECT id + ?, file_id, file_index + ?, format, text, game, "
+            "INSERT INTO games SELECT id + ?, file_id, file_index + ?, format, game, "
             "'Event ' || ((id + ?) % 500), site, date, round, players, n_players, result, winners, valid, complete, "
-            "turns, errors, final_scores, first_player, dedup, problems FROM games WHERE id <= ?",
+            "turns, errors, final_scores, first_player, dedup, problems, text FROM games WHERE id <= ?",
             (off, off, off, take))
         con.execute("INSERT INTO tags SELECT game_id + ?, pos, name, CASE name WHEN 'Event' THEN "
                     "'Event ' || ((game_id + ?) % 500) ELSE value END FROM tags WHERE game_id <= ?", (off, off, take))
         con.execute("INSERT INTO seats SELECT game_id + ?, seat, key, 'Player ' || ((game_id + ? + seat * 7) % 1000), "
-                    "score, won FROM seats WHERE game_id <= ?", (off, off, take))
-        con.execute("INSERT INTO points SELECT game_id + ?, player, feature, points FROM points WHERE game_id <= ?",
-                    (off, take))
+                    "score, won, first, done, game, n_players FROM seats WHERE game_id <= ?", (off, off, take))
+        con.execute("INSERT INTO points SELECT p.game_id + ?, p.player, s.name, p.feature, p.points FROM points p "
+                    "JOIN seats s ON s.game_id = p.game_id + ? AND s.key = p.player WHERE p.game_id <= ?",
+                    (off, off, take))
         con.execute("COMMIT")
         n += take
         copy += 1

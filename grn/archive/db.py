@@ -49,7 +49,6 @@ CREATE TABLE IF NOT EXISTS games (
     file_id INTEGER NOT NULL REFERENCES files(id),
     file_index INTEGER NOT NULL,
     format TEXT NOT NULL,
-    text TEXT NOT NULL,
     game TEXT NOT NULL,
     event TEXT,
     site TEXT,
@@ -67,6 +66,8 @@ CREATE TABLE IF NOT EXISTS games (
     first_player TEXT,
     dedup TEXT NOT NULL,
     problems TEXT NOT NULL,
+    -- last: a long text in the middle of a row would be read by every scan of the columns after it
+    text TEXT NOT NULL,
     UNIQUE (file_id, file_index)
 );
 CREATE INDEX IF NOT EXISTS games_game_date ON games (game, date);
@@ -86,7 +87,12 @@ CREATE TABLE IF NOT EXISTS seats (
     key TEXT NOT NULL,
     name TEXT NOT NULL,
     score INTEGER,
-    won INTEGER NOT NULL
+    won INTEGER NOT NULL,
+    -- copies of the game's facts, so that statistics read this table alone
+    first INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    n_players INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id);
@@ -120,10 +126,13 @@ CREATE INDEX IF NOT EXISTS events_game ON events (game_id);
 CREATE TABLE IF NOT EXISTS points (
     game_id INTEGER NOT NULL REFERENCES games(id),
     player TEXT NOT NULL,
+    name TEXT NOT NULL,
     feature TEXT NOT NULL,
     points INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS points_game ON points (game_id);
+-- covering: statistics group by player and feature kind without sorting
+CREATE INDEX IF NOT EXISTS points_name ON points (name COLLATE NOCASE, feature, points);
 CREATE TABLE IF NOT EXISTS merged (
     id INTEGER PRIMARY KEY,
     into_id INTEGER NOT NULL REFERENCES games(id),
@@ -204,7 +213,7 @@ class AddSummary:
 
 
 def points_rows(game_id: int, facts: GameFacts) -> list[tuple[Any, ...]]:
-    """Points per seat and feature kind of one game (turn events, plus the final scoring)."""
+    """Points per seat and feature kind of one game (turn events and the final scoring), with the seat's name."""
     sums: dict[tuple[str, str], int] = {}
     for e in facts.events:
         player, points, feature, final = e[2], e[4], e[5], e[7]
@@ -212,7 +221,8 @@ def points_rows(game_id: int, facts: GameFacts) -> list[tuple[Any, ...]]:
             continue
         key = (player, feature if feature is not None else (FINAL if final else str(e[3])))
         sums[key] = sums.get(key, 0) + points
-    return [(game_id, p, f, n) for (p, f), n in sums.items()]
+    names = {s[1]: s[2] for s in facts.seats}
+    return [(game_id, p, names.get(p, p), f, n) for (p, f), n in sums.items()]
 
 
 def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult]]) -> None:
@@ -230,22 +240,24 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
         f: GameFacts = res.facts
         tags = dict(f.tags)
         game_rows.append(
-            (game_id, file_id, res.index, res.fmt, res.text, f.game, tags.get("Event"), tags.get("Site"), f.date,
+            (game_id, file_id, res.index, res.fmt, f.game, tags.get("Event"), tags.get("Site"), f.date,
              tags.get("Round"), json.dumps(f.players, ensure_ascii=False), f.n_players, f.result,
              json.dumps(f.winners), int(f.valid), int(f.complete), f.turns_played, f.errors,
              None if f.final_scores is None else json.dumps(f.final_scores), f.first_player, f.dedup,
-             json.dumps(f.problems, ensure_ascii=False)))
+             json.dumps(f.problems, ensure_ascii=False), res.text))
         tag_rows += [(game_id, i, n, v) for i, (n, v) in enumerate(f.tags)]
-        seat_rows += [(game_id, *s) for s in f.seats]
+        done = int(f.valid and f.complete)
+        seat_rows += [(game_id, *s, int(s[1] == f.first_player), done, f.game, f.n_players) for s in f.seats]
         action_rows += [(game_id, *a) for a in f.actions]
         event_rows += [(game_id, *e) for e in f.events]
-        point_rows += points_rows(game_id, f)
+        if done:  # statistics count finished, valid games only
+            point_rows += points_rows(game_id, f)
     con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
     con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
-    con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?)", seat_rows)
+    con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", seat_rows)
     con.executemany("INSERT INTO actions VALUES (?,?,?,?,?,?,?,?,?)", action_rows)
     con.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)", event_rows)
-    con.executemany("INSERT INTO points VALUES (?,?,?,?)", point_rows)
+    con.executemany("INSERT INTO points VALUES (?,?,?,?,?)", point_rows)
 
 
 def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameResult) -> None:

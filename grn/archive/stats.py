@@ -81,41 +81,43 @@ class Stats:
 
 
 def compute(con: sqlite3.Connection, f: Filters | None = None) -> Stats:
-    """Compute the statistics of the games ``f`` selects (all games when None)."""
+    """Compute the statistics of the games ``f`` selects (all games when None).
+
+    The queries read ``seats`` and ``points`` (which carry copies of their
+    game's kind, table size and state) without joining ``games``, unless a
+    filter selects games.
+    """
     cond, params = where(f or Filters())
-    done = "g.valid = 1 AND g.complete = 1"
+    some = "" if cond == "1" else f" WHERE game_id IN (SELECT g.id FROM games g WHERE {cond})"
     players: dict[str, PlayerStats] = {}
-    for name, games, finished, wins, avg, best in con.execute(
-            f"SELECT min(s.name), count(*), sum({done}), sum(s.won * ({done})), "
-            f"avg(CASE WHEN {done} THEN s.score END), max(CASE WHEN {done} THEN s.score END) "
-            f"FROM seats s JOIN games g ON g.id = s.game_id WHERE {cond} GROUP BY lower(s.name)", params):
-        players[name.lower()] = PlayerStats(name, games, finished or 0, wins or 0, avg, best)
-    for name, feature, pts in con.execute(
-            "SELECT lower(s.name), p.feature, sum(p.points) FROM points p "
-            "JOIN seats s ON s.game_id = p.game_id AND s.key = p.player JOIN games g ON g.id = p.game_id "
-            f"WHERE {cond} AND {done} GROUP BY lower(s.name), p.feature", params):
-        if name in players:
-            players[name].points[feature] = pts
+    for key, name, games, finished, wins, avg, best in con.execute(
+            "SELECT lower(name), min(name), count(*), sum(done), sum(won), avg(CASE WHEN done THEN score END), "
+            f"max(CASE WHEN done THEN score END) FROM seats{some} GROUP BY lower(name)", params):
+        players[key] = PlayerStats(name, games, finished or 0, wins or 0, avg, best)
+    for key, feature, pts in con.execute(
+            f"SELECT lower(min(name)), feature, sum(points) FROM points{some} GROUP BY name COLLATE NOCASE, feature",
+            params):
+        if key in players:
+            players[key].points[feature] = pts
     kinds: dict[tuple[str, int], GameStats] = {}
     for game, n, games, finished in con.execute(
-            f"SELECT g.game, g.n_players, count(*), sum({done}) FROM games g WHERE {cond} "
-            "GROUP BY g.game, g.n_players", params):
+            "SELECT g.game, g.n_players, count(*), sum(g.valid = 1 AND g.complete = 1) FROM games g "
+            f"WHERE {cond} GROUP BY g.game, g.n_players", params):
         kinds[(game, n)] = GameStats(game, n, games, finished or 0, 0)
-    for game, n, wins in con.execute(
-            "SELECT g.game, g.n_players, sum(s.won) FROM games g "
-            f"JOIN seats s ON s.game_id = g.id AND s.key = g.first_player WHERE {cond} AND {done} "
-            "GROUP BY g.game, g.n_players", params):
-        kinds[(game, n)].first_wins = wins or 0
-    for game, n, low, high, mean in con.execute(
-            "SELECT g.game, g.n_players, min(s.score), max(s.score), avg(s.score) FROM games g "
-            f"JOIN seats s ON s.game_id = g.id WHERE {cond} AND {done} GROUP BY g.game, g.n_players", params):
+    totals: dict[tuple[str, int], tuple[int, int]] = {}
+    for game, n, score, number, first_wins in con.execute(
+            "SELECT game, n_players, score, count(*), sum(won * first) FROM seats"
+            + (some + " AND" if some else " WHERE") + " done = 1 AND score IS NOT NULL GROUP BY 1, 2, 3", params):
         k = kinds[(game, n)]
-        k.low, k.high, k.mean = low, high, mean
-    for game, n, bin_, number in con.execute(
-            f"SELECT g.game, g.n_players, (s.score / {BIN}) * {BIN}, count(*) FROM games g "
-            f"JOIN seats s ON s.game_id = g.id WHERE {cond} AND {done} AND s.score IS NOT NULL "
-            "GROUP BY 1, 2, 3", params):
-        kinds[(game, n)].scores[bin_] = number
+        k.first_wins += first_wins or 0
+        start = (score // BIN) * BIN
+        k.scores[start] = k.scores.get(start, 0) + number
+        k.low = score if k.low is None else min(k.low, score)
+        k.high = score if k.high is None else max(k.high, score)
+        count, total = totals.get((game, n), (0, 0))
+        totals[(game, n)] = (count + number, total + score * number)
+    for key, (count, total) in totals.items():
+        kinds[key].mean = total / count if count else None
     ranked = sorted(players.values(), key=lambda p: (-p.games, p.name.lower()))
     return Stats(ranked, [kinds[k] for k in sorted(kinds)])
 
