@@ -119,3 +119,31 @@ def test_chunks_stay_bounded(tmp_path: Path) -> None:
     results = list(v.run(str(path)))
     assert [r.index for r in results if isinstance(r, parallel.GameResult)] == list(range(30))
     assert max(seen) <= 2 * parallel.IN_FLIGHT
+
+
+def _archive_rows(db: Path) -> list[tuple[object, ...]]:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    out = []
+    for table, order in (("games", "id"), ("seats", "game_id, seat"), ("actions", "game_id, turn, seq"),
+                         ("events", "game_id, turn, seq"), ("points", "game_id, player, feature")):
+        out.append((table, con.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()))
+    con.close()
+    return out
+
+
+def test_archive_add_in_workers_equals_serial(files: list[str], tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    readable = files[:4]
+    serial = runner.invoke(app, ["archive", "add", "-q", str(tmp_path / "s.db"), *readable])
+    assert serial.exit_code == 0, serial.output
+    two = runner.invoke(app, ["archive", "add", "-q", "--jobs", "2", str(tmp_path / "p.db"), *readable])
+    assert two.exit_code == 0, two.output
+    assert _archive_rows(tmp_path / "p.db") == _archive_rows(tmp_path / "s.db")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        dask = runner.invoke(app, ["archive", "add", "-q", "--dask-scheduler", cluster.scheduler_address,
+                                   str(tmp_path / "d.db"), *readable])
+    assert dask.exit_code == 0, dask.output
+    assert _archive_rows(tmp_path / "d.db") == _archive_rows(tmp_path / "s.db")

@@ -208,7 +208,7 @@ class _Pool:
         # forkserver: workers start from a clean process that already imported grn
         # (fork would copy a parent that may run threads, e.g. a Dask client in tests)
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["grn.archive.parallel", "grn.archive.facts", "grn.notation"])
+        ctx.set_forkserver_preload(["grn.archive.parallel", "grn.archive.facts", "grn.archive._warm"])
         self.executor: Executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
