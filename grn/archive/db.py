@@ -105,7 +105,7 @@ CREATE TABLE IF NOT EXISTS actions (
     tile TEXT,
     x INTEGER,
     y INTEGER,
-    json TEXT NOT NULL
+    json TEXT
 );
 CREATE INDEX IF NOT EXISTS actions_tile ON actions (tile);
 CREATE INDEX IF NOT EXISTS actions_game ON actions (game_id, x, y);
@@ -119,7 +119,7 @@ CREATE TABLE IF NOT EXISTS events (
     feature TEXT,
     detail TEXT,
     final INTEGER NOT NULL,
-    json TEXT NOT NULL
+    json TEXT
 );
 CREATE INDEX IF NOT EXISTS events_feature ON events (feature, points);
 CREATE INDEX IF NOT EXISTS events_game ON events (game_id);

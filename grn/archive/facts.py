@@ -166,23 +166,30 @@ class GameFacts:
     events: list[tuple[Any, ...]] = field(default_factory=list)
 
 
+def _rest(data: dict[str, Any], taken: dict[str, bool]) -> str | None:
+    """The fields that no column holds, as JSON (None when the columns hold them all)."""
+    rest = {k: v for k, v in data.items() if not taken.get(k, False)}
+    return _COMPACT.encode(rest) if rest else None
+
+
 def _action_row(turn: int, seq: int, player: str, data: dict[str, Any]) -> tuple[Any, ...]:
-    tile = data.get("tile")
-    x, y = data.get("x"), data.get("y")
-    return (turn, seq, player, data.get("type"), None if tile is None else str(tile),
-            x if isinstance(x, int) else None, y if isinstance(y, int) else None,
-            _COMPACT.encode(data))
+    kind, tile, x, y = data.get("type"), data.get("tile"), data.get("x"), data.get("y")
+    # a field goes to its column when it has the column's type, else it stays in the JSON
+    taken = {"type": isinstance(kind, str), "tile": isinstance(tile, str), "x": type(x) is int,
+             "y": type(y) is int}
+    return (turn, seq, player, kind if taken["type"] else None, tile if taken["tile"] else None,
+            x if taken["x"] else None, y if taken["y"] else None, _rest(data, taken))
 
 
 def _event_row(turn: int | None, seq: int, data: dict[str, Any], final: bool) -> tuple[Any, ...]:
-    player = data.get("player")
-    points = data.get("points")
-    feature = data.get("feature")
-    detail = data.get("detail")
-    return (turn, seq, player if isinstance(player, str) else None, data.get("type"),
-            points if isinstance(points, int) and not isinstance(points, bool) else None,
-            feature if isinstance(feature, str) else None, detail if isinstance(detail, str) else None,
-            int(bool(data.get("final", final))), _COMPACT.encode(data))
+    kind, player, points = data.get("type"), data.get("player"), data.get("points")
+    feature, detail, is_final = data.get("feature"), data.get("detail"), data.get("final", final)
+    taken = {"type": isinstance(kind, str), "player": isinstance(player, str), "points": type(points) is int,
+             "feature": isinstance(feature, str), "detail": isinstance(detail, str),
+             "final": isinstance(is_final, bool)}
+    return (turn, seq, player if taken["player"] else None, kind if taken["type"] else None,
+            points if taken["points"] else None, feature if taken["feature"] else None,
+            detail if taken["detail"] else None, int(bool(is_final)), _rest(data, taken))
 
 
 def game_facts(record: Record, report: GameReport) -> GameFacts:
