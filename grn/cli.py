@@ -182,7 +182,7 @@ def validate(
     tileset: Optional[Path] = TilesetOpt,
     jobs: int = typer.Option(1, "--jobs", "-j", help="Validate in N processes (the same reports, in order)."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
-                                                 help="Validate on a Dask cluster (pip install 'grn[dask]')."),
+                                                 help="Validate on a Dask cluster (needs grn's dask extra)."),
 ) -> None:
     """Replay records against the rules: illegal moves, scores, checkpoints, Result.
 

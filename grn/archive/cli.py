@@ -86,7 +86,7 @@ def add(
     files: List[str] = typer.Argument(..., help="Record files (.grn, .json); - reads standard input."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Validate and index in N processes."),
     dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
-                                                 help="Validate and index on a Dask cluster."),
+                                                 help="Validate and index on a Dask cluster (needs grn's dask extra)."),
     tileset: Optional[Path] = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but problems."),
     batch: int = typer.Option(5000, "--batch", min=1,
@@ -221,8 +221,11 @@ def stats(
     format: str = typer.Option("table", "--format", help="table or json."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Also write SVG charts into this directory."),
 ) -> None:
-    """Per player: games, wins, average and best score, points by feature kind; per game: first-player
-    advantage and score distribution.
+    """Statistics: per player (games, wins, scores, points by feature kind) and per game (first player, scores).
+
+    Per player: games, wins, average and best score, share of points by feature
+    kind; per game kind and table size: the first player's win rate and the
+    distribution of final scores.
 
     Example: grn archive stats club.db --svg charts/
     """
@@ -255,8 +258,10 @@ def dedup(
     merge: bool = typer.Option(False, "--merge", help="Merge each group into its first-archived game."),
     format: str = typer.Option("table", "--format", help="table or json."),
 ) -> None:
-    """Find games archived more than once (the same game, whatever its text); --merge keeps one, with the
-    union of tags, comments and variations.
+    """Find games archived more than once: the same game, whatever its text.
+
+    --merge keeps the first-archived copy with the union of the copies' tags,
+    comments and variations.
 
     Example: grn archive dedup club.db --merge
     """
