@@ -146,3 +146,32 @@ def test_dedup_command_finds_and_merges(originals: list[Record], tmp_path: Path)
     assert again.stdout.strip() == "0 games archived more than once, 0 extra copies"
     # the merged games are searchable like the others
     assert _grn("archive", "search", db, "--tag", "Site=home", "--count").stdout.strip() == "1"
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from grn.archive.dedup import merge_records  # noqa: E402
+from grn.record import Comment  # noqa: E402
+
+NOTES = st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["a", "b", "why?", "good", "a"])), max_size=6)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(copies=st.lists(NOTES, min_size=1, max_size=3))
+def test_merge_keeps_the_union_of_comments(originals: list[Record], copies: list[list[tuple[int, str]]]) -> None:
+    base = originals[1]
+
+    def commented(notes: list[tuple[int, str]]) -> Record:
+        turns = list(base.turns)
+        for i, text in notes:
+            turns[i] = turns[i].replace(extras=turns[i].extras + (Comment(text),))
+        return dataclasses.replace(base, turns=tuple(turns))
+
+    records = [commented(n) for n in copies]
+    merged = merge_records(records[0], records[1:])
+    want = {(i, text) for notes in copies for i, text in notes}
+    got = {(i, c.text) for i, t in enumerate(merged.turns) for c in t.comments}
+    assert got == want  # every comment of every copy, each once
+    (again,) = parse(write_record(merged))
+    assert again == merged and dedup_key(again) == dedup_key(base)
