@@ -234,6 +234,12 @@ class _Dask:
             self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
             raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        try:
+            # every worker builds its parsers now, not on its first chunk (and says early if grn is missing)
+            self.client.run(_warm_up)
+        except Exception as exc:  # noqa: BLE001 - whatever a worker raised, say it in one line
+            self.client.close()
+            raise SchedulerError(f"the Dask workers at {address} cannot run grn: {exc}") from None
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         # pure=False: two chunks with equal text are still two pieces of work
@@ -244,6 +250,11 @@ class _Dask:
 
     def close(self) -> None:
         self.client.close()
+
+
+def _warm_up() -> None:
+    """Run on each Dask worker once: import grn and build its parsers."""
+    import grn.archive._warm  # noqa: F401
 
 
 class SchedulerError(Exception):
