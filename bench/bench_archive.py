@@ -202,7 +202,17 @@ def archive_part(tmp: Path, size: int, repeat: int) -> None:
     tp = run(["archive", "search", str(big), "--player", "Player 42"])
     print(f"   the same as commands, start-up included: {1000 * tc:.0f} ms (count), {1000 * tp:.0f} ms (table)")
     ts = run(["archive", "stats", str(big)], repeat=repeat)
-    print(f"   stats over {total} games: {ts:.2f} s (target < 2 s; start-up included)")
+    from grn.archive.db import connect
+    from grn.archive.stats import compute
+
+    con = connect(big, readonly=True)
+    inner = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        compute(con)
+        inner = min(inner, time.perf_counter() - t)
+    con.close()
+    print(f"   stats over {total} games: {ts:.2f} s as a command (target < 2 s), {inner:.2f} s of it computing")
 
 
 def memory_part(tmp: Path, games_file: Path, n: int, memory_mb: int, jobs_list: list[int]) -> None:
