@@ -205,10 +205,18 @@ class _Pool:
     """A process pool on this machine."""
 
     def __init__(self, jobs: int) -> None:
-        # forkserver: workers start from a clean process that already imported grn
-        # (fork would copy a parent that may run threads, e.g. a Dask client in tests)
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["grn.archive.parallel", "grn.archive.facts", "grn.archive._warm"])
+        import threading
+        from multiprocessing.context import BaseContext
+
+        ctx: BaseContext
+        if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+            # a command line run: forking copies a process that has grn imported already, at once
+            ctx = multiprocessing.get_context("fork")
+        else:
+            # threads (a Dask client, a test runner's): forking could copy a held lock, so
+            # workers start from a fork server that imports grn and builds its parsers once
+            ctx = multiprocessing.get_context("forkserver")
+            multiprocessing.set_forkserver_preload(["grn.archive.parallel", "grn.archive.facts", "grn.archive._warm"])
         self.executor: Executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
