@@ -322,24 +322,28 @@ def convert(
 
 @app.command()
 def validate(
+    ctx: typer.Context,
     files: List[str] = FilesArg,
     format: str = typer.Option("text", "--format", help="Report format: text or json."),
     explain: bool = typer.Option(False, "--explain", help="Also print every turn's score events."),
     tileset: Optional[Path] = TilesetOpt,
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Validate in N processes (the same reports, in order)."),
+    dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
+                                                 help="Validate on a Dask cluster (needs grn's dask extra)."),
 ) -> None:
     """Replay records against the rules: illegal moves, scores, checkpoints, Result.
 
     Example: grn validate examples/*.grn
     """
-    from grn.sources import load
     from grn import games as registry
+    from grn.archive.parallel import Problem, start_validator
     from grn.ruleset import SeriesChecker
-    from grn.validate import validate_record
 
     if format not in ("text", "json"):
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
     ts = _tileset(tileset)
+    validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=explain or format == "json")
     games = valid = 0
     errors = 0
     # The report streams: each game is written (or printed) as it is checked and then forgotten,
@@ -351,20 +355,17 @@ def validate(
         index = 0
         if out is not None:
             out.start_file(path)
-        for item in load(path):
-            if item.problem is not None:
+        for item in validator.run(path):  # serially, or in processes / on Dask, always in file order
+            if isinstance(item, Problem):
                 problems.append(item.problem)
                 errors += 1
                 continue
-            assert item.record is not None
-            report = validate_record(item.record, file=item.record.diagnostics[0].file
-                                     if item.record.diagnostics else ("<stdin>" if path == "-" else path),
-                                     index=index, tileset=ts, keep_turns=explain or format == "json")
-            index += 1
+            report = item.report
             games += 1
             valid += report.valid
             errors += sum(d.severity == "error" for d in report.diagnostics)
-            if registry.known(item.record.game):
+            index += 1
+            if item.record is not None and registry.known(item.record.game):  # kept when a series check needs it
                 name = registry.find_ruleset(item.record.game).name
                 if name not in series:
                     series[name] = registry.find_ruleset(name).series_checker()
@@ -736,6 +737,11 @@ def schema(
         print(f"grn schema: no schema named {name!r}", file=sys.stderr)
         raise typer.Exit(2)
     sys.stdout.write(target.read_text(encoding="utf-8"))
+
+
+from grn.archive.cli import app as _archive_app  # noqa: E402
+
+app.add_typer(_archive_app, name="archive")
 
 
 def main() -> None:

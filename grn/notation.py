@@ -36,6 +36,7 @@ from grn.record import (
     MARKUP_KINDS, MAX_VARIATION_DEPTH, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 from grn.ruleset import Ruleset
+from grn.value import reduce_dataclass
 from grn.writer import quote
 
 #: Lark terminal names of the envelope -> words a player understands (each game's
@@ -219,6 +220,10 @@ class Chunk:
     first_line: int
     problem: tuple[int, str] | None = None
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle (process pools, Dask): a compiled dataclass is rebuilt from its fields
+        return reduce_dataclass(self)
+
 
 #: A line holds at most this many characters, and a game at most :data:`MAX_GAME_CHARS`: past them the
 #: game is an error at that line and is not kept, so that no input can take memory without bound.
@@ -368,6 +373,15 @@ def _fast_reader(ruleset: Ruleset) -> FastReader:
     return FastReader(parser, {t: c.read for t, c in builder.make_command.by_terminal.items()}, unescape)
 
 
+def read_chunk(chunk: Chunk, *, file: str | None = None, index: int = 0) -> Record:
+    """The record of one game :func:`split_games` cut out (a game too long to keep is its error)."""
+    if chunk.problem is not None:
+        line, message = chunk.problem
+        return Record(_header_tags(chunk.text), (), (), Span(chunk.first_line, 1),
+                      (Diagnostic(message, Span(line, 1), file, code="too-long", game=index),))
+    return parse_game(chunk.text, file=file, first_line=chunk.first_line, index=index)
+
+
 def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index: int = 0,
                fast: bool = True) -> Record:
     """Parse the text of one game into a :class:`Record`.
@@ -511,12 +525,7 @@ def read(source: str | os.PathLike[str] | Iterable[str], *, file: str | None = N
     name = file or name
     try:
         for index, chunk in enumerate(split_games(lines)):
-            if chunk.problem is not None:
-                line, message = chunk.problem
-                yield Record(_header_tags(chunk.text), (), (), Span(chunk.first_line, 1),
-                             (Diagnostic(message, Span(line, 1), name, code="too-long", game=index),))
-                continue
-            yield parse_game(chunk.text, file=name, first_line=chunk.first_line, index=index)
+            yield read_chunk(chunk, file=name, index=index)
     finally:
         if handle is not None:
             handle.close()

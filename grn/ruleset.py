@@ -216,6 +216,10 @@ class Ruleset:
         """A complete random legal game, the same for the same seed."""
         raise NotImplementedError(f"grn cannot play {self.title or self.name} by itself")
 
+    def in_series(self, record: Record) -> bool:
+        """Whether :meth:`series_checker` needs this game's record (a match's game: Gold's ``Match`` tag)."""
+        return False
+
     def series_checker(self) -> SeriesChecker:
         """Checks across the games of one file (default: none)."""
         return SeriesChecker()

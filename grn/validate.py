@@ -63,6 +63,8 @@ class GameReport:
     complete: bool = False
     turns_played: int = 0
     notes: list[str] = field(default_factory=list)
+    #: The final scoring's engine events themselves (kept with the turns: ``keep_turns``), for the archive.
+    final_raw_events: tuple[Any, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -274,7 +276,10 @@ class _Replay:
             self.report.final_scores = dict(engine.scores)
             return
         self.report.complete = True
-        self.report.final_events = [_describe(e) for e in engine.final_scoring()]
+        events = engine.final_scoring()
+        self.report.final_events = [_describe(e) for e in events]
+        if self.keep_turns:
+            self.report.final_raw_events = tuple(events)
         self.report.final_scores = dict(engine.scores)
         self.check_result(engine)
 

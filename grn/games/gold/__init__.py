@@ -93,6 +93,9 @@ class GoldRuleset(Ruleset):
 
         return selfplay.play(players, seed=seed)
 
+    def in_series(self, record: Record) -> bool:
+        return record.tag("Match") is not None
+
     def series_checker(self) -> SeriesChecker:
         from grn.games.gold.match import MatchChecker
 

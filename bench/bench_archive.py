@@ -1,0 +1,255 @@
+"""Benchmark: the archive and parallel validation, against the targets of issue 13.
+
+    .venv/bin/pip install -e '.[test,bench]'      # pyarrow and dask come with the test extra
+    .venv/bin/python bench/bench_archive.py [--games 500] [--copies 6] [--archive 100000] [--memory-mb 1024]
+
+Games: ``--games`` self-played 4-player Gold Rush games (``grn selfplay``),
+written ``--copies`` times over with another Round tag each (the same
+validation work per copy), as one GRN file.  Every command runs as a user
+runs it, in its own process, and is timed by wall clock (the best of
+``--repeat`` runs).
+
+Measured, with the targets:
+
+1. indexing: ``grn archive add`` against ``grn validate`` of the same file
+   (serial, and both with ``--jobs 2``): at most 10% more;
+2. ``grn validate --jobs 2`` against ``--jobs 1``: at least 1.8 times faster on 2 cores;
+3. ``--dask-scheduler`` on a local 2-worker cluster (127.0.0.1) against ``--jobs 2``: within 10%;
+4. a tag query and a player query over an archive of ``--archive`` games: under 100 ms;
+   ``grn archive stats`` over it: under 2 s.  The large archive is made by
+   copying the archived games' rows (games, tags, seats, points) with other
+   players (1,000 names) and other Event tags (500), in SQL; per-turn rows
+   (actions, events) are not copied, as neither query nor stats reads them;
+5. peak memory of ``grn archive add`` of a file of ``--memory-mb`` MB
+   (the games again and again): under 200 MB.  ``--memory-mb 0`` skips it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GRN = [sys.executable, "-m", "grn"]
+
+
+def run(args: list[str], *, repeat: int = 1) -> float:
+    """Best wall time of ``grn ARGS`` over ``repeat`` runs (its output thrown away)."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(GRN + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def peak_rss_mb(args: list[str]) -> tuple[float, float]:
+    """Wall time and peak resident memory (MB) of ``grn ARGS`` run alone in a child process."""
+    code = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+            f"subprocess.run({GRN + args!r}, stdout=subprocess.DEVNULL, check=True); "
+            "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    return float(out[0]), int(out[1]) / 1024
+
+
+def make_games(path: Path, games: int, copies: int) -> int:
+    """Self-play ``games`` games and write them ``copies`` times; return the number of games."""
+    text = subprocess.run(GRN + ["selfplay", "--players", "4", "--seed", "1", "--games", str(games)],
+                          capture_output=True, text=True, check=True).stdout
+    parts = text.split('[Round "')
+    with open(path, "w", encoding="utf-8") as fh:
+        for c in range(copies):
+            if c:
+                fh.write("\n")
+            fh.write(parts[0] + "".join(f'[Round "{c}-' + p for p in parts[1:]))
+    return games * copies
+
+
+def grow(db: Path, target: int) -> int:
+    """Copy the archive's games (and their tags, seats, points) until it holds ``target`` games."""
+    con = sqlite3.connect(db)
+    base = con.execute("SELECT count(*), max(id) FROM games").fetchone()
+    n, top = base
+    copy = 1
+    while n < target:
+        off = copy * top
+        take = min(base[0], target - n)
+        con.execute("BEGIN")
+        con.execute(
+            "INSERT INTO games SELECT id + ?, file_id, file_index + ?, format, game, "
+            "'Event ' || ((id + ?) % 500), site, date, round, players, n_players, result, winners, valid, complete, "
+            "turns, errors, final_scores, first_player, dedup, problems, text FROM games WHERE id <= ?",
+            (off, off, off, take))
+        con.execute("INSERT INTO tags SELECT game_id + ?, pos, name, CASE name WHEN 'Event' THEN "
+                    "'Event ' || ((game_id + ?) % 500) ELSE value END FROM tags WHERE game_id <= ?", (off, off, take))
+        con.execute("INSERT INTO seats SELECT game_id + ?, seat, key, 'Player ' || ((game_id + ? + seat * 7) % 1000), "
+                    "score, won, first, done, game, n_players FROM seats WHERE game_id <= ?", (off, off, take))
+        con.execute("INSERT INTO points SELECT p.game_id + ?, p.player, s.name, p.feature, p.points FROM points p "
+                    "JOIN seats s ON s.game_id = p.game_id + ? AND s.key = p.player WHERE p.game_id <= ?",
+                    (off, off, take))
+        con.execute("COMMIT")
+        n += take
+        copy += 1
+    con.execute("ANALYZE")
+    con.close()
+    return n
+
+
+def query_ms(db: Path, args: list[str], repeat: int = 5) -> tuple[float, int]:
+    """Time of a search's SQL (filters -> ids), in this process, best of ``repeat``."""
+    sys.path.insert(0, str(ROOT))
+    from grn.archive.db import connect
+    from grn.archive.search import Filters, game_ids
+
+    f = Filters()
+    for i in range(0, len(args), 2):
+        if args[i] == "--tag":
+            f.tags.append(args[i + 1])
+        elif args[i] == "--player":
+            f.players.append(args[i + 1])
+    con = connect(db, readonly=True)
+    best, found = float("inf"), 0
+    for _ in range(repeat):
+        t = time.perf_counter()
+        found = len(game_ids(con, f))
+        best = min(best, time.perf_counter() - t)
+    con.close()
+    return best * 1000, found
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--copies", type=int, default=6)
+    ap.add_argument("--archive", type=int, default=100_000)
+    ap.add_argument("--memory-mb", type=int, default=1024)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--only", choices=["speed", "archive", "memory"], help="run one part only")
+    ap.add_argument("--memory-jobs", default="1,2", help="--jobs values for the memory run")
+    opts = ap.parse_args()
+    parts = {opts.only} if opts.only else {"speed", "archive", "memory"}
+
+    tmp = Path(tempfile.mkdtemp(prefix="grn-bench-archive-"))
+    try:
+        games_file = tmp / "games.grn"
+        n = make_games(games_file, opts.games, opts.copies)
+        size = games_file.stat().st_size / 1e6
+        print(f"{n} games, {size:.1f} MB, {os.cpu_count()} cores, "
+              f"{subprocess.run(GRN + ['--version'], capture_output=True, text=True).stdout.strip()}")
+
+        def add(jobs: int) -> float:
+            db = tmp / f"add{jobs}.db"
+            for p in tmp.glob(f"add{jobs}.db*"):
+                p.unlink()
+            return run(["archive", "add", "-q", "--jobs", str(jobs), str(db), str(games_file)])
+
+        if "archive" in parts and "speed" not in parts:
+            add(1)
+        if "speed" in parts:
+            # interleaved rounds, the best of each: the load of a shared machine changes from minute to minute
+            best: dict[str, float] = {}
+            cpu: dict[str, float] = {}
+            cluster = None
+            if not opts.skip_dask:
+                from distributed import LocalCluster
+
+                cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=None)
+                run(["validate", "--dask-scheduler", cluster.scheduler_address, str(games_file)])  # warm up
+            try:
+                for _ in range(opts.repeat):
+                    for name, args in (("v1", ["validate", str(games_file)]),
+                                       ("v2", ["validate", "--jobs", "2", str(games_file)]),
+                                       ("d", ["validate", "--dask-scheduler",
+                                              cluster.scheduler_address if cluster else "", str(games_file)]),
+                                       ("a1", None), ("a2", None)):
+                        if name == "d" and cluster is None:
+                            continue
+                        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                        wall = add(int(name[1])) if args is None else run(args)
+                        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                        best[name] = min(best.get(name, wall), wall)
+                        used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                        cpu[name] = min(cpu.get(name, used), used)
+            finally:
+                if cluster is not None:
+                    cluster.close()
+            v1, v2, a1, a2 = best["v1"], best["v2"], best["a1"], best["a2"]
+            print(f"1. indexing: validate {v1:.2f} s, archive add {a1:.2f} s: +{100 * (a1 / v1 - 1):.0f}% "
+                  f"(target <= +10%); with --jobs 2: validate {v2:.2f} s, add {a2:.2f} s: "
+                  f"+{100 * (a2 / v2 - 1):.0f}%")
+            print(f"2. validate --jobs 2: {v1 / v2:.2f} times as fast as --jobs 1 (target >= 1.8); CPU seconds "
+                  f"(all processes): {cpu['v1']:.2f} serial, {cpu['v2']:.2f} with --jobs 2")
+            if "d" in best:
+                print(f"3. Dask, 2 local workers: {best['d']:.2f} s against --jobs 2 {v2:.2f} s: "
+                      f"{100 * (best['d'] / v2 - 1):+.0f}% (target within 10%)")
+
+        if "archive" in parts:
+            archive_part(tmp, opts.archive, opts.repeat)
+        if "memory" in parts and opts.memory_mb:
+            memory_part(tmp, games_file, n, opts.memory_mb, [int(j) for j in opts.memory_jobs.split(",")])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"(bench process peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; "
+          f"load average {open('/proc/loadavg').read().split()[0] if os.path.exists('/proc/loadavg') else '?'})")
+
+
+def archive_part(tmp: Path, size: int, repeat: int) -> None:
+    """Target 4: a tag query, a player query and the statistics over a large archive."""
+    big = tmp / "big.db"
+    shutil.copy(tmp / "add1.db", big)
+    t = time.perf_counter()
+    total = grow(big, size)
+    print(f"   (archive of {total} games made by copying rows in {time.perf_counter() - t:.1f} s)")
+    tq, found_t = query_ms(big, ["--tag", "Event=Event 123"])
+    pq, found_p = query_ms(big, ["--player", "Player 42"])
+    print(f"4. over {total} games: tag query {tq:.2f} ms ({found_t} games), player query {pq:.2f} ms "
+          f"({found_p} games) (target < 100 ms)")
+    tc = run(["archive", "search", str(big), "--tag", "Event=Event 123", "--count"])
+    tp = run(["archive", "search", str(big), "--player", "Player 42"])
+    print(f"   the same as commands, start-up included: {1000 * tc:.0f} ms (count), {1000 * tp:.0f} ms (table)")
+    ts = run(["archive", "stats", str(big)], repeat=repeat)
+    from grn.archive.db import connect
+    from grn.archive.stats import compute
+
+    con = connect(big, readonly=True)
+    inner = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        compute(con)
+        inner = min(inner, time.perf_counter() - t)
+    con.close()
+    print(f"   stats over {total} games: {ts:.2f} s as a command (target < 2 s), {inner:.2f} s of it computing")
+
+
+def memory_part(tmp: Path, games_file: Path, n: int, memory_mb: int, jobs_list: list[int]) -> None:
+    """Target 5: peak memory while adding a large file (the games again and again, each copy re-tagged)."""
+    mem_file = tmp / "big.grn"
+    base = games_file.read_text(encoding="utf-8")
+    with open(mem_file, "w", encoding="utf-8") as fh:
+        written, k = 0, 0
+        while written < memory_mb * 1_000_000:
+            chunk = base.replace('[Round "', f'[Round "m{k}-')
+            fh.write(chunk + "\n")
+            written += len(chunk) + 1
+            k += 1
+    for jobs in jobs_list:
+        for p in tmp.glob("mem.db*"):
+            p.unlink()
+        wall, rss = peak_rss_mb(["archive", "add", "-q", "--jobs", str(jobs), str(tmp / "mem.db"), str(mem_file)])
+        print(f"5. archive add --jobs {jobs} of a {written / 1e6:.0f} MB file ({k * n} games): "
+              f"peak memory {rss:.0f} MB (target < 200 MB; the largest process), {wall:.0f} s, "
+              f"archive {sum(p.stat().st_size for p in tmp.glob('mem.db*')) / 1e9:.1f} GB", flush=True)
+
+
+if __name__ == "__main__":
+    main()

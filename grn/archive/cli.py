@@ -1,0 +1,345 @@
+"""The ``grn archive`` commands (a typer sub-app that ``grn.cli`` registers).
+
+Exit codes as everywhere in grn: 0 all is well, 1 a file or the archive
+cannot be read (``DB: error: ...``), 2 a usage error (a filter that cannot be read).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterator, List, Optional
+
+import typer
+
+from grn.archive.search import FilterError, Filters
+
+app = typer.Typer(
+    no_args_is_help=True,
+    help="Keep many games in one SQLite file: add (validated and indexed), search, stats, dedup, export.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+DbArg = typer.Argument(..., help="The archive: one SQLite file.")
+_GAME = typer.Option(None, "--game", help="Only games of this kind (the Game tag).")
+_PLAYER = typer.Option(None, "--player", help="A player's name, at any seat (repeat: all of them played).")
+_FROM = typer.Option(None, "--from", help="Played on or after this date (2026-11-19, 2026-11, 2026).")
+_TO = typer.Option(None, "--to-date", help="Played on or before this date.")
+_TAG = typer.Option(None, "--tag", help='A tag: NAME=VALUE (exact, any case) or NAME~TEXT (contains), e.g. "Event~club".')
+_RESULT = typer.Option(None, "--result", help="The Result tag contains this text.")
+_WINNER = typer.Option(None, "--winner", help="This player (name or colour) won (ties: every tied player).")
+_SCORE = typer.Option(None, "--score", help='A final score: ">=60" (any seat), "Ada>=60", "red<40".')
+_VALID = typer.Option(None, "--valid/--invalid", help="Only games that follow the rules / that break them.")
+_COMPLETE = typer.Option(None, "--complete/--incomplete", help="Only finished / unfinished games.")
+_EVENT = typer.Option(None, "--event", help='An engine event of the game: "type=ScoreEvent feature=X points>=10".')
+_ACTION = typer.Option(None, "--action", help='A command of the main line: "type=place tile=33 x>=2".')
+_BESIDE = typer.Option(None, "--beside", help="Tile A placed orthogonally next to tile B: A,B.")
+_DUPS = typer.Option(False, "--duplicates", help="Only games archived more than once (by dedup key).")
+
+
+def _filters(game: Optional[str], player: Optional[List[str]], date_from: Optional[str], date_to: Optional[str],
+             tag: Optional[List[str]], result: Optional[str], winner: Optional[List[str]],
+             score: Optional[List[str]], valid: Optional[bool], complete: Optional[bool],
+             event: Optional[List[str]], action: Optional[List[str]], beside: Optional[List[str]],
+             duplicates: bool) -> Filters:
+    return Filters(game=game, players=player or [], date_from=date_from, date_to=date_to, tags=tag or [],
+                   result=result, winners=winner or [], scores=score or [], valid=valid, complete=complete,
+                   events=event or [], actions=action or [], beside=beside or [], duplicates=duplicates)
+
+
+def _fail(where: object, message: str) -> typer.Exit:
+    print(f"{where}: error: {message}", file=sys.stderr)
+    return typer.Exit(1)
+
+
+def _open(db: Path, *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
+    from grn.archive.db import ArchiveError, connect
+
+    try:
+        return connect(db, create=create, readonly=readonly)
+    except ArchiveError as exc:
+        raise _fail(db, str(exc))
+
+
+def _usage(command: str, exc: FilterError) -> typer.Exit:
+    print(f"grn archive {command}: {exc}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+@contextmanager
+def _output(path: Optional[Path]) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        yield fh
+
+
+@app.command()
+def add(
+    ctx: typer.Context,
+    db: Path = DbArg,
+    files: List[str] = typer.Argument(..., help="Record files (.grn, .json); - reads standard input."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Validate and index in N processes."),
+    dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
+                                                 help="Validate and index on a Dask cluster (needs grn's dask extra)."),
+    tileset: Optional[Path] = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but problems."),
+    batch: int = typer.Option(5000, "--batch", min=1,
+                              help="Games per transaction in a large file (a stopped run loses at most these)."),
+) -> None:
+    """Validate and index every game of FILES into the archive DB (made when missing).
+
+    Adding a file again changes nothing; a run that was stopped goes on where it stopped.
+
+    Example: grn archive add club.db games/*.grn
+    """
+    from grn.archive.db import add_files, print_progress
+    from grn.archive.parallel import start_validator
+    from grn.cli import _tileset
+
+    ts = _tileset(tileset)
+    con = _open(db, create=True)
+    validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=True,
+                                command="grn archive add", mode="index")
+    try:
+        summary = add_files(con, files, validator, progress=None if quiet else print_progress, batch=batch)
+    except sqlite3.DatabaseError as exc:
+        raise _fail(db, f"cannot write the archive ({exc})")
+    finally:
+        con.close()
+    for problem in summary.problems:
+        print(problem, file=sys.stderr)
+    if not quiet:
+        print(f"{summary.games} game{'s' if summary.games != 1 else ''} added from {summary.files} "
+              f"file{'s' if summary.files != 1 else ''} ({summary.invalid} invalid); "
+              f"{summary.skipped} file{'s' if summary.skipped != 1 else ''} already archived")
+    raise typer.Exit(1 if summary.problems else 0)
+
+
+def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
+    from grn.archive.export import batches
+
+    out.write(f"{'id':>6}  {'game':<9} {'date':<10}  {'event':<24} {'valid':<8} players (final scores)\n")
+    for rows in batches(con, ids, "id, game, date, event, valid, complete"):
+        marks = ",".join("?" * len(rows))
+        seats: dict[int, list[str]] = {}
+        for gid, name, score in con.execute(f"SELECT game_id, name, score FROM seats WHERE game_id IN ({marks}) "
+                                            "ORDER BY game_id, seat", [r[0] for r in rows]):
+            seats.setdefault(gid, []).append(name if score is None else f"{name} {score}")
+        for gid, game, date, event, valid, complete in rows:
+            state = ("valid" if valid else "INVALID") + ("" if complete else "*")
+            out.write(f"{gid:>6}  {game:<9} {date or '-':<10}  {(event or '-')[:24]:<24} {state:<8} "
+                      f"{', '.join(seats.get(gid, []))}\n")
+    out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''} (* unfinished)\n")
+
+
+def _run_sql(db: Path, sql: str, fmt: str, out: IO[str]) -> None:
+    con = _open(db, readonly=True)
+    try:
+        cur = con.execute(sql)
+        names = [d[0] for d in cur.description or ()]
+        rows = cur.fetchall()
+    except sqlite3.OperationalError as exc:
+        text = str(exc)
+        if "readonly" in text or "read-only" in text or "query_only" in text.replace(" ", "_"):
+            raise _fail(db, f"--sql is read-only: {text}")
+        raise _fail(db, f"SQL: {text}")
+    except sqlite3.DatabaseError as exc:
+        raise _fail(db, f"SQL: {exc}")
+    finally:
+        con.close()
+    if fmt == "json":
+        out.write(json.dumps([dict(zip(names, r)) for r in rows], ensure_ascii=False, indent=1) + "\n")
+        return
+    out.write("\t".join(names) + "\n")
+    for r in rows:
+        out.write("\t".join("" if v is None else str(v) for v in r) + "\n")
+
+
+@app.command()
+def search(
+    db: Path = DbArg,
+    game: Optional[str] = _GAME, player: Optional[List[str]] = _PLAYER, date_from: Optional[str] = _FROM,
+    date_to: Optional[str] = _TO, tag: Optional[List[str]] = _TAG, result: Optional[str] = _RESULT,
+    winner: Optional[List[str]] = _WINNER, score: Optional[List[str]] = _SCORE, valid: Optional[bool] = _VALID,
+    complete: Optional[bool] = _COMPLETE, event: Optional[List[str]] = _EVENT,
+    action: Optional[List[str]] = _ACTION, beside: Optional[List[str]] = _BESIDE, duplicates: bool = _DUPS,
+    format: str = typer.Option("table", "--format", help="table, grn or json."),
+    limit: Optional[int] = typer.Option(None, "--limit", help="At most this many games."),
+    count: bool = typer.Option(False, "--count", help="Print only how many games match."),
+    sql: Optional[str] = typer.Option(None, "--sql", help="Run this SQL on the archive, read-only, and print the rows."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+) -> None:
+    """Find games: by kind, player, date, tags, result, winner, scores, validity, events and commands.
+
+    Example: grn archive search club.db --player Ada --event "type=ScoreEvent points>=8" --format grn
+    """
+    from grn.archive import search as s
+    from grn.archive.export import write_grn, write_json
+
+    if format not in ("table", "grn", "json"):
+        print(f"grn archive search: --format must be table, grn or json, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    if sql is not None:
+        with _output(output) as out:
+            _run_sql(db, sql, format, out)
+        return
+    f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
+                 beside, duplicates)
+    con = _open(db, readonly=True)
+    try:
+        if count:
+            print(s.count(con, f))
+            return
+        ids = s.game_ids(con, f, limit)
+        with _output(output) as out:
+            if format == "table":
+                _table(con, ids, out)
+            elif format == "grn":
+                write_grn(con, ids, out)
+            else:
+                write_json(con, ids, out)
+    except FilterError as exc:
+        raise _usage("search", exc)
+    finally:
+        con.close()
+
+
+@app.command()
+def stats(
+    db: Path = DbArg,
+    game: Optional[str] = _GAME, player: Optional[List[str]] = _PLAYER, date_from: Optional[str] = _FROM,
+    date_to: Optional[str] = _TO, tag: Optional[List[str]] = _TAG, result: Optional[str] = _RESULT,
+    winner: Optional[List[str]] = _WINNER, score: Optional[List[str]] = _SCORE, valid: Optional[bool] = _VALID,
+    complete: Optional[bool] = _COMPLETE, event: Optional[List[str]] = _EVENT,
+    action: Optional[List[str]] = _ACTION, beside: Optional[List[str]] = _BESIDE, duplicates: bool = _DUPS,
+    format: str = typer.Option("table", "--format", help="table or json."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write SVG charts into this directory."),
+) -> None:
+    """Statistics: per player (games, wins, scores, points by feature kind) and per game (first player, scores).
+
+    Per player: games, wins, average and best score, share of points by feature
+    kind; per game kind and table size: the first player's win rate and the
+    distribution of final scores.
+
+    Example: grn archive stats club.db --svg charts/
+    """
+    from grn.archive.stats import compute, table, write_charts
+
+    if format not in ("table", "json"):
+        print(f"grn archive stats: --format must be table or json, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
+                 beside, duplicates)
+    con = _open(db, readonly=True)
+    try:
+        st = compute(con, f)
+    except FilterError as exc:
+        raise _usage("stats", exc)
+    finally:
+        con.close()
+    if format == "json":
+        sys.stdout.write(json.dumps(st.to_json(), indent=1, ensure_ascii=False) + "\n")
+    else:
+        sys.stdout.write(table(st))
+    if svg is not None:
+        for path in write_charts(st, svg):
+            print(f"wrote {path}", file=sys.stderr)
+
+
+@app.command()
+def dedup(
+    db: Path = DbArg,
+    merge: bool = typer.Option(False, "--merge", help="Merge each group into its first-archived game."),
+    format: str = typer.Option("table", "--format", help="table or json."),
+) -> None:
+    """Find games archived more than once: the same game, whatever its text.
+
+    --merge keeps the first-archived copy with the union of the copies' tags,
+    comments and variations.
+
+    Example: grn archive dedup club.db --merge
+    """
+    from grn.archive import dedup as d
+
+    if format not in ("table", "json"):
+        print(f"grn archive dedup: --format must be table or json, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    con = _open(db, readonly=not merge)
+    try:
+        groups = d.groups(con)
+        kept = []
+        if merge:
+            for g in groups:
+                try:
+                    kept.append(d.merge_group(con, g))
+                except ValueError as exc:
+                    print(f"{db}: games {', '.join(map(str, g))}: not merged: {exc}", file=sys.stderr)
+    except sqlite3.DatabaseError as exc:
+        raise _fail(db, str(exc))
+    finally:
+        con.close()
+    if format == "json":
+        sys.stdout.write(json.dumps({"groups": groups, "merged": merge}, indent=1) + "\n")
+        return
+    for g in groups:
+        print(f"same game: {', '.join(map(str, g))}" + (f" (merged into {g[0]})" if merge else ""))
+    n = sum(len(g) - 1 for g in groups)
+    print(f"{len(groups)} game{'s' if len(groups) != 1 else ''} archived more than once, "
+          f"{n} extra cop{'ies' if n != 1 else 'y'}" + (": merged" if merge and groups else ""))
+
+
+@app.command()
+def export(
+    db: Path = DbArg,
+    to: str = typer.Option(..., "--to", help="grn, json or parquet."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output",
+                                          help="Output file (grn, json; default standard output) or directory "
+                                               "(parquet: games.parquet and score_events.parquet)."),
+    game: Optional[str] = _GAME, player: Optional[List[str]] = _PLAYER, date_from: Optional[str] = _FROM,
+    date_to: Optional[str] = _TO, tag: Optional[List[str]] = _TAG, result: Optional[str] = _RESULT,
+    winner: Optional[List[str]] = _WINNER, score: Optional[List[str]] = _SCORE, valid: Optional[bool] = _VALID,
+    complete: Optional[bool] = _COMPLETE, event: Optional[List[str]] = _EVENT,
+    action: Optional[List[str]] = _ACTION, beside: Optional[List[str]] = _BESIDE, duplicates: bool = _DUPS,
+) -> None:
+    """Write the games (all, or those the filters select) as GRN, the JSON form, or Parquet tables.
+
+    Example: grn archive export club.db --to parquet -o club-parquet/
+    """
+    from grn.archive import export as e
+    from grn.archive.search import game_ids
+
+    if to not in ("grn", "json", "parquet"):
+        print(f"grn archive export: --to must be grn, json or parquet, not {to!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    if to == "parquet" and output is None:
+        print("grn archive export: --to parquet needs -o DIRECTORY", file=sys.stderr)
+        raise typer.Exit(2)
+    f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
+                 beside, duplicates)
+    con = _open(db, readonly=True)
+    try:
+        ids = game_ids(con, f)
+        if to == "parquet":
+            assert output is not None
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise _fail("grn archive export", "--to parquet needs pyarrow: pip install pyarrow")
+            n = e.write_parquet(con, ids, output)
+        else:
+            with _output(output) as out:
+                n = (e.write_grn if to == "grn" else e.write_json)(con, ids, out)
+    except FilterError as exc:
+        raise _usage("export", exc)
+    except OSError as exc:
+        raise _fail(output, exc.strerror or str(exc))
+    finally:
+        con.close()
+    if output is not None:
+        print(f"{n} game{'s' if n != 1 else ''} written to {output}", file=sys.stderr)

@@ -1,0 +1,375 @@
+"""The archive's SQLite file: schema, opening, and adding record files.
+
+One file, no server: WAL journal, indexes on what searches filter on, JSON1
+for the rest.  ``docs/archive.md`` describes every table.
+
+Adding twice changes nothing: a file is known by the SHA-256 of its bytes, and a file
+already archived whole is skipped.  A file's games are written in one
+transaction; a large file commits every :data:`BATCH` games with its progress
+in ``files.done``, so a killed ``grn archive add`` leaves a usable archive
+and the next run goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from grn.archive.facts import GameFacts
+from grn.archive.parallel import GameResult, Problem, Validator
+
+SCHEMA_VERSION = 1
+#: Games per transaction within one large file.
+BATCH = 5000
+#: Games written to SQLite at a time (one executemany per table).
+WRITE_EVERY = 200
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files (
+    id INTEGER PRIMARY KEY,
+    sha256 TEXT NOT NULL UNIQUE,
+    path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    games INTEGER NOT NULL DEFAULT 0,
+    done INTEGER NOT NULL DEFAULT 0,
+    complete INTEGER NOT NULL DEFAULT 0,
+    problem TEXT,
+    added TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES files(id),
+    file_index INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    game TEXT NOT NULL,
+    event TEXT,
+    site TEXT,
+    date TEXT,
+    round TEXT,
+    players TEXT NOT NULL,
+    n_players INTEGER NOT NULL,
+    result TEXT,
+    winners TEXT NOT NULL,
+    valid INTEGER NOT NULL,
+    complete INTEGER NOT NULL,
+    turns INTEGER NOT NULL,
+    errors INTEGER NOT NULL,
+    final_scores TEXT,
+    first_player TEXT,
+    dedup TEXT NOT NULL,
+    problems TEXT NOT NULL,
+    -- last: a long text in the middle of a row would be read by every scan of the columns after it
+    text TEXT NOT NULL,
+    UNIQUE (file_id, file_index)
+);
+CREATE INDEX IF NOT EXISTS games_game_date ON games (game, date);
+CREATE INDEX IF NOT EXISTS games_date ON games (date);
+CREATE INDEX IF NOT EXISTS games_dedup ON games (dedup);
+CREATE TABLE IF NOT EXISTS tags (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    pos INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tags_name_value ON tags (name, value COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS tags_game ON tags (game_id);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    score INTEGER,
+    won INTEGER NOT NULL,
+    -- copies of the game's facts, so that statistics read this table alone
+    first INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    n_players INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    turn INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    player TEXT,
+    type TEXT,
+    tile TEXT,
+    x INTEGER,
+    y INTEGER,
+    json TEXT
+);
+CREATE INDEX IF NOT EXISTS actions_tile ON actions (tile);
+CREATE INDEX IF NOT EXISTS actions_game ON actions (game_id, x, y);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    turn INTEGER,
+    seq INTEGER NOT NULL,
+    player TEXT,
+    type TEXT,
+    points INTEGER,
+    feature TEXT,
+    detail TEXT,
+    final INTEGER NOT NULL,
+    json TEXT
+);
+CREATE INDEX IF NOT EXISTS events_feature ON events (feature, points);
+CREATE INDEX IF NOT EXISTS events_game ON events (game_id);
+CREATE TABLE IF NOT EXISTS points (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    feature TEXT NOT NULL,
+    points INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS points_game ON points (game_id);
+-- covering: statistics group by player and feature kind without sorting
+CREATE INDEX IF NOT EXISTS points_name ON points (name COLLATE NOCASE, feature, points);
+CREATE TABLE IF NOT EXISTS merged (
+    id INTEGER PRIMARY KEY,
+    into_id INTEGER NOT NULL REFERENCES games(id),
+    file_id INTEGER NOT NULL,
+    file_index INTEGER NOT NULL,
+    format TEXT NOT NULL,
+    text TEXT NOT NULL
+);
+"""
+
+#: The ``points.feature`` of final-scoring points (the report keeps final events only as sentences).
+FINAL = "(final scoring)"
+
+
+class ArchiveError(Exception):
+    """A problem with the archive file itself (not an archive, newer schema, cannot be written)."""
+
+
+def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: bool = False) -> sqlite3.Connection:
+    """Open an archive; ``create`` makes it when missing, ``readonly`` opens it with ``mode=ro``."""
+    p = Path(path)
+    if not create and not p.exists():
+        raise ArchiveError("no such archive (make one with grn archive add)")
+    if p.is_dir():
+        raise ArchiveError("is a directory, not an archive")
+    try:
+        if readonly:
+            con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+            con.execute("PRAGMA query_only = ON")
+        else:
+            con = sqlite3.connect(p, isolation_level=None)  # transactions are explicit
+        version = con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if _has_meta(con) else None
+    except sqlite3.DatabaseError as exc:
+        raise ArchiveError(f"not an archive ({exc})") from None
+    if version is None:
+        if not create:
+            raise ArchiveError("not a grn archive (no schema)")
+        try:
+            if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                raise ArchiveError("not a grn archive: the database holds other tables")
+            con.execute("PRAGMA journal_mode = WAL")
+            con.executescript(SCHEMA)
+            con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        except sqlite3.DatabaseError as exc:
+            raise ArchiveError(f"cannot make an archive here ({exc})") from None
+    elif int(version[0]) > SCHEMA_VERSION:
+        raise ArchiveError(f"archive schema {version[0]} is newer than this grn ({SCHEMA_VERSION}): upgrade grn")
+    if not readonly:
+        con.execute("PRAGMA synchronous = NORMAL")
+        con.execute("PRAGMA foreign_keys = OFF")  # rows are written parent first; checking costs time
+    return con
+
+
+def _has_meta(con: sqlite3.Connection) -> bool:
+    return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone() is not None
+
+
+def file_sha256(path: str) -> tuple[str, int]:
+    """SHA-256 and size of a file's bytes, read in blocks."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            h.update(block)
+            size += len(block)
+    return h.hexdigest(), size
+
+
+@dataclass(slots=True)
+class AddSummary:
+    """What ``grn archive add`` did."""
+
+    files: int = 0
+    skipped: int = 0
+    games: int = 0
+    invalid: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def points_rows(game_id: int, facts: GameFacts) -> list[tuple[Any, ...]]:
+    """Points per seat and feature kind of one game (turn events and the final scoring), with the seat's name."""
+    sums: dict[tuple[str, str], int] = {}
+    for e in facts.events:
+        player, points, feature, final = e[2], e[4], e[5], e[7]
+        if player is None or points is None:
+            continue
+        key = (player, feature if feature is not None else (FINAL if final else str(e[3])))
+        sums[key] = sums.get(key, 0) + points
+    names = {s[1]: s[2] for s in facts.seats}
+    return [(game_id, p, names.get(p, p), f, n) for (p, f), n in sums.items()]
+
+
+def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult]]) -> None:
+    """Write validated games (id, file id, result) and their facts, inside the caller's transaction.
+
+    One ``executemany`` per table for all the games: far fewer calls into SQLite.
+    """
+    game_rows: list[tuple[Any, ...]] = []
+    tag_rows: list[tuple[Any, ...]] = []
+    seat_rows: list[tuple[Any, ...]] = []
+    action_rows: list[tuple[Any, ...]] = []
+    event_rows: list[tuple[Any, ...]] = []
+    point_rows: list[tuple[Any, ...]] = []
+    for game_id, file_id, res in games:
+        f: GameFacts = res.facts
+        tags = dict(f.tags)
+        game_rows.append(
+            (game_id, file_id, res.index, res.fmt, f.game, tags.get("Event"), tags.get("Site"), f.date,
+             tags.get("Round"), json.dumps(f.players, ensure_ascii=False), f.n_players, f.result,
+             json.dumps(f.winners), int(f.valid), int(f.complete), f.turns_played, f.errors,
+             None if f.final_scores is None else json.dumps(f.final_scores), f.first_player, f.dedup,
+             json.dumps(f.problems, ensure_ascii=False), res.text))
+        tag_rows += [(game_id, i, n, v) for i, (n, v) in enumerate(f.tags)]
+        done = int(f.valid and f.complete)
+        seat_rows += [(game_id, *s, int(s[1] == f.first_player), done, f.game, f.n_players) for s in f.seats]
+        action_rows += [(game_id, *a) for a in f.actions]
+        event_rows += [(game_id, *e) for e in f.events]
+        if done:  # statistics count finished, valid games only
+            point_rows += points_rows(game_id, f)
+    con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
+    con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
+    con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", seat_rows)
+    con.executemany("INSERT INTO actions VALUES (?,?,?,?,?,?,?,?,?)", action_rows)
+    con.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)", event_rows)
+    con.executemany("INSERT INTO points VALUES (?,?,?,?,?)", point_rows)
+
+
+def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameResult) -> None:
+    """Write one validated game and its facts (inside the caller's transaction)."""
+    insert_games(con, [(game_id, file_id, res)])
+
+
+def delete_game(con: sqlite3.Connection, game_id: int) -> None:
+    """Remove one game and its facts (inside the caller's transaction)."""
+    for table in ("tags", "seats", "actions", "events", "points"):
+        con.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+    con.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+
+def _next_id(con: sqlite3.Connection) -> int:
+    row = con.execute("SELECT max(id) FROM games").fetchone()
+    return (row[0] or 0) + 1
+
+
+def add_files(con: sqlite3.Connection, paths: Iterable[str], validator: Validator | None = None, *,
+              progress: Callable[[str], None] | None = None, batch: int = BATCH) -> AddSummary:
+    """Validate and index every game of ``paths``; files already archived whole are skipped.
+
+    A file's games are committed every ``batch`` games (with the file's progress).
+
+    ``validator`` (made with ``mode="index"``, ``keep_turns=True``) says where
+    the work runs; by default in this process.
+    """
+    summary = AddSummary()
+    own = validator is None
+    v = validator or Validator(keep_turns=True, mode="index")
+    try:
+        for path in paths:
+            _add_file(con, v, path, summary, progress, batch)
+    finally:
+        if own:
+            v.runner.close()
+    return summary
+
+
+def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary: AddSummary,
+              progress: Callable[[str], None] | None, batch: int = BATCH) -> None:
+    if path == "-":
+        from grn.sources import stdin_bytes
+
+        data = stdin_bytes()
+        sha, size = hashlib.sha256(data).hexdigest(), len(data)
+    else:
+        try:
+            sha, size = file_sha256(path)
+        except FileNotFoundError:
+            summary.problems.append(f"{path}: error: no such file")
+            return
+        except IsADirectoryError:
+            summary.problems.append(f"{path}: error: is a directory, not a record file")
+            return
+        except PermissionError:
+            summary.problems.append(f"{path}: error: permission denied")
+            return
+    row = con.execute("SELECT id, done, complete FROM files WHERE sha256 = ?", (sha,)).fetchone()
+    if row is not None and row[2]:
+        summary.skipped += 1
+        return
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        if row is None:
+            cur = con.execute("INSERT INTO files (sha256, path, size, added) VALUES (?,?,?,?)",
+                              (sha, path, size, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))
+            file_id, done = int(cur.lastrowid or 0), 0
+        else:
+            file_id, done = int(row[0]), int(row[1])
+        next_id = _next_id(con)
+        count = done
+        in_batch = 0
+        problem = None
+        pending: list[tuple[int, int, GameResult]] = []
+        for item in validator.run(path, skip=done):
+            if isinstance(item, Problem):
+                problem = item.problem.one_line()
+                continue
+            pending.append((next_id, file_id, item))
+            if len(pending) >= WRITE_EVERY:
+                insert_games(con, pending)
+                pending = []
+            next_id += 1
+            count += 1
+            in_batch += 1
+            summary.games += 1
+            summary.invalid += not item.report.valid
+            if in_batch >= batch:
+                # a large file: keep what is done, so that a killed run loses at most one batch
+                insert_games(con, pending)
+                pending = []
+                con.execute("UPDATE files SET done = ?, games = ? WHERE id = ?", (count, count, file_id))
+                con.execute("COMMIT")
+                if progress:
+                    progress(f"{path}: {count} games")
+                con.execute("BEGIN IMMEDIATE")
+                in_batch = 0
+        insert_games(con, pending)
+        con.execute("UPDATE files SET done = ?, games = ?, complete = 1, problem = ? WHERE id = ?",
+                    (count, count, problem, file_id))
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
+    if problem:
+        summary.problems.append(problem)
+    summary.files += 1
+
+
+def print_progress(message: str) -> None:
+    """Progress of a long add, on standard error."""
+    print(message, file=sys.stderr)

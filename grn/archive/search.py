@@ -1,0 +1,214 @@
+"""Search filters: from command-line words to one SQL ``WHERE`` over the ``games`` table.
+
+Every filter narrows the set (they are ANDed); a filter given twice must hold
+twice (two ``--player`` filters: games both played).  Per-turn filters hold
+when one row matches all their terms:
+
+* ``--event "type=ScoreEvent feature=X points>=10"``: one engine event of the game
+* ``--action "type=place tile=33 x>=2"``: one command of the main line
+* ``--beside A,B``: a command with tile ``A`` at x,y and one with tile ``B``
+  orthogonally next to it (|dx| + |dy| = 1)
+
+A term is ``KEY OP VALUE`` with OP one of ``= != < <= > >= ~`` (``~``: the
+text contains VALUE, case-insensitive).  Keys other than the table's columns
+are read from the row's JSON (``json_extract(json, '$.KEY')``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+EVENT_COLUMNS = ("turn", "seq", "player", "type", "points", "feature", "detail", "final")
+ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y")
+
+_TERM_RE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(>=|<=|!=|=|<|>|~)(.*)$", re.S)
+_SCORE_RE = re.compile(r"^\s*([^<>=!~]*?)\s*(>=|<=|!=|=|<|>)\s*(-?\d+)\s*$")
+_KEY_RE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class FilterError(ValueError):
+    """A filter that cannot be read (a usage error)."""
+
+
+@dataclass(slots=True)
+class Filters:
+    """The filters of ``grn archive search`` (and ``export``); empty lists filter nothing."""
+
+    game: str | None = None
+    players: list[str] = field(default_factory=list)
+    date_from: str | None = None
+    date_to: str | None = None
+    tags: list[str] = field(default_factory=list)
+    result: str | None = None
+    winners: list[str] = field(default_factory=list)
+    scores: list[str] = field(default_factory=list)
+    valid: bool | None = None
+    complete: bool | None = None
+    events: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    beside: list[str] = field(default_factory=list)
+    duplicates: bool = False
+
+
+def _value(text: str) -> int | str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        return text[1:-1]
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def terms(spec: str, what: str) -> list[tuple[str, str, int | str]]:
+    """``"type=place tile=33"`` -> ``[("type", "=", "place"), ("tile", "=", "33")]``."""
+    try:
+        words = shlex.split(spec)
+    except ValueError as exc:
+        raise FilterError(f"{what} {spec!r}: {exc}") from None
+    out: list[tuple[str, str, int | str]] = []
+    for word in words:
+        m = _TERM_RE.match(word)
+        if m is None:
+            raise FilterError(f"{what} {spec!r}: cannot read {word!r}: write KEY=VALUE, KEY>=N or KEY~TEXT")
+        key, op, raw = m.group(1), m.group(2), m.group(3)
+        value = _value(raw)
+        if raw[:1] in ("<", ">", "=", "!", "~") or (op in ("<", "<=", ">", ">=") and not isinstance(value, int)):
+            raise FilterError(f"{what} {spec!r}: cannot read {word!r}: <, <=, >, >= compare whole numbers")
+        out.append((key, op, value))
+    if not out:
+        raise FilterError(f"{what} is empty: give at least one KEY=VALUE")
+    return out
+
+
+def _term_sql(alias: str, columns: tuple[str, ...], key: str, op: str, value: int | str,
+              params: list[Any], text_keys: tuple[str, ...] = ()) -> str:
+    if key in columns:
+        col = f"{alias}.{key}"
+    else:
+        col = f"json_extract({alias}.json, '$.{key}')"
+    if op == "~":
+        params.append(str(value))
+        return f"instr(lower({col}), lower(?)) > 0"
+    if key in text_keys:
+        value = str(value)  # tile ids are text even when they look like numbers
+    params.append(value)
+    sql_op = "<>" if op == "!=" else op
+    return f"{col} {sql_op} ?"
+
+
+def _player_term(alias: str, op: str, value: int | str, params: list[Any]) -> str:
+    """An event's or command's player, given as a colour or as the seat's name."""
+    if op not in ("=", "!="):
+        raise FilterError("player takes = or != (a colour or a player's name)")
+    params += [str(value), str(value)]
+    cond = (f"({alias}.player = ? OR {alias}.player IN (SELECT key FROM seats s WHERE s.game_id = {alias}.game_id "
+            f"AND s.name = ? COLLATE NOCASE))")
+    return cond if op == "=" else f"NOT {cond}"
+
+
+def _rows_filter(table: str, alias: str, columns: tuple[str, ...], spec: str, what: str,
+                 params: list[Any], text_keys: tuple[str, ...] = ()) -> str:
+    conds = []
+    for key, op, value in terms(spec, what):
+        if key == "player":
+            conds.append(_player_term(alias, op, value, params))
+        else:
+            conds.append(_term_sql(alias, columns, key, op, value, params, text_keys))
+    return f"g.id IN (SELECT {alias}.game_id FROM {table} {alias} WHERE {' AND '.join(conds)})"
+
+
+def _date_bound(text: str, what: str) -> str:
+    m = re.match(r"^\s*(\d{4})(?:[-./](\d{1,2})(?:[-./](\d{1,2}))?)?\s*$", text)
+    if m is None:
+        raise FilterError(f"{what} {text!r}: write a date as 2026-11-19, 2026-11 or 2026")
+    year, month, day = m.groups()
+    return year + (f"-{int(month):02d}" if month else "") + (f"-{int(day):02d}" if day else "")
+
+
+def where(f: Filters) -> tuple[str, list[Any]]:
+    """The SQL condition on ``games g`` that the filters mean, and its parameters."""
+    conds: list[str] = []
+    params: list[Any] = []
+    if f.game:
+        conds.append("g.game = ?")
+        params.append(f.game.strip().lower())
+    for name in f.players:
+        conds.append("g.id IN (SELECT game_id FROM seats WHERE name = ? COLLATE NOCASE)")
+        params.append(name.strip())
+    if f.date_from:
+        conds.append("g.date >= ?")
+        params.append(_date_bound(f.date_from, "--from"))
+    if f.date_to:
+        # a partial upper bound (2026-11) takes in every day of it
+        conds.append("g.date < ?")
+        params.append(_date_bound(f.date_to, "--to-date") + "\uffff")
+    for spec in f.tags:
+        m = re.match(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(=|~)(.*)$", spec, re.S)
+        if m is None:
+            raise FilterError(f"--tag {spec!r}: write NAME=VALUE or NAME~TEXT")
+        name, op, value = m.group(1), m.group(2), m.group(3).strip()
+        if op == "=":
+            conds.append("g.id IN (SELECT game_id FROM tags WHERE name = ? AND value = ? COLLATE NOCASE)")
+        else:
+            conds.append("g.id IN (SELECT game_id FROM tags WHERE name = ? AND instr(lower(value), lower(?)) > 0)")
+        params += [name, value]
+    if f.result is not None:
+        conds.append("instr(lower(g.result), lower(?)) > 0")
+        params.append(f.result)
+    for who in f.winners:
+        conds.append("g.id IN (SELECT game_id FROM seats WHERE won = 1 AND (name = ? COLLATE NOCASE OR key = ?))")
+        params += [who.strip(), who.strip()]
+    for spec in f.scores:
+        m = _SCORE_RE.match(spec)
+        if m is None:
+            raise FilterError(f"--score {spec!r}: write >=60, Ada>=60 or red<40")
+        who, op, n = m.group(1), m.group(2), int(m.group(3))
+        sql_op = "<>" if op == "!=" else op
+        if who:
+            conds.append(f"g.id IN (SELECT game_id FROM seats WHERE score {sql_op} ? "
+                         "AND (name = ? COLLATE NOCASE OR key = ?))")
+            params += [n, who, who]
+        else:
+            conds.append(f"g.id IN (SELECT game_id FROM seats WHERE score {sql_op} ?)")
+            params.append(n)
+    if f.valid is not None:
+        conds.append("g.valid = ?")
+        params.append(int(f.valid))
+    if f.complete is not None:
+        conds.append("g.complete = ?")
+        params.append(int(f.complete))
+    for spec in f.events:
+        conds.append(_rows_filter("events", "e", EVENT_COLUMNS, spec, "--event", params))
+    for spec in f.actions:
+        conds.append(_rows_filter("actions", "a", ACTION_COLUMNS, spec, "--action", params, ("tile",)))
+    for spec in f.beside:
+        parts = [p.strip() for p in spec.split(",")]
+        if len(parts) != 2 or not all(parts):
+            raise FilterError(f"--beside {spec!r}: write two tiles, e.g. 33,66")
+        conds.append("g.id IN (SELECT a.game_id FROM actions a JOIN actions b ON b.game_id = a.game_id "
+                     "AND abs(a.x - b.x) + abs(a.y - b.y) = 1 WHERE a.tile = ? AND b.tile = ? "
+                     "AND a.x IS NOT NULL AND b.x IS NOT NULL)")
+        params += parts
+    if f.duplicates:
+        conds.append("g.dedup IN (SELECT dedup FROM games GROUP BY dedup HAVING count(*) > 1)")
+    return (" AND ".join(conds) or "1"), params
+
+
+def game_ids(con: sqlite3.Connection, f: Filters, limit: int | None = None) -> list[int]:
+    """The ids of the games that match, in archive order."""
+    cond, params = where(f)
+    sql = f"SELECT g.id FROM games g WHERE {cond} ORDER BY g.id"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    return [r[0] for r in con.execute(sql, params)]
+
+
+def count(con: sqlite3.Connection, f: Filters) -> int:
+    """How many games match."""
+    cond, params = where(f)
+    return int(con.execute(f"SELECT count(*) FROM games g WHERE {cond}", params).fetchone()[0])

@@ -1,0 +1,149 @@
+"""``grn validate --jobs N`` and ``--dask-scheduler``: the same reports as a serial run, byte for byte.
+
+The files hold valid and invalid games of both rulesets, a Gold match, a JSON
+file, a file that stops being UTF-8 half-way and a missing file, so that every
+kind of report goes through the workers.  Chunks are made small so that a
+file is cut into many chunks that come back out of order.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grn.archive import parallel
+from grn.cli import app
+
+runner = CliRunner()
+
+
+def _selfplay(*args: str) -> str:
+    result = runner.invoke(app, ["selfplay", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    d = tmp_path_factory.mktemp("par")
+    a = _selfplay("--players", "3", "--seed", "10", "--games", "12")
+    # one illegal move and one wrong checkpoint, in games 3 and 7
+    games = a.split("\n[Game ")
+    games[2] = games[2].replace("3. ", "3. blue ", 1)
+    games[6] = games[6].replace("score ", "score red=99 ", 1)
+    (d / "a.grn").write_text("\n[Game ".join(games), encoding="utf-8")
+    (d / "b.grn").write_text(_selfplay("--game", "gold", "--players", "2", "--seed", "3", "--games", "9"),
+                             encoding="utf-8")
+    # a Gold match: the match checker needs those records back from the workers
+    match = _selfplay("--game", "gold", "--players", "2", "--seed", "40", "--games", "2")
+    match = match.replace('[Round "40"]', '[Match "m"]\n[Round "1"]').replace('[Round "41"]', '[Match "m"]\n[Round "2"]')
+    (d / "match.grn").write_text(match, encoding="utf-8")
+    conv = runner.invoke(app, ["convert", str(d / "b.grn"), "--to", "json"])
+    assert conv.exit_code == 0
+    (d / "c.json").write_text(conv.stdout, encoding="utf-8")
+    bad = _selfplay("--players", "2", "--seed", "5", "--games", "3").encode("utf-8")
+    cut = bad.index(b"[Game", 10)
+    (d / "bad.grn").write_bytes(bad[:cut + 200] + b"\xff\xfe" + bad[cut + 200:])
+    return [str(d / n) for n in ("a.grn", "b.grn", "match.grn", "c.json", "bad.grn")] + [str(d / "missing.grn")]
+
+
+@pytest.fixture(autouse=True)
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "CHUNK_GAMES", 2)  # main process only: workers get chunks of 2 games
+
+
+def _validate(args: list[str]) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["validate", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+def test_jobs_2_reports_equal_serial(files: list[str], fmt: str) -> None:
+    serial = _validate(["--format", fmt, *files])
+    assert serial[0] == 1  # the files hold errors: the exit code says so in both runs
+    two = _validate(["--format", fmt, "--jobs", "2", *files])
+    assert two == serial
+    if fmt == "json":
+        doc = json.loads(serial[1])
+        assert doc["summary"]["invalid"] == 2
+        assert any(f["matches"] for f in doc["files"])  # the match was checked
+
+
+def test_explain_through_workers(files: list[str]) -> None:
+    assert _validate(["--explain", "--jobs", "2", files[0]]) == _validate(["--explain", files[0]])
+
+
+def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
+    distributed = pytest.importorskip("distributed")
+    serial = _validate(["--format", "json", *files])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        dask = _validate(["--format", "json", "--dask-scheduler", cluster.scheduler_address, *files])
+    assert dask == serial
+
+
+def test_bad_jobs_and_unreachable_scheduler(files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
+    code, _, err = _validate(["--jobs", "0", files[0]])
+    assert code == 2 and "--jobs must be 1 or more" in err
+    code, _, err = _validate(["--dask-scheduler", "tcp://127.0.0.1:9", files[0]])
+    assert code == 1 and "cannot reach the Dask scheduler" in err and "Traceback" not in err
+
+
+def test_chunks_stay_bounded(tmp_path: Path) -> None:
+    """Streaming: the main process never has more than jobs * IN_FLIGHT chunks out."""
+    path = tmp_path / "many.grn"
+    path.write_text(_selfplay("--players", "2", "--seed", "1", "--games", "30"), encoding="utf-8")
+    seen = []
+
+    class Counting(parallel._Inline):
+        def __init__(self) -> None:
+            super().__init__(None)
+            self.out = 0
+
+        def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+            self.out += 1
+            seen.append(self.out)
+            return super().submit(fn, *args)
+
+        def result(self, future):  # type: ignore[no-untyped-def]
+            self.out -= 1
+            return super().result(future)
+
+    v = parallel.Validator()
+    v.runner = Counting()
+    v.jobs = 2
+    results = list(v.run(str(path)))
+    assert [r.index for r in results if isinstance(r, parallel.GameResult)] == list(range(30))
+    assert max(seen) <= 2 * parallel.IN_FLIGHT
+
+
+def _archive_rows(db: Path) -> list[tuple[object, ...]]:
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    out = []
+    for table, order in (("games", "id"), ("seats", "game_id, seat"), ("actions", "game_id, turn, seq"),
+                         ("events", "game_id, turn, seq"), ("points", "game_id, player, feature")):
+        out.append((table, con.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()))
+    con.close()
+    return out
+
+
+def test_archive_add_in_workers_equals_serial(files: list[str], tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    readable = files[:4]
+    serial = runner.invoke(app, ["archive", "add", "-q", str(tmp_path / "s.db"), *readable])
+    assert serial.exit_code == 0, serial.output
+    two = runner.invoke(app, ["archive", "add", "-q", "--jobs", "2", str(tmp_path / "p.db"), *readable])
+    assert two.exit_code == 0, two.output
+    assert _archive_rows(tmp_path / "p.db") == _archive_rows(tmp_path / "s.db")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        dask = runner.invoke(app, ["archive", "add", "-q", "--dask-scheduler", cluster.scheduler_address,
+                                   str(tmp_path / "d.db"), *readable])
+    assert dask.exit_code == 0, dask.output
+    assert _archive_rows(tmp_path / "d.db") == _archive_rows(tmp_path / "s.db")
