@@ -21,15 +21,17 @@ reports; ``"index"`` also returns the facts the archive stores
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import deque
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Protocol
 
 from grn.errors import Diagnostic, Span
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
 from grn.notation import Chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
@@ -210,6 +212,8 @@ class _Pool:
 
     def __init__(self, jobs: int) -> None:
         import threading
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
         from multiprocessing.context import BaseContext
 
         ctx: BaseContext
@@ -227,6 +231,8 @@ class _Pool:
         return self.executor.submit(fn, *args)
 
     def result(self, future: Any) -> list[GameResult]:
+        from concurrent.futures import Future
+
         assert isinstance(future, Future)
         return future.result()  # type: ignore[no-any-return]
 
