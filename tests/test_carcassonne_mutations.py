@@ -98,9 +98,12 @@ def follower_on_occupied(played: Played, number: int, rng: random.Random, tally:
 
 
 def ingot_left_out(played: Played, number: int, rng: random.Random, tally: Tally) -> Turn | None:
-    """A Gold Mines tile without its second ingot."""
+    """A Gold Mines tile without its second ingot where several tiles could take it (with one, R35 allows it)."""
     turn = _turn(played, number)
-    if not any(isinstance(a, PlaceIngot) for a in turn.actions):
+    place = _place(turn)
+    if place is None or not any(isinstance(a, PlaceIngot) for a in turn.actions):
+        return None
+    if len(played.states[number - 1]._ingot_spots((place.x, place.y))) < 2:
         return None
     return turn.replace(actions=tuple(a for a in turn.actions if not isinstance(a, PlaceIngot)))
 

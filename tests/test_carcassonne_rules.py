@@ -238,8 +238,10 @@ def test_two_ingots_after_a_gold_tile() -> None:
     that tile and on an adjacent tile (even diagonally). As such, a player will always place 2 gold ingots after
     placing a tile with an ingot.\""""
     s = game(goldmines=True)
-    e = illegal(s, "red", "GM6@1,0:90")
-    assert e.rule.startswith(Q_PLACE) and "ingot@0,0" in e.hint
+    # one tile qualifies (the start tile): the record may leave the second ingot out (R35)
+    implied = s.copy()
+    assert implied.play_turn("red", acts("GM6@1,0:90")) == s.copy().play_turn("red", acts("GM6@1,0:90 ingot@0,0"))
+    assert implied.ingots == {(1, 0): 1, (0, 0): 1}
     e = illegal(s, "red", "GM6@1,0:90 ingot@1,0")
     assert "not on the new tile" in e.message
     e = illegal(s, "red", "GM6@1,0:90 ingot@3,3")
@@ -254,6 +256,8 @@ def test_ingot_diagonal_and_stacking() -> None:
     s = game(goldmines=True)
     s.setup("red", acts("U@1,0 ingot@1,0"))
     s.play_turn("red", acts("GM5@2,0 ingot@1,0"))
+    e = illegal(s, "blue", "GM8@2,-1")  # several tiles qualify: the record must say which
+    assert e.rule.startswith(Q_PLACE) and "ingot@1,0" in e.hint and "ingot@2,0" in e.hint
     s.play_turn("blue", acts("GM8@2,-1 ingot@1,0"))  # 1,0 is a diagonal neighbour of 2,-1
     assert s.ingots[(1, 0)] == 3
 

@@ -188,11 +188,17 @@ class CarcassonneState(SetUp):
         pos = (p.x, p.y)
         second = (0, 0)
         if gold:
-            if ingot is None:
-                raise IllegalAction(f"tile {design.id} has a gold ingot: set the second ingot on a tile next to it",
-                                    rule=Q_PLACE + " " + Q_TWO, section=SEC_GOLD_PLACE, span=place.span,
-                                    hint="add one of: " + " ".join(f"ingot@{x},{y}" for x, y in self._ingot_spots(pos)))
-            second = self._check_ingot(pos, ingot)
+            if ingot is not None:
+                second = self._check_ingot(pos, ingot)
+            else:
+                # the record may leave the second ingot out when only one tile can take it (R35)
+                spots = self._ingot_spots(pos)
+                if len(spots) != 1:
+                    raise IllegalAction(f"tile {design.id} has a gold ingot: say which tile next to it takes the "
+                                        "second ingot", rule=Q_PLACE + " " + Q_TWO, section=SEC_GOLD_PLACE,
+                                        span=place.span,
+                                        hint="add one of: " + " ".join(f"ingot@{x},{y}" for x, y in spots))
+                second = spots[0]
         elif ingot is not None:
             raise IllegalAction(f"tile {design.id} has no gold ingot, so no ingot is set",
                                 rule=Q_PLACE, section=SEC_GOLD_PLACE, span=ingot.span,
