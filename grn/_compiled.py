@@ -25,6 +25,7 @@ CORE_MODULES: tuple[str, ...] = (
     "grn.tiling.commands",
     "grn.tiling.tiles",
     "grn.tiling.board",
+    "grn.tiling.events",
     "grn.tiling.engine",
     "grn.fastread",
     "grn.notation",

@@ -19,6 +19,7 @@ from grn.engine import Engine, not_playing
 from grn.errors import IllegalAction, Span
 from grn.tiling.board import Board, PlacedTile, Placement
 from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.tiling.events import TileDiscarded
 from grn.tiling.places import POSITIONS, ROTATIONS, spot_text
 from grn.tiling.tiles import TileDesign, TileSet
 
@@ -227,6 +228,14 @@ class TileEngine(Engine):
             used[design.id] = used.get(design.id, 0) + 1
         return used
 
+    def _discard(self, player: str, discards: Sequence[DiscardTile]) -> list[Any]:
+        """The discards of a turn (checked by :meth:`_check_discards`) leave the bag; returns their events."""
+        events: list[Any] = []
+        for d in discards:
+            self._take_from_bag(d.tile)
+            events.append(TileDiscarded(player, d.tile))
+        return events
+
     def _take_from_bag(self, tile: str) -> None:
         self._bag[tile] -= 1
         self.bag_left -= 1
@@ -290,10 +299,27 @@ class TileEngine(Engine):
         mids = [p for p in places if p % 3 == 1]
         return POSITIONS[mids[0] if mids else places[0]]
 
-    def _adopt(self, other: "TileEngine") -> None:
-        """Take over every field of ``other`` (by reference): a game's class knows its fields."""
+    def state_fields(self) -> tuple[str, ...]:
+        """Every field of the game's engine, its own layers' and these (a game's class says)."""
         raise NotImplementedError
+
+    def _adopt(self, other: "TileEngine") -> None:
+        """Take over every field of ``other`` (by reference)."""
+        for name in self.state_fields():
+            setattr(self, name, getattr(other, name))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy.deepcopy: compiled classes cannot be made without __init__ by copyreg
+        return (_restore_engine, (type(self), tuple(getattr(self, name) for name in self.state_fields())))
 
     def _last_tile(self) -> PlacedTile | None:
         """The tile placed last (where a set-up turn's follower goes)."""
         return self.board.tiles.get(self._last_pos)
+
+
+def _restore_engine(cls: type[TileEngine], values: tuple[Any, ...]) -> TileEngine:
+    """A tile-laying engine of class ``cls`` from the field values :meth:`TileEngine.__reduce__` gave."""
+    state = cls.__new__(cls)
+    for name, value in zip(state.state_fields(), values):
+        setattr(state, name, value)
+    return state

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from grn.engine import Event
+from grn.tiling.events import TileDiscarded  # noqa: F401  (shared by the tile-laying games)
 from grn.games.carcassonne.terms import counted
 
 
@@ -116,24 +117,3 @@ class IngotsRemoved(Event):
 
     def __repr__(self) -> str:
         return f"<IngotsRemoved {self.count}>"
-
-
-class TileDiscarded(Event):
-    """``player`` drew tile ``tile``, which fits nowhere, and discards it."""
-
-    __slots__ = ("player", "tile")
-    _fields = ("player", "tile")
-
-    def __init__(self, player: str, tile: str) -> None:
-        self.player: Final = player
-        self.tile: Final = tile
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.player, self.tile)
-
-    def describe(self) -> str:
-        """E.g. "red discards tile X (it fits nowhere)"."""
-        return f"{self.player} discards tile {self.tile} (it fits nowhere)"
-
-    def __repr__(self) -> str:
-        return f"<TileDiscarded {self.player} {self.tile}>"

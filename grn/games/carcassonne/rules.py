@@ -32,7 +32,7 @@ from grn.games.carcassonne.terms import (
 from grn.record import Command
 from grn.ruleset import COLOURS
 from grn.tiling.commands import DiscardTile, PlaceTile
-from grn.tiling.engine import TILE_FIELDS, TileEngine
+from grn.tiling.engine import TILE_FIELDS
 from grn.tiling.tiles import TileSet, load_shipped_tileset
 
 #: Every field of a CarcassonneState (what copies take over and what pickle keeps).
@@ -102,12 +102,8 @@ class CarcassonneState(SetUp):
         c.held = self.held[:]
         return c
 
-    def _adopt(self, other: TileEngine) -> None:
-        for name in _STATE_FIELDS:
-            setattr(self, name, getattr(other, name))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore_state, (tuple(getattr(self, name) for name in _STATE_FIELDS),))
+    def state_fields(self) -> tuple[str, ...]:
+        return _STATE_FIELDS
 
     def __repr__(self) -> str:
         sc = ", ".join(f"{p} {s}" for p, s in zip(self.players, self._scores))
@@ -170,9 +166,7 @@ class CarcassonneState(SetUp):
                                     section=SEC_PLAYING, span=span,
                                     hint=f"{counted(left, 'tile')} {'is' if left == 1 else 'are'} left in the bag: "
                                          "write the tile drawn and where it goes, such as K@1,0:90")
-            for d in discards:
-                self._take_from_bag(d.tile)
-                events.append(TileDiscarded(player, d.tile))
+            events += self._discard(player, discards)
             self._next_turn(seat)
             return events
 
@@ -214,9 +208,7 @@ class CarcassonneState(SetUp):
             picks = self._distribute(done, pile, takes)
 
         # ---- apply --------------------------------------------------------
-        for d in discards:
-            self._take_from_bag(d.tile)
-            events.append(TileDiscarded(player, d.tile))
+        events += self._discard(player, discards)
         targets = self._lay(p)
         if gold:
             self.ingots[pos] = self.ingots.get(pos, 0) + 1
@@ -241,13 +233,6 @@ class CarcassonneState(SetUp):
         names = {PlaceTile: "the tile", DiscardTile: "a discard", PlaceIngot: "the ingot",
                  PlaceFollower: "the follower", TakeIngot: "an ingot taken"}
         return names.get(type(action), repr(action))
-
-
-def _restore_state(values: tuple[Any, ...]) -> CarcassonneState:
-    state = CarcassonneState.__new__(CarcassonneState)
-    for name, value in zip(_STATE_FIELDS, values):
-        setattr(state, name, value)
-    return state
 
 
 __all__ = ["CarcassonneState", "Options", "Completion", "AROUND", "Event", "ScoreEvent", "FollowersReturned",

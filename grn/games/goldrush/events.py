@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from grn.engine import Event
+from grn.tiling.events import TileDiscarded  # noqa: F401  (shared by the tile-laying games)
 from grn.games.goldrush.terms import counted
 
 
@@ -182,24 +183,3 @@ class TentReturned(Event):
 
     def __repr__(self) -> str:
         return f"<TentReturned {self.player}>"
-
-
-class TileDiscarded(Event):
-    """``player`` discarded ``tile``, which fitted nowhere."""
-
-    __slots__ = ("player", "tile")
-    _fields = ("player", "tile")
-
-    def __init__(self, player: str, tile: str) -> None:
-        self.player: Final = player
-        self.tile: Final = tile
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.player, self.tile)
-
-    def describe(self) -> str:
-        """E.g. "red discards tile 17 (it fits nowhere)"."""
-        return f"{self.player} discards tile {self.tile} (it fits nowhere)"
-
-    def __repr__(self) -> str:
-        return f"<TileDiscarded {self.player} {self.tile}>"

@@ -54,7 +54,7 @@ from grn.record import Command
 from grn.ruleset import COLOURS
 from grn.tiling.commands import DiscardTile, PlaceTile
 from grn.tiling.board import FeatureData
-from grn.tiling.engine import TILE_FIELDS, TileEngine
+from grn.tiling.engine import TILE_FIELDS
 from grn.tiling.tiles import TileSet, load_shipped_tileset
 
 #: Every field of a GoldRushState (what copies take over and what pickle keeps).
@@ -132,14 +132,8 @@ class GoldRushState(Moves):
         c.known = self.known.copy()
         return c
 
-    def _adopt(self, other: TileEngine) -> None:
-        """Take every field of ``other`` (by reference)."""
-        for name in _STATE_FIELDS:
-            setattr(self, name, getattr(other, name))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickle and copy.deepcopy: compiled classes cannot be made without __init__ by copyreg
-        return (_restore_state, (tuple(getattr(self, name) for name in _STATE_FIELDS),))
+    def state_fields(self) -> tuple[str, ...]:
+        return _STATE_FIELDS
 
     def __repr__(self) -> str:
         sc = ", ".join(f"{p} {s}" for p, s in zip(self.players, self._scores))
@@ -197,10 +191,7 @@ class GoldRushState(Moves):
                 raise IllegalAction(f"no token was handed out this turn, but {len(reveal.values)} are revealed",
                                     rule="Scoring completed mountains hands out their Mining tokens",
                                     section=SEC_MOUNTAIN, span=reveal.span, hint="drop the token list")
-            events: list[Event] = []
-            for d in discards:
-                self._take_from_bag(d.tile)
-                events.append(TileDiscarded(player, d.tile))
+            events: list[Event] = self._discard(player, discards)
             self._next_turn(seat)
             return events
 
@@ -249,10 +240,7 @@ class GoldRushState(Moves):
                 self._check_value(v, extra, reveal.span, "a revealed token", SEC_MOUNTAIN)
 
         # ---- apply --------------------------------------------------------
-        events = []
-        for d in discards:
-            self._take_from_bag(d.tile)
-            events.append(TileDiscarded(player, d.tile))
+        events = self._discard(player, discards)
         targets = self._lay(p)
         if alloc or p.merges:
             events += self._put_tokens(p, targets, alloc)
@@ -274,11 +262,3 @@ __all__ = [
     "Options", "GoldRushState", "Event", "ScoreEvent", "TokensTaken", "TokenMined", "TokensPlaced", "TokensReturned",
     "FollowerReturned", "TentReturned", "TileDiscarded", "GoldCount",
 ]
-
-
-def _restore_state(values: tuple[Any, ...]) -> GoldRushState:
-    """A GoldRushState from the field values :meth:`GoldRushState.__reduce__` gave."""
-    state = GoldRushState.__new__(GoldRushState)
-    for name, value in zip(_STATE_FIELDS, values):
-        setattr(state, name, value)
-    return state
