@@ -59,8 +59,9 @@ def record_schema() -> Json:
     for ruleset in games.rulesets():
         for codec in ruleset.codecs:
             # games sharing a command share its codec; where their schemas differ (games reserve other words
-            # of their notation, never tile ids), an object of that type must satisfy them all: one record
-            # schema for every game refuses a word any game's notation reads otherwise
+            # of their notation, never tile ids), an object of that type must satisfy one of them here, and
+            # its own game's when the record is read (_command): a word one game's notation reads otherwise
+            # is a tile id in another's, and its JSON must read back
             found = schemas.setdefault(codec.json_type, [])
             own = codec.schema()
             if own not in found:
@@ -68,7 +69,7 @@ def record_schema() -> Json:
     action = doc["$defs"]["action"]
     action["properties"] = {"type": {"enum": list(schemas)}}
     action["allOf"] = [{"if": {"properties": {"type": {"const": t}}, "required": ["type"]},
-                        "then": found[0] if len(found) == 1 else {"allOf": found}}
+                        "then": found[0] if len(found) == 1 else {"anyOf": found}}
                        for t, found in schemas.items()]
     return doc  # type: ignore[no-any-return]
 
@@ -153,7 +154,33 @@ def _command(obj: Json, ruleset: Ruleset, path: str) -> Command:
         known = ", ".join(c.json_type for c in ruleset.codecs)
         raise NotThisGame(f"{path}.type", f"{obj['type']!r} is not an action of the game {ruleset.name!r} "
                                           f"(its actions: {known})")
+    if obj["type"] in _shared_types():
+        # the record schema let this object through on another game's terms: hold it to this game's
+        error = next(_own_validator(codec).iter_errors(obj), None)
+        if error is not None:
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+            raise NotThisGame(f"{path}{where}", f"{error.message} in the game {ruleset.name!r}")
     return codec.from_json(obj)
+
+
+@lru_cache(maxsize=None)
+def _own_validator(codec: Any) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(codec.schema())
+
+
+def _shared_types() -> frozenset[str]:
+    """The action types whose schema differs between games (the record schema takes any of them)."""
+    from grn import games
+
+    return _shared_types_of(games.generation())
+
+
+@lru_cache(maxsize=None)
+def _shared_types_of(generation: int) -> frozenset[str]:
+    action = schema()["$defs"]["action"]
+    return frozenset(rule["if"]["properties"]["type"]["const"] for rule in action["allOf"] if "anyOf" in rule["then"])
 
 
 def _extra(obj: Json, ruleset: Ruleset, path: str) -> Extra:

@@ -192,3 +192,22 @@ def test_a_line_or_a_game_too_long_is_an_error_and_is_not_kept(tmp_path: Path):
     result = run("validate", str(many))
     _clean(result)
     assert result.exit_code == 1 and f"the game is longer than {MAX_GAME_CHARS:,} characters" in result.stderr
+
+
+def test_a_word_one_game_reserves_is_a_tile_id_in_another_and_its_json_reads_back():
+    # "ingot@1,0" is The Gold Mines' ingot in Carcassonne, but a tile named "ingot" in Gold Rush
+    # (unknown to its tile set: an illegal move, not a syntax error); convert must write JSON that reads back
+    text = HEAD + "1. red ingot@1,0\n"
+    doc = _json(text)
+    assert doc["games"][0]["turns"][0]["actions"][0] == {"type": "place", "tile": "ingot", "x": 1, "y": 0,
+                                                          "rotation": 0}
+    back = run("convert", "-", "--from", "json", "--to", "grn", stdin=json.dumps(doc))
+    _clean(back)
+    assert back.exit_code == 0 and "1. red ingot@1,0" in back.stdout
+    # in Carcassonne's JSON the same object is refused, with its path
+    carc = _json('[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n1. red U@1,0\n')
+    carc["games"][0]["turns"][0]["actions"][0]["tile"] = "ingot"
+    result = run("validate", "-", stdin=json.dumps(carc))
+    _clean(result)
+    assert result.exit_code == 1
+    assert "$.games[0].turns[0].actions[0].tile" in result.stderr and "'carcassonne'" in result.stderr
