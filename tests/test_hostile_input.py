@@ -63,11 +63,21 @@ def test_a_huge_result_or_turn_address_is_a_message():
         assert result.exit_code == 2 and "cannot read the position" in result.stderr
 
 
-def test_markup_far_off_the_board_draws_without_overflowing():
-    text = HEAD + f'1. red 47a@-1,0 <highlight {"9" * 400},0> <arrow 0,0 1,{"9" * 400}> <label {"9" * 400},1 "x">\n'
+CARC = '[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n'
+
+
+@pytest.mark.parametrize("head, move", [(HEAD, "47a@-1,0"), (CARC, "U@1,0")])
+@pytest.mark.parametrize("digits", [10, 400, 5000])
+def test_markup_far_off_the_board_draws_without_overflowing(head: str, move: str, digits: int):
+    big = "9" * digits
+    text = head + (f'1. {"red"} {move} <highlight {big},0> <arrow 0,0 1,{big}> <label {big},1 "x"> '
+                   f'<highlight 0,-{big}:N> <ghost U@{big},0>\n')
     result = run("render", "-", stdin=text)
     _clean(result)
     assert result.exit_code == 0 and result.stdout.startswith("<svg")
+    result = run("validate", "-", stdin=text)
+    _clean(result)
+    assert result.exit_code == 1 and "a coordinate has at most 9 digits" in result.stderr
 
 
 def _nested(depth: int) -> str:
