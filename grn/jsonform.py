@@ -311,6 +311,7 @@ def check(document: Any, *, file: str | None = None,
     :data:`~grn.record.MAX_VARIATION_DEPTH` deep.
     """
     from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
 
     full = schema(schema_name)
     if schema_name != "record.schema.json":
@@ -325,6 +326,10 @@ def check(document: Any, *, file: str | None = None,
         target = full if name is None else {"$defs": full["$defs"], "$ref": f"#/$defs/{name}"}
         validator = Draft202012Validator(target)
         for err in sorted(validator.iter_errors(part), key=lambda e: list(e.absolute_path)):
+            if err.validator == "anyOf" and err.context:
+                # an action games share, checked against each game's form of it: their common
+                # complaint, at the value it concerns, says more than "valid under none"
+                err = best_match(err.context)
             out.append(Diagnostic(f"{_path(base + tuple(err.absolute_path))}: {err.message}", None, file,
                                   code="schema"))
     return out

@@ -221,3 +221,31 @@ def test_a_word_one_game_reserves_is_a_tile_id_in_another_and_its_json_reads_bac
     _clean(result)
     assert result.exit_code == 1
     assert "$.games[0].turns[0].actions[0].tile" in result.stderr and "'carcassonne'" in result.stderr
+
+
+@pytest.mark.parametrize("header", [
+    '[Round "1"][Game "carcassonne"][Players "Ann (red), Ben (blue)"]\n\n',
+    '[Round "1"] \t [Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n',
+    '[Event "unclosed]\n[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n',
+])
+def test_the_game_tag_chooses_the_grammar_wherever_the_header_puts_it(header: str, tmp_path: Path):
+    # "+E" is a follower in Carcassonne (and a cowboy in Gold Rush): read with the game's own grammar,
+    # what convert writes reads back
+    text = header + "1. red U@1,0 +E\n"
+    result = run("convert", "-", "--to", "json", stdin=text)
+    _clean(result)
+    if header.startswith('[Event "unclosed'):
+        assert result.exit_code == 1 and "1:8" in result.stderr and "cowboy" not in result.stderr
+        return
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["games"][0]["turns"][0]["actions"][1]["type"] == "follower"
+    back = run("convert", "-", "--from", "json", "--to", "grn", stdin=result.stdout)
+    _clean(back)
+    assert back.exit_code == 0 and "+E" in back.stdout
+
+
+def test_a_game_tag_quoted_in_another_tag_is_not_the_game_tag():
+    result = run("validate", "-", stdin='[Event "[Game \\"gold\\"]"]\n' + HEAD + "1. red 47a@-1,0\n")
+    _clean(result)
+    assert "a1=" not in result.stderr and result.exit_code in (0, 1)
+    assert "syntax error" not in result.stderr
