@@ -339,10 +339,20 @@ def _reads_back(record: Record) -> str | None:
     """What keeps the GRN text of ``record`` from reading back as the same record, if anything: what
     reading it says (a markup with too few arguments, say), or that strings hold what GRN text cannot
     write (a line break in a player's name)."""
-    from grn.notation import parse
+    from grn.notation import MAX_GAME_CHARS, MAX_LINE_CHARS, parse
     from grn.writer import tag_order, write_record
 
-    again = parse(write_record(record))
+    text = write_record(record)
+    # the limits a GRN file is read with (docs/notation.md, Limits): what passes them would not read back
+    if len(text) > MAX_GAME_CHARS:
+        return (f"its GRN text would be {len(text):,} characters long, more than the {MAX_GAME_CHARS:,} a game may "
+                "hold, so it would not read back")
+    if len(text) > MAX_LINE_CHARS:
+        for number, line in enumerate(text.split("\n"), 1):
+            if len(line) > MAX_LINE_CHARS:
+                return (f"line {number} of its GRN text would be {len(line):,} characters long, more than the "
+                        f"{MAX_LINE_CHARS:,} a GRN line may hold, so it would not read back")
+    again = parse(text)
     if len(again) != 1:
         return "this game holds what GRN text cannot write, so it would not read back"
     errors = [d.message for d in again[0].diagnostics if d.severity == "error"]

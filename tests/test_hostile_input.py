@@ -249,3 +249,17 @@ def test_a_game_tag_quoted_in_another_tag_is_not_the_game_tag():
     _clean(result)
     assert "a1=" not in result.stderr and result.exit_code in (0, 1)
     assert "syntax error" not in result.stderr
+
+
+def test_json_whose_grn_would_pass_the_line_limit_is_refused_not_written(tmp_path: Path):
+    from grn.notation import MAX_LINE_CHARS
+
+    doc = _json(HEAD + "1. red 47a@-1,0 {x}\n")
+    doc["games"][0]["turns"][0]["extras"][0]["text"] = "y" * (MAX_LINE_CHARS + 1)
+    source = tmp_path / "long.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "long.grn"
+    result = run("convert", str(source), "--to", "grn", "-o", str(out))
+    _clean(result)
+    assert result.exit_code == 1 and not out.exists()
+    assert "$.games[0]: line 4 of its GRN text would be" in result.stderr and "a GRN line may hold" in result.stderr
