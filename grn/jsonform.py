@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, BinaryIO, Iterator
 
 from grn.codec import MAX_DIGITS
 from grn.errors import Diagnostic
@@ -252,18 +252,28 @@ _ENVELOPE_DEPTH = 8
 _PLACEHOLDER: Json = {"type": "comment", "text": "", "line": False}
 
 
-def _values(document: Any) -> list[Diagnostic]:
+#: JSON nesting GRN can use (deeper is an error before any schema check).
+_MAX_JSON_DEPTH = _ENVELOPE_DEPTH + _DEPTH_PER_VARIATION * MAX_VARIATION_DEPTH
+_TOO_BIG = 10 ** MAX_DIGITS
+
+
+def _values(document: Any, base: tuple[Any, ...] = ()) -> list[Diagnostic]:
     """What JSON Schema lets through but GRN cannot use: floats where numbers are whole, numbers longer
-    than GRN writes, and nesting deeper than GRN allows (checked without recursion)."""
+    than GRN writes, and nesting deeper than GRN allows (checked without recursion).
+
+    ``base`` is the path of ``document`` in its file (a game streamed alone is ``("games", i)``).
+    """
     problems: list[Diagnostic] = []
-    limit = _ENVELOPE_DEPTH + _DEPTH_PER_VARIATION * MAX_VARIATION_DEPTH
-    work: list[tuple[Any, tuple[Any, ...]]] = [(document, ())]
+    limit = _MAX_JSON_DEPTH
+    work: list[tuple[Any, tuple[Any, ...]]] = [(document, base)]
     while work and len(problems) < 20:
         value, parts = work.pop()
         if len(parts) > limit:
             problems.append(Diagnostic(f"{_path(parts[:12])}...: nested too deep: variations nest at most "
                                        f"{MAX_VARIATION_DEPTH} deep", None, None, code="schema"))
             break
+        if isinstance(value, int) and not isinstance(value, bool) and not -_TOO_BIG < value < _TOO_BIG:
+            value = TooLong(value)  # a streaming reader gives the number itself
         if isinstance(value, TooLong):
             problems.append(Diagnostic(f"{_path(parts)}: {value[:12]}... has {len(value.lstrip('-'))} digits: a "
                                        f"number in GRN has at most {MAX_DIGITS}", None, None, code="schema"))
@@ -277,13 +287,14 @@ def _values(document: Any) -> list[Diagnostic]:
     return problems
 
 
-def _pieces(document: Any) -> list[tuple[tuple[Any, ...], Any, str | None]]:
+def _pieces(document: Any, base: tuple[Any, ...] = (), name: str | None = None
+            ) -> list[tuple[tuple[Any, ...], Any, str | None]]:
     """The document cut at its variations: (path, part with its variations replaced, the $defs entry it is).
 
     jsonschema descends recursively; cut this way each part is shallow, however deep variations nest.
     """
     out: list[tuple[tuple[Any, ...], Any, str | None]] = []
-    todo: list[tuple[tuple[Any, ...], Any, str | None]] = [((), document, None)]
+    todo: list[tuple[tuple[Any, ...], Any, str | None]] = [(base, document, name)]
     while todo:
         path, part, name = todo.pop()
 
@@ -310,10 +321,6 @@ def check(document: Any, *, file: str | None = None,
     :data:`~grn.codec.MAX_DIGITS` digits, variations at most
     :data:`~grn.record.MAX_VARIATION_DEPTH` deep.
     """
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import best_match
-
-    full = schema(schema_name)
     if schema_name != "record.schema.json":
         pieces: list[tuple[tuple[Any, ...], Any, str | None]] = [((), document, None)]
     else:
@@ -321,10 +328,54 @@ def check(document: Any, *, file: str | None = None,
         if found:
             return [Diagnostic(d.message, None, file, code="schema") for d in found]
         pieces = _pieces(document)
+    return _schema_problems(pieces, schema_name, file)
+
+
+def check_game(game: Any, index: int, *, file: str | None = None) -> list[Diagnostic]:
+    """:func:`check` for one game of a record file, ``$.games[index]``, read on its own (streaming)."""
+    base = ("games", index)
+    found = _values(game, base)
+    if found:
+        return [Diagnostic(d.message, None, file, code="schema") for d in found]
+    return _schema_problems(_pieces(game, base, "game"), "record.schema.json", file)
+
+
+def _target(schema_name: str, name: str | None) -> Json:
+    full = schema(schema_name)
+    return full if name is None else {"$defs": full["$defs"], "$ref": f"#/$defs/{name}"}
+
+
+@lru_cache(maxsize=64)
+def _validator(schema_name: str, generation: int, name: str | None) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(_target(schema_name, name))
+
+
+@lru_cache(maxsize=64)
+def _quick_validator(schema_name: str, generation: int, name: str | None) -> Any:
+    """jsonschema-rs's compiled validator (a few hundred times quicker), to pass valid parts at once;
+    jsonschema's says what is wrong with the others, in the words users know.  None without it."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    return jsonschema_rs.validator_for(_target(schema_name, name))
+
+
+def _schema_problems(pieces: list[tuple[tuple[Any, ...], Any, str | None]], schema_name: str,
+                     file: str | None) -> list[Diagnostic]:
+    from jsonschema.exceptions import best_match
+
+    from grn import games
+
     out = []
+    generation = games.generation()
     for base, part, name in pieces:
-        target = full if name is None else {"$defs": full["$defs"], "$ref": f"#/$defs/{name}"}
-        validator = Draft202012Validator(target)
+        quick = _quick_validator(schema_name, generation, name)
+        if quick is not None and quick.is_valid(part):
+            continue
+        validator = _validator(schema_name, generation, name)
         for err in sorted(validator.iter_errors(part), key=lambda e: list(e.absolute_path)):
             if err.validator == "anyOf" and err.context:
                 # an action games share, checked against each game's form of it: their common
@@ -377,17 +428,115 @@ def records_from_json(document: Any, *, file: str | None = None) -> tuple[list[R
         return [], problems
     records = []
     for i, game in enumerate(document["games"]):
-        try:
-            record = record_from_json(game, f"$.games[{i}]")
-        except NotThisGame as exc:
-            problems.append(Diagnostic(str(exc), None, file, code="schema"))
-            continue
-        problem = _reads_back(record)
+        record, problem = _game_record(game, i, file)
         if problem is not None:
-            problems.append(Diagnostic(f"$.games[{i}]: {problem}", None, file, code="schema"))
-            continue
-        records.append(record)
+            problems.append(problem)
+        elif record is not None:
+            records.append(record)
     return ([] if problems else records), problems
+
+
+def _game_record(game: Json, index: int, file: str | None) -> tuple[Record | None, Diagnostic | None]:
+    """The record of a checked JSON game, or why GRN cannot use it."""
+    try:
+        record = record_from_json(game, f"$.games[{index}]")
+    except NotThisGame as exc:
+        return None, Diagnostic(str(exc), None, file, code="schema")
+    problem = _reads_back(record)
+    if problem is not None:
+        return None, Diagnostic(f"$.games[{index}]: {problem}", None, file, code="schema")
+    return record, None
+
+
+class _NotStreamable(Exception):
+    """The document is not the usual shape, or not JSON the streaming reader takes."""
+
+
+class ReadWhole(Exception):
+    """:func:`stream_records` cannot go on: read the document whole, skipping the first ``told`` records
+    and the problems already ``said``."""
+
+    def __init__(self, told: int, said: set[str]) -> None:
+        super().__init__(told)
+        self.told = told
+        self.said = said
+
+
+def stream_records(fh: BinaryIO, *, file: str | None = None) -> Iterator[Record | Diagnostic]:
+    """The records of a JSON record file, read game by game in bounded memory (ijson's C reader), and
+    the problems, each as soon as it is found.
+
+    Each game gets every check :func:`records_from_json` makes, so a file's good games are read even
+    when another is not.  A document of another shape, or one the streaming reader refuses (a syntax
+    error, a number longer than 19 digits, ``NaN``, a byte-order mark, bytes that are not UTF-8),
+    raises :class:`ReadWhole`: the caller reads it whole (:func:`loads`, :func:`records_from_json`),
+    which tells its problems with line and column as it always has.
+    """
+    import ijson
+
+    events = ijson.parse(fh, use_float=True)
+    told = 0  # records told so far, and problems: the whole-document reading skips them
+    said: set[str] = set()
+    try:
+        for item in _stream(events, file):
+            if isinstance(item, Record):
+                told += 1
+            else:
+                said.add(item.message)
+            yield item
+    except (_NotStreamable, ijson.JSONError, ValueError, RuntimeError) as exc:  # RuntimeError: events ran out
+        raise ReadWhole(told, said) from exc
+
+
+def _stream(events: Iterator[tuple[str, str, Any]], file: str | None) -> Iterator[Record | Diagnostic]:
+    from ijson import ObjectBuilder
+
+    def build(event: str, value: Any) -> Any:
+        builder = ObjectBuilder()
+        builder.event(event, value)
+        depth = 1 if event in ("start_map", "start_array") else 0
+        while depth:
+            _, event, value = next(events)
+            builder.event(event, value)
+            if event in ("start_map", "start_array"):
+                depth += 1
+                if depth > _MAX_JSON_DEPTH:
+                    raise _NotStreamable  # the whole reading reports it, as it always has
+            elif event in ("end_map", "end_array"):
+                depth -= 1
+        return builder.value
+
+    prefix, event, _ = next(events, ("", "", None))
+    if event != "start_map":
+        raise _NotStreamable
+    envelope: dict[str, Any] = {}
+    seen_games = False
+    for prefix, event, value in events:
+        if prefix == "" and event == "end_map":
+            break
+        key = value  # a map_key of the top level
+        prefix, event, value = next(events)
+        if key != "games" or event != "start_array" or seen_games:
+            envelope[key] = build(event, value)
+            continue
+        seen_games = True
+        envelope["games"] = []
+        index = 0
+        for prefix, event, value in events:
+            if event == "end_array" and prefix == "games":
+                break
+            game = build(event, value)
+            problems = check_game(game, index, file=file)
+            if problems:
+                yield from problems
+            else:
+                record, problem = _game_record(game, index, file)
+                yield record if record is not None else problem  # type: ignore[misc]
+            index += 1
+    if next(events, None) is not None:
+        raise _NotStreamable  # more after the document: the whole reading says where
+    yield from check(envelope, file=file)
+
 
 if __name__ == "__main__":  # python -m grn.jsonform: write schemas/record.schema.json
     import sys

@@ -80,8 +80,9 @@ def raw_bytes(path: str) -> bytes:
 def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
     """Yield the records of ``path`` lazily (``-`` is standard input).
 
-    GRN files stream game by game; a JSON document is read whole and checked
-    against ``schemas/record.schema.json`` first.
+    GRN files stream game by game, and so do JSON documents of the usual shape, each
+    game checked against ``schemas/record.schema.json`` as it is read; a JSON document
+    the streaming reader cannot take is read whole (:func:`grn.jsonform.stream_records`).
     """
     name = "<stdin>" if path == "-" else path
     json_form = is_json(path) if as_json is None else as_json
@@ -100,8 +101,16 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
                 json_form = False
     try:
         if json_form:
-            from grn.jsonform import loads, records_from_json  # only JSON input pays for jsonschema
+            from grn.jsonform import ReadWhole, loads, records_from_json, stream_records  # (jsonschema: JSON only)
 
+            skip, said = 0, set()
+            try:
+                with (io.BytesIO(stdin_bytes()) if path == "-" else open(path, "rb")) as fh:
+                    for item in stream_records(fh, file=name):
+                        yield Loaded(item) if isinstance(item, Record) else Loaded(None, item)
+                return
+            except ReadWhole as stop:
+                skip, said = stop.told, stop.said
             text = "".join(decoded_lines(io.BytesIO(raw_bytes(path)), bounded=False))
             try:
                 document = loads(text)
@@ -115,8 +124,9 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
                 return
             records, problems = records_from_json(document, file=name)
             for p in problems:
-                yield Loaded(None, p)
-            for r in records:
+                if p.message not in said:
+                    yield Loaded(None, p)
+            for r in records[skip:]:
                 yield Loaded(r)
             return
         if path == "-":

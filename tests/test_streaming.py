@@ -138,3 +138,68 @@ def test_write_of_streamed_records_matches(big_file):
     # when parsed from their own text.
     for i, rec in zip(range(5), notation.read(big_file)):
         assert write_record(rec) == write_record(notation.parse(game_text(i))[0])
+
+
+# ---------------------------------------------------------------------------
+# JSON input streams too
+# ---------------------------------------------------------------------------
+
+def _json_file(tmp_path: Path, count: int) -> Path:
+    from grn.jsonform import records_to_json
+
+    grn_path = tmp_path / "games.grn"
+    write_games(grn_path, count, small_game_text)
+    records = list(notation.read(grn_path))
+    path = tmp_path / "games.json"
+    import json
+
+    path.write_text(json.dumps(records_to_json(records), indent=1), encoding="utf-8")
+    return path
+
+
+def test_peak_memory_while_iterating_a_json_file_is_flat(tmp_path):
+    from grn.sources import load
+
+    (tmp_path / "s").mkdir()
+    (tmp_path / "b").mkdir()
+    small, big = _json_file(tmp_path / "s", 200), _json_file(tmp_path / "b", 2000)
+    peaks = []
+    for path in (small, big):
+        list(load(str(small)))  # warm the caches (schema, grammar)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            count = sum(1 for item in load(str(path)) if item.record is not None)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        peaks.append(peak)
+        assert count == (200 if path is small else 2000)
+    # ten times the games, not ten times the memory: the file is read game by game
+    assert peaks[1] < 2 * peaks[0] + 2_000_000, [p / 1e6 for p in peaks]
+
+
+def test_a_bad_game_in_a_json_file_does_not_hide_the_good_ones(tmp_path):
+    import json
+
+    from grn.sources import load
+
+    path = _json_file(tmp_path, 3)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["games"][1]["turns"][0]["actions"][0]["x"] = 1.5
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    items = list(load(str(path)))
+    assert [i.record.tag("Event") for i in items if i.record is not None] == ["g0", "g2"]
+    problems = [i.problem.message for i in items if i.problem is not None]
+    assert problems == ["$.games[1].turns[0].actions[0].x: 1.5 is not a whole number: GRN's numbers are integers"]
+
+
+@pytest.mark.parametrize("tail", ['{"grn": 1, "games": [], ', '{"grn": 1, "games": [] } x', '{"games": [{"tags": [["Event", "x"]], "turns": []}'])
+def test_broken_json_is_still_told_with_line_and_column(tmp_path, tail):
+    from grn.sources import load
+
+    path = tmp_path / "broken.json"
+    path.write_text(tail, encoding="utf-8")
+    problems = [i.problem for i in load(str(path)) if i.problem is not None]
+    assert len(problems) == 1 and problems[0].message.startswith("not valid JSON")
+    assert problems[0].span is not None and problems[0].span.line == 1
