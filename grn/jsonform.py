@@ -474,7 +474,8 @@ def stream_records(fh: BinaryIO, *, file: str | None = None) -> Iterator[Record 
     """
     import ijson
 
-    events = ijson.parse(fh, use_float=True)
+    # basic_parse: no prefix strings, which cost memory as the square of the nesting depth
+    events = ijson.basic_parse(fh, use_float=True)
     told = 0  # records told so far, and problems: the whole-document reading skips them
     said: set[str] = set()
     try:
@@ -488,7 +489,7 @@ def stream_records(fh: BinaryIO, *, file: str | None = None) -> Iterator[Record 
         raise ReadWhole(told, said) from exc
 
 
-def _stream(events: Iterator[tuple[str, str, Any]], file: str | None) -> Iterator[Record | Diagnostic]:
+def _stream(events: Iterator[tuple[str, Any]], file: str | None) -> Iterator[Record | Diagnostic]:
     from ijson import ObjectBuilder
 
     def build(event: str, value: Any) -> Any:
@@ -496,7 +497,7 @@ def _stream(events: Iterator[tuple[str, str, Any]], file: str | None) -> Iterato
         builder.event(event, value)
         depth = 1 if event in ("start_map", "start_array") else 0
         while depth:
-            _, event, value = next(events)
+            event, value = next(events)
             builder.event(event, value)
             if event in ("start_map", "start_array"):
                 depth += 1
@@ -506,24 +507,24 @@ def _stream(events: Iterator[tuple[str, str, Any]], file: str | None) -> Iterato
                 depth -= 1
         return builder.value
 
-    prefix, event, _ = next(events, ("", "", None))
+    event, _ = next(events, ("", None))
     if event != "start_map":
         raise _NotStreamable
     envelope: dict[str, Any] = {}
     seen_games = False
-    for prefix, event, value in events:
-        if prefix == "" and event == "end_map":
+    for event, value in events:
+        if event == "end_map":  # of the top level: build() takes each value whole
             break
         key = value  # a map_key of the top level
-        prefix, event, value = next(events)
+        event, value = next(events)
         if key != "games" or event != "start_array" or seen_games:
             envelope[key] = build(event, value)
             continue
         seen_games = True
         envelope["games"] = []
         index = 0
-        for prefix, event, value in events:
-            if event == "end_array" and prefix == "games":
+        for event, value in events:
+            if event == "end_array":  # of the games: build() takes each game whole
                 break
             game = build(event, value)
             problems = check_game(game, index, file=file)
