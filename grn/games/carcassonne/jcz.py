@@ -46,7 +46,8 @@ _EDGE_NAMES: dict[str, int] = {
 #: The half edges of fields, in JCloisterZone's bit order, and the GRN place of each.
 _HALVES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 _HALF_PLACE = dict(zip(_HALVES, ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")))
-_PLACE_HALF = {p: h for h, p in _HALF_PLACE.items()}
+_PLACES = frozenset(("NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW", "C"))
+_WHOLE = (("N", "NL", "NR"), ("E", "EL", "ER"), ("S", "SL", "SR"), ("W", "WL", "WR"))
 CLOISTER = "CLOISTER"
 _ROTATIONS = {"R0": 0, "R90": 90, "R180": 180, "R270": 270}
 _MEEPLE_ID = re.compile(r"^(\d{1,3})\.([a-z-]+)\.(\d{1,3})$")
@@ -146,7 +147,9 @@ def location_place(text: str, path: str) -> str:
         mask = _EDGE_NAMES[parts[0]]
         return next(e for e in ("N", "E", "S", "W") if mask & _EDGE_BITS[e])
     if all(p in _HALF_PLACE for p in parts):
-        return _HALF_PLACE[next(h for h in _HALVES if h in parts)]
+        # as grn names a field: the middle of its first whole edge, else its first half edge
+        whole = [e for e, a, b in _WHOLE if a in parts and b in parts]
+        return whole[0] if whole else _HALF_PLACE[next(h for h in _HALVES if h in parts)]
     raise ConversionProblem(f"location {text!r} is not a place of the base game's features "
                             "(an edge such as N or WE, half edges such as NL.NR, or CLOISTER)", path)
 
@@ -349,11 +352,13 @@ def _draws(annotations: dict[str, Any], turns: list[_Turn]) -> None:
         k += 1
 
 
-def _ext(doc: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, list[tuple[int, int]]]]:
-    """What an exported file kept for grn (R55): the record's tags, and its ``take@`` choices by turn."""
+def _ext(doc: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, list[tuple[int, int]]],
+                                       dict[int, dict[str, Any]]]:
+    """What an exported file kept for grn (R55): the record's tags, its ``take@`` choices by turn, and the
+    words of turns JCloisterZone says otherwise (a follower's place, an ingot it sets by itself)."""
     raw = doc.get(GRN_KEY)
     if raw is None:
-        return [], {}
+        return [], {}, {}
     ext = _obj(raw, f"$.{GRN_KEY}")
     tags = []
     for k, item in enumerate(_list(ext.get("tags", []), f"$.{GRN_KEY}.tags")):
@@ -370,8 +375,23 @@ def _ext(doc: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, list[tup
         path = f"$.{GRN_KEY}.takes[{json.dumps(key)}]"
         if not key.isdigit():
             raise ConversionProblem("a key of takes is a turn number", path)
-        takes[int(key)] = [(x, -y) for x, y in (_xy(s, f"{path}[{j}]") for j, s in enumerate(_list(spots, path)))]
-    return tags, takes
+        takes[int(key)] = [_xy(s, f"{path}[{j}]") for j, s in enumerate(_list(spots, path))]
+    written: dict[int, dict[str, Any]] = {}
+    for key, raw_words in _obj(ext.get("written", {}), f"$.{GRN_KEY}.written").items():
+        path = f"$.{GRN_KEY}.written[{json.dumps(key)}]"
+        if not key.isdigit():
+            raise ConversionProblem("a key of written is a turn number", path)
+        words = _obj(raw_words, path)
+        entry: dict[str, Any] = {}
+        if "follower" in words:
+            place = _str(words["follower"], path + ".follower")
+            if place not in _PLACES:
+                raise ConversionProblem(f"{place!r} is not a place of a tile", path + ".follower")
+            entry["follower"] = place
+        if "ingot" in words:
+            entry["ingot"] = _xy(words["ingot"], path + ".ingot")
+        written[int(key)] = entry
+    return tags, takes, written
 
 
 def _assertions(doc: dict[str, Any], names: list[str], colours: list[str]) -> tuple[dict[str, int], list[str]]:
@@ -406,7 +426,7 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     doc = _obj(data, "$")
     setup = _obj(_need(doc, "setup", "$"), "$.setup")
     words, gold = _options(setup)
-    ext_tags, takes = _ext(doc)
+    ext_tags, takes, written = _ext(doc)
     names, colours = _players(_need(doc, "players", "$"), None)
     replay = _list(_need(doc, "replay", "$"), "$.replay")
     turns = _read_replay(replay, len(names), gold)
@@ -415,6 +435,13 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     for n, spots in takes.items():
         if 1 <= n <= len(turns):
             turns[n - 1].takes = spots
+    for n, entry in written.items():
+        if 1 <= n <= len(turns):
+            t = turns[n - 1]
+            if t.follower is not None and "follower" in entry:
+                t.follower = entry["follower"]
+            if t.ingot is None and "ingot" in entry:
+                t.ingot = entry["ingot"]
     ended = False
     if "endTurn" in annotations:
         end = _int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
@@ -488,6 +515,7 @@ def grn_to_jcz(record: Record) -> str:
     replay: list[dict[str, Any]] = []
     draws: list[str] = []
     takes: dict[str, list[list[int]]] = {}
+    written: dict[str, dict[str, Any]] = {}
     on_board: dict[int, str] = {}  # segment id -> meeple id
     ids = jcz_tile_ids()
     count = 0
@@ -514,8 +542,10 @@ def grn_to_jcz(record: Record) -> str:
                 spots = engine.ingot_options(place)
             except IllegalAction as exc:
                 raise ConversionProblem(f"{exc.message} (grn validate tells more)", where) from None
-            if len(spots) > 1 and ingot is not None:
-                # with one tile to take it, JCloisterZone sets the second ingot itself
+            if ingot is not None and len(spots) <= 1:
+                # with one tile to take it, JCloisterZone sets the second ingot itself: no message
+                written.setdefault(str(count), {})["ingot"] = [ingot.x, -ingot.y]
+            elif ingot is not None:
                 replay.append({"type": "PLACE_TOKEN", "payload": {"token": "GOLD", "pointer": [ingot.x, -ingot.y]},
                                "player": player})
             follower = next((a for a in turn.actions if isinstance(a, PlaceFollower)), None)
@@ -528,6 +558,8 @@ def grn_to_jcz(record: Record) -> str:
                     raise ConversionProblem(f"{follower.location} names no feature of tile {place.tile}", where)
                 places = [POSITIONS[i] for i in o.segment_places[local]]
                 location = place_location(places, design.kinds[local])
+                if location_place(location, where) != follower.location:
+                    written.setdefault(str(count), {})["follower"] = follower.location
                 used = set(on_board.values())
                 meeple = next(f"{player}.{SMALL}.{n}" for n in range(1, 8) if f"{player}.{SMALL}.{n}" not in used)
                 replay.append({"type": "DEPLOY_MEEPLE", "payload": {
@@ -571,7 +603,7 @@ def grn_to_jcz(record: Record) -> str:
         annotations["endTurn"] = count
     doc["gameAnnotations"] = annotations
     kept = [[k, v] for k, v in record.tags if k != "Game"]
-    doc[GRN_KEY] = {"tags": kept, **({"takes": takes} if takes else {})}
+    doc[GRN_KEY] = {"tags": kept, **({"takes": takes} if takes else {}), **({"written": written} if written else {})}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
