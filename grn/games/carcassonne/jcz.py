@@ -15,7 +15,9 @@ has the whole mapping and what is kept and what is not.
 from __future__ import annotations
 
 import json
+import math
 import re
+import unicodedata
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
@@ -33,6 +35,8 @@ MESSAGES = ("PLACE_TILE", "PLACE_TOKEN", "DEPLOY_MEEPLE", "PASS", "COMMIT")
 SMALL = "small"
 #: JCloisterZone's appVersion written on export (its own engine tests' version of the format).
 APP_VERSION = "5.7.0"
+#: The largest number GRN writes (R45: at most 9 digits).
+LIMIT = 999_999_999
 #: The key of a ``.jcz`` file where grn keeps what JCloisterZone has no word for (R55).
 GRN_KEY = "grn"
 
@@ -108,8 +112,9 @@ def _str(value: Any, path: str) -> str:
     return value
 
 
-def _int(value: Any, path: str, low: int = -(10 ** 9), high: int = 10 ** 9) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+def _int(value: Any, path: str, low: int = -LIMIT, high: int = LIMIT) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value != int(value):
         raise ConversionProblem(f"expected a whole number, found {_kind(value)}", path)
     number = int(value)
     if not low <= number <= high:
@@ -131,9 +136,15 @@ def _xy(value: Any, path: str) -> tuple[int, int]:
     return _int(pair[0], path + "[0]"), -_int(pair[1], path + "[1]")
 
 
+def clean_text(text: str) -> str:
+    """``text`` on one line, without control characters (what a GRN tag value or comment can hold)."""
+    kept = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
+    return " ".join(kept.split())
+
+
 def _clean_comment(text: str) -> str:
     """``text`` as the inside of a GRN ``{comment}`` (no braces, one line)."""
-    return " ".join(text.replace("{", "(").replace("}", ")").split())
+    return clean_text(text.replace("{", "(").replace("}", ")"))
 
 
 # ----------------------------------------------------------------------
@@ -218,7 +229,7 @@ def _options(setup: dict[str, Any]) -> tuple[list[str], bool]:
         elif name == "gold":
             if value is not True and value is not False:
                 raise ConversionProblem(f"expected true or false, found {_kind(value)}", path)
-            gold = gold or value
+            # the ingots come with The Gold Mines' tile set, which says whether it is played
         elif value not in (False, 0, None):
             raise ConversionProblem(f"the figure or element {name!r} is not supported: grn reads the base game's "
                                     "followers and The Gold Mines' ingots", path)
@@ -243,18 +254,20 @@ def _options(setup: dict[str, Any]) -> tuple[list[str], bool]:
     return words, gold
 
 
-def _players(value: Any, ext_players: str | None) -> tuple[list[str], list[str]]:
-    """Names and GRN colours of the players, in turn order."""
+def _players(value: Any) -> tuple[list[str], list[str], list[str]]:
+    """Names (as GRN can write them), GRN colours and names as written, of the players in turn order."""
     players = _list(value, "$.players")
     if not 2 <= len(players) <= 5:
         raise ConversionProblem(f"Carcassonne is for 2 to 5 players, not {len(players)}", "$.players")
     names: list[str] = []
+    raw_names: list[str] = []
     slots: list[int] = []
     for i, raw in enumerate(players):
         p = _obj(raw, f"$.players[{i}]")
         name = _str(p.get("name", ""), f"$.players[{i}].name")
+        raw_names.append(name)
         # a GRN name holds no comma, parenthesis or line break (the Players tag's syntax)
-        names.append(" ".join(re.sub(r"[,()\"\\]", " ", name).split()))
+        names.append(clean_text(re.sub(r"[,()\"\\]", " ", name)))
         slots.append(_int(_need(p, "slot", f"$.players[{i}]"), f"$.players[{i}].slot", 0, 99))
     if len(set(slots)) != len(slots):
         raise ConversionProblem("two players have the same slot", "$.players")
@@ -262,7 +275,7 @@ def _players(value: Any, ext_players: str | None) -> tuple[list[str], list[str]]
     colours = [palette[s] if s < len(palette) else "" for s in slots]
     spare = [c for c in COLOURS if c not in colours]
     colours = [c or spare.pop(0) for c in colours]
-    return names, colours
+    return names, colours, raw_names
 
 
 def _read_replay(replay: list[Any], n_players: int, gold: bool) -> list[_Turn]:
@@ -369,17 +382,17 @@ def _ext(doc: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, list[tup
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
             raise ConversionProblem(f"{name!r} is not a tag name", f"$.{GRN_KEY}.tags[{k}][0]")
         value = _str(pair[1], f"$.{GRN_KEY}.tags[{k}][1]")
-        tags.append((name, " ".join(value.split())))
+        tags.append((name, clean_text(value)))
     takes: dict[int, list[tuple[int, int]]] = {}
     for key, spots in _obj(ext.get("takes", {}), f"$.{GRN_KEY}.takes").items():
         path = f"$.{GRN_KEY}.takes[{json.dumps(key)}]"
-        if not key.isdigit():
+        if not (key.isascii() and key.isdigit() and len(key) < 10):
             raise ConversionProblem("a key of takes is a turn number", path)
         takes[int(key)] = [_xy(s, f"{path}[{j}]") for j, s in enumerate(_list(spots, path))]
     written: dict[int, dict[str, Any]] = {}
     for key, raw_words in _obj(ext.get("written", {}), f"$.{GRN_KEY}.written").items():
         path = f"$.{GRN_KEY}.written[{json.dumps(key)}]"
-        if not key.isdigit():
+        if not (key.isascii() and key.isdigit() and len(key) < 10):
             raise ConversionProblem("a key of written is a turn number", path)
         words = _obj(raw_words, path)
         entry: dict[str, Any] = {}
@@ -427,7 +440,7 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     setup = _obj(_need(doc, "setup", "$"), "$.setup")
     words, gold = _options(setup)
     ext_tags, takes, written = _ext(doc)
-    names, colours = _players(_need(doc, "players", "$"), None)
+    names, colours, raw_names = _players(_need(doc, "players", "$"))
     replay = _list(_need(doc, "replay", "$"), "$.replay")
     turns = _read_replay(replay, len(names), gold)
     annotations = _obj(doc.get("gameAnnotations", {}), "$.gameAnnotations")
@@ -449,17 +462,17 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
             raise ConversionProblem(f"the game ends after turn {end}, but the replay has {len(turns)} turns",
                                     "$.gameAnnotations.endTurn")
         ended = end == len(turns) and all(t.committed for t in turns)
-    points, notes = _assertions(doc, names, colours)
+    points, notes = _assertions(doc, raw_names, colours)
 
     header: dict[str, str] = {"Game": "carcassonne"}
     name = doc.get("name")
-    if isinstance(name, str) and name.strip():
-        header["Event"] = " ".join(name.split())
+    if isinstance(name, str) and clean_text(name):
+        header["Event"] = clean_text(name)
     created = doc.get("created")
     if isinstance(created, str):
         try:
             header["Date"] = datetime.fromisoformat(created.replace("Z", "+00:00")).strftime("%Y.%m.%d")
-        except ValueError:
+        except (ValueError, OverflowError):
             pass
     header["Players"] = ", ".join(f"{n} ({c})" if n else c for n, c in zip(names, colours))
     if words:
@@ -469,7 +482,7 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
         if len(points) == len(colours):
             header["Result"] = ", ".join(f"{c} {points[c]}" for c in colours)
     header.update(dict(ext_tags))
-    header.update(tags or {})
+    header.update({k: clean_text(v) for k, v in (tags or {}).items()})
     lines = [f"[{k} {quote(v)}]" for k, v in header.items()]
     version = doc.get("appVersion")
     source = "JCloisterZone" + (f" {version}" if isinstance(version, str) else "") + " saved game"
