@@ -21,7 +21,7 @@ import unicodedata
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from grn.errors import IllegalAction
 from grn.interop import ConversionProblem, Exporter, Importer
@@ -509,14 +509,14 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
 # export
 def grn_to_jcz(record: Record) -> str:
     """The JCloisterZone saved game of ``record``'s main line.  Raises :class:`ConversionProblem`."""
-    from grn.games.carcassonne import RULESET, PlaceFollower, PlaceIngot, TakeIngot
+    from grn.games.carcassonne import RULESET, CarcassonneState, PlaceFollower, PlaceIngot, TakeIngot
     from grn.tiling.commands import DiscardTile, PlaceTile
     from grn.tiling.places import POSITIONS
 
     try:
         seats = RULESET.seats(record)
         options = RULESET.parse_options(record.options())
-        engine = engine_for(RULESET, record, seats)
+        engine = cast(CarcassonneState, engine_for(RULESET, record, seats))
     except SetupProblem as exc:
         raise ConversionProblem(exc.message, f"[{exc.tag}]" if exc.tag else None) from None
     keys = [s.key for s in seats]
