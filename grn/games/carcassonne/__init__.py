@@ -107,9 +107,10 @@ class CarcassonneRuleset(TileRuleset):
         return lines
 
     def importers(self) -> list[Any]:
+        from grn.games.carcassonne.carcassonnelab import CarcassonneLabImporter
         from grn.games.carcassonne.jcz import JczImporter
 
-        return [JczImporter()]
+        return [JczImporter(), CarcassonneLabImporter()]
 
     def exporters(self) -> dict[str, Any]:
         from grn.games.carcassonne.jcz import JczExporter
