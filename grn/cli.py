@@ -554,7 +554,7 @@ def import_(
 @app.command("export")
 def export(
     file: str = typer.Argument(..., help="A record file (.grn or .json); - reads standard input."),
-    to: str = typer.Option(..., "--to", help="The format to write (jcz: a JCloisterZone saved game)."),
+    to: str = typer.Option(..., "--to", help="The format to write: a name a game offers, such as jcz."),
     game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
 ) -> None:
