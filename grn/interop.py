@@ -11,6 +11,8 @@ one line, with where in the input (a JSON path such as ``$.replay[3]``).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import TYPE_CHECKING, Iterator
 
 if TYPE_CHECKING:
@@ -30,6 +32,17 @@ class ConversionProblem(Exception):
         """The one-line report: ``source: where: error: message``."""
         at = f"{source}: {self.where}" if self.where else source
         return f"{at}: error: {self.message}"
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line without control characters: what a GRN tag value or comment can hold."""
+    kept = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
+    return " ".join(kept.split())
+
+
+def player_name(text: str) -> str:
+    """A player's name as the ``Players`` tag can hold it (no comma, parenthesis, quote or backslash)."""
+    return one_line(re.sub(r"[,()\"\\]", " ", text))
 
 
 class Importer:
@@ -105,4 +118,5 @@ def find_exporter(record: "Record", fmt: str) -> Exporter | None:
     return games.find_ruleset(record.game).exporters().get(fmt)
 
 
-__all__ = ["ConversionProblem", "Importer", "Exporter", "importers", "find_importer", "find_exporter"]
+__all__ = ["ConversionProblem", "Importer", "Exporter", "importers", "find_importer", "find_exporter", "one_line",
+           "player_name"]

@@ -319,3 +319,19 @@ def test_mutated_files_never_crash_the_importer(data: st.DataObject) -> None:
         return
     record = parse(text)[0]
     assert record.ok, (text, record.diagnostics)
+
+
+def test_tiles_drawn_after_the_last_placement() -> None:
+    """R57: they were discarded when they empty the bag; otherwise they are not drawn yet."""
+    from grn.games.carcassonne.jcz import _draws, _Turn
+
+    def turns() -> list[_Turn]:
+        return [_Turn(0, "U", (1, 0), 0, "$"), _Turn(1, "V", (2, 0), 0, "$")]
+
+    order = {"drawOrder": ["BA/RFr", "BA/CccR", "BA/Rr", "BA/CccR+"]}
+    played = turns()
+    assert _draws(order, played, bag_size=4) == ["S"] and played[1].discards == ["T"]
+    assert _draws(order, turns(), bag_size=71) == []
+    doc = json.loads((DATA / "01-road.jcz").read_text())
+    doc["gameAnnotations"]["drawOrder"].append("BA/C")  # the next tile, not placed yet
+    assert "discard" not in jcz_to_grn(json.dumps(doc))

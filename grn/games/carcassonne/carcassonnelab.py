@@ -22,13 +22,12 @@ The BGA tile types and follower positions are mapped to GRN by ``bga.json``.
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, unquote
 
-from grn.interop import ConversionProblem, Importer
+from grn.interop import ConversionProblem, Importer, one_line, player_name
 from grn.ruleset import COLOURS
 from grn.tiling.places import PLACE_INDEX, POSITIONS, rotate_place
 from grn.tiling.tiles import load_shipped_tileset
@@ -178,16 +177,14 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
                 c not in COLOURS for c in colours):
             raise ConversionProblem(f"colors={','.join(colours)} does not give each of the {len(names)} players "
                                     "one of " + ", ".join(COLOURS), "colors")
-        from grn.games.carcassonne.jcz import clean_text
-
-        clean = [clean_text(re.sub(r"[,()\"\\]", " ", n)) for n in names]
+        clean = [player_name(n) for n in names]
         header["Players"] = ", ".join(f"{n} ({c})" if n else c for n, c in zip(clean, colours))
         seat_colours = colours
     if not 2 <= len(seat_colours) <= 5:
         raise ConversionProblem(f"Carcassonne is for 2 to 5 players, not {len(seat_colours)}", "players")
     header["Site"] = "Board Game Arena"
     for k, v in (tags or {}).items():
-        header[k] = v
+        header[k] = one_line(v)
     lines = [f"[{k} {quote(v)}]" for k, v in header.items()]
     lines += ["", "{CarcassonneLab replay link: " + link.replace("{", "%7B").replace("}", "%7D") + "}"]
     drawn = iter(types[1:])

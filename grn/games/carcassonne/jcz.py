@@ -17,16 +17,16 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from datetime import datetime
 from functools import lru_cache
 from importlib import resources
 from typing import Any, Sequence, cast
 
 from grn.errors import IllegalAction
-from grn.interop import ConversionProblem, Exporter, Importer
+from grn.interop import ConversionProblem, Exporter, Importer, one_line, player_name
 from grn.record import Record
-from grn.ruleset import COLOURS, SetupProblem, engine_for
+from grn.tiling.tiles import load_shipped_tileset
+from grn.ruleset import COLOURS, SetupProblem, engine_for, player_key
 from grn.writer import quote
 
 #: The replay messages a base game (with The Gold Mines) is made of.
@@ -136,15 +136,9 @@ def _xy(value: Any, path: str) -> tuple[int, int]:
     return _int(pair[0], path + "[0]"), -_int(pair[1], path + "[1]")
 
 
-def clean_text(text: str) -> str:
-    """``text`` on one line, without control characters (what a GRN tag value or comment can hold)."""
-    kept = "".join(" " if unicodedata.category(c)[0] in "CZ" else c for c in text)
-    return " ".join(kept.split())
-
-
 def _clean_comment(text: str) -> str:
     """``text`` as the inside of a GRN ``{comment}`` (no braces, one line)."""
-    return clean_text(text.replace("{", "(").replace("}", ")"))
+    return one_line(text.replace("{", "(").replace("}", ")"))
 
 
 # ----------------------------------------------------------------------
@@ -267,7 +261,7 @@ def _players(value: Any) -> tuple[list[str], list[str], list[str]]:
         name = _str(p.get("name", ""), f"$.players[{i}].name")
         raw_names.append(name)
         # a GRN name holds no comma, parenthesis or line break (the Players tag's syntax)
-        names.append(clean_text(re.sub(r"[,()\"\\]", " ", name)))
+        names.append(player_name(name))
         slots.append(_int(_need(p, "slot", f"$.players[{i}]"), f"$.players[{i}].slot", 0, 99))
     if len(set(slots)) != len(slots):
         raise ConversionProblem("two players have the same slot", "$.players")
@@ -344,10 +338,13 @@ def _read_replay(replay: list[Any], n_players: int, gold: bool) -> list[_Turn]:
     return turns
 
 
-def _draws(annotations: dict[str, Any], turns: list[_Turn]) -> None:
-    """The discards hidden in ``drawOrder``: a drawn tile that is not the next one placed fitted nowhere."""
+def _draws(annotations: dict[str, Any], turns: list[_Turn], bag_size: int) -> list[str]:
+    """The discards hidden in ``drawOrder``: a drawn tile that is not the next one placed fitted nowhere.
+
+    Those of a turn go into it; those after the last tile placed are returned.
+    """
     if "drawOrder" not in annotations:
-        return
+        return []
     order = _list(annotations["drawOrder"], "$.gameAnnotations.drawOrder")
     tiles = grn_tile_of()
     ids = [tiles.get(_str(t, f"$.gameAnnotations.drawOrder[{k}]")) for k, t in enumerate(order)]
@@ -363,6 +360,13 @@ def _draws(annotations: dict[str, Any], turns: list[_Turn]) -> None:
             raise ConversionProblem(f"turn {n} places tile {jcz_tile_ids()[turn.tile]} that the draw order does "
                                     "not hold next", "$.gameAnnotations.drawOrder")
         k += 1
+    rest = ids[k:]
+    # tiles drawn after the last one placed were discarded when they empty the bag (R57); otherwise they
+    # are not drawn yet, or the tile of a turn saved before it was placed
+    if rest and all(r is not None for r in rest) and len(turns) + sum(len(t.discards) for t in turns) \
+            + len(rest) == bag_size:
+        return [str(r) for r in rest]
+    return []
 
 
 def _ext(doc: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, list[tuple[int, int]]],
@@ -382,7 +386,7 @@ def _ext(doc: dict[str, Any]) -> tuple[list[tuple[str, str]], dict[int, list[tup
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name):
             raise ConversionProblem(f"{name!r} is not a tag name", f"$.{GRN_KEY}.tags[{k}][0]")
         value = _str(pair[1], f"$.{GRN_KEY}.tags[{k}][1]")
-        tags.append((name, clean_text(value)))
+        tags.append((name, one_line(value)))
     takes: dict[int, list[tuple[int, int]]] = {}
     for key, spots in _obj(ext.get("takes", {}), f"$.{GRN_KEY}.takes").items():
         path = f"$.{GRN_KEY}.takes[{json.dumps(key)}]"
@@ -444,7 +448,9 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     replay = _list(_need(doc, "replay", "$"), "$.replay")
     turns = _read_replay(replay, len(names), gold)
     annotations = _obj(doc.get("gameAnnotations", {}), "$.gameAnnotations")
-    _draws(annotations, turns)
+    bag = sum(t.count for t in load_shipped_tileset(__package__)
+              if gold or not t.id.startswith("GM")) - 1  # the start tile is not drawn
+    last_discards = _draws(annotations, turns, bag)
     for n, spots in takes.items():
         if 1 <= n <= len(turns):
             turns[n - 1].takes = spots
@@ -466,8 +472,8 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
 
     header: dict[str, str] = {"Game": "carcassonne"}
     name = doc.get("name")
-    if isinstance(name, str) and clean_text(name):
-        header["Event"] = clean_text(name)
+    if isinstance(name, str) and one_line(name):
+        header["Event"] = one_line(name)
     created = doc.get("created")
     if isinstance(created, str):
         try:
@@ -482,7 +488,7 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
         if len(points) == len(colours):
             header["Result"] = ", ".join(f"{c} {points[c]}" for c in colours)
     header.update(dict(ext_tags))
-    header.update({k: clean_text(v) for k, v in (tags or {}).items()})
+    header.update({k: one_line(v) for k, v in (tags or {}).items()})
     lines = [f"[{k} {quote(v)}]" for k, v in header.items()]
     version = doc.get("appVersion")
     source = "JCloisterZone" + (f" {version}" if isinstance(version, str) else "") + " saved game"
@@ -499,6 +505,9 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
         if n == len(turns) and points and not ended:
             words_.append("score " + " ".join(f"{c}={p}" for c, p in points.items()))
         lines.append(f"{n}. {colours[t.player]} " + " ".join(words_))
+    if last_discards:
+        who = (turns[-1].player + 1) % len(colours) if turns else 0
+        lines.append(f"{len(turns) + 1}. {colours[who]} " + " ".join(f"discard {d}" for d in last_discards))
     if points and ended and "Result" not in header:
         lines.append("{" + _clean_comment("points asserted after the final scoring: " + ", ".join(
             f"{c} {p}" for c, p in points.items())) + "}")
@@ -537,8 +546,7 @@ def grn_to_jcz(record: Record) -> str:
         if turn.number == 0:
             raise ConversionProblem("a set-up turn (0.) has no counterpart in a JCloisterZone game", where)
         count += 1
-        player = order.index(_seat_key(seats, turn.player))
-        place = None
+        player = order.index(player_key(seats, turn.player))
         for a in turn.actions:
             if isinstance(a, DiscardTile):
                 draws.append(ids.get(a.tile, a.tile))
@@ -586,7 +594,7 @@ def grn_to_jcz(record: Record) -> str:
                 takes[str(count)] = spots_taken
         before = set(engine.follower_at)
         try:
-            engine.play_turn(_seat_key(seats, turn.player), list(turn.actions))
+            engine.play_turn(player_key(seats, turn.player), list(turn.actions))
         except IllegalAction as exc:
             raise ConversionProblem(f"{exc.message} (grn validate tells more)", where) from None
         after = set(engine.follower_at)
@@ -618,13 +626,6 @@ def grn_to_jcz(record: Record) -> str:
     kept = [[k, v] for k, v in record.tags if k != "Game"]
     doc[GRN_KEY] = {"tags": kept, **({"takes": takes} if takes else {}), **({"written": written} if written else {})}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
-
-
-def _seat_key(seats: Sequence[Any], word: str) -> str:
-    """The seat key of the player a turn names (by any of their colours)."""
-    from grn.ruleset import player_key
-
-    return player_key(seats, word)
 
 
 def _game_id(record: Record) -> str:
