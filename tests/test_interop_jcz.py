@@ -278,6 +278,9 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | s
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
                                                                                   max_size=3), max_leaves=6)
 _SEEDS = [json.loads(p.read_text()) for p in sorted(DATA.glob("*.jcz"))]
+# and a file with what an export keeps for grn (R55)
+_SEEDS.append({**_SEEDS[8], GRN_KEY: {"tags": [["Event", "Club"], ["Round", "2"]], "takes": {"4": [[1, 0]]},
+                                     "written": {"2": {"follower": "C", "ingot": [1, 0]}}}})
 
 
 def _paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -335,3 +338,15 @@ def test_tiles_drawn_after_the_last_placement() -> None:
     doc = json.loads((DATA / "01-road.jcz").read_text())
     doc["gameAnnotations"]["drawOrder"].append("BA/C")  # the next tile, not placed yet
     assert "discard" not in jcz_to_grn(json.dumps(doc))
+
+
+def test_the_first_player_leads_the_jcloisterzone_players() -> None:
+    """JCloisterZone's first player is its players[0] (R55): blue, seated second, plays first here."""
+    record = parse('[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n1. blue U@1,0 +E\n2. red E@0,1:180\n')[0]
+    doc = json.loads(grn_to_jcz(record))
+    assert doc["players"] == [{"name": "Ben", "slot": 3}, {"name": "Ann", "slot": 0}]
+    assert [m["player"] for m in doc["replay"]] == [0, 0, 0, 1, 1, 1]
+    assert _commands(parse(jcz_to_grn(json.dumps(doc)))[0]) == _commands(record)
+    doc.pop(GRN_KEY)
+    text = jcz_to_grn(json.dumps(doc))
+    assert '[Players "Ben (blue), Ann (red)"]' in text and validate_record(parse(text)[0]).valid
