@@ -350,3 +350,35 @@ def test_the_first_player_leads_the_jcloisterzone_players() -> None:
     doc.pop(GRN_KEY)
     text = jcz_to_grn(json.dumps(doc))
     assert '[Players "Ben (blue), Ann (red)"]' in text and validate_record(parse(text)[0]).valid
+
+
+def test_the_mapping_data_follow_their_schemas_and_the_tile_set() -> None:
+    """jcz.json and bga.json are data checked by a schema; each name maps to a real feature of a GRN tile."""
+    import jsonschema
+
+    from grn.tiling.places import PLACE_INDEX, rotate_place
+    from grn.tiling.tiles import load_shipped_tileset
+
+    pkg = Path(grn.cli.__file__).parent / "games" / "carcassonne"
+    tileset = load_shipped_tileset("grn.games.carcassonne")
+    for name in ("jcz", "bga"):
+        data = json.loads((pkg / f"{name}.json").read_text())
+        jsonschema.validate(data, json.loads((pkg / f"{name}.schema.json").read_text()))
+    jcz = json.loads((pkg / "jcz.json").read_text())
+    assert sorted(jcz["tiles"]) == sorted(t.id for t in tileset)
+    notes = {t["id"]: t["notes"] for t in json.loads((pkg / "tileset.json").read_text())["tiles"]}
+    for tid, jid in jcz["tiles"].items():  # the tile set's notes say which JCloisterZone tile each design is
+        assert f"JCloisterZone id {jid};" in notes[tid]
+    bga = json.loads((pkg / "bga.json").read_text())
+    assert sorted(e["tile"] for e in bga["types"].values()) == sorted(t.id for t in tileset if len(t.id) == 1)
+    for entry in bga["types"].values():
+        o = tileset[entry["tile"]].orientation(entry["turn"])
+        kinds = set()
+        for place in entry["pos"].values():
+            if place == "C":
+                assert "cloister" in tileset[entry["tile"]].kinds
+                continue
+            kinds.add(o.place_segment[PLACE_INDEX[place]])
+        # each position names another feature, and every feature of the tile has a position
+        assert len(kinds) + ("C" in entry["pos"].values()) == len(entry["pos"]) == len(o.segment_places)
+    assert rotate_place(PLACE_INDEX["N"], 90) == PLACE_INDEX["E"]
