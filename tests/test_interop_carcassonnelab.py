@@ -109,3 +109,9 @@ def test_mangled_links_never_crash_the_importer(base: str, at: int, cut: int, ju
     except ConversionProblem:
         return
     assert parse(text)[0].ok
+
+
+def test_names_with_commas_and_spaces() -> None:
+    # as the link writers encode them: each name percent-encoded, then joined with commas
+    text = link_to_grn(GAME.split("?")[0] + "?players=Alpha%2C%20Player,Beta&colors=red,blue&custom=kept")
+    assert '[Players "Alpha Player (red), Beta (blue)"]' in text

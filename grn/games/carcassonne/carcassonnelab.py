@@ -25,7 +25,7 @@ import json
 from functools import lru_cache
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, unquote
+from urllib.parse import unquote
 
 from grn.interop import ConversionProblem, Importer, one_line, player_name
 from grn.ruleset import COLOURS
@@ -155,9 +155,9 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
     if len(types) != 1 + len(moves) + len(marks):
         raise ConversionProblem(f"{len(types) - 1} tiles drawn after the start tile, but {len(moves)} placed and "
                                 f"{len(marks)} discarded", "tiles")
-    params = parse_qs(query, keep_blank_values=True)
-    names = [unquote(n) for n in ",".join(params.get("players", [])).split(",") if n] if "players" in params else []
-    colours = [c.strip() for c in ",".join(params.get("colors", [])).split(",") if c.strip()]
+    params = _query(query)
+    names = params.get("players", [])
+    colours = [c.strip() for c in params.get("colors", []) if c.strip()]
     header: dict[str, str] = {"Game": "carcassonne"}
     if tags and "Players" in tags:
         header["Players"] = tags["Players"]
@@ -221,6 +221,16 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
         n += 1
         lines.append(f"{n}. {seat_colours[(n - 1) % len(seat_colours)]} " + " ".join(words))
     return "\n".join(lines) + "\n"
+
+
+def _query(query: str) -> dict[str, list[str]]:
+    """The link's parameters, each a list split at commas before percent-decoding (a name may hold ``%2C``)."""
+    out: dict[str, list[str]] = {}
+    for pair in query.split("&"):
+        key, _, value = pair.partition("=")
+        if key:
+            out[unquote(key)] = [unquote(v) for v in value.split(",") if v]
+    return out
 
 
 def _tile_of(btype: int, table: dict[str, Any], where: str) -> str:
