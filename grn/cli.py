@@ -562,7 +562,7 @@ def export(
 
     Example: grn export game.grn --to jcz -o game.jcz
     """
-    from grn.interop import ConversionProblem, find_exporter
+    from grn.interop import ConversionProblem, annotations_of, find_exporter
 
     record = _one_record(file, game)
     exporter = find_exporter(record, to)  # type: ignore[arg-type]
@@ -575,6 +575,10 @@ def export(
         print(exc.line("<stdin>" if file == "-" else file), file=sys.stderr)
         raise typer.Exit(1)
     _emit(text, output)
+    left_out = [] if exporter.keeps_annotations else annotations_of(record)  # type: ignore[arg-type]
+    if left_out:
+        print(f"grn export: note: {to} files have no place for the record's {', '.join(left_out)}: left out "
+              "(docs/interop.md)", file=sys.stderr)
 
 
 def _one_record(file: str, game: int) -> object:

@@ -85,10 +85,28 @@ class Exporter:
     name: str = ""
     #: The file suffix of the format.
     suffix: str = ""
+    #: Whether the format holds comments, variations, NAGs, markup and score checkpoints.
+    keeps_annotations: bool = False
 
     def from_grn(self, record: "Record") -> str:
         """The text of ``record`` in this format.  Raises :class:`ConversionProblem` when it cannot be said there."""
         raise NotImplementedError
+
+
+def annotations_of(record: "Record") -> list[str]:
+    """What a record holds besides its game, counted ("2 comments", "1 variation"): what a format without
+    annotations leaves out."""
+    from grn.record import Checkpoint, Comment, Markup, Nag, Variation
+
+    kinds = ((Comment, "comment"), (Variation, "variation"), (Nag, "NAG"), (Markup, "diagram markup"),
+             (Checkpoint, "score checkpoint"))
+    notes = list(record.intro) + [e for t in record.turns for e in t.extras]
+    out = []
+    for kind, word in kinds:
+        n = sum(isinstance(e, kind) for e in notes)
+        if n:
+            out.append(f"{n} {word}{'' if n == 1 or word.endswith('markup') else 's'}")
+    return out
 
 
 def _rulesets() -> Iterator["Ruleset"]:
@@ -119,4 +137,4 @@ def find_exporter(record: "Record", fmt: str) -> Exporter | None:
 
 
 __all__ = ["ConversionProblem", "Importer", "Exporter", "importers", "find_importer", "find_exporter", "one_line",
-           "player_name"]
+           "player_name", "annotations_of"]
