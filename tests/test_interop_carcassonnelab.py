@@ -53,6 +53,20 @@ def test_a_real_board_game_arena_game_validates_with_its_scores(tmp_path: Path) 
     assert report.final_scores == {"red": 110, "blue": 89}
 
 
+#: The first 34 moves of Board Game Arena table 367130620, from the same solver's tests, which score them as if
+#: the game ended there: 37 to 48, Ben's farmer scoring 12 for a field beside four completed cities.
+PART = ("https://www.carcassonnelab.com/#/0/0/NpC0HJHo5MT8maFCSd_4PCRPXE5/"
+           "212322Z112b122q132a123c042Z1311133b2221452Z1511443b123t021L2414031J062b032K163a034a064Z254b032r042r0"
+           "73c153c065b243q166Z024Z0231456Z144a3")
+
+
+def test_a_real_game_scored_where_it_stops_checks_the_farmers() -> None:
+    text = link_to_grn(PART + "?players=Anna,Ben", {"End": "now"})  # no colors: GRN's first two colours
+    report = validate_record(parse(text)[0])
+    assert report.valid and report.final_scores == {"red": 37, "yellow": 48}
+    assert "yellow scores 12 for a field beside 4 completed cities" in report.final_events
+
+
 def test_tile_list_packing() -> None:
     # the examples of the link writer's own tests: start tile, then types 17 and 4 (and discards)
     assert encode_tiles([15, 17, 4]) == "CED" and decode_tiles("CED") == [15, 17, 4]
