@@ -184,6 +184,11 @@ def test_refused_with_the_json_path(change: Any, expected: str) -> None:
 def test_broken_json_and_the_command_line(tmp_path: Path) -> None:
     assert _problem('{"setup": ').startswith("f.jcz: $: error: not JSON: Expecting value at line 1, column 11")
     assert _problem("[" * 100000).startswith("f.jcz: $: error:")
+    huge = '{"setup": {"sets": {"basic:1": 1%s}}}'
+    assert _problem(huge % ("0" * 400)).startswith('f.jcz: $.setup.sets["basic:1"]: error: a number of 401 digits is out of range')
+    assert _problem(huge % ("0" * 5000)).startswith("f.jcz: $: error: not JSON grn can read: Exceeds the limit")
+    assert _problem('{"setup": {"sets": {"basic:1": 1e999}}}').startswith(
+        'f.jcz: $.setup.sets["basic:1"]: error: expected a whole number')
     bad = tmp_path / "bad.jcz"
     bad.write_text('{"setup": {"sets": {"basic:1": 1, "tower": 1}}, "players": [], "replay": []}')
     result = runner.invoke(grn.cli.app, ["import", str(bad)])
@@ -276,7 +281,8 @@ def test_an_ended_record_says_so_to_jcloisterzone() -> None:
 
 # ----------------------------------------------------------------------
 # mutations never crash the importer
-_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.integers(-10 ** 40, 10 ** 40) | st.floats()
+                     | st.text(max_size=8),
                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
                                                                                   max_size=3), max_leaves=6)
 _SEEDS = [json.loads(p.read_text()) for p in sorted(DATA.glob("*.jcz"))]
@@ -328,7 +334,7 @@ def test_mutated_files_never_crash_the_importer(data: st.DataObject) -> None:
 
 def test_tiles_drawn_after_the_last_placement() -> None:
     """R57: they were discarded when they empty the bag; otherwise they are not drawn yet."""
-    from grn.games.carcassonne.jcz import _draws, _Turn
+    from grn.games.carcassonne.jcz_read import _draws, _Turn
 
     def turns() -> list[_Turn]:
         return [_Turn(0, "U", (1, 0), 0, "$"), _Turn(1, "V", (2, 0), 0, "$")]
