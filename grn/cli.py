@@ -492,6 +492,95 @@ def selfplay(
     _emit("\n".join(texts), output)
 
 
+def _read_source_text(source: str) -> str:
+    """The text of a file to import (``-``: standard input), or exit 1 with a one-line message."""
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as exc:
+        print(f"{source}: error: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        print(f"{source}: error: not UTF-8 text (byte {exc.start})", file=sys.stderr)
+        raise typer.Exit(1)
+
+
+def _tag_options(pairs: Optional[List[str]]) -> dict[str, str]:
+    tags: dict[str, str] = {}
+    for pair in pairs or []:
+        name, eq, value = pair.partition("=")
+        if not eq or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", name.strip()):
+            print(f"grn import: --tag takes NAME=VALUE, such as --tag Date=2024.05.01, not {pair!r}",
+                  file=sys.stderr)
+            raise typer.Exit(2)
+        tags[name.strip()] = " ".join(value.split())
+    return tags
+
+
+@app.command("import")
+def import_(
+    source: str = typer.Argument(..., help="A file of another program (.jcz, ...), a replay link, or - for "
+                                           "standard input (with --from)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+    from_: Optional[str] = typer.Option(None, "--from", help="The input's format, when its name does not say "
+                                                             "(standard input)."),
+    tag: Optional[List[str]] = typer.Option(None, "--tag", help="Set a header tag, NAME=VALUE (repeatable): "
+                                                                "players' names, the date, the event."),
+) -> None:
+    """Read another program's saved game (or replay link) as a GRN record.
+
+    Example: grn import game.jcz -o game.grn
+    """
+    from grn.interop import ConversionProblem, find_importer, importers
+
+    importer = find_importer(source, from_)
+    if importer is None:
+        known = ", ".join(f"{i.name} ({' '.join(i.suffixes + i.prefixes)})" for i in importers())
+        what = f"--from {from_!r}" if from_ else repr(source)
+        print(f"grn import: no reader for {what}: grn imports {known}", file=sys.stderr)
+        raise typer.Exit(2)
+    tags = _tag_options(tag)
+    text = source if importer.reads_link(source) and from_ is None else _read_source_text(source)
+    label = "<link>" if text is source else ("<stdin>" if source == "-" else source)
+    try:
+        grn_text = importer.to_grn(text, tags=tags)
+    except ConversionProblem as exc:
+        print(exc.line(label), file=sys.stderr)
+        raise typer.Exit(1)
+    _emit(grn_text, output)
+
+
+@app.command("export")
+def export(
+    file: str = typer.Argument(..., help="A record file (.grn or .json); - reads standard input."),
+    to: str = typer.Option(..., "--to", help="The format to write: a name a game offers, such as jcz."),
+    game: int = typer.Option(1, "--game", "-g", help="Which game of the file (1-based)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+) -> None:
+    """Write a GRN record in another program's format (the main line; see docs/interop.md for what is kept).
+
+    Example: grn export game.grn --to jcz -o game.jcz
+    """
+    from grn.interop import ConversionProblem, annotations_of, find_exporter
+
+    record = _one_record(file, game)
+    exporter = find_exporter(record, to)  # type: ignore[arg-type]
+    if exporter is None:
+        print(f"grn export: the game {record.game!r} cannot be written as {to!r}", file=sys.stderr)  # type: ignore[attr-defined]
+        raise typer.Exit(2)
+    try:
+        text = exporter.from_grn(record)  # type: ignore[arg-type]
+    except ConversionProblem as exc:
+        print(exc.line("<stdin>" if file == "-" else file), file=sys.stderr)
+        raise typer.Exit(1)
+    _emit(text, output)
+    left_out = [] if exporter.keeps_annotations else annotations_of(record)  # type: ignore[arg-type]
+    if left_out:
+        print(f"grn export: note: {to} files have no place for the record's {', '.join(left_out)}: left out "
+              "(docs/interop.md)", file=sys.stderr)
+
+
 def _one_record(file: str, game: int) -> object:
     """The ``game``-th record (1-based) of ``file``, or exit 1 with a one-line message."""
     from grn.sources import load

@@ -24,6 +24,7 @@ from grn.record import Record, Seat
 
 if TYPE_CHECKING:
     from grn.engine import Engine
+    from grn.interop import Exporter, Importer
     from grn.position import Position
     from grn.selfplay import SelfPlayGame
 
@@ -215,6 +216,15 @@ class Ruleset:
     def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
         """A complete random legal game, the same for the same seed."""
         raise NotImplementedError(f"grn cannot play {self.title or self.name} by itself")
+
+    # -- other programs' files -------------------------------------------
+    def importers(self) -> "list[Importer]":
+        """Readers of other programs' files or links into this game's GRN (default: none)."""
+        return []
+
+    def exporters(self) -> "dict[str, Exporter]":
+        """Writers of this game's records for other programs, by format name (default: none)."""
+        return {}
 
     def in_series(self, record: Record) -> bool:
         """Whether :meth:`series_checker` needs this game's record (a match's game: Gold's ``Match`` tag)."""

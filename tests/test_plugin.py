@@ -139,3 +139,25 @@ def test_engine_defaults():
     assert state.final_scoring() == [] and state.score_ranges() == {"red": (0, 0), "blue": (0, 0)}
     assert not state.is_blocked
     assert LastStone("red").to_json() == {"type": "LastStone", "player": "red"}
+
+
+def test_import_and_export_through_the_plugin_hooks(tmp_path):
+    """grn import / grn export find a game's own formats through Ruleset.importers() and exporters()."""
+    src = tmp_path / "game.nimmoves"
+    src.write_text("players: red blue\n3 3 3 3 3\n")
+    result = run("import", str(src), "--tag", "Event=toy")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == '[Game "nim"]\n[Players "red, blue"]\n[Event "toy"]\n\n1. red take=3\n2. blue take=3\n' \
+                            "3. red take=3\n4. blue take=3\n5. red take=3\n"
+    grn_file = tmp_path / "game.grn"
+    grn_file.write_text(result.stdout)
+    assert run("validate", str(grn_file)).exit_code == 0
+    out = run("export", str(grn_file), "--to", "nimmoves")
+    assert out.exit_code == 0 and out.stdout == "players: red blue\n3 3 3 3 3\n"
+    src.write_text("players: red blue\n3 x\n")
+    bad = run("import", str(src))
+    assert bad.exit_code == 1 and bad.output == f"{src}: move 2: error: 'x' is not a number of stones\n"
+    # the comments and variations of a record have no place in the format: a note says so
+    (tmp_path / "rich.grn").write_text(GAME)
+    note = run("export", str(tmp_path / "rich.grn"), "--to", "nimmoves")
+    assert note.exit_code == 0 and "1 comment, 1 variation, 1 score checkpoint" in note.stderr

@@ -14,6 +14,7 @@ from typing import Any, Final, Sequence
 from grn.codec import CommandCodec, Json, Problems, object_schema
 from grn.engine import Engine, Event
 from grn.errors import IllegalAction, Span
+from grn.interop import ConversionProblem, Exporter, Importer
 from grn.record import Record, Seat
 from grn.ruleset import Ruleset
 from grn.selfplay import PlayedTurn, SelfPlayGame
@@ -138,6 +139,39 @@ class NimState(Engine):
         return events
 
 
+class NimMovesImporter(Importer):
+    """A toy foreign format: ``.nimmoves`` files, "players: red blue" then the stones taken, one number a move."""
+
+    name = "nimmoves"
+    title = "a list of Nim moves"
+    suffixes = (".nimmoves",)
+
+    def to_grn(self, text: str, *, tags: dict[str, str]) -> str:
+        head, _, moves = text.partition("\n")
+        if not head.startswith("players:"):
+            raise ConversionProblem("the first line is 'players: COLOUR COLOUR ...'", "line 1")
+        players = head.split(":", 1)[1].split()
+        lines = ['[Game "nim"]', f'[Players "{", ".join(players)}"]']
+        lines += [f'[{k} "{v}"]' for k, v in tags.items()] + [""]
+        for n, word in enumerate(moves.split(), start=1):
+            if not word.isdigit():
+                raise ConversionProblem(f"{word!r} is not a number of stones", f"move {n}")
+            lines.append(f"{n}. {players[(n - 1) % len(players)]} take={word}")
+        return "\n".join(lines) + "\n"
+
+
+class NimMovesExporter(Exporter):
+    """Writes ``.nimmoves`` files (the main line only)."""
+
+    name = "nimmoves"
+    suffix = ".nimmoves"
+
+    def from_grn(self, record: Record) -> str:
+        seats = [s.key for s in record.seats()]
+        takes = [str(a.count) for t in record.mainline() for a in t.actions if isinstance(a, Take)]
+        return "players: " + " ".join(seats) + "\n" + " ".join(takes) + "\n"
+
+
 class NimRuleset(Ruleset):
     """Nim for 2 to 4 players."""
 
@@ -161,6 +195,12 @@ class NimRuleset(Ruleset):
 
     def describe(self, position: Any) -> list[str]:
         return [f"  {position.state.heap} stones in the heap"]
+
+    def importers(self) -> list[Importer]:
+        return [NimMovesImporter()]
+
+    def exporters(self) -> dict[str, Exporter]:
+        return {"nimmoves": NimMovesExporter()}
 
     def selfplay(self, players: int, seed: int, options: Any = None) -> SelfPlayGame:
         from grn.ruleset import COLOURS

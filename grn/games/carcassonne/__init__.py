@@ -106,6 +106,17 @@ class CarcassonneRuleset(TileRuleset):
             lines.append(f"  gold ingots on tiles: {on}")
         return lines
 
+    def importers(self) -> list[Any]:
+        from grn.games.carcassonne.carcassonnelab import CarcassonneLabImporter
+        from grn.games.carcassonne.jcz import JczImporter
+
+        return [JczImporter(), CarcassonneLabImporter()]
+
+    def exporters(self) -> dict[str, Any]:
+        from grn.games.carcassonne.jcz import JczExporter
+
+        return {"jcz": JczExporter()}
+
     def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
         from grn.games.carcassonne import selfplay
 
