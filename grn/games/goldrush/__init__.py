@@ -95,7 +95,7 @@ class GoldRushRuleset(TileRuleset):
     def page_defs(self) -> Any:
         from grn.games.goldrush.render import TileDefs
 
-        return TileDefs("grt")
+        return TileDefs("grt", icons=True)
 
     def page_defs_svg(self, shared: Any) -> str:
         return str(shared.defs())

@@ -29,7 +29,8 @@ from grn.tiling.places import POSITIONS
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.render.style import esc, num
-from grn.games.goldrush.drawing import PLACE_XY, designs_in_order, segment_anchor, symbol_summary, tile_drawing
+from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
+                                        tile_drawing)
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
@@ -123,10 +124,12 @@ def board_view(state: Any) -> BoardView:
 class TileDefs:
     """The tile drawings a picture uses, each once in ``<defs>``; several pictures may share one."""
 
-    def __init__(self, prefix: str = "grt") -> None:
+    def __init__(self, prefix: str = "grt", icons: bool = False) -> None:
         self.prefix = re.sub(r"[^A-Za-z0-9_-]", "", prefix) or "grt"
         self.ids: dict[tuple[object, int], str] = {}
         self.items: list[tuple[str, TileDesign, int]] = []
+        #: the tiles' symbols defined once and used by reference (a page of many pictures)
+        self.icons = f"{self.prefix}-" if icons else None
 
     def ref(self, design: TileDesign, rotation: int) -> str:
         key = (design.segments, rotation % 360)
@@ -137,8 +140,9 @@ class TileDefs:
         return got
 
     def defs(self, only: set[str] | None = None) -> str:
-        return "<defs>" + "".join(f'<g id="{i}">{tile_drawing(d, r)}</g>' for i, d, r in self.items
-                                  if only is None or i in only) + "</defs>"
+        icons = icon_defs(self.icons) if self.icons is not None else ""
+        return "<defs>" + icons + "".join(f'<g id="{i}">{tile_drawing(d, r, self.icons)}</g>'
+                                          for i, d, r in self.items if only is None or i in only) + "</defs>"
 
 
 # ----------------------------------------------------------------------------
@@ -333,16 +337,31 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     for i, line in enumerate(caption_lines):
         out.append(st.text(M / 2, 26 + 21 * i, line, size=16, fill=st.INK, cls="caption",
                            weight="bold" if i == 0 and len(caption_lines) == 1 else "normal"))
+    board_start = len(out)
+    if not own_defs:
+        # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) inside one
+        # translated group, so that a tile is drawn the same way in every position however the board grows
+        shift = (frame.ox - minx * T, frame.oy + maxy * T)
+        frame = _Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
     bx, by = frame.ox - M / 2, frame.oy - M / 2
     out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
                f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
-    # coordinates at the margin
-    for x in range(minx, maxx + 1):
+    # coordinates at the margin (on a page of many positions each side is a group, so that a label is drawn
+    # the same way until the board grows past it)
+    if not own_defs:
+        xs_at = [(frame.xy(x, maxy)[0] + T / 2, x) for x in range(minx, maxx + 1)]
+        ys_at = [(frame.xy(minx, y)[1] + T / 2 + 5, y) for y in range(miny, maxy + 1)]
+        for gx, gy, cells, anchor in ((0, frame.oy - 13, xs_at, "middle"), (0, frame.oy + frame.h + 25, xs_at, "middle"),
+                                      (frame.ox - 12, 0, ys_at, "end"), (frame.ox + frame.w + 12, 0, ys_at, "start")):
+            row = [st.text(c if gy else 0, 0 if gy else c, v, size=15, anchor=anchor, fill=st.GRID_TEXT, cls="coord")
+                   for c, v in cells]
+            out.append(f'<g transform="translate({num(gx)},{num(gy)})">' + "".join(row) + "</g>")
+    for x in range(minx, maxx + 1) if own_defs else ():
         cx = frame.xy(x, maxy)[0] + T / 2
         out.append(st.text(cx, frame.oy - 13, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(cx, frame.oy + frame.h + 25, x, size=15, anchor="middle", fill=st.GRID_TEXT,
                            cls="coord"))
-    for y in range(miny, maxy + 1):
+    for y in range(miny, maxy + 1) if own_defs else ():
         cy = frame.xy(minx, y)[1] + T / 2 + 5
         out.append(st.text(frame.ox - 12, cy, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(frame.ox + frame.w + 12, cy, y, size=15, fill=st.GRID_TEXT, cls="coord"))
@@ -395,6 +414,12 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         for a in last.actions:
             if isinstance(a, PlaceTile) and (a.x, a.y) in {(t[0], t[1]) for t in view.tiles}:
                 X, Y = frame.xy(a.x, a.y)
+                if not own_defs:  # one drawing per colour, moved
+                    out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
+                               f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
+                               f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" stroke="{who}" '
+                               f'stroke-width="2.5" stroke-dasharray="9 5"/></g>')
+                    continue
                 out.append(f'<g class="last"><rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" '
                            f'height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
                            f'<rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" fill="none" '
@@ -414,6 +439,9 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         out.append(cowboy(X + ax, Y + ay, p.owner, p.kind))
     # markup on top
     out.append(_markup(position.markup, frame, state, ghosts))
+    if not own_defs:
+        out[board_start:] = [f'<g class="board-layer" transform="translate({num(shift[0])},{num(shift[1])})">',
+                             *out[board_start:], "</g>"]
     # the panel
     if not diagram:
         out.append(_panel(position, view, px, py, panel_w, panel_h, side,

@@ -1,0 +1,123 @@
+"""Pictures of many positions as one table of SVG pieces and small changes from one position to the next.
+
+A page that shows every position of a game does not embed one whole SVG per
+position: consecutive positions differ in a few tiles, pieces and panel
+texts.  :class:`FrameTable` splits each picture a ruleset draws into
+*items* -- the root ``<svg>`` tag, each child element, and, inside every
+``<g>`` group, its opening tag, each of its children and its closing tag --
+keeps each distinct item once for the whole page, and gives each position as
+edits (``[at, how many removed, item ids inserted...]``) against the position
+it follows.  The page's script applies the edits to rebuild a picture.
+
+Nothing here knows a game: a renderer that draws a stable thing the same way
+in two positions (the same tile at the same coordinates) gets it shared for
+free; a renderer that moves everything when the board grows can put the
+board in a ``<g transform="translate(...)">`` so that only that one tag changes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Sequence
+
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:_.-]*)\b[^>]*?(/?)>")
+
+
+def split_items(svg: str) -> tuple[str, list[str]]:
+    """The root ``<svg ...>`` tag of ``svg`` and its body as items (``<g>`` groups opened up, recursively).
+
+    Joined, ``root + "".join(items) + "</svg>"`` is ``svg`` again (up to text
+    between elements that is only white space).
+    """
+    first = _TAG.search(svg)
+    if first is None or first.group(2) != "svg" or first.group(1) or first.group(3):
+        raise ValueError("not an SVG picture: it must start with an open <svg> tag")
+    root = first.group(0)
+    end = svg.rstrip().rfind("</svg>")
+    if end < first.end():
+        raise ValueError("not an SVG picture: no closing </svg> tag")
+    body = svg[first.end():end]
+    items: list[str] = []
+    pos = 0
+    depth = 0  # depth inside the current leaf element (0: between items)
+    start = 0
+    for m in _TAG.finditer(body):
+        closing, name, selfclosing = m.group(1), m.group(2), m.group(3)
+        if depth == 0:
+            text = body[pos:m.start()]
+            if text.strip():
+                items.append(text)
+            if name == "g" and not selfclosing:
+                # a group: its tags and children are items of their own
+                items.append(m.group(0))
+                pos = m.end()
+                continue
+            if closing:  # the end of an opened-up group
+                items.append(m.group(0))
+                pos = m.end()
+                continue
+            start = m.start()
+            if selfclosing:
+                items.append(body[start:m.end()])
+                pos = m.end()
+                continue
+            depth = 1
+            continue
+        if closing:
+            depth -= 1
+            if depth == 0:
+                items.append(body[start:m.end()])
+                pos = m.end()
+        elif not selfclosing:
+            depth += 1
+    if depth:
+        raise ValueError("not an SVG picture: an element is not closed")
+    tail = body[pos:]
+    if tail.strip():
+        items.append(tail)
+    return root, items
+
+
+class FrameTable:
+    """The items of every picture of a page, each kept once, and each picture as edits of another."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+        self._ids: dict[str, int] = {}
+
+    def intern(self, item: str) -> int:
+        """The id of ``item`` (added to the table when new)."""
+        got = self._ids.get(item)
+        if got is None:
+            # one item a line in the page: a line break inside an item is white space to SVG
+            got = self._ids[item] = len(self.items)
+            self.items.append(item.replace("\r", " ").replace("\n", " "))
+        return got
+
+    def picture(self, svg: str) -> tuple[int, list[int]]:
+        """The root tag's id and the item ids of ``svg``."""
+        root, items = split_items(svg)
+        return self.intern(root), [self.intern(i) for i in items]
+
+    @staticmethod
+    def edits(before: Sequence[int], after: Sequence[int]) -> list[list[int]]:
+        """Edits that turn ``before`` into ``after``, each ``[at, removed, inserted ids...]``.
+
+        Applied in order with ``splice``; they are listed from the end so that
+        each ``at`` is an index of ``before``.
+        """
+        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        out: list[list[int]] = []
+        for op, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
+            if op != "equal":
+                out.append([i1, i2 - i1, *after[j1:j2]])
+        return out
+
+
+def apply_edits(before: Sequence[int], edits: Sequence[Sequence[int]]) -> list[int]:
+    """``before`` changed by ``edits`` (what the page's script does; for tests and checks)."""
+    out = list(before)
+    for e in edits:
+        out[e[0]:e[0] + e[1]] = list(e[2:])
+    return out
