@@ -30,12 +30,19 @@ from grn.record import Markup, Record, Turn
 from grn.render.viewer import Page, game_view
 
 
-def _js_value(data: Any) -> str:
-    """``data`` as a JavaScript literal that cannot end or escape the ``<script>`` element holding it."""
+def _js_value(data: Any, *, markup: bool = False) -> str:
+    """``data`` as a JavaScript literal that cannot end or escape the ``<script>`` element holding it.
+
+    Record text gets no ``<``, ``>`` or ``&`` at all; ``markup`` (the rulesets' SVG, where record text is
+    escaped already) keeps ``<`` but never ``</`` or ``<!--``, the only openings that end a script early.
+    """
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     # "<" only occurs inside JSON strings, where "\/" and "\u003c" mean "/" and "<"
-    return (text.replace("</", "<\\/").replace("<!--", "\\u003c!--")
-            .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    if markup:
+        text = text.replace("</", "<\\/").replace("<!", "\\u003c!")
+    else:
+        text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def _asset(name: str) -> str:
@@ -85,6 +92,14 @@ def _prefix_ids(defs: str, items: list[str], prefix: str) -> tuple[str, list[str
     return defs, [refs.sub(lambda m: f"#{prefix}{m.group(1)}", i) if "#" in i else i for i in items]
 
 
+def viewer_data(page: str) -> list[Any] | Any:
+    """The data of the first viewer in ``page`` (what :func:`viewer_fragment` wrote), read back: for tests
+    and tools that check what a page shows."""
+    start = page.index("var D=") + len("var D=")
+    end = page.index(";\nvar S=document.currentScript", start)
+    return json.loads(page[start:end])
+
+
 def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = None,
                     reports: Sequence[Any] | None = None, follow_address: bool = False,
                     links: Sequence[tuple[str, str]] = ()) -> str:
@@ -110,7 +125,8 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
     defs = "".join(registry.find_ruleset(name).page_defs_svg(d) for name, d in page.defs.items() if d is not None)
     digest = hashlib.sha1(json.dumps([page.table.items, data_games], sort_keys=True).encode()).hexdigest()
     defs, items = _prefix_ids(defs, page.table.items, f"v{digest[:5]}")
-    data = {"items": "\n".join(items), "games": data_games, "hash": follow_address}
+    data = (f'{{"items":{_js_value(chr(10).join(items), markup=True)},"games":{_js_value(data_games)},'
+            f'"hash":{"true" if follow_address else "false"}}}')
     picker = ""
     if len(data_games) > 1:
         options = "".join(f'<option value="{k}">{html.escape(g["title"])}</option>' for k, g in enumerate(data_games))
@@ -122,7 +138,7 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
                                  ("prev", "previous move (left arrow)", "&#x25C0;"),
                                  ("next", "next move (right arrow)", "&#x25B6;"),
                                  ("last", "last position of this line (End)", "&#x25B6;&#x25B6;")))
-    script = _asset("viewer.js").replace("/*DATA*/null", _js_value(data), 1)
+    script = _asset("viewer.js").replace("/*DATA*/null", data, 1)
     return (f'<div class="grn-viewer" lang="en"><style>{_asset("viewer.css")}</style>'
             '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">'
             f'{defs}</svg>'

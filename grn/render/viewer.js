@@ -60,7 +60,7 @@ function fill(box,xs,none){clear(box);if(!xs||!xs.length){box.appendChild(el("li
 function show(){
   var n=G.nodes[cur],board=q("board");
   if(n.f[0]<0){board.textContent="This game cannot be drawn.";}
-  else{board.innerHTML=items[n.f[0]]+pic(cur).map(function(x){return items[x];}).join("")+"</svg>";}
+  else{board.innerHTML=items[n.f[0]]+pic(cur).map(function(x){return items[x];}).join("")+"<\/svg>";}
   var text=heading(n)+(n.w?": "+n.w:"")+(n.g?" "+n.g:"");
   board.setAttribute("aria-label","Position "+(n.a==="0"?"at the start":n.a==="final"?"after the final scoring":"after "+heading(n))+(n.d?", in a variation":""));
   q("label").textContent=text;q("notation").textContent=n.m?n.n+". "+n.k+" "+n.m:"";

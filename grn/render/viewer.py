@@ -182,6 +182,9 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         last, state = builder.line(state, record.turns, root, "", 0, 0, [])
         if state.is_over and not builder.trouble and report.complete:
             events = [_describe(e) for e in state.final_scoring()]
+        else:
+            events = []
+        if events:  # a game whose end scores nothing has no final-scoring position to show
             ply = builder.nodes[last]["i"] + 1
             final_turn = next((t for t in reversed(record.turns) if t.number > 0), None)
             pos = Position(record, state, seats, final_turn, ply, [], [], "final", record.turns, ruleset, True)

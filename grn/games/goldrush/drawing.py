@@ -484,8 +484,8 @@ def _draw(design: TileDesign, rotation: int, icons: str | None = None) -> str:
             out.append(_symbol("locomotive", locomotive, x, y, 0.9, icons))
     for si, anchor in g.prairie_anchor.items():
         seg = design.segments[si]
-        icons = ["tipi"] * seg.count("tipis") + ["horse"] * seg.count("horses")
-        for kind, (x, y) in zip(icons, _spread(anchor, g.prairie_axis[si], len(icons), 23)):
+        marks = ["tipi"] * seg.count("tipis") + ["horse"] * seg.count("horses")
+        for kind, (x, y) in zip(marks, _spread(anchor, g.prairie_axis[si], len(marks), 23)):
             out.append(_symbol(kind, tipi if kind == "tipi" else horse, x, y, 1.15, icons))
     out.append(_symbol("edge", _edge, 0, 0, 1.0, icons))
     return "".join(out)
