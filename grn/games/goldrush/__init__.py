@@ -105,6 +105,26 @@ class GoldRushRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
+    def action_words(self, command: Any) -> str:
+        """An action in words for the viewer's move list: ``tile 61 at -2,4 turned 270°``, ``cowboy on C``."""
+        if isinstance(command, PlaceTile):
+            turned = f" turned {command.rotation}\u00b0" if command.rotation else ""
+            return f"tile {command.tile} at {command.x},{command.y}{turned}"
+        if isinstance(command, DiscardTile):
+            return f"discards tile {command.tile} (it fits nowhere)"
+        if isinstance(command, PlaceCowboy):
+            role = {"C": "merchant"}.get(command.location, "cowboy")
+            return f"{role} on {command.location}"
+        if isinstance(command, PlaceTent):
+            where = f" ({command.location})" if command.location else ""
+            return f"tent on the mountain at {command.x},{command.y}{where}"
+        if isinstance(command, Mine):
+            return "mines a token" + (f" worth {command.value}" if command.value is not None else "")
+        if isinstance(command, RevealTokens):
+            faces = ", ".join("?" if v is None else str(v) for v in command.values)
+            return f"mining tokens shown: {faces}"
+        return super().action_words(command)
+
     def describe(self, position: "Position") -> list[str]:
         state = position.state
         scores = state.scores
