@@ -216,8 +216,12 @@ def test_keys_and_clicks_step_through_the_game_and_the_address_follows(example_p
     page.keyboard.press("End")
     assert label(page).startswith("Final scoring") and page.url.endswith("&turn=final")
     assert page.locator(".grn-events li").count() > 0  # the final scoring's events
+    assert page.locator(".grn-chart polyline").count() == 2  # the score chart: a line per player
+    cursor = page.locator(".grn-chart .cursor")
+    at_end = float(cursor.get_attribute("x1"))
     page.keyboard.press("Home")
     assert label(page) == "Start"
+    assert float(cursor.get_attribute("x1")) < at_end  # the chart's cursor follows
     page.click(".grn-next")
     assert label(page).startswith("Turn 1, ")
     page.click(".grn-last")

@@ -97,7 +97,13 @@ def viewer_data(page: str) -> list[Any] | Any:
     and tools that check what a page shows."""
     start = page.index("var D=") + len("var D=")
     end = page.index(";\nvar S=document.currentScript", start)
-    return json.loads(page[start:end])
+    data = json.loads(page[start:end])
+    for game in data["games"]:  # what the script fills in (grn.render.viewer leaves it out)
+        for node in game["nodes"]:
+            node.setdefault("d", 0)
+            node.setdefault("a", str(node.get("n")))
+            node["i"] = game["nodes"][node["p"]]["i"] + 1 if node["p"] >= 0 else 0
+    return data
 
 
 def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = None,
@@ -120,8 +126,7 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
     if not data_games:
         data_games.append({"title": "no game", "game": "", "players": [], "names": {}, "tags": [], "valid": False,
                            "complete": False, "problems": [[None, "the file holds no game"]],
-                           "nodes": [{"p": -1, "a": "0", "d": 0, "i": 0, "s": [], "t": "Start", "f": [-1, []]}],
-                           "chart": {"svg": "", "x0": 0, "dx": 0, "dash": [], "colour": []}})
+                           "nodes": [{"p": -1, "a": "0", "s": [], "t": "Start", "f": [-1, []]}], "colours": []})
     defs = "".join(registry.find_ruleset(name).page_defs_svg(d) for name, d in page.defs.items() if d is not None)
     digest = hashlib.sha1(json.dumps([page.table.items, data_games], sort_keys=True).encode()).hexdigest()
     defs, items = _prefix_ids(defs, page.table.items, f"v{digest[:5]}")

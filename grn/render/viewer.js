@@ -37,16 +37,17 @@ function line(i,box){
     i=kids[i][0];}}
 function load(k){
   g=k;G=D.games[k];kids=G.nodes.map(function(){return [];});pics=[];buttons=[];
-  G.nodes.forEach(function(n,i){if(n.p>=0){kids[n.p].push(i);}});
+  G.nodes.forEach(function(n,i){if(n.p>=0){kids[n.p].push(i);}
+    if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;});
   G.mainLen=G.nodes.filter(function(m){return m.d===0;}).length;
   var list=q("moves");clear(list);line(0,list);
-  q("chart").innerHTML=G.chart.svg;
+  chart();
   var leg=q("legend");clear(leg);
   G.players.forEach(function(p,j){var li=el("li");var s=document.createElementNS("http://www.w3.org/2000/svg","svg");
     s.setAttribute("width","28");s.setAttribute("height","10");s.setAttribute("aria-hidden","true");
     var l=document.createElementNS("http://www.w3.org/2000/svg","line");l.setAttribute("x1","0");l.setAttribute("x2","28");
-    l.setAttribute("y1","5");l.setAttribute("y2","5");l.setAttribute("stroke-width","2.2");l.setAttribute("stroke",G.chart.colour[j]);
-    if(G.chart.dash[j]){l.setAttribute("stroke-dasharray",G.chart.dash[j]);}
+    l.setAttribute("y1","5");l.setAttribute("y2","5");l.setAttribute("stroke-width","2.2");l.setAttribute("stroke",G.colours[j]);
+    if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}
     s.appendChild(l);li.appendChild(s);li.appendChild(document.createTextNode(" "+p[1]+" ("+p[0]+")"));leg.appendChild(li);});
   var tags=q("tags");clear(tags);
   G.tags.forEach(function(t){if(["Event","Site","Date","Round","Result","License","Annotator"].indexOf(t[0])<0){return;}
@@ -55,6 +56,24 @@ function load(k){
   G.problems.forEach(function(p){all.appendChild(el("li",null,(p[0]!==null?"turn "+p[0]+": ":"")+p[1]));});
   q("validity").textContent=G.valid?(G.complete?"valid, complete":"valid, not finished"):"not valid: "+G.problems.length+" problem"+(G.problems.length===1?"":"s");
   var pick=q("game");if(pick){pick.value=String(k);}}
+var NS="http://www.w3.org/2000/svg",DASH=["","6 3","2 3","8 3 2 3","1 2"];
+function svgEl(tag,at,parent){var e=document.createElementNS(NS,tag);for(var k in at){e.setAttribute(k,at[k]);}parent.appendChild(e);return e;}
+function chart(){
+  /* the scores along the main line as lines, one per player: colour and dash pattern tell them apart */
+  var box=q("chart");clear(box);var main=G.nodes.filter(function(m){return !m.d;}),W=360,H=180,L=34,Rm=10,T=12,B=24;
+  var n=Math.max(1,main.length-1),top=1;main.forEach(function(m){m.s.forEach(function(v){top=Math.max(top,v);});});
+  var dx=(W-L-Rm)/n,sy=(H-T-B)/top;G.chart={x0:L,dx:dx};
+  var s=svgEl("svg",{viewBox:"0 0 "+W+" "+H,"class":"score-chart",role:"img","font-size":"10",
+    "aria-label":"Scores after each turn: "+G.players.map(function(p){return p[1];}).join(", ")},box);
+  svgEl("rect",{width:W,height:H,fill:"#fbf6ea",stroke:"#b9a57f"},s);
+  [0,0.5,1].forEach(function(f){var v=Math.round(top*f),y=H-B-v*sy;svgEl("line",{x1:L,x2:W-Rm,y1:y,y2:y,stroke:"#ddd0b3"},s);
+    svgEl("text",{x:L-4,y:y+4,"text-anchor":"end",fill:"#5b4a36"},s).textContent=String(v);});
+  svgEl("text",{x:L,y:H-8,fill:"#5b4a36"},s).textContent="turn 0";
+  svgEl("text",{x:W-Rm,y:H-8,"text-anchor":"end",fill:"#5b4a36"},s).textContent=String(main.length-1);
+  G.players.forEach(function(p,j){var pts=main.map(function(m,i){return (L+i*dx).toFixed(1)+","+(H-B-m.s[j]*sy).toFixed(1);}).join(" ");
+    var l=svgEl("polyline",{"class":"series",points:pts,fill:"none",stroke:G.colours[j],"stroke-width":"2.2"},s);
+    if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}svgEl("title",{},l).textContent=p[1];});
+  svgEl("line",{"class":"cursor",x1:L,x2:L,y1:T,y2:H-B,stroke:"#2b2118","stroke-width":"1.5","stroke-dasharray":"3 3"},s);}
 function fill(box,xs,none){clear(box);if(!xs||!xs.length){box.appendChild(el("li","grn-none",none));return;}
   for(var k=0;k<xs.length;k++){box.appendChild(el("li",null,xs[k]));}}
 function show(){

@@ -22,7 +22,6 @@ from typing import Any
 from grn.record import Comment, Markup, Record, Seat, Turn
 from grn.render import style as st
 from grn.render.frames import FrameTable
-from grn.render.style import num
 
 
 @dataclass
@@ -80,8 +79,12 @@ class _Builder:
         from grn.writer import command_text
 
         scores = position.state.scores
-        node: dict[str, Any] = {"p": parent, "a": address, "d": depth, "i": ply,
-                                "s": [int(scores.get(k, 0)) for k in self.keys]}
+        # the page's script fills in what is left out: "a" is the turn number, "d" 0, "i" the parent's + 1
+        node: dict[str, Any] = {"p": parent, "s": [int(scores.get(k, 0)) for k in self.keys]}
+        if depth:
+            node["d"] = depth
+        if turn is None or turn.number <= 0 or address != str(turn.number):
+            node["a"] = address
         if turn is not None and turn.number > 0:
             node["n"] = turn.number
             node["k"] = turn.player
@@ -101,6 +104,14 @@ class _Builder:
         node["f"] = self.picture(position, parent)
         self.nodes.append(node)
         return len(self.nodes) - 1
+
+    def ply(self, node: int) -> int:
+        """How many turns lead to ``node``."""
+        n = 0
+        while self.nodes[node]["p"] >= 0:
+            node = self.nodes[node]["p"]
+            n += 1
+        return n
 
     def line(self, state: Any, turns: tuple[Turn, ...], parent: int, prefix: str, depth: int, ply: int,
              intro: list[str]) -> tuple[int, Any]:
@@ -185,7 +196,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         else:
             events = []
         if events:  # a game whose end scores nothing has no final-scoring position to show
-            ply = builder.nodes[last]["i"] + 1
+            ply = builder.ply(last) + 1
             final_turn = next((t for t in reversed(record.turns) if t.number > 0), None)
             pos = Position(record, state, seats, final_turn, ply, [], [], "final", record.turns, ruleset, True)
             builder.add(pos, last, None, "final", 0, ply, events, [], "Final scoring")
@@ -195,48 +206,10 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         message = getattr(exc, "message", None) or str(exc)
         data["problems"] = [[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show the game: {message}"]]
     if builder is None or not builder.nodes:
-        data["nodes"] = [{"p": -1, "a": "0", "d": 0, "i": 0, "s": [0 for _ in keys], "t": "Start",
+        data["nodes"] = [{"p": -1, "a": "0", "s": [0 for _ in keys], "t": "Start",
                           "c": intro, "f": [-1, []]}]
     else:
         data["nodes"] = builder.nodes
-    main = _main_line(data["nodes"])
-    data["chart"] = score_chart(data["players"], [data["nodes"][k]["s"] for k in main])
+    # the page's script draws the score chart from the main line's scores, in each player's colour and dash
+    data["colours"] = [st.player_fill(p[0]) for p in data["players"]]
     return data
-
-
-def _main_line(nodes: list[dict[str, Any]]) -> list[int]:
-    """The node indexes of the main line (depth 0), in order."""
-    return [k for k, n in enumerate(nodes) if n["d"] == 0]
-
-
-def score_chart(players: list[list[str]], series: list[list[int]]) -> dict[str, Any]:
-    """An inline SVG line chart of the scores along the main line (with a cursor the script moves)."""
-    W, H, L, R, Tp, B = 360, 180, 34, 10, 12, 24
-    n = max(1, len(series) - 1)
-    top = max([1] + [v for s in series for v in s])
-    dx = (W - L - R) / n
-    sy = (H - Tp - B) / top
-    names = ", ".join(p[1] for p in players)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="score-chart" viewBox="0 0 {W} {H}" '
-           f'role="img" aria-label="{st.esc("Scores after each turn: " + names)}" font-family="{st.FONT}">',
-           f'<rect width="{W}" height="{H}" fill="#fbf6ea" stroke="{st.PANEL_LINE}"/>']
-    for frac in (0, 0.5, 1):
-        v = round(top * frac)
-        y = H - B - v * sy
-        out.append(f'<line x1="{L}" x2="{W - R}" y1="{num(y)}" y2="{num(y)}" stroke="#ddd0b3"/>')
-        out.append(st.text(L - 4, y + 4, v, size=10, anchor="end", fill=st.INK_SOFT))
-    out.append(st.text(L, H - 8, "turn 0", size=10, fill=st.INK_SOFT))
-    out.append(st.text(W - R, H - 8, f"{len(series) - 1}", size=10, anchor="end", fill=st.INK_SOFT))
-    dashes = ("", "6 3", "2 3", "8 3 2 3", "1 2")
-    for j, p in enumerate(players):
-        points = " ".join(f"{num(L + i * dx)},{num(H - B - s[j] * sy)}" for i, s in enumerate(series))
-        dash = f' stroke-dasharray="{dashes[j % len(dashes)]}"' if dashes[j % len(dashes)] else ""
-        # the line's dash pattern tells players apart without colour (the legend repeats it)
-        out.append(f'<polyline class="series" points="{points}" fill="none" stroke="{st.player_fill(p[0])}" '
-                   f'stroke-width="2.2"{dash}><title>{st.esc(p[1])}</title></polyline>')
-    out.append(f'<line class="cursor" x1="{L}" x2="{L}" y1="{Tp}" y2="{H - B}" stroke="#2b2118" '
-               f'stroke-width="1.5" stroke-dasharray="3 3"/>')
-    out.append("</svg>")
-    return {"svg": "".join(out), "x0": L, "dx": round(dx, 4),
-            "dash": [dashes[j % len(dashes)] for j in range(len(players))],
-            "colour": [st.player_fill(p[0]) for p in players]}
