@@ -349,13 +349,15 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     # coordinates at the margin (on a page of many positions each side is a group, so that a label is drawn
     # the same way until the board grows past it)
     if not own_defs:
-        xs_at = [(frame.xy(x, maxy)[0] + T / 2, x) for x in range(minx, maxx + 1)]
-        ys_at = [(frame.xy(minx, y)[1] + T / 2 + 5, y) for y in range(miny, maxy + 1)]
-        for gx, gy, cells, anchor in ((0, frame.oy - 13, xs_at, "middle"), (0, frame.oy + frame.h + 25, xs_at, "middle"),
-                                      (frame.ox - 12, 0, ys_at, "end"), (frame.ox + frame.w + 12, 0, ys_at, "start")):
-            row = [st.text(c if gy else 0, 0 if gy else c, v, size=15, anchor=anchor, fill=st.GRID_TEXT, cls="coord")
-                   for c, v in cells]
-            out.append(f'<g transform="translate({num(gx)},{num(gy)})">' + "".join(row) + "</g>")
+        xs_at: list[tuple[float, int]] = [(frame.xy(x, maxy)[0] + T / 2, x) for x in range(minx, maxx + 1)]
+        ys_at: list[tuple[float, int]] = [(frame.xy(minx, y)[1] + T / 2 + 5, y) for y in range(miny, maxy + 1)]
+        sides: list[tuple[float, float, list[tuple[float, int]], str, bool]] = [
+            (0, frame.oy - 13, xs_at, "middle", True), (0, frame.oy + frame.h + 25, xs_at, "middle", True),
+            (frame.ox - 12, 0, ys_at, "end", False), (frame.ox + frame.w + 12, 0, ys_at, "start", False)]
+        for sx, sy, at, anchor, across in sides:
+            row = [st.text(c if across else 0, 0 if across else c, v, size=15, anchor=anchor, fill=st.GRID_TEXT,
+                           cls="coord") for c, v in at]
+            out.append(f'<g transform="translate({num(sx)},{num(sy)})">' + "".join(row) + "</g>")
     for x in range(minx, maxx + 1) if own_defs else ():
         cx = frame.xy(x, maxy)[0] + T / 2
         out.append(st.text(cx, frame.oy - 13, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
