@@ -105,19 +105,42 @@ class FrameTable:
         """Edits that turn ``before`` into ``after``, each ``[at, removed, inserted ids...]``.
 
         Applied in order with ``splice``; they are listed from the end so that
-        each ``at`` is an index of ``before``.
+        each ``at`` is an index of ``before``.  In the inserted ids, ``-k``
+        stands for the ``k`` ids that follow the one before it (``7, -3`` is
+        ``7, 8, 9, 10``): the items a position adds are mostly new, and new
+        items have consecutive ids.
         """
         matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
         out: list[list[int]] = []
         for op, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
             if op != "equal":
-                out.append([i1, i2 - i1, *after[j1:j2]])
+                out.append([i1, i2 - i1, *_runs(after[j1:j2])])
         return out
+
+
+def _runs(ids: Sequence[int]) -> list[int]:
+    """``ids`` with each run of 3 or more consecutive ids after the first written ``-k``."""
+    out: list[int] = []
+    k = 0
+    while k < len(ids):
+        out.append(ids[k])
+        n = 0
+        while k + n + 1 < len(ids) and ids[k + n + 1] == ids[k] + n + 1:
+            n += 1
+        if n >= 2:
+            out.append(-n)
+            k += n + 1
+        else:
+            k += 1
+    return out
 
 
 def apply_edits(before: Sequence[int], edits: Sequence[Sequence[int]]) -> list[int]:
     """``before`` changed by ``edits`` (what the page's script does; for tests and checks)."""
     out = list(before)
     for e in edits:
-        out[e[0]:e[0] + e[1]] = list(e[2:])
+        inserted: list[int] = []
+        for x in e[2:]:
+            inserted += range(inserted[-1] + 1, inserted[-1] - x + 1) if x < 0 else [x]
+        out[e[0]:e[0] + e[1]] = inserted
     return out

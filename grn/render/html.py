@@ -77,7 +77,7 @@ def _replay(record: Record, tileset: Any = None) -> Iterator[tuple[Any, list[Tur
         yield Position(record, state, seats, t, played, list(t.markup), events, str(t.number)), [t]
 
 
-_ID = re.compile(r'\bid="([^"]+)"')
+_ID = re.compile(r'(?<![\w:-])id="([^"]+)"')
 
 
 def _prefix_ids(defs: str, items: list[str], prefix: str) -> tuple[str, list[str]]:

@@ -15,7 +15,10 @@ function pic(i){
   var chain=[],j=i;while(j>=0&&!pics[j]){chain.push(j);j=G.nodes[j].p;}
   var base=j>=0?pics[j]:[];
   for(var c=chain.length-1;c>=0;c--){var a=base.slice(),E=G.nodes[chain[c]].f[1];
-    for(var e=0;e<E.length;e++){var x=E[e];Array.prototype.splice.apply(a,[x[0],x[1]].concat(x.slice(2)));}
+    for(var e=0;e<E.length;e++){var x=E[e],ins=[x[0],x[1]];
+      /* -k: the k ids after the one before it (grn.render.frames) */
+      for(var k=2;k<x.length;k++){if(x[k]<0){for(var t=1;t<=-x[k];t++){ins.push(ins[ins.length-1]+1);}}else{ins.push(x[k]);}}
+      Array.prototype.splice.apply(a,ins);}
     pics[chain[c]]=a;base=a;}
   return pics[i];}
 function moveButton(i){

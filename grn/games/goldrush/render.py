@@ -446,7 +446,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
                              *out[board_start:], "</g>"]
     # the panel
     if not diagram:
-        out.append(_panel(position, view, px, py, panel_w, panel_h, side,
+        out.append(_panel(position, view, px, py, panel_w, panel_h, side, not own_defs,
                           next_tile if legal_spots else None, k))
     head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn goldrush")
     if own_defs:
@@ -528,9 +528,19 @@ def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[:n - 1] + "\u2026"
 
 
-def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: float, side: bool,
+def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: float, side: bool, page: bool,
            legal_tile: str | None = None, scale: float = 1.0) -> str:
+    """The player panel; ``page``: a page of many positions, where the texts that change every turn are
+    written short, their size and colour in a group around them that stays the same."""
     from grn.writer import command_text
+
+    def text(x: float, y: float, content: object, *, size: float, fill: str, cls: str | None = None,
+             **more: Any) -> str:
+        if not page:
+            return st.text(x, y, content, size=size, fill=fill, cls=cls, **more)
+        inner = st.text(x, y, content, size=size, fill=fill, cls=cls, **more)
+        inner = inner.replace(f' font-size="{num(size)}" fill="{fill}"', "", 1)
+        return f'<g font-size="{num(size)}" fill="{fill}">{inner}</g>'
 
     names = {s.key: s.name for s in position.seats}
     out = [f'<g class="panel" transform="translate({num(x)},{num(y)}) scale({num(round(scale, 3))})">',
@@ -544,13 +554,13 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
     else:
         acts = " ".join(command_text(a) for a in last.actions)
         sub = f"after turn {last.number}: {last.player} {acts}"
-    out.append(st.text(26, 62, _clip(sub, 52), size=15, fill=st.INK_SOFT))
+    out.append(text(26, 62, _clip(sub, 52), size=15, fill=st.INK_SOFT))
     state = position.state
     over = getattr(state, "is_over", False)
     bag = f"{view.bag_left} tile{'s' if view.bag_left != 1 else ''} in the bag"
     if view.token_supply or not over:
         bag += f", {view.token_supply} mining tokens in the supply"
-    out.append(st.text(26, 84, bag, size=14, fill=st.INK_SOFT, cls="bag"))
+    out.append(text(26, 84, bag, size=14, fill=st.INK_SOFT, cls="bag"))
     if legal_tile:
         out.append(st.text(26, 104, f"next tile {legal_tile}: its legal places are dashed (with rotations)",
                            size=13, fill="#1e5a22", cls="legal-note"))
@@ -567,8 +577,8 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
         name = _clip(names.get(p, p), 24)
         nxt = "  \u25c0 to play" if p == current else ""
         out.append(st.text(72, ry + 20, name, size=18, weight="bold", cls="player-name"))
-        out.append(st.text(72, ry + 40, p + nxt, size=13, fill=st.INK_SOFT))
-        out.append(st.text(w - 36, ry + 34, view.scores.get(p, 0), size=30, weight="bold", anchor="end",
+        out.append(text(72, ry + 40, p + nxt, size=13, fill=st.INK_SOFT))
+        out.append(text(w - 36, ry + 34, view.scores.get(p, 0), size=30, fill=st.INK, weight="bold", anchor="end",
                            cls="score"))
         supply = view.supply.get(p, 0)
         count, known = view.tokens.get(p, (0, []))
@@ -579,11 +589,11 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
         tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
         info = f"{supply} cowboy{'s' if supply != 1 else ''} in supply \u00b7 {tent_txt} \u00b7 {tokens}"
         if side:
-            out.append(st.text(72, ry + 62, f"{supply} cowboy{'s' if supply != 1 else ''} in supply, {tent_txt}",
+            out.append(text(72, ry + 62, f"{supply} cowboy{'s' if supply != 1 else ''} in supply, {tent_txt}",
                                size=13, fill=st.INK))
-            out.append(st.text(72, ry + 82, _clip(tokens, 44), size=13, fill=st.INK))
+            out.append(text(72, ry + 82, _clip(tokens, 44), size=13, fill=st.INK))
         else:
-            out.append(st.text(72, ry + 60, _clip(info, 80), size=13, fill=st.INK))
+            out.append(text(72, ry + 60, _clip(info, 80), size=13, fill=st.INK))
         out.append("</g>")
     out.append("</g>")
     return "".join(out)
