@@ -7,6 +7,7 @@ these tests are skipped with a visible message.
 
 from __future__ import annotations
 
+import io
 import re
 import shutil
 import struct
@@ -335,3 +336,47 @@ def test_the_site_index_filters_and_sorts(tmp_path, open_page):
     assert page.locator(".grn-viewer").count() == 1 and label(page) == "Start"
     page.click("text=\u2190 Games")
     assert page.title() == "Games"
+
+
+def test_focus_order_labels_and_marks_that_are_not_colour_alone(tmp_path, open_page):
+    text = (EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8")
+    path = tmp_path / "bad.grn.html"
+    import grn
+
+    bad = list(grn.read(io.StringIO(text.replace("score red=2 yellow=0", "score red=9 yellow=0", 1))))
+    path.write_text(render_html(bad, file_name="bad.grn"), encoding="utf-8")
+    page = open_page(path.as_uri() + "#game=1&turn=5")
+    # Tab goes through the four buttons, then to the current move (one stop for the whole list)
+    order = []
+    for _ in range(5):
+        page.keyboard.press("Tab")
+        order.append(page.evaluate("document.activeElement.getAttribute('aria-label') || "
+                                   "document.activeElement.textContent"))
+    assert order[:4] == ["first position (Home)", "previous move (left arrow)", "next move (right arrow)",
+                         "last position of this line (End)"]
+    assert order[4].startswith("5. ")
+    page.keyboard.press("ArrowRight")  # keys work from the move list, and focus stays on the current move
+    assert page.evaluate("document.activeElement.textContent").startswith("6. ")
+    # the current move is marked by a sign and bold type as well as colour
+    marker = page.evaluate("getComputedStyle(document.querySelector('.grn-mv[aria-current]'), '::before').content")
+    assert "\u25b6" in marker
+    # a turn with a problem says so in words, in the list and beside the board
+    flagged = page.locator(".grn-mv", has=page.locator(".grn-flag"))
+    assert flagged.count() == 1 and "problem" in flagged.inner_text()
+    flagged.click()
+    assert "score checkpoint" in page.inner_text(".grn-problems")
+    assert "not valid" in page.inner_text(".grn-validity")
+
+
+def test_the_site_index_escapes_record_text(tmp_path, record, open_page):
+    from grn.render.site import SiteGame, write_site
+    from grn.validate import validate_record
+
+    rec = hostile_record(record)
+    write_site([SiteGame(rec, validate_record(rec), "x.grn")], tmp_path / "site")
+    page = open_page((tmp_path / "site" / "index.html").as_uri())
+    assert page.evaluate("document.body.id") != "pwned" and page.locator("img").count() == 0
+    assert HOSTILE_ATTR in page.inner_text("#games")
+    page = open_page((tmp_path / "site" / "games" / "1.html").as_uri() + "#game=1&turn=5")
+    assert page.evaluate("document.body.id") != "pwned" and page.locator("img").count() == 0
+    assert HOSTILE_SCRIPT in page.inner_text(".grn-comments")
