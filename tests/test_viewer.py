@@ -127,3 +127,29 @@ def test_site_reports_an_unreadable_game_and_keeps_the_others(tmp_path):
     assert result.exit_code == 1
     assert f"{bad}:4:" in result.stderr
     assert (tmp_path / "s" / "games" / "1.html").exists() and not (tmp_path / "s" / "games" / "2.html").exists()
+
+
+def test_an_illegal_game_is_shown_up_to_its_illegal_turn(tmp_path):
+    text = (EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8")
+    path = tmp_path / "illegal.grn"
+    path.write_text(text.replace("31. red 47c@-2,3:270", "31. red 47c@40,40:270"), encoding="utf-8")
+    result = runner.invoke(app, ["html", str(path)])
+    assert result.exit_code == 1 and "illegal.grn:40:" in result.stderr
+    game = viewer_data(result.stdout)["games"][0]
+    main = [n for n in game["nodes"] if n["d"] == 0]
+    assert main[-1]["n"] == 30  # turn 31 cannot be played: the line ends before it
+    assert any(p[0] is None and p[1].startswith("cannot show 31:") for p in game["problems"])
+
+
+def test_site_from_an_archive(tmp_path):
+    db = tmp_path / "games.db"
+    added = runner.invoke(app, ["archive", "add", str(db), str(EXAMPLES / "gold-2p.grn"),
+                                str(EXAMPLES / "goldrush-2p.grn")])
+    assert added.exit_code == 0, added.output
+    result = runner.invoke(app, ["site", "--archive", str(db), "-o", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Gold, two players" in index and "Thursday club night" in index
+    assert sorted(p.name for p in (tmp_path / "site" / "games").iterdir()) == ["1.html", "2.html"]
+    missing = runner.invoke(app, ["site", "--archive", str(tmp_path / "none.db"), "-o", str(tmp_path / "s2")])
+    assert missing.exit_code == 2 and "none.db: no such archive" in missing.stderr

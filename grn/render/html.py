@@ -92,7 +92,7 @@ def _prefix_ids(defs: str, items: list[str], prefix: str) -> tuple[str, list[str
     return defs, [refs.sub(lambda m: f"#{prefix}{m.group(1)}", i) if "#" in i else i for i in items]
 
 
-def viewer_data(page: str) -> list[Any] | Any:
+def viewer_data(page: str) -> Any:
     """The data of the first viewer in ``page`` (what :func:`viewer_fragment` wrote), read back: for tests
     and tools that check what a page shows."""
     start = page.index("var D=") + len("var D=")
