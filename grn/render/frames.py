@@ -110,12 +110,73 @@ class FrameTable:
         ``7, 8, 9, 10``): the items a position adds are mostly new, and new
         items have consecutive ids.
         """
-        matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+        # what is the same at both ends is left out of the (quadratic) matching
+        head = 0
+        end = min(len(before), len(after))
+        while head < end and before[head] == after[head]:
+            head += 1
+        tail = 0
+        while tail < end - head and before[-1 - tail] == after[-1 - tail]:
+            tail += 1
+        a, b = before[head:len(before) - tail], after[head:len(after) - tail]
         out: list[list[int]] = []
-        for op, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
-            if op != "equal":
-                out.append([i1, i2 - i1, *_runs(after[j1:j2])])
+        for i1, i2, j1, j2 in reversed(_changes(a, b)):
+            out.append([head + i1, i2 - i1, *_runs(b[j1:j2])])
         return out
+
+
+def _changes(a: Sequence[int], b: Sequence[int]) -> list[tuple[int, int, int, int]]:
+    """The changed stretches ``(i1, i2, j1, j2)`` between ``a`` and ``b``: ``a[i1:i2]`` becomes ``b[j1:j2]``.
+
+    Items that occur once in each are matched first, in order (as "patience diff" does): a picture's
+    items are nearly all unique, so this is quick and finds the stretches a person would; what lies
+    between two such anchors is matched by :mod:`difflib`.
+    """
+    if not a or not b:
+        return [(0, len(a), 0, len(b))] if a or b else []
+    count_a: dict[int, int] = {}
+    for x in a:
+        count_a[x] = count_a.get(x, 0) + 1
+    count_b: dict[int, int] = {}
+    for x in b:
+        count_b[x] = count_b.get(x, 0) + 1
+    where_a = {x: i for i, x in enumerate(a) if count_a[x] == 1}
+    pairs = [(where_a[x], j) for j, x in enumerate(b) if count_b[x] == 1 and x in where_a]
+    anchors = _longest_increasing(pairs)
+    if not anchors:
+        matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+        return [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+    out: list[tuple[int, int, int, int]] = []
+    pi = pj = 0
+    for i, j in anchors + [(len(a), len(b))]:
+        if i > pi or j > pj:
+            out += [(pi + i1, pi + i2, pj + j1, pj + j2) for i1, i2, j1, j2 in _changes(a[pi:i], b[pj:j])]
+        pi, pj = i + 1, j + 1
+    return out
+
+
+def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The longest run of ``pairs`` (in ``b``'s order) whose ``a`` positions increase (patience sorting)."""
+    import bisect
+
+    tops: list[int] = []  # the smallest a-position ending a run of each length
+    ends: list[int] = []  # which pair that is
+    back: list[int] = []
+    for k, (i, _) in enumerate(pairs):
+        n = bisect.bisect_left(tops, i)
+        if n == len(tops):
+            tops.append(i)
+            ends.append(k)
+        else:
+            tops[n] = i
+            ends[n] = k
+        back.append(ends[n - 1] if n else -1)
+    out: list[tuple[int, int]] = []
+    k = ends[-1] if ends else -1
+    while k >= 0:
+        out.append(pairs[k])
+        k = back[k]
+    return out[::-1]
 
 
 def _runs(ids: Sequence[int]) -> list[int]:
