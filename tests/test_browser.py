@@ -380,3 +380,26 @@ def test_the_site_index_escapes_record_text(tmp_path, record, open_page):
     page = open_page((tmp_path / "site" / "games" / "1.html").as_uri() + "#game=1&turn=5")
     assert page.evaluate("document.body.id") != "pwned" and page.locator("img").count() == 0
     assert HOSTILE_SCRIPT in page.inner_text(".grn-comments")
+
+
+def test_glyphs_inline_and_the_game_picker_follows_the_address(tmp_path, open_page):
+    import grn
+
+    four = list(grn.read(open(EXAMPLES / "goldrush-4p-farmers.grn", encoding="utf-8")))
+    path = tmp_path / "four.html"
+    path.write_text(render_html(four, file_name="four.grn"), encoding="utf-8")
+    page = open_page(path.as_uri() + "#game=1&turn=20")
+    assert page.locator('.grn-mv[aria-current="step"] .grn-glyph').inner_text().strip() == "!?"
+    assert label(page).endswith("!?")
+    assert "closes the city's last railroad" in page.inner_text(".grn-mv[aria-current] + .grn-comment")
+
+    match = list(grn.read(open(EXAMPLES / "gold-3p-match.grn", encoding="utf-8")))
+    path = tmp_path / "match.html"
+    path.write_text(render_html(match, file_name="match.grn"), encoding="utf-8")
+    page = open_page(path.as_uri() + "#game=2&turn=3")
+    assert page.input_value(".grn-game") == "1" and label(page).startswith("Turn 3, ")
+    page.select_option(".grn-game", "2")
+    assert label(page) == "Start" and page.url.endswith("#game=3&turn=0")
+    page.evaluate("location.hash = '#game=1&turn=4'")
+    page.wait_for_function("document.querySelector('.grn-label').textContent.startsWith('Turn 4')")
+    assert page.input_value(".grn-game") == "0"
