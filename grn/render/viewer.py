@@ -73,7 +73,7 @@ class _Builder:
         self.pictures.append(ids)
         return [root, self.page.table.edits(before, ids)]
 
-    def add(self, position: Any, parent: int, turn: Turn | None, address: str, depth: int, ply: int,
+    def add(self, position: Any, parent: int, turn: Turn | None, address: str, depth: int,
             events: list[str], comments: list[str], label: str | None = None) -> int:
         """A node for ``position``, the child of ``parent``; its index."""
         from grn.writer import command_text
@@ -138,8 +138,7 @@ class _Builder:
                            turns, self.ruleset)
             comments = intro + [c.text for c in t.comments]
             intro = []
-            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, ply, [_describe(e) for e in events],
-                            comments)
+            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, [_describe(e) for e in events], comments)
             for k, var in enumerate(t.variations, 1):
                 assert before is not None
                 said = [n.text for n in var.intro if isinstance(n, Comment)]
@@ -149,7 +148,7 @@ class _Builder:
 
 
 def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, report: Any = None) -> dict[str, Any]:
-    """The viewer's data for one game: players, header, nodes, problems and score chart."""
+    """The viewer's data for one game: players, header, nodes, problems, and each player's colour."""
     from grn import games
     from grn.position import Position, _play
     from grn.ruleset import engine_for
@@ -189,7 +188,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
             intro += [c.text for c in t.comments]
         start = Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0", record.turns,
                          ruleset)
-        root = builder.add(start, -1, None, "0", 0, 0, [], intro, "Start")
+        root = builder.add(start, -1, None, "0", 0, [], intro, "Start")
         last, state = builder.line(state, record.turns, root, "", 0, 0, [])
         if state.is_over and not builder.trouble and report.complete:
             events = [_describe(e) for e in state.final_scoring()]
@@ -199,7 +198,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
             ply = builder.ply(last) + 1
             final_turn = next((t for t in reversed(record.turns) if t.number > 0), None)
             pos = Position(record, state, seats, final_turn, ply, [], [], "final", record.turns, ruleset, True)
-            builder.add(pos, last, None, "final", 0, ply, events, [], "Final scoring")
+            builder.add(pos, last, None, "final", 0, events, [], "Final scoring")
         data["problems"] = [[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show {t}"]
                                                                          for t in builder.trouble]
     except Exception as exc:  # noqa: BLE001 - a game that cannot be replayed still gets a page
