@@ -79,6 +79,16 @@ def test_the_move_list_has_words_comments_glyphs_and_problems():
     assert nodes[-1]["t"] == "Final scoring" and nodes[-1]["s"] == [int(v) for v in nodes[-1]["s"]]
 
 
+def test_each_game_says_its_moves_in_words():
+    gold = viewer_data(page_of(str(EXAMPLES / "gold-2p.grn")))["games"][0]["nodes"]
+    assert gold[1]["m"] == "f1=green3 g1=red4"
+    assert gold[1]["w"] == "turns over f1: green miner 3; turns over g1: red miner 4"
+    assert any(n.get("w", "").endswith(": gold 1") for n in gold)
+    carcassonne = viewer_data(page_of(str(EXAMPLES / "carcassonne" / "carcassonne-2p.grn")))["games"][0]["nodes"]
+    assert any(re.fullmatch(r"tile \w+ at -?\d+,-?\d+( turned \d+\u00b0)?; follower on [A-Z]{1,3}", n.get("w", ""))
+               for n in carcassonne)
+
+
 def test_validator_problems_are_marked_at_their_turn(tmp_path):
     text = (EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8")
     bad = text.replace("score red=2 yellow=0", "score red=9 yellow=0")

@@ -106,12 +106,7 @@ class GoldRushRuleset(TileRuleset):
         return render_tile_sheet(tileset, columns=columns)
 
     def action_words(self, command: Any) -> str:
-        """An action in words for the viewer's move list: ``tile 61 at -2,4 turned 270°``, ``cowboy on C``."""
-        if isinstance(command, PlaceTile):
-            turned = f" turned {command.rotation}\u00b0" if command.rotation else ""
-            return f"tile {command.tile} at {command.x},{command.y}{turned}"
-        if isinstance(command, DiscardTile):
-            return f"discards tile {command.tile} (it fits nowhere)"
+        """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
         if isinstance(command, PlaceCowboy):
             role = {"C": "merchant"}.get(command.location, "cowboy")
             return f"{role} on {command.location}"
