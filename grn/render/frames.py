@@ -24,6 +24,12 @@ from typing import Sequence
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:_.-]*)\b[^>]*?(/?)>")
 
 
+# one item at a time: a group's opening tag, a group's end, an empty element, an element holding only text,
+# or the opening tag of an element with children (read to its end by _TAG)
+_ITEM = re.compile(r"(<g\b[^>]*?(?<!/)>)|(</g>)|(<[A-Za-z][^>]*/>)|(<([A-Za-z][A-Za-z0-9:_.-]*)\b[^>]*>[^<]*</\5>)"
+                   r"|(<[A-Za-z][^>]*>)")
+
+
 def split_items(svg: str) -> tuple[str, list[str]]:
     """The root ``<svg ...>`` tag of ``svg`` and its body as items (``<g>`` groups opened up, recursively).
 
@@ -40,42 +46,37 @@ def split_items(svg: str) -> tuple[str, list[str]]:
     body = svg[first.end():end]
     items: list[str] = []
     pos = 0
-    depth = 0  # depth inside the current leaf element (0: between items)
-    start = 0
-    for m in _TAG.finditer(body):
-        closing, name, selfclosing = m.group(1), m.group(2), m.group(3)
-        if depth == 0:
-            text = body[pos:m.start()]
+    size = len(body)
+    while pos < size:
+        lt = body.find("<", pos)
+        if lt < 0:
+            lt = size
+        if lt > pos:
+            text = body[pos:lt]
             if text.strip():
                 items.append(text)
-            if name == "g" and not selfclosing:
-                # a group: its tags and children are items of their own
-                items.append(m.group(0))
-                pos = m.end()
-                continue
-            if closing:  # the end of an opened-up group
-                items.append(m.group(0))
-                pos = m.end()
-                continue
-            start = m.start()
-            if selfclosing:
-                items.append(body[start:m.end()])
-                pos = m.end()
-                continue
-            depth = 1
+            pos = lt
             continue
-        if closing:
-            depth -= 1
+        m = _ITEM.match(body, pos)
+        if m is None:
+            raise ValueError("not an SVG picture: a tag is not closed")
+        if m.group(6) is None:
+            items.append(m.group(0))
+            pos = m.end()
+            continue
+        # an element with children that is not a group: one item, to its matching end tag
+        depth = 0
+        for t in _TAG.finditer(body, pos):
+            if t.group(1):
+                depth -= 1
+            elif not t.group(3):
+                depth += 1
             if depth == 0:
-                items.append(body[start:m.end()])
-                pos = m.end()
-        elif not selfclosing:
-            depth += 1
-    if depth:
-        raise ValueError("not an SVG picture: an element is not closed")
-    tail = body[pos:]
-    if tail.strip():
-        items.append(tail)
+                items.append(body[pos:t.end()])
+                pos = t.end()
+                break
+        else:
+            raise ValueError("not an SVG picture: an element is not closed")
     return root, items
 
 
