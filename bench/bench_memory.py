@@ -7,8 +7,9 @@ games (a file of 200,000 games is about 400 MB), then each command runs in a
 process of its own and its peak resident memory is read (``/usr/bin/time``'s
 maximum RSS, or the children's ``ru_maxrss``).  Flat means the figure does not
 grow with the number of games.  Commands: ``grn validate``, ``grn validate
---format json``, ``grn convert --to json``, ``grn fmt``; the output goes to
-/dev/null.
+--format json``, ``grn convert --to json``, ``grn fmt``, ``grn archive add``
+(into a new SQLite archive), and ``grn convert --to grn`` and ``grn validate``
+of the same games in their JSON form; the output goes to /dev/null.
 """
 
 from __future__ import annotations
@@ -24,11 +25,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# {grn}: the GRN file; {json}: the same games as JSON; {db}: a new archive
 COMMANDS = {
-    "validate": ["validate"],
-    "validate --format json": ["validate", "--format", "json"],
-    "convert --to json": ["convert", "--to", "json"],
-    "fmt": ["fmt"],
+    "validate": ["validate", "{grn}"],
+    "validate --format json": ["validate", "--format", "json", "{grn}"],
+    "convert --to json": ["convert", "--to", "json", "{grn}"],
+    "fmt": ["fmt", "{grn}"],
+    "archive add": ["archive", "add", "{db}", "{grn}"],
+    "convert --to grn (JSON in)": ["convert", "--to", "grn", "{json}"],
+    "validate (JSON in)": ["validate", "{json}"],
 }
 
 
@@ -51,13 +56,13 @@ def make_file(path: Path, games: int, distinct: int = 200) -> None:
                 written = games
 
 
-def peak_mb(args: list[str], file: Path) -> tuple[float, float]:
-    """(peak RSS in MB, seconds) of one grn command on ``file`` in a process of its own."""
+def peak_mb(args: list[str]) -> tuple[float, float]:
+    """(peak RSS in MB, seconds) of one grn command in a process of its own."""
     code = ("import resource, subprocess, sys; "
             "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); "
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
     t = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "grn", *args, str(file)],
+    out = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "grn", *args],
                          capture_output=True, text=True, check=True)
     return int(out.stdout.strip()) / 1024, time.perf_counter() - t
 
@@ -73,13 +78,20 @@ def main() -> None:
             path = Path(tmp) / f"games-{games}.grn"
             make_file(path, games)
             size = path.stat().st_size / 1e6
+            json_path = path.with_suffix(".json")
+            if not args.only or any("JSON in" in n for n in args.only):
+                subprocess.run([sys.executable, "-m", "grn", "convert", "--to", "json", str(path), "-o", str(json_path)],
+                               check=True)
             for name, command in COMMANDS.items():
                 if args.only and name not in args.only:
                     continue
-                mb, seconds = peak_mb(command, path)
+                db = Path(tmp) / "archive.db"
+                db.unlink(missing_ok=True)
+                mb, seconds = peak_mb([a.format(grn=path, json=json_path, db=db) for a in command])
                 print(f"{games:>8} games ({size:7.1f} MB)  grn {name:<24} peak RSS {mb:7.1f} MB  {seconds:7.1f} s",
                       flush=True)
             path.unlink()
+            json_path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

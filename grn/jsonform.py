@@ -59,8 +59,9 @@ def record_schema() -> Json:
     for ruleset in games.rulesets():
         for codec in ruleset.codecs:
             # games sharing a command share its codec; where their schemas differ (games reserve other words
-            # of their notation, never tile ids), an object of that type must satisfy them all: one record
-            # schema for every game refuses a word any game's notation reads otherwise
+            # of their notation, never tile ids), an object of that type must satisfy one of them here, and
+            # its own game's when the record is read (_command): a word one game's notation reads otherwise
+            # is a tile id in another's, and its JSON must read back
             found = schemas.setdefault(codec.json_type, [])
             own = codec.schema()
             if own not in found:
@@ -68,7 +69,7 @@ def record_schema() -> Json:
     action = doc["$defs"]["action"]
     action["properties"] = {"type": {"enum": list(schemas)}}
     action["allOf"] = [{"if": {"properties": {"type": {"const": t}}, "required": ["type"]},
-                        "then": found[0] if len(found) == 1 else {"allOf": found}}
+                        "then": found[0] if len(found) == 1 else {"anyOf": found}}
                        for t, found in schemas.items()]
     return doc  # type: ignore[no-any-return]
 
@@ -153,7 +154,33 @@ def _command(obj: Json, ruleset: Ruleset, path: str) -> Command:
         known = ", ".join(c.json_type for c in ruleset.codecs)
         raise NotThisGame(f"{path}.type", f"{obj['type']!r} is not an action of the game {ruleset.name!r} "
                                           f"(its actions: {known})")
+    if obj["type"] in _shared_types():
+        # the record schema let this object through on another game's terms: hold it to this game's
+        error = next(_own_validator(codec).iter_errors(obj), None)
+        if error is not None:
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+            raise NotThisGame(f"{path}{where}", f"{error.message} in the game {ruleset.name!r}")
     return codec.from_json(obj)
+
+
+@lru_cache(maxsize=None)
+def _own_validator(codec: Any) -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(codec.schema())
+
+
+def _shared_types() -> frozenset[str]:
+    """The action types whose schema differs between games (the record schema takes any of them)."""
+    from grn import games
+
+    return _shared_types_of(games.generation())
+
+
+@lru_cache(maxsize=None)
+def _shared_types_of(generation: int) -> frozenset[str]:
+    action = schema()["$defs"]["action"]
+    return frozenset(rule["if"]["properties"]["type"]["const"] for rule in action["allOf"] if "anyOf" in rule["then"])
 
 
 def _extra(obj: Json, ruleset: Ruleset, path: str) -> Extra:
@@ -284,6 +311,7 @@ def check(document: Any, *, file: str | None = None,
     :data:`~grn.record.MAX_VARIATION_DEPTH` deep.
     """
     from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
 
     full = schema(schema_name)
     if schema_name != "record.schema.json":
@@ -298,6 +326,10 @@ def check(document: Any, *, file: str | None = None,
         target = full if name is None else {"$defs": full["$defs"], "$ref": f"#/$defs/{name}"}
         validator = Draft202012Validator(target)
         for err in sorted(validator.iter_errors(part), key=lambda e: list(e.absolute_path)):
+            if err.validator == "anyOf" and err.context:
+                # an action games share, checked against each game's form of it: their common
+                # complaint, at the value it concerns, says more than "valid under none"
+                err = best_match(err.context)
             out.append(Diagnostic(f"{_path(base + tuple(err.absolute_path))}: {err.message}", None, file,
                                   code="schema"))
     return out
@@ -307,10 +339,20 @@ def _reads_back(record: Record) -> str | None:
     """What keeps the GRN text of ``record`` from reading back as the same record, if anything: what
     reading it says (a markup with too few arguments, say), or that strings hold what GRN text cannot
     write (a line break in a player's name)."""
-    from grn.notation import parse
+    from grn.notation import MAX_GAME_CHARS, MAX_LINE_CHARS, parse
     from grn.writer import tag_order, write_record
 
-    again = parse(write_record(record))
+    text = write_record(record)
+    # the limits a GRN file is read with (docs/notation.md, Limits): what passes them would not read back
+    if len(text) > MAX_GAME_CHARS:
+        return (f"its GRN text would be {len(text):,} characters long, more than the {MAX_GAME_CHARS:,} a game may "
+                "hold, so it would not read back")
+    if len(text) > MAX_LINE_CHARS:
+        for number, line in enumerate(text.split("\n"), 1):
+            if len(line) > MAX_LINE_CHARS:
+                return (f"line {number} of its GRN text would be {len(line):,} characters long, more than the "
+                        f"{MAX_LINE_CHARS:,} a GRN line may hold, so it would not read back")
+    again = parse(text)
     if len(again) != 1:
         return "this game holds what GRN text cannot write, so it would not read back"
     errors = [d.message for d in again[0].diagnostics if d.severity == "error"]

@@ -328,7 +328,8 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
 # ---------------------------------------------------------------------------
 
 # any case: a [game "gold"] is read with Gold's grammar, and its spelling reported (_tag_case_problems)
-_GAME_TAG_RE = re.compile(r'[ \t\f\r]*\[[ \t\f\r]*(?i:game)[ \t\f\r]+"([^"\n]*)"')
+# one header tag as the grammar reads it (white space, form feeds and line ends between its parts and between tags)
+_TAG_RE = re.compile(r'[ \t\f\r\n]*\[[ \t\f\r\n]*([A-Za-z][A-Za-z0-9_]*)[ \t\f\r\n]*"((?:[^"\\\n]|\\.)*)"[ \t\f\r\n]*\]')
 #: Known tag names by their lower case, to say how a tag written in another case is spelt.
 _KNOWN_TAGS = {name.lower(): name for name in TAG_ORDER}
 
@@ -344,18 +345,32 @@ def _tag_case_problems(tags: Iterable[tuple[str, str]], spans: Iterable[Span | N
 
 
 def _game_tag(text: str) -> re.Match[str] | None:
-    """The Game tag among the header lines (never one quoted inside a comment)."""
+    """The first Game tag of the header (group 2 its value), however the tags share or split lines.
+
+    Tags are read one after another from the start, as the grammar reads them, so the tag found is the
+    one the record holds: never one quoted inside another tag's value or a comment after the header.
+    """
     pos = 0
+    while True:
+        m = _TAG_RE.match(text, pos)
+        if m is None:
+            break
+        if m.group(1).lower() == "game":
+            return m
+        pos = m.end()
+    # a broken tag (a syntax error of its own) ends the header for the grammar, but a Game tag on a later
+    # header line still says whose grammar reads the moves, so that their errors are the game's own
     while pos < len(text):
         end = text.find("\n", pos)
         end = len(text) if end < 0 else end
-        line = text[pos:end]
-        stripped = line.strip()
+        stripped = text[pos:end].strip()
         if stripped and not stripped.startswith("["):
             return None
-        m = _GAME_TAG_RE.match(text, pos, end)
-        if m:
-            return m
+        at = pos
+        while (m := _TAG_RE.match(text, at, end)) is not None:
+            if m.group(1).lower() == "game":
+                return m
+            at = m.end()
         pos = end + 1
     return None
 
@@ -393,10 +408,10 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
     m = _game_tag(text)
     diags: list[Diagnostic] = []
     try:
-        ruleset = games.find_ruleset(m.group(1) if m else None)
+        ruleset = games.find_ruleset(m.group(2) if m else None)
     except games.UnknownGame as exc:
         assert m is not None
-        line = first_line + text.count("\n", 0, m.start(1))
+        line = first_line + text.count("\n", 0, m.start(2))
         diags.append(Diagnostic(str(exc), Span(line, 1), file, code="unknown-game", game=index,
                                 source_line=_caret(text, line - first_line + 1, 1)))
         # read on with the default game's grammar: its syntax errors are reported too

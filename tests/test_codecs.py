@@ -83,7 +83,7 @@ def test_the_record_schema_holds_every_codec_and_the_file_is_in_step():
             assert codec.json_type in types
             entry = next(e for e in action["allOf"] if e["if"]["properties"]["type"]["const"] == codec.json_type)
             # games that share a command but reserve other words give one schema each, all of which hold
-            assert entry["then"] == codec.schema() or codec.schema() in entry["then"]["allOf"]
+            assert entry["then"] == codec.schema() or codec.schema() in entry["then"]["anyOf"]
     written = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
     assert written == schema, "run python -m grn.jsonform to write schemas/record.schema.json again"
 

@@ -1,10 +1,9 @@
 """A short run of the fuzz harness (``bench/fuzz.py``): it runs, reports, and finds planted crashes.
 
-The long run (a million inputs, a few hours) is made outside the suite.  The
-crash classes of issue 16 are not all fixed yet, so the short run's own
-findings are recorded, not asserted to be none (that test is marked xfail
-until the fixes land).  Planted steps prove that the harness sees each kind
-of crash: an exception, a worker killed by a signal, an input that hangs.
+The long run (a million inputs, a few hours) is made outside the suite; the
+short run here fuzzes every known game and must find no crash.  Planted steps
+prove that the harness sees each kind of crash: an exception, a worker killed
+by a signal, an input that hangs.
 """
 
 from __future__ import annotations
@@ -62,7 +61,6 @@ def test_the_short_run_runs_every_input_and_reports(short_run: tuple[Any, Path, 
     assert seconds < 60, f"the short run took {seconds:.0f} s"
 
 
-@pytest.mark.xfail(reason="issue 16: the crash classes the harness finds are not fixed yet", strict=False)
 def test_the_short_run_finds_no_crash(short_run: tuple[Any, Path, float]) -> None:
     state, _, _ = short_run
     assert state.classes == {}, state.table()

@@ -63,11 +63,21 @@ def test_a_huge_result_or_turn_address_is_a_message():
         assert result.exit_code == 2 and "cannot read the position" in result.stderr
 
 
-def test_markup_far_off_the_board_draws_without_overflowing():
-    text = HEAD + f'1. red 47a@-1,0 <highlight {"9" * 400},0> <arrow 0,0 1,{"9" * 400}> <label {"9" * 400},1 "x">\n'
+CARC = '[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n'
+
+
+@pytest.mark.parametrize("head, move", [(HEAD, "47a@-1,0"), (CARC, "U@1,0")])
+@pytest.mark.parametrize("digits", [10, 400, 5000])
+def test_markup_far_off_the_board_draws_without_overflowing(head: str, move: str, digits: int):
+    big = "9" * digits
+    text = head + (f'1. {"red"} {move} <highlight {big},0> <arrow 0,0 1,{big}> <label {big},1 "x"> '
+                   f'<highlight 0,-{big}:N> <ghost U@{big},0>\n')
     result = run("render", "-", stdin=text)
     _clean(result)
     assert result.exit_code == 0 and result.stdout.startswith("<svg")
+    result = run("validate", "-", stdin=text)
+    _clean(result)
+    assert result.exit_code == 1 and "a coordinate has at most 9 digits" in result.stderr
 
 
 def _nested(depth: int) -> str:
@@ -192,3 +202,64 @@ def test_a_line_or_a_game_too_long_is_an_error_and_is_not_kept(tmp_path: Path):
     result = run("validate", str(many))
     _clean(result)
     assert result.exit_code == 1 and f"the game is longer than {MAX_GAME_CHARS:,} characters" in result.stderr
+
+
+def test_a_word_one_game_reserves_is_a_tile_id_in_another_and_its_json_reads_back():
+    # "ingot@1,0" is The Gold Mines' ingot in Carcassonne, but a tile named "ingot" in Gold Rush
+    # (unknown to its tile set: an illegal move, not a syntax error); convert must write JSON that reads back
+    text = HEAD + "1. red ingot@1,0\n"
+    doc = _json(text)
+    assert doc["games"][0]["turns"][0]["actions"][0] == {"type": "place", "tile": "ingot", "x": 1, "y": 0,
+                                                          "rotation": 0}
+    back = run("convert", "-", "--from", "json", "--to", "grn", stdin=json.dumps(doc))
+    _clean(back)
+    assert back.exit_code == 0 and "1. red ingot@1,0" in back.stdout
+    # in Carcassonne's JSON the same object is refused, with its path
+    carc = _json('[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n1. red U@1,0\n')
+    carc["games"][0]["turns"][0]["actions"][0]["tile"] = "ingot"
+    result = run("validate", "-", stdin=json.dumps(carc))
+    _clean(result)
+    assert result.exit_code == 1
+    assert "$.games[0].turns[0].actions[0].tile" in result.stderr and "'carcassonne'" in result.stderr
+
+
+@pytest.mark.parametrize("header", [
+    '[Round "1"][Game "carcassonne"][Players "Ann (red), Ben (blue)"]\n\n',
+    '[Round "1"] \t [Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n',
+    '[Event "unclosed]\n[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n',
+])
+def test_the_game_tag_chooses_the_grammar_wherever_the_header_puts_it(header: str, tmp_path: Path):
+    # "+E" is a follower in Carcassonne (and a cowboy in Gold Rush): read with the game's own grammar,
+    # what convert writes reads back
+    text = header + "1. red U@1,0 +E\n"
+    result = run("convert", "-", "--to", "json", stdin=text)
+    _clean(result)
+    if header.startswith('[Event "unclosed'):
+        assert result.exit_code == 1 and "1:8" in result.stderr and "cowboy" not in result.stderr
+        return
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["games"][0]["turns"][0]["actions"][1]["type"] == "follower"
+    back = run("convert", "-", "--from", "json", "--to", "grn", stdin=result.stdout)
+    _clean(back)
+    assert back.exit_code == 0 and "+E" in back.stdout
+
+
+def test_a_game_tag_quoted_in_another_tag_is_not_the_game_tag():
+    result = run("validate", "-", stdin='[Event "[Game \\"gold\\"]"]\n' + HEAD + "1. red 47a@-1,0\n")
+    _clean(result)
+    assert "a1=" not in result.stderr and result.exit_code in (0, 1)
+    assert "syntax error" not in result.stderr
+
+
+def test_json_whose_grn_would_pass_the_line_limit_is_refused_not_written(tmp_path: Path):
+    from grn.notation import MAX_LINE_CHARS
+
+    doc = _json(HEAD + "1. red 47a@-1,0 {x}\n")
+    doc["games"][0]["turns"][0]["extras"][0]["text"] = "y" * (MAX_LINE_CHARS + 1)
+    source = tmp_path / "long.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    out = tmp_path / "long.grn"
+    result = run("convert", str(source), "--to", "grn", "-o", str(out))
+    _clean(result)
+    assert result.exit_code == 1 and not out.exists()
+    assert "$.games[0]: line 4 of its GRN text would be" in result.stderr and "a GRN line may hold" in result.stderr

@@ -419,9 +419,11 @@ def test_json_tile_ids_that_spell_keywords_survive_grn(tile):
     assert [r.turns for r in back] == [rec.turns], text
 
 
-def test_tile_id_tent_is_refused_by_the_schema():
-    # "tent@1,0" is the tent, so no tile may be called "tent".
+def test_tile_id_tent_is_refused_in_gold_rush():
+    # "tent@1,0" is Gold Rush's tent, so no Gold Rush tile may be called "tent" (another game's may)
     doc = {"grn": 1, "games": [{"tags": [], "turns": [
         {"number": 1, "player": "red", "actions": [{"type": "place", "tile": "tent", "x": 1, "y": 0}]}]}]}
-    problems = check(doc)
+    records, problems = records_from_json(doc)
+    assert not records
     assert problems and problems[0].message.startswith("$.games[0].turns[0].actions[0].tile")
+    assert "'goldrush'" in problems[0].message

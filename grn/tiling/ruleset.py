@@ -10,10 +10,10 @@ import re
 from typing import Any
 
 from grn.ruleset import Ruleset
+from grn.tiling import markup
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
-_TILE_TARGET = re.compile(r"^-?\d+,-?\d+(?::([A-Z]+))?$")
-_GHOST = re.compile(r"^([A-Za-z0-9_]+)@-?[0-9]{1,9},-?[0-9]{1,9}(?::([0-9]{1,9}))?$")
+_LOOSE_PLACE = re.compile(r":([A-Z]+)$")
 
 
 class TileRuleset(Ruleset):
@@ -88,20 +88,20 @@ class TileRuleset(Ruleset):
         return []
 
     def target_problem(self, kind: str, word: str, engine: Any) -> str | None:
-        m = _TILE_TARGET.match(word)
-        if m is None:
-            return f"<{kind}>: {word!r} is not a tile x,y (or a feature x,y:PLACE)"
-        if m.group(1) is not None and m.group(1) not in LOCATIONS:
-            return f"<{kind}>: {m.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
-        return None
+        problem = markup.point_problem(word)
+        place = _LOOSE_PLACE.search(word)
+        if (problem is None or markup.is_point_shaped(word)) and place is not None and place.group(1) not in LOCATIONS:
+            return f"<{kind}>: {place.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
+        return None if problem is None else f"<{kind}>: {problem}"
 
     def ghost_problem(self, word: str, engine: Any) -> str | None:
-        g = _GHOST.match(word)
+        g = markup.ghost(word)
         if g is None:
             return f"<ghost {word}>: write a placement such as 17@2,0:90"
+        tile, _, _, rotation = g
         tileset = getattr(engine, "tileset", None)
-        if tileset is not None and g.group(1) not in tileset:
-            return f"<ghost>: there is no tile {g.group(1)} in the tile set"
-        if g.group(2) is not None and int(g.group(2)) not in ROTATIONS:
-            return f"<ghost>: rotation {g.group(2)} is not one of 0, 90, 180, 270"
+        if tileset is not None and tile not in tileset:
+            return f"<ghost>: there is no tile {tile} in the tile set"
+        if rotation not in ROTATIONS:
+            return f"<ghost>: rotation {rotation} is not one of 0, 90, 180, 270"
         return None

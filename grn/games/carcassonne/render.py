@@ -17,7 +17,6 @@ Class names (for tests and styling): ``tile``, ``city``, ``road``, ``cloister``,
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
@@ -25,13 +24,12 @@ from grn.render import markup as mk
 from grn.render import style as st
 from grn.render.style import esc, num
 from grn.tiling.commands import PlaceTile
-from grn.tiling.places import POSITIONS
+from grn.tiling import markup as tile_markup
+from grn.tiling.places import POSITIONS, ROTATIONS
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
 M = 46
-_COORD_RE = re.compile(r"^(-?\d+),(-?\d+)(?::([A-Z]{1,3}))?$")
-_GHOST_RE = re.compile(r"^([^@\s]+)@(-?\d+),(-?\d+)(?::(\d+))?$")
 FIELD_FILL, ROAD_FILL, CITY_FILL, WALL = "#8fbf5a", "#efe6d2", "#c9a46a", "#6b4a2b"
 MEEPLE = ("M0,-13 C3,-13 4.5,-11 4.5,-8.5 C4.5,-6.8 3.6,-5.6 2.6,-5 L10,-2.2 C11.5,-1.6 11.5,1.8 9.8,2 "
           "L5,2.6 L8.8,10.5 C9.3,11.6 8.6,12 7.6,12 L2.2,12 L0,7.5 L-2.2,12 L-7.6,12 C-8.6,12 -9.3,11.6 "
@@ -207,11 +205,6 @@ def _turned(X: float, Y: float, rotation: int, body: str, cls: str = "") -> str:
     return f'<g{c} transform="translate({num(X)},{num(Y)}) rotate({rotation} 50 50)">{body}</g>'
 
 
-def _xy(word: str) -> tuple[int, int, str | None] | None:
-    m = _COORD_RE.match(word)
-    return (int(m.group(1)), int(m.group(2)), m.group(3)) if m else None
-
-
 def _next_tile(position: Any) -> str | None:
     turn = position.next_turn()
     if turn is None:
@@ -235,15 +228,14 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     for m in position.markup:
         words = mk.word_args(m)
         if m.kind == "ghost":
-            g = _GHOST_RE.match(words[0]) if words else None
-            if g and g.group(1) in tileset and (g.group(4) or "0") in ("0", "90", "180", "270") \
-                    and abs(int(g.group(2))) < 200 and abs(int(g.group(3))) < 200:
-                ghosts.append((tileset[g.group(1)], int(g.group(2)), int(g.group(3)), int(g.group(4) or 0)))
-                xs.append(int(g.group(2)))
-                ys.append(int(g.group(3)))
+            g = tile_markup.ghost(words[0]) if words else None
+            if g and g[0] in tileset and g[3] in ROTATIONS and abs(g[1]) < 200 and abs(g[2]) < 200:
+                ghosts.append((tileset[g[0]], g[1], g[2], g[3]))
+                xs.append(g[1])
+                ys.append(g[2])
         else:
             for w in words:
-                p = _xy(w)
+                p = tile_markup.point(w)
                 if p and abs(p[0]) < 200 and abs(p[1]) < 200:
                     xs.append(p[0])
                     ys.append(p[1])
@@ -363,7 +355,7 @@ def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
     for m in markup:
         words = mk.word_args(m)
         if m.kind == "highlight" and words:
-            p = _xy(words[0])
+            p = tile_markup.point(words[0])
             if p is None:
                 continue
             colour = st.colour_of(words[1] if len(words) > 1 else None)
@@ -385,7 +377,7 @@ def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
                 ax, ay = T / 2, T / 2
             out.append(mk.dot(X + ax, Y + ay, colour, r=15))
         elif m.kind == "arrow" and len(words) >= 2:
-            start, end = _xy(words[0]), _xy(words[1])
+            start, end = tile_markup.point(words[0]), tile_markup.point(words[1])
             if start is None or end is None:
                 continue
             colour = st.colour_of(words[2] if len(words) > 2 else None)
@@ -393,7 +385,7 @@ def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
             bx, by = frame.xy(end[0], end[1])
             out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
         elif m.kind == "label" and words:
-            p = _xy(words[0])
+            p = tile_markup.point(words[0])
             text = mk.text_arg(m)
             if p is None or text is None:
                 continue

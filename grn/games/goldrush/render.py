@@ -25,7 +25,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from grn.tiling.commands import PlaceTile
-from grn.tiling.places import POSITIONS
+from grn.tiling import markup as tile_markup
+from grn.tiling.places import POSITIONS, ROTATIONS
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.render.style import esc, num
@@ -38,8 +39,6 @@ M = 46  # margin around the board (room for coordinates)
 ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
 ROLE_NAME = {"rail": "railwayman", "mountain": "gold miner", "city": "merchant", "prairie": "farmer"}
 # at most 9 digits (as the notation allows): a longer number draws nothing rather than overflowing
-_COORD_RE = re.compile(r"^(-?[0-9]{1,9}),(-?[0-9]{1,9})(?::([A-Z]{1,3}))?$")
-_GHOST_RE = re.compile(r"^([^@\s]+)@(-?[0-9]{1,9}),(-?[0-9]{1,9})(?::([0-9]{1,9}))?$")
 MEEPLE = ("M0,-13 C3,-13 4.5,-11 4.5,-8.5 C4.5,-6.8 3.6,-5.6 2.6,-5 L10,-2.2 C11.5,-1.6 11.5,1.8 9.8,2 "
           "L5,2.6 L8.8,10.5 C9.3,11.6 8.6,12 7.6,12 L2.2,12 L0,7.5 L-2.2,12 L-7.6,12 C-8.6,12 -9.3,11.6 "
           "-8.8,10.5 L-5,2.6 L-9.8,2 C-11.5,1.8 -11.5,-1.6 -10,-2.2 L-2.6,-5 C-3.6,-5.6 -4.5,-6.8 -4.5,-8.5 "
@@ -213,13 +212,6 @@ class _Frame:
         return (self.maxy - self.miny + 1) * T
 
 
-def _parse_xy(word: str) -> tuple[int, int, str | None] | None:
-    m = _COORD_RE.match(word)
-    if not m:
-        return None
-    return int(m.group(1)), int(m.group(2)), m.group(3)
-
-
 def _next_tile(position: Any) -> str | None:
     """The tile the next turn of the position's line (main line or variation) places, when it says so."""
     turn = position.next_turn()
@@ -252,18 +244,18 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     for m in position.markup:
         if m.kind == "ghost":
             words = mk.word_args(m)
-            g = _GHOST_RE.match(words[0]) if words else None
-            if g and g.group(1) in tileset and (g.group(4) or "0") in ("0", "90", "180", "270"):
-                gx, gy = int(g.group(2)), int(g.group(3))
+            g = tile_markup.ghost(words[0]) if words else None
+            if g and g[0] in tileset and g[3] in ROTATIONS:
+                _, gx, gy, rotation = g
                 if abs(gx) < 200 and abs(gy) < 200:
-                    ghosts.append((tileset[g.group(1)], gx, gy, int(g.group(4) or 0)))
+                    ghosts.append((tileset[g[0]], gx, gy, rotation))
                     xs.append(gx)
                     ys.append(gy)
                     focus_x.append(gx)
                     focus_y.append(gy)
         else:
             for w in mk.word_args(m):
-                xy = _parse_xy(w)
+                xy = tile_markup.point(w)
                 if xy and abs(xy[0]) < 200 and abs(xy[1]) < 200:
                     xs.append(xy[0])
                     ys.append(xy[1])
@@ -465,13 +457,13 @@ def _markup(markup: list[Any], frame: _Frame, state: Any, ghosts: list[tuple[Til
     labels: list[tuple[tuple[int, int], str]] = []
     for m in markup:
         for w in mk.word_args(m):
-            p = _parse_xy(w)
+            p = tile_markup.point(w)
             if p is not None and m.kind != "ghost":
                 obstacles.append(cell(p[0], p[1]))
     for m in markup:
         words = mk.word_args(m)
         if m.kind == "highlight" and words:
-            p = _parse_xy(words[0])
+            p = tile_markup.point(words[0])
             if p is None:
                 continue
             colour = st.colour_of(words[1] if len(words) > 1 else None)
@@ -488,7 +480,7 @@ def _markup(markup: list[Any], frame: _Frame, state: Any, ghosts: list[tuple[Til
                     ax, ay = PLACE_XY[place] if place is not None else (T / 2, T / 2)
                 out.append(mk.dot(X + ax, Y + ay, colour, r=15))
         elif m.kind == "arrow" and len(words) >= 2:
-            a, b = _parse_xy(words[0]), _parse_xy(words[1])
+            a, b = tile_markup.point(words[0]), tile_markup.point(words[1])
             if a is None or b is None:
                 continue
             colour = st.colour_of(words[2] if len(words) > 2 else None)
@@ -497,7 +489,7 @@ def _markup(markup: list[Any], frame: _Frame, state: Any, ghosts: list[tuple[Til
             segments.append((ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2))
             out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
         elif m.kind == "label" and words:
-            p = _parse_xy(words[0])
+            p = tile_markup.point(words[0])
             t = mk.text_arg(m)
             if p is not None and t is not None:
                 labels.append(((p[0], p[1]), t))
