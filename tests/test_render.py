@@ -17,7 +17,6 @@ from grn.position import PositionError, position_at
 from grn.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
 from grn.games.goldrush.render import board_view
-from grn.render.html import _replay
 from grn.games.goldrush.drawing import tile_drawing
 from grn.games.gold import selfplay as selfplay_gold
 from grn.games.goldrush import selfplay as selfplay_goldrush
@@ -31,6 +30,34 @@ HOSTILE_SCRIPT = "<script>document.title='PWNED'</script>"
 HOSTILE_ATTR = "\"><img src=x onerror=document.title='PWNED' id=pwned>"
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
 
+
+
+def _replay(record, tileset=None):
+    """(position, turns that led to it) for the start and after each main-line turn; the state is live."""
+    from grn import games
+    from grn.position import Position, _play
+    from grn.ruleset import engine_for
+
+    ruleset = games.find_ruleset(record.game)
+    seats = ruleset.seats(record)
+    state = engine_for(ruleset, record, seats, tileset)
+    markup = [m for m in record.intro if isinstance(m, Markup)]
+    turns = list(record.turns)
+    k = 0
+    setup = []
+    while k < len(turns) and turns[k].number == 0:
+        _play(state, seats, turns[k])
+        markup += list(turns[k].markup)
+        setup.append(turns[k])
+        k += 1
+    yield Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0"), setup
+    played = 0
+    for t in turns[k:]:
+        events = _play(state, seats, t)
+        if t.number == 0:
+            continue
+        played += 1
+        yield Position(record, state, seats, t, played, list(t.markup), events, str(t.number)), [t]
 
 def gold_record(game, seed: int) -> Record:
     """A Gold record; the Players tag lists each seat's colours (two each with two players)."""

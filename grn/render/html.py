@@ -24,9 +24,9 @@ import html
 import json
 import re
 from importlib import resources
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Sequence
 
-from grn.record import Markup, Record, Turn
+from grn.record import Record
 from grn.render.viewer import Page, game_view
 
 
@@ -47,34 +47,6 @@ def _js_value(data: Any, *, markup: bool = False) -> str:
 
 def _asset(name: str) -> str:
     return resources.files("grn.render").joinpath(name).read_text(encoding="utf-8")
-
-
-def _replay(record: Record, tileset: Any = None) -> Iterator[tuple[Any, list[Turn]]]:
-    """(position, turns that led to it) for the start and after each main-line turn; the state is live."""
-    from grn import games
-    from grn.position import Position, _play
-    from grn.ruleset import engine_for
-
-    ruleset = games.find_ruleset(record.game)
-    seats = ruleset.seats(record)
-    state = engine_for(ruleset, record, seats, tileset)
-    markup = [m for m in record.intro if isinstance(m, Markup)]
-    turns = list(record.turns)
-    k = 0
-    setup: list[Turn] = []
-    while k < len(turns) and turns[k].number == 0:
-        _play(state, seats, turns[k])
-        markup += list(turns[k].markup)
-        setup.append(turns[k])
-        k += 1
-    yield Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0"), setup
-    played = 0
-    for t in turns[k:]:
-        events = _play(state, seats, t)
-        if t.number == 0:
-            continue
-        played += 1
-        yield Position(record, state, seats, t, played, list(t.markup), events, str(t.number)), [t]
 
 
 _ID = re.compile(r'(?<![\w:-])id="([^"]+)"')
