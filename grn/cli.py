@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional
 
 import typer
 
@@ -732,8 +732,11 @@ def html(
     file: str = typer.Argument(..., help="A record file; - reads standard input."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
     tileset: Optional[Path] = TilesetOpt,
+    embed: bool = typer.Option(False, "--embed", help="Write only the viewer (one <div> and one <script>) to "
+                               "paste into another page."),
 ) -> None:
-    """Write one self-contained HTML page to step through the games of a file.
+    """Write one self-contained HTML page to step through the games of a file (a move list, variations,
+    scores, a score chart; links to any position).
 
     Example: grn html game.grn -o game.html
     """
@@ -760,11 +763,88 @@ def html(
 
     name = "<stdin>" if file == "-" else file
     reports = [validate_record(r, file=name, index=i, tileset=ts) for i, r in enumerate(records)]
-    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts, reports=reports)
+    page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts, reports=reports,
+                       embed=embed)
     _emit(page, _output_for_terminal(output, file, ".html"))
     errors = sum(_report(d for d in rep.diagnostics if d.severity == "error") for rep in reports)
     if errors:
         raise typer.Exit(1)
+
+
+@app.command()
+def site(
+    files: List[str] = typer.Argument(None, help="Record files (GRN or JSON)."),
+    output: Path = typer.Option(..., "-o", "--output", help="The directory to write the site into."),
+    archive: Optional[Path] = typer.Option(None, "--archive", help="Also take every game of this archive."),
+    anonymise: bool = typer.Option(False, "--anonymise", help="Replace player names by Player 1, Player 2, ... "
+                                   "(the same name the same way in every game)."),
+    title: str = typer.Option("Games", "--title", help="The site's title."),
+    tileset: Optional[Path] = TilesetOpt,
+) -> None:
+    """Write a static site: an index of the games (sortable, filterable) and one viewer page per game.
+
+    Example: grn site club/*.grn -o public --anonymise
+    """
+    from grn.render.site import Anonymiser, SiteGame, write_site
+    from grn.sources import load
+    from grn.validate import validate_record
+
+    ts = _tileset(tileset)
+    found: list[tuple[Any, str]] = []
+    failed = False
+    for file in files or []:
+        count = 0
+        for item in load(file):
+            if item.problem is not None:
+                _report([item.problem])
+                failed = True
+                continue
+            assert item.record is not None
+            if not item.record.ok:
+                # R60: a game that cannot be read is reported and left out; the others make the site
+                _report(item.record.diagnostics[:1])
+                failed = True
+                continue
+            found.append((item.record, file))
+            count += 1
+        if count == 0 and not failed:
+            _report([_no_game(file)])
+            failed = True
+    if archive is not None:
+        found += _archive_records(archive)
+    if not found:
+        print("grn site: no game to put on the site (give record files or --archive)", file=sys.stderr)
+        raise typer.Exit(1)
+    anon = Anonymiser() if anonymise else None
+    games = []
+    for index, (record, file) in enumerate(found):
+        report = validate_record(record, file=file, index=index, tileset=ts)
+        if anon is not None:
+            record = anon.record(record)
+        games.append(SiteGame(record, report, file))
+    written = write_site(games, output, title=title, tileset=ts)
+    print(f"grn site: wrote {output / 'index.html'} and {len(written) - 1} game page"
+          f"{'s' if len(written) != 2 else ''}", file=sys.stderr)
+    if failed:
+        raise typer.Exit(1)
+
+
+def _archive_records(path: Path) -> list[tuple[Any, str]]:
+    """Every game of an archive, in the archive's order, with its file's name."""
+    from grn.archive.db import connect
+    from grn.archive.dedup import record_of
+
+    if not path.exists():
+        print(f"grn site: {path}: no such archive", file=sys.stderr)
+        raise typer.Exit(2)
+    try:
+        con = connect(path, readonly=True)
+        rows = list(con.execute("SELECT g.text, g.format, f.path FROM games g JOIN files f ON f.id = g.file_id "
+                                "ORDER BY g.id"))
+    except Exception as exc:  # noqa: BLE001 - sqlite3 errors and a file that is no archive
+        print(f"grn site: {path}: cannot read the archive: {exc}", file=sys.stderr)
+        raise typer.Exit(2)
+    return [(record_of(text, fmt), f"{fpath}") for text, fmt, fpath in rows]
 
 
 @app.command()

@@ -184,6 +184,12 @@ class Ruleset:
         """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
 
+    def action_words(self, command: Any) -> str:
+        """One action of a turn in words, for the viewer's move list (default: its notation)."""
+        from grn.writer import command_text
+
+        return command_text(command, self)
+
     def legal_problem(self, position: "Position") -> str | None:
         """Why ``--legal`` cannot draw the next move at this position (None: it can)."""
         return None

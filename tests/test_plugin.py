@@ -116,9 +116,16 @@ def test_render_and_show():
 
 
 def test_html_page():
+    from grn.render.html import viewer_data
+
     page = run("html", "-", stdin=GAME)
     assert page.exit_code == 0, page.output
-    assert 'class="stone"' in page.stdout
+    data = viewer_data(page.stdout)
+    nodes = data["games"][0]["nodes"]
+    # the start, five main-line turns, the variation's two turns (no final scoring: the toy game has none)
+    assert [n["a"] for n in nodes] == ["0", "1", "2", "2(1)2", "2(1)3", "3", "4", "5"]
+    assert nodes[1]["c"] == ["a greedy start"] and nodes[-1]["e"] == ["red takes the last stone and scores 1"]
+    assert any('class="stone"' in item for item in data["items"].split("\n"))
 
 
 def test_selfplay_writes_games_that_validate():

@@ -17,7 +17,6 @@ from grn.position import PositionError, position_at
 from grn.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
 from grn.games.goldrush.render import board_view
-from grn.render.html import _replay
 from grn.games.goldrush.drawing import tile_drawing
 from grn.games.gold import selfplay as selfplay_gold
 from grn.games.goldrush import selfplay as selfplay_goldrush
@@ -31,6 +30,34 @@ HOSTILE_SCRIPT = "<script>document.title='PWNED'</script>"
 HOSTILE_ATTR = "\"><img src=x onerror=document.title='PWNED' id=pwned>"
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
 
+
+
+def _replay(record, tileset=None):
+    """(position, turns that led to it) for the start and after each main-line turn; the state is live."""
+    from grn import games
+    from grn.position import Position, _play
+    from grn.ruleset import engine_for
+
+    ruleset = games.find_ruleset(record.game)
+    seats = ruleset.seats(record)
+    state = engine_for(ruleset, record, seats, tileset)
+    markup = [m for m in record.intro if isinstance(m, Markup)]
+    turns = list(record.turns)
+    k = 0
+    setup = []
+    while k < len(turns) and turns[k].number == 0:
+        _play(state, seats, turns[k])
+        markup += list(turns[k].markup)
+        setup.append(turns[k])
+        k += 1
+    yield Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0"), setup
+    played = 0
+    for t in turns[k:]:
+        events = _play(state, seats, t)
+        if t.number == 0:
+            continue
+        played += 1
+        yield Position(record, state, seats, t, played, list(t.markup), events, str(t.number)), [t]
 
 def gold_record(game, seed: int) -> Record:
     """A Gold record; the Players tag lists each seat's colours (two each with two players)."""
@@ -242,19 +269,21 @@ def test_hostile_text_is_escaped_in_svg(game, goldrush_records, gold_records):
 
 
 def test_hostile_text_is_escaped_in_html(goldrush_records, gold_records):
+    from grn.render.html import viewer_data
+
     records = [hostile(goldrush_records[0]), hostile(gold_records[0], where="c4")]
     page = render_html(records, file_name="</title><script>alert(1)</script>.grn")
-    assert page.count("<script") == 2 and page.count("</script>") == 2  # ours: the JSON data and the code
+    assert page.count("<script") == 1 and page.count("</script>") == 1  # ours: the viewer and its data
     assert "<img" not in page
-    assert "&lt;script&gt;document.title=&#x27;PWNED&#x27;&lt;/script&gt;" in page
     assert "<title>grn: &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;.grn</title>" in page
-    data = re.search(r'<script type="application/json" id="grn-data">(.*?)</script>', page, re.S).group(1)
-    assert "<" not in data and ">" not in data
-    import json
-
-    parsed = json.loads(data)
-    assert any(HOSTILE_SCRIPT in c for p in parsed["games"][0]["positions"] for c in p["comments"])
-    assert "innerHTML" not in page and "document.write" not in page
+    script = page[page.index("<script>") + len("<script>"):page.index("</script>")]
+    assert "<!--" not in script and "</" not in script  # the data cannot end the script early
+    data = viewer_data(page)
+    # the comment is data, shown with textContent; in the pictures it is escaped markup
+    assert any(HOSTILE_SCRIPT in c for n in data["games"][0]["nodes"] for c in n.get("c", []))
+    assert HOSTILE_SCRIPT not in data["items"]
+    assert "&lt;script&gt;document.title=&#x27;PWNED&#x27;&lt;/script&gt;" in data["items"]
+    assert "document.write" not in page
 
 
 # ----------------------------------------------------------------------------
@@ -262,19 +291,32 @@ def test_hostile_text_is_escaped_in_html(goldrush_records, gold_records):
 # ----------------------------------------------------------------------------
 
 def test_html_embeds_every_position(goldrush_records, gold_records):
+    from grn.render.frames import apply_edits
+    from grn.render.html import viewer_data
+
     records = [goldrush_records[0], gold_records[0]]
     page = render_html(records, file_name="games.grn")
     assert page.startswith("<!DOCTYPE html>")
     assert "http://" not in page.replace("http://www.w3.org/", "") and "https://" not in page
     assert "<link" not in page and " src=" not in page
-    sections = page.split('<section class="game"')[1:]
-    assert len(sections) == 2
-    n_goldrush = sections[0].count('<div class="pos"')
+    data = viewer_data(page)
+    goldrush, gold = data["games"]
+    main = [n for n in goldrush["nodes"] if n["d"] == 0]
     # start, every turn, and the final scoring of the complete game
-    assert n_goldrush == 1 + sum(1 for t in records[0].turns if t.number > 0) + 1
-    assert sections[1].count('<div class="pos"') == 1 + sum(1 for t in records[1].turns if t.number > 0)
-    assert '<select id="game">' in page
-    assert page.count('class="score-chart"') == 2
+    assert len(main) == 1 + sum(1 for t in records[0].turns if t.number > 0) + 1
+    assert main[-1]["t"] == "Final scoring" and main[-1]["e"]
+    assert len([n for n in gold["nodes"] if n["d"] == 0]) == 1 + sum(1 for t in records[1].turns if t.number > 0)
+    assert '<select class="grn-game">' in page
+    assert all(len(g["colours"]) == len(g["players"]) for g in data["games"])  # the score chart's lines
+    # every picture rebuilt from the edits is the picture the ruleset draws
+    items = data["items"].split("\n")
+    pictures: list[list[int]] = []
+    for node in goldrush["nodes"]:
+        pictures.append(apply_edits(pictures[node["p"]] if node["p"] >= 0 else [], node["f"][1]))
+    position = position_at(records[0], 10)
+    drawn = position.ruleset.render_svg(position, shared_defs=position.ruleset.page_defs())
+    rebuilt = items[main[10]["f"][0]] + "".join(items[i] for i in pictures[goldrush["nodes"].index(main[10])])
+    assert re.sub(r"#v[0-9a-f]{5}", "#", rebuilt) + "</svg>" == drawn
 
 
 def test_legal_overlay_in_a_variation_shows_the_variations_next_tile(tmp_path):

@@ -5,7 +5,9 @@
 * :func:`render_tile_sheet` -- every design of a tile set with its id, copies
   and symbols (the drawn sheet of ``docs/tileset.md``).
 * :func:`render_html` -- one self-contained HTML file (no network, no external
-  assets) to step through every position of every game of a file.
+  assets) to step through every position of every game of a file, or the
+  viewer alone to embed in another page; :mod:`grn.render.site` writes a
+  static site of many games.
 
 The pictures are plain SVG strings; every text that comes from a record is
 escaped (:func:`grn.render.style.esc`).
@@ -72,11 +74,12 @@ def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:
 
 
 def render_html(records: Iterable[Any], *, file_name: str, tileset: Any = None,
-                reports: Any = None) -> str:
-    """One self-contained HTML page stepping through every position of every game in ``records``.
+                reports: Any = None, embed: bool = False) -> str:
+    """One self-contained HTML page to view every game in ``records`` (moves, variations, scores).
 
-    ``tileset`` replaces the game's shipped tile set.
+    ``tileset`` replaces the game's shipped tile set; ``embed`` writes only the
+    viewer (one ``<div>`` and one ``<script>``) to paste into another page.
     """
     from grn.render.html import render_html as _render
 
-    return _render(records, file_name=file_name, tileset=tileset, reports=reports)
+    return _render(records, file_name=file_name, tileset=tileset, reports=reports, embed=embed)

@@ -24,6 +24,18 @@ class TileRuleset(Ruleset):
     tileset_package: str = ""
     tileset_file: str = "tileset.json"
 
+    def action_words(self, command: Any) -> str:
+        """Placing and discarding a tile in words (``tile 61 at -2,4 turned 270°``); the game's own commands
+        as the game says them."""
+        from grn.tiling.commands import DiscardTile, PlaceTile
+
+        if isinstance(command, PlaceTile):
+            turned = f" turned {command.rotation}\u00b0" if command.rotation else ""
+            return f"tile {command.tile} at {command.x},{command.y}{turned}"
+        if isinstance(command, DiscardTile):
+            return f"discards tile {command.tile} (it fits nowhere)"
+        return super().action_words(command)
+
     def default_tileset(self) -> Any:
         """The shipped tile set (loaded once)."""
         from grn.tiling.tiles import load_shipped_tileset

@@ -87,6 +87,16 @@ class CarcassonneRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
+    def action_words(self, command: Any) -> str:
+        """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
+        if isinstance(command, PlaceFollower):
+            return f"follower on {command.location}"
+        if isinstance(command, PlaceIngot):
+            return f"second gold ingot on {command.x},{command.y}"
+        if isinstance(command, TakeIngot):
+            return f"takes a gold ingot from {command.x},{command.y}"
+        return super().action_words(command)
+
     def describe(self, position: "Position") -> list[str]:
         state: CarcassonneState = position.state
         scores = state.scores

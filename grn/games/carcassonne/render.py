@@ -254,12 +254,25 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     H = bh + panel_h
     frame = _Frame(minx, maxy, (W - bw) / 2 + M, M)
     out = [f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>']
-    for x in range(minx, maxx + 1):
-        out.append(st.text(frame.xy(x, maxy)[0] + T / 2, M - 13, x, size=15, anchor="middle", fill=st.GRID_TEXT,
-                           cls="coord"))
-    for y in range(miny, maxy + 1):
-        out.append(st.text(frame.ox - 12, frame.xy(minx, y)[1] + T / 2 + 5, y, size=15, anchor="end",
-                           fill=st.GRID_TEXT, cls="coord"))
+    if own:
+        for x in range(minx, maxx + 1):
+            out.append(st.text(frame.xy(x, maxy)[0] + T / 2, M - 13, x, size=15, anchor="middle",
+                               fill=st.GRID_TEXT, cls="coord"))
+        for y in range(miny, maxy + 1):
+            out.append(st.text(frame.ox - 12, frame.xy(minx, y)[1] + T / 2 + 5, y, size=15, anchor="end",
+                               fill=st.GRID_TEXT, cls="coord"))
+    else:
+        # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) in one translated
+        # group, and each row of coordinates a group, so that a tile or label is drawn the same way in every
+        # position however the board grows
+        out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(M + maxy * T)})">')
+        frame = _Frame(minx, maxy, minx * T, -maxy * T)
+        out.append(f'<g transform="translate(0,{num(-maxy * T - 13)})">' + "".join(
+            st.text(x * T + T / 2, 0, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord")
+            for x in range(minx, maxx + 1)) + "</g>")
+        out.append(f'<g transform="translate({num(minx * T - 12)},0)">' + "".join(
+            st.text(0, -y * T + T / 2 + 5, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord")
+            for y in range(miny, maxy + 1)) + "</g>")
     for (x, y), rots in sorted(spots.items()):
         X, Y = frame.xy(x, y)
         out.append(f'<g class="legal"><rect x="{num(X + 4)}" y="{num(Y + 4)}" width="{T - 8}" height="{T - 8}" '
@@ -280,9 +293,10 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         for a in last.actions:
             if isinstance(a, PlaceTile) and (a.x, a.y) in board.tiles:
                 X, Y = frame.xy(a.x, a.y)
-                out.append(f'<g class="last"><rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" '
-                           f'height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/><rect x="{num(X + 2)}" '
-                           f'y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" fill="none" '
+                # drawn at 0,0 and moved: the same outline, once per colour, on a page of many positions
+                out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
+                           f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
+                           f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" '
                            f'stroke="{st.player_fill(last.player)}" stroke-width="2.5" stroke-dasharray="9 5"/></g>')
     for colour, x, y, local, kind in state.placed_followers():
         t = board.tiles[(x, y)]
@@ -297,10 +311,13 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         X, Y = frame.xy(x, y)
         out.append(ingots(X + T - 24, Y + 22, count))
     out.append(_markup(position.markup, frame, state))
-    # the panel
+    if not own:
+        out.append("</g>")
+    # the panel (on a page of many positions: drawn at 0 and moved, so that it does not change as the board grows)
     names = {s.key: s.name for s in position.seats}
-    py = bh
-    out.append(f'<g class="panel"><rect x="10" y="{num(py)}" width="{num(W - 20)}" height="{num(panel_h - 10)}" '
+    py = bh if own else 0
+    moved = "" if own else f' transform="translate(0,{num(bh)})"'
+    out.append(f'<g class="panel"{moved}><rect x="10" y="{num(py)}" width="{num(W - 20)}" height="{num(panel_h - 10)}" '
                f'rx="10" fill="{st.PANEL}" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
     if last is None or last.number == 0:
         sub = "start of the game"

@@ -79,6 +79,15 @@ class GoldRuleset(Ruleset):
 
         return "<defs>" + card_back_def() + "</defs>"
 
+    def action_words(self, command: Any) -> str:
+        """A card turned over, in words for the viewer's move list: ``b7: gold 1``, ``c4: red miner 2``."""
+        if isinstance(command, FlipCard):
+            face = command.face
+            what = {"gold": f"gold {face.value}", "dynamite": "dynamite"}.get(
+                face.kind, f"{face.colour} miner {face.value}")
+            return f"turns over {command.pos}: {what}"
+        return super().action_words(command)
+
     def describe(self, position: "Position") -> list[str]:
         state = position.state
         scores = state.scores

@@ -95,7 +95,7 @@ class GoldRushRuleset(TileRuleset):
     def page_defs(self) -> Any:
         from grn.games.goldrush.render import TileDefs
 
-        return TileDefs("grt")
+        return TileDefs("grt", icons=True)
 
     def page_defs_svg(self, shared: Any) -> str:
         return str(shared.defs())
@@ -104,6 +104,21 @@ class GoldRushRuleset(TileRuleset):
         from grn.games.goldrush.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
+
+    def action_words(self, command: Any) -> str:
+        """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
+        if isinstance(command, PlaceCowboy):
+            role = {"C": "merchant"}.get(command.location, "cowboy")
+            return f"{role} on {command.location}"
+        if isinstance(command, PlaceTent):
+            where = f" ({command.location})" if command.location else ""
+            return f"tent on the mountain at {command.x},{command.y}{where}"
+        if isinstance(command, Mine):
+            return "mines a token" + (f" worth {command.value}" if command.value is not None else "")
+        if isinstance(command, RevealTokens):
+            faces = ", ".join("?" if v is None else str(v) for v in command.values)
+            return f"mining tokens shown: {faces}"
+        return super().action_words(command)
 
     def describe(self, position: "Position") -> list[str]:
         state = position.state

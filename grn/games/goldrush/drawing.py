@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from grn.render import style as st
 from grn.games.goldrush import palette as pal
@@ -390,24 +390,50 @@ def _rail_path(p: tuple[tuple[float, float], ...]) -> str:
 # the whole tile
 # ----------------------------------------------------------------------------
 
-_DRAWINGS: dict[tuple[object, int], str] = {}
+_DRAWINGS: dict[tuple[object, int, str | None], str] = {}
+
+#: The symbols a tile may carry, each drawn centred on (0, 0): a page of many tiles defines each once.
+ICONS: dict[str, Callable[..., str]] = {}
 
 
-def tile_drawing(design: TileDesign, rotation: int = 0) -> str:
-    """The SVG fragment of ``design`` turned ``rotation`` degrees, in a 0..100 box (cached)."""
-    key = (design.segments, rotation % 360)
+def tile_drawing(design: TileDesign, rotation: int = 0, icons: str | None = None) -> str:
+    """The SVG fragment of ``design`` turned ``rotation`` degrees, in a 0..100 box (cached).
+
+    ``icons``: the symbols are ``<use>`` of ``#{icons}NAME`` (what :func:`icon_defs` defines) instead
+    of drawn in full, for a page that shows many tiles.
+    """
+    key = (design.segments, rotation % 360, icons)
     got = _DRAWINGS.get(key)
     if got is None:
-        got = _DRAWINGS[key] = _draw(design, rotation % 360)
+        got = _DRAWINGS[key] = _draw(design, rotation % 360, icons)
     return got
 
 
-def _draw(design: TileDesign, rotation: int) -> str:
+def icon_defs(prefix: str) -> str:
+    """``<g id="{prefix}NAME">`` for each symbol a tile may carry (for :func:`tile_drawing`'s ``icons``)."""
+    rails = "".join(f".{prefix}r{k}{{fill:none;stroke:{colour};stroke-width:{w};stroke-linecap:butt{extra}}}"
+                    for k, (colour, w, extra) in enumerate(_RAIL_STROKES))
+    return (f"<style>{rails}</style>"
+            + "".join(f'<g id="{prefix}{name}">{draw(0, 0, 1.0)}</g>' for name, draw in ICONS.items()))
+
+
+#: A railroad's strokes, bottom to top: bed, sleepers, steel, and the bed again between the rails.
+_RAIL_STROKES = ((pal.RAIL_BED, "13", ""), (pal.RAIL_SLEEPER, "11", ";stroke-dasharray:2.6 3.4"),
+                 (pal.RAIL_STEEL, "6.5", ""), (pal.RAIL_BED, "3.3", ""))
+
+
+def _symbol(name: str, draw: Callable[..., str], x: float, y: float, s: float, icons: str | None) -> str:
+    if icons is None:
+        return draw(x, y, s)
+    if x == 0 and y == 0 and s == 1:
+        return f'<use xlink:href="#{icons}{name}"/>'
+    scale = "" if s == 1 else f" scale({num(s)})"
+    return f'<use xlink:href="#{icons}{name}" transform="translate({num(x)},{num(y)}){scale}"/>'
+
+
+def _draw(design: TileDesign, rotation: int, icons: str | None = None) -> str:
     g = geometry(design, rotation)
-    out: list[str] = [f'<rect width="{T}" height="{T}" fill="{pal.PRAIRIE}"/>']
-    # a little grass texture
-    out.append(f'<path d="M14,62 l3,-5 l3,5 M78,18 l3,-5 l3,5 M64,84 l3,-5 l3,5 M30,26 l2.5,-4 l2.5,4" '
-               f'stroke="{pal.PRAIRIE_DARK}" stroke-width="1.4" fill="none" stroke-linecap="round"/>')
+    out: list[str] = [_symbol("ground", _ground, 0, 0, 1.0, icons)]
     # mountains
     for si, poly in g.mountains.items():
         out.append(f'<polygon points="{pts(poly)}" fill="{pal.MOUNTAIN}" stroke="{pal.MOUNTAIN_DARK}" '
@@ -427,10 +453,14 @@ def _draw(design: TileDesign, rotation: int) -> str:
         for x, y, s in cand:
             if all((x - a) ** 2 + (y - b) ** 2 > 14 ** 2 for a, b, _ in peaks):
                 peaks.append((x, y, s))
-    out += [peak(x, y, s) for x, y, s in peaks]
+    out += [_symbol("peak", peak, x, y, s, icons) for x, y, s in peaks]
     # rails
     paths = [_rail_path(p) for p in g.rails.values() if p[0] != p[3]]
-    if paths:
+    if paths and icons is not None:
+        # a page of many tiles: the rail's four strokes are classes its <style> defines once (icon_defs)
+        d = " ".join(paths)
+        out.append("".join(f'<path d="{d}" class="{icons}r{k}"/>' for k in range(4)))
+    elif paths:
         d = " ".join(paths)
         out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_BED}" stroke-width="13" stroke-linecap="butt"/>')
         out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_SLEEPER}" stroke-width="11" '
@@ -438,28 +468,44 @@ def _draw(design: TileDesign, rotation: int) -> str:
         out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_STEEL}" stroke-width="6.5" stroke-linecap="butt"/>')
         out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_BED}" stroke-width="3.3" stroke-linecap="butt"/>')
     if g.junction:
-        out.append(junction(*C))
+        out.append(_symbol("junction", junction, *C, 1.0, icons))
     for si in g.city_segments:
-        out.append(city(*C))
+        out.append(_symbol("city", city, *C, 1.0, icons))
     # symbols
     for si, (anchor, axis) in g.mountain_anchor.items():
         n = design.segments[si].count("nuggets")
         if n:
             for x, y in _spread(anchor, axis, n, 14.5):
-                out.append(nugget(x, y, 1.15))
+                out.append(_symbol("nugget", nugget, x, y, 1.15, icons))
     for si, p in g.rails.items():
         n = design.segments[si].count("locomotives")
         for k in range(n):
             x, y = _bezier(*p, 0.68 - 0.3 * k if p[0] != p[3] else 0.5)
-            out.append(locomotive(x, y, 0.9))
+            out.append(_symbol("locomotive", locomotive, x, y, 0.9, icons))
     for si, anchor in g.prairie_anchor.items():
         seg = design.segments[si]
-        icons = ["tipi"] * seg.count("tipis") + ["horse"] * seg.count("horses")
-        for kind, (x, y) in zip(icons, _spread(anchor, g.prairie_axis[si], len(icons), 23)):
-            out.append(tipi(x, y, 1.15) if kind == "tipi" else horse(x, y, 1.15))
-    out.append(f'<rect width="{T}" height="{T}" fill="none" stroke="{pal.TILE_EDGE}" stroke-opacity="0.45" '
-               f'stroke-width="1"/>')
+        marks = ["tipi"] * seg.count("tipis") + ["horse"] * seg.count("horses")
+        for kind, (x, y) in zip(marks, _spread(anchor, g.prairie_axis[si], len(marks), 23)):
+            out.append(_symbol(kind, tipi if kind == "tipi" else horse, x, y, 1.15, icons))
+    out.append(_symbol("edge", _edge, 0, 0, 1.0, icons))
     return "".join(out)
+
+
+def _ground(x: float, y: float, s: float = 1.0) -> str:
+    """The prairie every tile lies on, with a little grass texture (drawn at 0, 0)."""
+    return (f'<rect width="{T}" height="{T}" fill="{pal.PRAIRIE}"/>'
+            f'<path d="M14,62 l3,-5 l3,5 M78,18 l3,-5 l3,5 M64,84 l3,-5 l3,5 M30,26 l2.5,-4 l2.5,4" '
+            f'stroke="{pal.PRAIRIE_DARK}" stroke-width="1.4" fill="none" stroke-linecap="round"/>')
+
+
+def _edge(x: float, y: float, s: float = 1.0) -> str:
+    """The tile's thin outline (drawn at 0, 0)."""
+    return (f'<rect width="{T}" height="{T}" fill="none" stroke="{pal.TILE_EDGE}" stroke-opacity="0.45" '
+            f'stroke-width="1"/>')
+
+
+ICONS.update(ground=_ground, edge=_edge, peak=peak, junction=junction, city=city, nugget=nugget, locomotive=locomotive, tipi=tipi,
+             horse=horse)
 
 
 def symbol_summary(design: TileDesign) -> str:

@@ -30,7 +30,8 @@ from grn.tiling.places import POSITIONS, ROTATIONS
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.render.style import esc, num
-from grn.games.goldrush.drawing import PLACE_XY, designs_in_order, segment_anchor, symbol_summary, tile_drawing
+from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
+                                        tile_drawing)
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
@@ -122,10 +123,12 @@ def board_view(state: Any) -> BoardView:
 class TileDefs:
     """The tile drawings a picture uses, each once in ``<defs>``; several pictures may share one."""
 
-    def __init__(self, prefix: str = "grt") -> None:
+    def __init__(self, prefix: str = "grt", icons: bool = False) -> None:
         self.prefix = re.sub(r"[^A-Za-z0-9_-]", "", prefix) or "grt"
         self.ids: dict[tuple[object, int], str] = {}
         self.items: list[tuple[str, TileDesign, int]] = []
+        #: the tiles' symbols defined once and used by reference (a page of many pictures)
+        self.icons = f"{self.prefix}-" if icons else None
 
     def ref(self, design: TileDesign, rotation: int) -> str:
         key = (design.segments, rotation % 360)
@@ -136,8 +139,9 @@ class TileDefs:
         return got
 
     def defs(self, only: set[str] | None = None) -> str:
-        return "<defs>" + "".join(f'<g id="{i}">{tile_drawing(d, r)}</g>' for i, d, r in self.items
-                                  if only is None or i in only) + "</defs>"
+        icons = icon_defs(self.icons) if self.icons is not None else ""
+        return "<defs>" + icons + "".join(f'<g id="{i}">{tile_drawing(d, r, self.icons)}</g>'
+                                          for i, d, r in self.items if only is None or i in only) + "</defs>"
 
 
 # ----------------------------------------------------------------------------
@@ -325,16 +329,33 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     for i, line in enumerate(caption_lines):
         out.append(st.text(M / 2, 26 + 21 * i, line, size=16, fill=st.INK, cls="caption",
                            weight="bold" if i == 0 and len(caption_lines) == 1 else "normal"))
+    board_start = len(out)
+    if not own_defs:
+        # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) inside one
+        # translated group, so that a tile is drawn the same way in every position however the board grows
+        shift = (frame.ox - minx * T, frame.oy + maxy * T)
+        frame = _Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
     bx, by = frame.ox - M / 2, frame.oy - M / 2
     out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
                f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
-    # coordinates at the margin
-    for x in range(minx, maxx + 1):
+    # coordinates at the margin (on a page of many positions each side is a group, so that a label is drawn
+    # the same way until the board grows past it)
+    if not own_defs:
+        xs_at: list[tuple[float, int]] = [(frame.xy(x, maxy)[0] + T / 2, x) for x in range(minx, maxx + 1)]
+        ys_at: list[tuple[float, int]] = [(frame.xy(minx, y)[1] + T / 2 + 5, y) for y in range(miny, maxy + 1)]
+        sides: list[tuple[float, float, list[tuple[float, int]], str, bool]] = [
+            (0, frame.oy - 13, xs_at, "middle", True), (0, frame.oy + frame.h + 25, xs_at, "middle", True),
+            (frame.ox - 12, 0, ys_at, "end", False), (frame.ox + frame.w + 12, 0, ys_at, "start", False)]
+        for sx, sy, at, anchor, across in sides:
+            row = [st.text(c if across else 0, 0 if across else c, v, size=15, anchor=anchor, fill=st.GRID_TEXT,
+                           cls="coord") for c, v in at]
+            out.append(f'<g transform="translate({num(sx)},{num(sy)})">' + "".join(row) + "</g>")
+    for x in range(minx, maxx + 1) if own_defs else ():
         cx = frame.xy(x, maxy)[0] + T / 2
         out.append(st.text(cx, frame.oy - 13, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(cx, frame.oy + frame.h + 25, x, size=15, anchor="middle", fill=st.GRID_TEXT,
                            cls="coord"))
-    for y in range(miny, maxy + 1):
+    for y in range(miny, maxy + 1) if own_defs else ():
         cy = frame.xy(minx, y)[1] + T / 2 + 5
         out.append(st.text(frame.ox - 12, cy, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(frame.ox + frame.w + 12, cy, y, size=15, fill=st.GRID_TEXT, cls="coord"))
@@ -387,6 +408,12 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         for a in last.actions:
             if isinstance(a, PlaceTile) and (a.x, a.y) in {(t[0], t[1]) for t in view.tiles}:
                 X, Y = frame.xy(a.x, a.y)
+                if not own_defs:  # one drawing per colour, moved
+                    out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
+                               f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
+                               f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" stroke="{who}" '
+                               f'stroke-width="2.5" stroke-dasharray="9 5"/></g>')
+                    continue
                 out.append(f'<g class="last"><rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" '
                            f'height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
                            f'<rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" fill="none" '
@@ -406,9 +433,12 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         out.append(cowboy(X + ax, Y + ay, p.owner, p.kind))
     # markup on top
     out.append(_markup(position.markup, frame, state, ghosts))
+    if not own_defs:
+        out[board_start:] = [f'<g class="board-layer" transform="translate({num(shift[0])},{num(shift[1])})">',
+                             *out[board_start:], "</g>"]
     # the panel
     if not diagram:
-        out.append(_panel(position, view, px, py, panel_w, panel_h, side,
+        out.append(_panel(position, view, px, py, panel_w, panel_h, side, not own_defs,
                           next_tile if legal_spots else None, k))
     head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn goldrush")
     if own_defs:
@@ -490,9 +520,19 @@ def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[:n - 1] + "\u2026"
 
 
-def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: float, side: bool,
+def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: float, side: bool, page: bool,
            legal_tile: str | None = None, scale: float = 1.0) -> str:
+    """The player panel; ``page``: a page of many positions, where the texts that change every turn are
+    written short, their size and colour in a group around them that stays the same."""
     from grn.writer import command_text
+
+    def text(x: float, y: float, content: object, *, size: float, fill: str, cls: str | None = None,
+             **more: Any) -> str:
+        if not page:
+            return st.text(x, y, content, size=size, fill=fill, cls=cls, **more)
+        inner = st.text(x, y, content, size=size, fill=fill, cls=cls, **more)
+        inner = inner.replace(f' font-size="{num(size)}" fill="{fill}"', "", 1)
+        return f'<g font-size="{num(size)}" fill="{fill}">{inner}</g>'
 
     names = {s.key: s.name for s in position.seats}
     out = [f'<g class="panel" transform="translate({num(x)},{num(y)}) scale({num(round(scale, 3))})">',
@@ -506,13 +546,13 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
     else:
         acts = " ".join(command_text(a) for a in last.actions)
         sub = f"after turn {last.number}: {last.player} {acts}"
-    out.append(st.text(26, 62, _clip(sub, 52), size=15, fill=st.INK_SOFT))
+    out.append(text(26, 62, _clip(sub, 52), size=15, fill=st.INK_SOFT))
     state = position.state
     over = getattr(state, "is_over", False)
     bag = f"{view.bag_left} tile{'s' if view.bag_left != 1 else ''} in the bag"
     if view.token_supply or not over:
         bag += f", {view.token_supply} mining tokens in the supply"
-    out.append(st.text(26, 84, bag, size=14, fill=st.INK_SOFT, cls="bag"))
+    out.append(text(26, 84, bag, size=14, fill=st.INK_SOFT, cls="bag"))
     if legal_tile:
         out.append(st.text(26, 104, f"next tile {legal_tile}: its legal places are dashed (with rotations)",
                            size=13, fill="#1e5a22", cls="legal-note"))
@@ -529,8 +569,8 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
         name = _clip(names.get(p, p), 24)
         nxt = "  \u25c0 to play" if p == current else ""
         out.append(st.text(72, ry + 20, name, size=18, weight="bold", cls="player-name"))
-        out.append(st.text(72, ry + 40, p + nxt, size=13, fill=st.INK_SOFT))
-        out.append(st.text(w - 36, ry + 34, view.scores.get(p, 0), size=30, weight="bold", anchor="end",
+        out.append(text(72, ry + 40, p + nxt, size=13, fill=st.INK_SOFT))
+        out.append(text(w - 36, ry + 34, view.scores.get(p, 0), size=30, fill=st.INK, weight="bold", anchor="end",
                            cls="score"))
         supply = view.supply.get(p, 0)
         count, known = view.tokens.get(p, (0, []))
@@ -541,11 +581,11 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
         tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
         info = f"{supply} cowboy{'s' if supply != 1 else ''} in supply \u00b7 {tent_txt} \u00b7 {tokens}"
         if side:
-            out.append(st.text(72, ry + 62, f"{supply} cowboy{'s' if supply != 1 else ''} in supply, {tent_txt}",
+            out.append(text(72, ry + 62, f"{supply} cowboy{'s' if supply != 1 else ''} in supply, {tent_txt}",
                                size=13, fill=st.INK))
-            out.append(st.text(72, ry + 82, _clip(tokens, 44), size=13, fill=st.INK))
+            out.append(text(72, ry + 82, _clip(tokens, 44), size=13, fill=st.INK))
         else:
-            out.append(st.text(72, ry + 60, _clip(info, 80), size=13, fill=st.INK))
+            out.append(text(72, ry + 60, _clip(info, 80), size=13, fill=st.INK))
         out.append("</g>")
     out.append("</g>")
     return "".join(out)

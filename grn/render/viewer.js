@@ -1,0 +1,131 @@
+(function(){"use strict";
+/* grn's game viewer: one self-contained instance per <div class="grn-viewer">, no global names.
+   It knows no rules: every position, move, score and event comes from grn's engine (grn/render/viewer.py). */
+var D=/*DATA*/null;
+var S=document.currentScript,R=S&&S.previousElementSibling;
+if(!R||!R.classList||!R.classList.contains("grn-viewer")){return;}
+var items=D.items.split("\n"),g=-1,cur=0,G=null,kids=[],pics=[],buttons=[];
+function q(c){return R.querySelector(".grn-"+c);}
+function el(tag,cls,text){var e=document.createElement(tag);if(cls){e.className=cls;}if(text!==undefined&&text!==null){e.textContent=text;}return e;}
+function clear(e){while(e.firstChild){e.removeChild(e.firstChild);}}
+function who(k){var n=G.names[k];return n?n+" ("+k+")":k;}
+function heading(n){if(n.t){return n.t;}return "Turn "+n.n+", "+who(n.k);}
+function said(n){if(n.t){return n.t;}return n.n+". "+(G.names[n.k]||n.k)+": "+n.w;}
+function pic(i){
+  var chain=[],j=i;while(j>=0&&!pics[j]){chain.push(j);j=G.nodes[j].p;}
+  var base=j>=0?pics[j]:[];
+  for(var c=chain.length-1;c>=0;c--){var a=base.slice(),E=G.nodes[chain[c]].f[1];
+    for(var e=0;e<E.length;e++){var x=E[e],ins=[x[0],x[1]];
+      /* -k: the k ids after the one before it (grn.render.frames) */
+      for(var k=2;k<x.length;k++){if(x[k]<0){for(var t=1;t<=-x[k];t++){ins.push(ins[ins.length-1]+1);}}else{ins.push(x[k]);}}
+      Array.prototype.splice.apply(a,ins);}
+    pics[chain[c]]=a;base=a;}
+  return pics[i];}
+function moveButton(i){
+  var n=G.nodes[i],b=el("button","grn-mv");b.type="button";b.setAttribute("data-node",String(i));b.tabIndex=-1;
+  if(n.t){b.appendChild(el("span","grn-num",n.t));}
+  else{b.appendChild(el("span","grn-num",n.n+". "));b.appendChild(el("span","grn-who",(G.names[n.k]||n.k)+": "));
+    b.appendChild(el("span","grn-words",n.w));b.title=n.m;}
+  if(n.g){b.appendChild(el("span","grn-glyph"," "+n.g));}
+  if(n.x){var w=el("span","grn-flag"," \u26a0 problem");b.appendChild(w);b.title=(b.title?b.title+"\n":"")+n.x.join("\n");}
+  b.onclick=function(){go(i,true);};
+  buttons[i]=b;return b;}
+function line(i,box){
+  while(i!==undefined){
+    var n=G.nodes[i],row=el("div","grn-row");row.appendChild(moveButton(i));box.appendChild(row);
+    if(n.c){for(var k=0;k<n.c.length;k++){row.appendChild(el("span","grn-comment",n.c[k]));}}
+    if(n.p>=0&&kids[n.p][0]===i&&kids[n.p].length>1){
+      for(var v=1;v<kids[n.p].length;v++){var f=G.nodes[kids[n.p][v]],d=el("div","grn-var");d.setAttribute("role","group");
+        d.setAttribute("aria-label","variation "+v+" instead of turn "+f.n);line(kids[n.p][v],d);box.appendChild(d);}}
+    i=kids[i][0];}}
+function load(k){
+  g=k;G=D.games[k];kids=G.nodes.map(function(){return [];});pics=[];buttons=[];
+  G.nodes.forEach(function(n,i){if(n.p>=0){kids[n.p].push(i);}
+    if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;});
+  G.mainLen=G.nodes.filter(function(m){return m.d===0;}).length;
+  var list=q("moves");clear(list);line(0,list);
+  chart();
+  var leg=q("legend");clear(leg);
+  G.players.forEach(function(p,j){var li=el("li");var s=document.createElementNS("http://www.w3.org/2000/svg","svg");
+    s.setAttribute("width","28");s.setAttribute("height","10");s.setAttribute("aria-hidden","true");
+    var l=document.createElementNS("http://www.w3.org/2000/svg","line");l.setAttribute("x1","0");l.setAttribute("x2","28");
+    l.setAttribute("y1","5");l.setAttribute("y2","5");l.setAttribute("stroke-width","2.2");l.setAttribute("stroke",G.colours[j]);
+    if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}
+    s.appendChild(l);li.appendChild(s);li.appendChild(document.createTextNode(" "+p[1]+" ("+p[0]+")"));leg.appendChild(li);});
+  var tags=q("tags");clear(tags);
+  G.tags.forEach(function(t){if(["Event","Site","Date","Round","Result","License","Annotator"].indexOf(t[0])<0){return;}
+    tags.appendChild(el("dt",null,t[0]));tags.appendChild(el("dd",null,t[1]));});
+  var all=q("allproblems");clear(all);
+  G.problems.forEach(function(p){all.appendChild(el("li",null,(p[0]!==null?"turn "+p[0]+": ":"")+p[1]));});
+  q("validity").textContent=G.valid?(G.complete?"valid, complete":"valid, not finished"):"not valid: "+G.problems.length+" problem"+(G.problems.length===1?"":"s");
+  var pick=q("game");if(pick){pick.value=String(k);}}
+var NS="http://www.w3.org/2000/svg",DASH=["","6 3","2 3","8 3 2 3","1 2"];
+function svgEl(tag,at,parent){var e=document.createElementNS(NS,tag);for(var k in at){e.setAttribute(k,at[k]);}parent.appendChild(e);return e;}
+function chart(){
+  /* the scores along the main line as lines, one per player: colour and dash pattern tell them apart */
+  var box=q("chart");clear(box);var main=G.nodes.filter(function(m){return !m.d;}),W=360,H=180,L=34,Rm=10,T=12,B=24;
+  var n=Math.max(1,main.length-1),top=1;main.forEach(function(m){m.s.forEach(function(v){top=Math.max(top,v);});});
+  var dx=(W-L-Rm)/n,sy=(H-T-B)/top;G.chart={x0:L,dx:dx};
+  var s=svgEl("svg",{viewBox:"0 0 "+W+" "+H,"class":"score-chart",role:"img","font-size":"10",
+    "aria-label":"Scores after each turn: "+G.players.map(function(p){return p[1];}).join(", ")},box);
+  svgEl("rect",{width:W,height:H,fill:"#fbf6ea",stroke:"#b9a57f"},s);
+  [0,0.5,1].forEach(function(f){var v=Math.round(top*f),y=H-B-v*sy;svgEl("line",{x1:L,x2:W-Rm,y1:y,y2:y,stroke:"#ddd0b3"},s);
+    svgEl("text",{x:L-4,y:y+4,"text-anchor":"end",fill:"#5b4a36"},s).textContent=String(v);});
+  svgEl("text",{x:L,y:H-8,fill:"#5b4a36"},s).textContent="turn 0";
+  svgEl("text",{x:W-Rm,y:H-8,"text-anchor":"end",fill:"#5b4a36"},s).textContent=String(main.length-1);
+  G.players.forEach(function(p,j){var pts=main.map(function(m,i){return (L+i*dx).toFixed(1)+","+(H-B-m.s[j]*sy).toFixed(1);}).join(" ");
+    var l=svgEl("polyline",{"class":"series",points:pts,fill:"none",stroke:G.colours[j],"stroke-width":"2.2"},s);
+    if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}svgEl("title",{},l).textContent=p[1];});
+  svgEl("line",{"class":"cursor",x1:L,x2:L,y1:T,y2:H-B,stroke:"#2b2118","stroke-width":"1.5","stroke-dasharray":"3 3"},s);}
+function fill(box,xs,none){clear(box);if(!xs||!xs.length){box.appendChild(el("li","grn-none",none));return;}
+  for(var k=0;k<xs.length;k++){box.appendChild(el("li",null,xs[k]));}}
+function show(){
+  var n=G.nodes[cur],board=q("board");
+  if(n.f[0]<0){board.textContent="This game cannot be drawn.";}
+  else{board.innerHTML=items[n.f[0]]+pic(cur).map(function(x){return items[x];}).join("")+"<\/svg>";}
+  var text=heading(n)+(n.w?": "+n.w:"")+(n.g?" "+n.g:"");
+  board.setAttribute("aria-label","Position "+(n.a==="0"?"at the start":n.a==="final"?"after the final scoring":"after "+heading(n))+(n.d?", in a variation":""));
+  q("label").textContent=text;q("notation").textContent=n.m?n.n+". "+n.k+" "+n.m:"";
+  q("where").textContent=n.d?"In a variation (depth "+n.d+"). Left arrow or the main line's moves lead back.":"Main line";
+  var tb=q("scores");clear(tb);var prev=n.p>=0?G.nodes[n.p].s:null;
+  G.players.forEach(function(p,j){var tr=el("tr");tr.appendChild(el("th",null,p[1]+" ("+p[0]+")"));
+    tr.appendChild(el("td",null,String(n.s[j])));var d=prev?n.s[j]-prev[j]:0;
+    tr.appendChild(el("td","grn-delta",d?(d>0?"+"+d:String(d)):""));tb.appendChild(tr);});
+  fill(q("events"),n.e,"no score this turn");fill(q("comments"),n.c,"no comment");fill(q("problems"),n.x,"none at this turn");
+  q("status").textContent=text+". Scores: "+G.players.map(function(p,j){return p[1]+" "+n.s[j];}).join(", ")+".";
+  var c=q("chart").querySelector(".cursor");
+  if(c){var x=G.chart.x0+G.chart.dx*Math.min(n.i,G.mainLen-1);c.setAttribute("x1",x);c.setAttribute("x2",x);}
+  for(var k=0;k<buttons.length;k++){var b=buttons[k];if(!b){continue;}
+    if(k===cur){b.setAttribute("aria-current","step");b.tabIndex=0;}else{b.removeAttribute("aria-current");b.tabIndex=-1;}}
+  var mb=buttons[cur];if(mb){var box=q("moves"),top=mb.offsetTop-box.offsetTop;
+    if(top<box.scrollTop||top>box.scrollTop+box.clientHeight-mb.offsetHeight){box.scrollTop=Math.max(0,top-box.clientHeight/2);}}
+  q("prev").disabled=n.p<0;q("first").disabled=cur===0;q("next").disabled=!kids[cur].length;q("last").disabled=!kids[cur].length;}
+function go(i,focus){
+  if(i===undefined||i<0||i>=G.nodes.length){return;}
+  var inList=R.contains(document.activeElement)&&document.activeElement.classList.contains("grn-mv");
+  cur=i;show();
+  if(D.hash&&history.replaceState){history.replaceState(null,"","#game="+(g+1)+"&turn="+encodeURIComponent(G.nodes[cur].a));}
+  if((focus||inList)&&buttons[cur]){buttons[cur].focus();}}
+function end(i){while(kids[i].length){i=kids[i][0];}return i;}
+function sibling(step){var p=G.nodes[cur].p;if(p<0){return;}var s=kids[p],k=s.indexOf(cur);
+  if(s.length>1){go(s[(k+step+s.length)%s.length]);}}
+function key(e){var t=e.target&&e.target.tagName;if(t==="INPUT"||t==="SELECT"||t==="TEXTAREA"||e.altKey||e.ctrlKey||e.metaKey){return;}
+  var n=G.nodes[cur];
+  if(e.key==="ArrowLeft"){go(n.p);}else if(e.key==="ArrowRight"){go(kids[cur][0]);}
+  else if(e.key==="Home"){go(0);}else if(e.key==="End"){go(end(cur));}
+  else if(e.key==="ArrowUp"){sibling(-1);}else if(e.key==="ArrowDown"){sibling(1);}else{return;}
+  e.preventDefault();e.stopPropagation();}
+R.addEventListener("keydown",key);
+if(D.hash){document.addEventListener("keydown",function(e){if(!R.contains(e.target)){key(e);}});}
+q("first").onclick=function(){go(0);};q("prev").onclick=function(){go(G.nodes[cur].p);};
+q("next").onclick=function(){go(kids[cur][0]);};q("last").onclick=function(){go(end(cur));};
+var pick=q("game");if(pick){pick.onchange=function(){load(parseInt(this.value,10));go(0);};}
+function fromHash(){
+  if(!D.hash){return false;}var m=/^#game=(\d+)(?:&turn=([^&]*))?$/.exec(location.hash);if(!m){return false;}
+  var k=parseInt(m[1],10)-1;if(!(k>=0&&k<D.games.length)){return false;}
+  if(k!==g){load(k);}var a=m[2]===undefined?"0":decodeURIComponent(m[2]);cur=0;
+  for(var i=0;i<G.nodes.length;i++){if(G.nodes[i].a===a){cur=i;break;}}show();return true;}
+if(D.hash){window.addEventListener("hashchange",fromHash);}
+if(!fromHash()){load(0);cur=0;show();}
+R.classList.add("grn-ready");
+})();

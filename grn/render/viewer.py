@@ -1,0 +1,214 @@
+"""What the game viewer shows, computed by the rules engine: the tree of positions of each game.
+
+The viewer's script (``viewer.js``) knows no rules.  For every game this
+module replays the record -- the main line and every variation, nested --
+with the game's engine, and gives each position (a *node*) its move in
+words and in notation, glyphs, comments, score events, scores, the
+validator's problems at that turn, its address (``12``, ``12(1)15``,
+``final``: the addresses of ``grn show``) and its picture, drawn by the
+game's ruleset and kept as edits of its parent's picture in a shared
+:class:`grn.render.frames.FrameTable`.
+
+A node's children are the positions that can follow it: the first is the
+continuation of its line, the others the first positions of the variations
+that branch there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from grn.record import Comment, Markup, Record, Seat, Turn
+from grn.render import style as st
+from grn.render.frames import FrameTable
+
+
+@dataclass
+class Page:
+    """What the games of one page share: the picture items and each ruleset's page definitions."""
+
+    table: FrameTable = field(default_factory=FrameTable)
+    defs: dict[str, Any] = field(default_factory=dict)
+
+
+def player_names(record: Record) -> tuple[list[Seat], dict[str, str]]:
+    """The seats of the Players tag (none when it cannot be read) and each colour's player name."""
+    try:
+        seats = record.seats()
+    except ValueError:
+        seats = []
+    return seats, {c: s.name for s in seats for c in s.colours}
+
+
+def game_title(record: Record, index: int) -> str:
+    """``3. Event - Date - round 2 (game)``: how the game picker and the index name a game."""
+    parts = (record.tag("Event"), record.tag("Date"), record.tag("Round") and f"round {record.tag('Round')}")
+    return f"{index + 1}. {' - '.join(p for p in parts if p) or f'game {index + 1}'} ({record.game})"
+
+
+class _Builder:
+    """The nodes of one game, in the order the viewer numbers them."""
+
+    def __init__(self, page: Page, ruleset: Any, record: Record, seats: list[Seat], keys: list[str]) -> None:
+        self.page = page
+        self.ruleset = ruleset
+        self.record = record
+        self.seats = seats
+        self.keys = keys
+        self.nodes: list[dict[str, Any]] = []
+        self.pictures: list[list[int]] = []
+        self.problems_at: dict[int, list[str]] = {}
+        self.trouble: list[str] = []
+
+    def picture(self, position: Any, parent: int) -> list[Any]:
+        """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root)."""
+        defs = self.page.defs.get(self.ruleset.name)
+        try:
+            svg = self.ruleset.render_svg(position, shared_defs=defs)
+            root, ids = self.page.table.picture(svg)
+        except NotImplementedError:
+            root, ids = -1, []
+        before = self.pictures[parent] if parent >= 0 else []
+        self.pictures.append(ids)
+        return [root, self.page.table.edits(before, ids)]
+
+    def add(self, position: Any, parent: int, turn: Turn | None, address: str, depth: int,
+            events: list[str], comments: list[str], label: str | None = None) -> int:
+        """A node for ``position``, the child of ``parent``; its index."""
+        from grn.writer import command_text
+
+        scores = position.state.scores
+        # the page's script fills in what is left out: "a" is the turn number, "d" 0, "i" the parent's + 1
+        node: dict[str, Any] = {"p": parent, "s": [int(scores.get(k, 0)) for k in self.keys]}
+        if depth:
+            node["d"] = depth
+        if turn is None or turn.number <= 0 or address != str(turn.number):
+            node["a"] = address
+        if turn is not None and turn.number > 0:
+            node["n"] = turn.number
+            node["k"] = turn.player
+            node["m"] = " ".join(command_text(a, self.ruleset) for a in turn.actions)
+            node["w"] = "; ".join(self.ruleset.action_words(a) for a in turn.actions)
+            glyphs = " ".join(n.glyph for n in turn.nags)
+            if glyphs:
+                node["g"] = glyphs
+            if depth == 0 and turn.number in self.problems_at:
+                node["x"] = self.problems_at[turn.number]
+        if label:
+            node["t"] = label
+        if comments:
+            node["c"] = comments
+        if events:
+            node["e"] = events
+        node["f"] = self.picture(position, parent)
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def ply(self, node: int) -> int:
+        """How many turns lead to ``node``."""
+        n = 0
+        while self.nodes[node]["p"] >= 0:
+            node = self.nodes[node]["p"]
+            n += 1
+        return n
+
+    def line(self, state: Any, turns: tuple[Turn, ...], parent: int, prefix: str, depth: int, ply: int,
+             intro: list[str]) -> tuple[int, Any]:
+        """Nodes for the turns of one line played from ``state`` (the position of node ``parent``).
+
+        Returns the last node and the state after it; a turn the engine
+        refuses ends the line (the validator's report says why).
+        """
+        from grn.position import Position, PositionError, _play
+        from grn.validate import _describe
+
+        prev = parent
+        for t in turns:
+            if t.number == 0:
+                continue  # set-up inside a line: the validator reports it
+            before = state.copy() if t.variations else None
+            try:
+                events = _play(state, self.seats, t)
+            except PositionError as exc:
+                self.trouble.append(f"{prefix}{t.number}: {exc}")
+                break
+            ply += 1
+            pos = Position(self.record, state, self.seats, t, ply, list(t.markup), events, f"{prefix}{t.number}",
+                           turns, self.ruleset)
+            comments = intro + [c.text for c in t.comments]
+            intro = []
+            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, [_describe(e) for e in events], comments)
+            for k, var in enumerate(t.variations, 1):
+                assert before is not None
+                said = [n.text for n in var.intro if isinstance(n, Comment)]
+                self.line(before.copy(), var.turns, prev, f"{prefix}{t.number}({k})", depth + 1, ply - 1, said)
+            prev = node
+        return prev, state
+
+
+def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, report: Any = None) -> dict[str, Any]:
+    """The viewer's data for one game: players, header, nodes, problems, and each player's colour."""
+    from grn import games
+    from grn.position import Position, _play
+    from grn.ruleset import engine_for
+    from grn.validate import _describe, validate_record
+
+    if report is None:
+        report = validate_record(record, file=None, index=index, tileset=tileset)
+    seats, names = player_names(record)
+    keys = [s.key for s in seats]
+    problems = [d for d in report.diagnostics if d.severity == "error"]
+    data: dict[str, Any] = {
+        "title": game_title(record, index),
+        "game": record.game,
+        "players": [[s.key, s.name] for s in seats],
+        "names": names,
+        "tags": [[k, v] for k, v in record.tags],
+        "valid": report.valid,
+        "complete": report.complete,
+    }
+    intro = [c.text for c in record.intro if isinstance(c, Comment)]
+    builder: _Builder | None = None
+    try:
+        ruleset = games.find_ruleset(record.game)
+        if ruleset.name not in page.defs:
+            page.defs[ruleset.name] = ruleset.page_defs()
+        seats = ruleset.seats(record)
+        state = engine_for(ruleset, record, seats, tileset)
+        builder = _Builder(page, ruleset, record, seats, keys)
+        for d in problems:
+            if d.turn is not None:
+                builder.problems_at.setdefault(d.turn, []).append(d.message)
+        markup = [m for m in record.intro if isinstance(m, Markup)]
+        setup = [t for t in record.turns if t.number == 0]
+        for t in setup:
+            _play(state, seats, t)
+            markup += list(t.markup)
+            intro += [c.text for c in t.comments]
+        start = Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0", record.turns,
+                         ruleset)
+        root = builder.add(start, -1, None, "0", 0, [], intro, "Start")
+        last, state = builder.line(state, record.turns, root, "", 0, 0, [])
+        if state.is_over and not builder.trouble and report.complete:
+            events = [_describe(e) for e in state.final_scoring()]
+        else:
+            events = []
+        if events:  # a game whose end scores nothing has no final-scoring position to show
+            ply = builder.ply(last) + 1
+            final_turn = next((t for t in reversed(record.turns) if t.number > 0), None)
+            pos = Position(record, state, seats, final_turn, ply, [], [], "final", record.turns, ruleset, True)
+            builder.add(pos, last, None, "final", 0, events, [], "Final scoring")
+        data["problems"] = [[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show {t}"]
+                                                                         for t in builder.trouble]
+    except Exception as exc:  # noqa: BLE001 - a game that cannot be replayed still gets a page
+        message = getattr(exc, "message", None) or str(exc)
+        data["problems"] = [[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show the game: {message}"]]
+    if builder is None or not builder.nodes:
+        data["nodes"] = [{"p": -1, "a": "0", "s": [0 for _ in keys], "t": "Start",
+                          "c": intro, "f": [-1, []]}]
+    else:
+        data["nodes"] = builder.nodes
+    # the page's script draws the score chart from the main line's scores, in each player's colour and dash
+    data["colours"] = [st.player_fill(p[0]) for p in data["players"]]
+    return data
