@@ -255,6 +255,13 @@ def test_a_deep_link_opens_its_position(example_page, open_page):
     page = open_page(example_page.as_uri() + "#game=1&turn=12")
     assert label(page).startswith("Turn 12, ")
     assert page.locator('.grn-mv[aria-current="step"]').inner_text().startswith("12.")
+    # the move list shows the current move, however far down the list it is
+    page = open_page(example_page.as_uri() + "#game=1&turn=30")
+    seen = page.evaluate("""() => { const b = document.querySelector('.grn-mv[aria-current="step"]');
+        const box = b.closest('.grn-moves') || b.parentElement.closest('[class*=moves]');
+        const r = b.getBoundingClientRect(), m = box.getBoundingClientRect();
+        return r.top >= m.top && r.bottom <= m.bottom; }""")
+    assert seen
 
 
 def test_the_board_is_drawn_and_readable_on_a_phone(example_page, open_page, tmp_path):

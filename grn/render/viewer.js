@@ -97,7 +97,7 @@ function show(){
   if(c){var x=G.chart.x0+G.chart.dx*Math.min(n.i,G.mainLen-1);c.setAttribute("x1",x);c.setAttribute("x2",x);}
   for(var k=0;k<buttons.length;k++){var b=buttons[k];if(!b){continue;}
     if(k===cur){b.setAttribute("aria-current","step");b.tabIndex=0;}else{b.removeAttribute("aria-current");b.tabIndex=-1;}}
-  var mb=buttons[cur];if(mb){var box=q("moves"),top=mb.offsetTop-box.offsetTop;
+  var mb=buttons[cur];if(mb){var box=q("moves"),top=mb.getBoundingClientRect().top-box.getBoundingClientRect().top+box.scrollTop;
     if(top<box.scrollTop||top>box.scrollTop+box.clientHeight-mb.offsetHeight){box.scrollTop=Math.max(0,top-box.clientHeight/2);}}
   q("prev").disabled=n.p<0;q("first").disabled=cur===0;q("next").disabled=!kids[cur].length;q("last").disabled=!kids[cur].length;}
 function go(i,focus){
