@@ -18,7 +18,7 @@ Each input goes through what the CLI runs, in worker processes (calling the
 Typer app in-process, fast; a worker killed by a signal is noticed and
 replaced): ``validate``, ``validate --format json``, ``fmt``, ``convert`` to the
 other form and back (what convert writes must read back, and say the same),
-``render``, ``show`` and ``render --turn ADDRESS``.
+``render``, ``show``, ``render --turn ADDRESS``, and for one input in ten ``html``.
 
 A *crash* is an uncaught exception (a traceback), a worker killed by a signal
 or stopped for running past ``--input-timeout``, an exit code other than 0, 1
@@ -45,6 +45,7 @@ import signal
 import sys
 import time
 import traceback
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
@@ -822,10 +823,17 @@ def step_render_turn(ctx: Ctx) -> None:
     _cli(ctx, "render --turn", ["render", ctx.path, "--turn", ctx.turn, "-o", os.devnull])
 
 
+def step_html(ctx: Ctx) -> None:
+    """The viewer page (every position of every line drawn): one input in ten, as it costs ten steps."""
+    if zlib.crc32(ctx.data) % 10 == 0:
+        _cli(ctx, "html", ["html", ctx.path, "-o", os.devnull])
+
+
 Step = tuple[str, Callable[[Ctx], None]]
 STEPS: list[Step] = [
     ("validate", step_validate), ("validate --format json", step_validate_json), ("fmt", step_fmt),
     ("convert", step_convert), ("render", step_render), ("show", step_show), ("render --turn", step_render_turn),
+    ("html", step_html),
 ]
 
 # ---------------------------------------------------------------------------
