@@ -281,6 +281,8 @@ def m_huge_int(rng: random.Random, text: str, c: Corpus, game: str) -> str:
 
 
 def _nest(turn: str, depth: int, rng: random.Random) -> str:
+    # a turn made long by an earlier mutation, 30,000 times over, is gigabytes before any check
+    depth = max(2, min(depth, MAX_INPUT // (len(turn) + 2)))
     shape = rng.random()
     if shape < 0.7:  # a variation in a variation in ...: "( T ( T ( T ) ) )"
         return ("(" + turn + " ") * depth + ")" * depth
