@@ -18,7 +18,8 @@ Each input goes through what the CLI runs, in worker processes (calling the
 Typer app in-process, fast; a worker killed by a signal is noticed and
 replaced): ``validate``, ``validate --format json``, ``fmt``, ``convert`` to the
 other form and back (what convert writes must read back, and say the same),
-``render``, ``show``, ``render --turn ADDRESS``, and for one input in ten ``html``.
+``render``, ``show``, ``render --turn ADDRESS``, for one input in ten ``html``, and
+``export`` to every format the game writes, read back with ``import``.
 
 A *crash* is an uncaught exception (a traceback), a worker killed by a signal
 or stopped for running past ``--input-timeout``, an exit code other than 0, 1
@@ -831,11 +832,32 @@ def step_html(ctx: Ctx) -> None:
         _cli(ctx, "html", ["html", ctx.path, "-o", os.devnull])
 
 
+def step_export(ctx: Ctx) -> None:
+    """Every format the input's game writes (``grn export``), and the file it wrote read back (``grn import``)."""
+    if ctx.kind != "grn":
+        return
+    from grn.games import find_ruleset
+
+    try:
+        ruleset = find_ruleset(_game_of(ctx.data.decode("utf-8", "replace")))
+    except Exception:  # noqa: BLE001 - no such game: nothing to export
+        return
+    for name in ruleset.exporters():
+        there = os.path.join(ctx.work, "export." + name)
+        rc, _, _ = _cli(ctx, f"export --to {name}", ["export", ctx.path, "--to", name, "-o", there])
+        if rc != 0:
+            continue
+        rc, _, err = _cli(ctx, f"import (read back {name})", ["import", there, "-o", os.devnull])
+        if rc != 0:
+            raise Crash("export-readback", f"the {name} file export wrote does not import", _template(err),
+                        err[-400:])
+
+
 Step = tuple[str, Callable[[Ctx], None]]
 STEPS: list[Step] = [
     ("validate", step_validate), ("validate --format json", step_validate_json), ("fmt", step_fmt),
     ("convert", step_convert), ("render", step_render), ("show", step_show), ("render --turn", step_render_turn),
-    ("html", step_html),
+    ("html", step_html), ("export", step_export),
 ]
 
 # ---------------------------------------------------------------------------

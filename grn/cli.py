@@ -569,6 +569,19 @@ def export(
     if exporter is None:
         print(f"grn export: the game {record.game!r} cannot be written as {to!r}", file=sys.stderr)  # type: ignore[attr-defined]
         raise typer.Exit(2)
+    # another program replays what it is given: only a game that follows the rules can be written (R67)
+    from grn.validate import validate_record
+
+    name = "<stdin>" if file == "-" else file
+    errors = [d for d in validate_record(record, file=name, index=game - 1,  # type: ignore[arg-type]
+                                         keep_turns=False).diagnostics if d.severity == "error"]
+    if errors:
+        for d in errors:
+            _print_diagnostic(d)
+        print(f"grn export: the game has {len(errors)} error{'s' if len(errors) > 1 else ''} (grn validate): "
+              f"fix {'them' if len(errors) > 1 else 'it'} first, since {to} files hold only games that follow the "
+              "rules", file=sys.stderr)
+        raise typer.Exit(1)
     try:
         text = exporter.from_grn(record)  # type: ignore[arg-type]
     except ConversionProblem as exc:

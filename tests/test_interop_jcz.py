@@ -390,3 +390,19 @@ def test_the_mapping_data_follow_their_schemas_and_the_tile_set() -> None:
         # each position names another feature, and every feature of the tile has a position
         assert len(kinds) + ("C" in entry["pos"].values()) == len(entry["pos"]) == len(o.segment_places)
     assert rotate_place(PLACE_INDEX["N"], 90) == PLACE_INDEX["E"]
+
+
+@pytest.mark.parametrize("moves, first_error", [
+    ("54. yellow\n", "turn number 54 where 1 was expected"),
+    ("1. red U@5,5\n", ""),
+])
+def test_export_writes_only_a_game_that_follows_the_rules(tmp_path: Path, moves: str, first_error: str) -> None:
+    # a player not in the game, a tile that touches nothing: JCloisterZone could not replay either (R67)
+    source = tmp_path / "bad.grn"
+    source.write_text('[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n' + moves, encoding="utf-8")
+    out = tmp_path / "bad.jcz"
+    result = CliRunner().invoke(grn.cli.app, ["export", str(source), "--to", "jcz", "-o", str(out)])
+    assert result.exit_code == 1 and not out.exists()
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"{source}:4:" in result.stderr and first_error in result.stderr
+    assert "fix" in result.stderr and "grn validate" in result.stderr
