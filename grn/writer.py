@@ -67,18 +67,35 @@ def _turn_pieces(turn: Turn, ruleset: Ruleset | None = None) -> list[str]:
 
 
 def _join(pieces: Iterable[str]) -> str:
-    """Join pieces with single spaces; a ``;`` comment ends the line."""
+    """Join pieces with single spaces; a ``;`` comment ends the line.
+
+    A piece that would carry its line past the reader's limit (:data:`~grn.notation.MAX_LINE_CHARS`)
+    starts a line of its own: the grammar takes a line break wherever it takes a space, so the text
+    still reads back as the same record (R68).
+    """
+    from grn.notation import MAX_LINE_CHARS
+
     out: list[str] = []
     fresh = True  # at the start of a line
+    width = 0  # characters on the line so far
     for p in pieces:
+        head = p.split("\n", 1)[0]  # what of the piece goes on this line
         if p == ")" and out and not fresh:
-            out.append(p)
+            sep = ""
         elif fresh:
-            out.append(p if not out else "  " + p)
+            sep = "" if not out else "  "
         elif out and out[-1].endswith("("):
-            out.append(p)
+            sep = ""
         else:
-            out.append(" " + p)
+            sep = " "
+        if out and not fresh and width + len(sep) + len(head) > MAX_LINE_CHARS:
+            sep = "\n  " if 2 + len(head) <= MAX_LINE_CHARS else "\n"
+        elif fresh and out and 2 + len(head) > MAX_LINE_CHARS:
+            sep = ""  # no indent where it would pass the limit
+        text = sep + p
+        out.append(text)
+        last = text.rfind("\n")
+        width = len(text) - last - 1 if last >= 0 else width + len(text)
         fresh = p.endswith(_NEWLINE)
     text = "".join(out)
     return text[:-1] if text.endswith(_NEWLINE) else text

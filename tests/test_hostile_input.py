@@ -262,4 +262,26 @@ def test_json_whose_grn_would_pass_the_line_limit_is_refused_not_written(tmp_pat
     result = run("convert", str(source), "--to", "grn", "-o", str(out))
     _clean(result)
     assert result.exit_code == 1 and not out.exists()
-    assert "$.games[0]: line 4 of its GRN text would be" in result.stderr and "a GRN line may hold" in result.stderr
+    assert "$.games[0]: line 5 of its GRN text would be" in result.stderr  # the comment on a line of its own (R68) and "a GRN line may hold" in result.stderr
+
+
+@pytest.mark.parametrize("comment", ["{%s}", ";%s"])
+def test_fmt_and_convert_keep_every_line_within_the_limit(tmp_path: Path, comment: str):
+    # a comment filling its own line, after a turn: written on the turn's line it would pass the limit
+    from grn.notation import MAX_LINE_CHARS
+
+    body = comment % ("y" * (MAX_LINE_CHARS - 2))
+    source = tmp_path / "long.grn"
+    source.write_text(HEAD + "1. red 47a@-1,0 ! <highlight 0,0>\n" + body + "\n2. blue 08@0,1\n", encoding="utf-8")
+    formatted = run("fmt", str(source))
+    _clean(formatted)
+    assert formatted.exit_code == 0
+    assert max(len(line) for line in formatted.stdout.split("\n")) <= MAX_LINE_CHARS
+    again = tmp_path / "again.grn"
+    again.write_text(formatted.stdout, encoding="utf-8")
+    assert run("fmt", str(again)).stdout == formatted.stdout  # the canonical form is a fixed point
+    there = tmp_path / "long.json"
+    assert run("convert", str(source), "--to", "json", "-o", str(there)).exit_code == 0
+    back = run("convert", str(there), "--to", "grn")
+    _clean(back)
+    assert back.exit_code == 0 and back.stdout == formatted.stdout
