@@ -428,12 +428,25 @@ def records_from_json(document: Any, *, file: str | None = None) -> tuple[list[R
         return [], problems
     records = []
     for i, game in enumerate(document["games"]):
+        if i and _tags_only(document["games"][i - 1]):
+            problems.append(_merges(i - 1, file))
         record, problem = _game_record(game, i, file)
         if problem is not None:
             problems.append(problem)
         elif record is not None:
             records.append(record)
     return ([] if problems else records), problems
+
+
+def _tags_only(game: Json) -> bool:
+    return not game.get("turns") and not game.get("intro")
+
+
+def _merges(index: int, file: str | None) -> Diagnostic:
+    """A game of header tags only, with another game after it: GRN text would read the two as one (R69)."""
+    return Diagnostic(f"$.games[{index}]: this game is header tags only and another game follows it: in GRN text "
+                      "the next game's tags would join its own (a game ends at its moves), so it would not read "
+                      "back; give it a turn or a comment, or make it the last game", None, file, code="schema")
 
 
 def _game_record(game: Json, index: int, file: str | None) -> tuple[Record | None, Diagnostic | None]:
@@ -523,10 +536,14 @@ def _stream(events: Iterator[tuple[str, Any]], file: str | None) -> Iterator[Rec
         seen_games = True
         envelope["games"] = []
         index = 0
+        tags_only = False  # the game before: header tags only
         for event, value in events:
             if event == "end_array":  # of the games: build() takes each game whole
                 break
             game = build(event, value)
+            if tags_only:
+                yield _merges(index - 1, file)
+            tags_only = isinstance(game, dict) and _tags_only(game)
             problems = check_game(game, index, file=file)
             if problems:
                 yield from problems

@@ -285,3 +285,17 @@ def test_fmt_and_convert_keep_every_line_within_the_limit(tmp_path: Path, commen
     back = run("convert", str(there), "--to", "grn")
     _clean(back)
     assert back.exit_code == 0 and back.stdout == formatted.stdout
+
+
+def test_json_games_of_tags_only_followed_by_another_game_are_refused(tmp_path: Path):
+    # GRN text has no way to end a game that has no moves: the next game's tags would join its own (R69)
+    doc = {"grn": 1, "games": [{"tags": [["Event", "a"]], "turns": []}, {"tags": [["Event", "b"]], "turns": []}]}
+    source = tmp_path / "tags.json"
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    result = run("convert", str(source), "--to", "grn")
+    _clean(result)
+    assert result.exit_code == 1 and "$.games[0]: this game is header tags only" in result.stderr
+    doc["games"].pop()  # alone, or last, it reads back
+    source.write_text(json.dumps(doc), encoding="utf-8")
+    result = run("convert", str(source), "--to", "grn")
+    assert result.exit_code == 0 and result.stdout == '[Event "a"]\n'
