@@ -917,13 +917,15 @@ _MEMO: dict[Any, Any] = {}
 
 
 def install_memo() -> None:
-    """Make ``notation.parse_game`` and the JSON reading of ``sources`` remember results (per input)."""
+    """Make ``notation.parse_game``, the JSON reading of ``sources`` and the streaming reader's check of
+    each game remember results (per input)."""
     import grn.jsonform as jsonform
     import grn.notation as notation
 
     parse_game = notation.parse_game
     # grn.sources imports it from grn.jsonform when a JSON input comes (only JSON pays for jsonschema)
     records_from_json = jsonform.records_from_json
+    check_game = jsonform.check_game
 
     def memo_parse_game(text: str, **kw: Any) -> Any:
         key = ("grn", text, tuple(sorted(kw.items())))
@@ -931,6 +933,18 @@ def install_memo() -> None:
         if got is None:
             got = _MEMO[key] = parse_game(text, **kw)
         return got
+
+    def memo_check_game(game: Any, index: int, **kw: Any) -> Any:
+        # the streaming reader (R65) checks each game on its own: the schema check of a game the
+        # quick validator refuses is most of the time of a JSON input
+        try:
+            key = ("json-game", json.dumps(game), index, tuple(sorted(kw.items())))
+        except (ValueError, TypeError, RecursionError):
+            return check_game(game, index, **kw)
+        got = _MEMO.get(key)
+        if got is None:
+            got = _MEMO[key] = check_game(game, index, **kw)
+        return list(got)
 
     def memo_records_from_json(document: Any, **kw: Any) -> Any:
         try:
@@ -944,6 +958,7 @@ def install_memo() -> None:
 
     notation.parse_game = memo_parse_game  # type: ignore[assignment]
     jsonform.records_from_json = memo_records_from_json  # type: ignore[assignment]
+    jsonform.check_game = memo_check_game  # type: ignore[assignment]
 
 
 def run_input(inp: Input, work: str, steps: list[Step], current: Any = None,
