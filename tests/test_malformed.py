@@ -19,6 +19,7 @@ from grn.errors import Span
 
 GR = '[Game "goldrush"]\n\n'   # turns start on line 3
 GOLD = '[Game "gold"]\n\n'
+CA = '[Game "carcassonne"]\n\n'
 
 # (id, text, line, column, key phrase)
 CASES = [
@@ -43,6 +44,8 @@ CASES = [
     ("rotation-360", GR + "1. red 17@1,0:360\n", 3, 8, "rotation 360 is not one of 0, 90, 180, 270"),
     ("rotation-negative", GR + "1. red 17@1,0:-90\n", 3, 14, "unexpected ':-90'"),
     ("unknown-cowboy-place", GR + "1. red 17@1,0 +Q\n", 3, 15, "'Q' is not a place on a tile"),
+    ("unknown-follower-place", CA + "1. red L@1,0 +Q\n", 3, 14, "'Q' is not a place on a tile"),
+    ("lower-case-follower-place", CA + "1. red L@1,0 +n\n", 3, 14, "unexpected '+n'"),
     ("lower-case-cowboy-place", GR + "1. red 17@1,0 +n\n", 3, 15, "unexpected '+n'"),
     ("tent-unknown-place", GR + "1. red 17@1,0 tent@1,0:QQ\n", 3, 15, "'QQ' is not a place on a tile"),
     ("tent-without-coordinates", GR + "1. red 17@1,0 tent\n", 3, 15, "unexpected 'tent'"),

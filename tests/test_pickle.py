@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import grn
+from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.tiling.commands import PlaceTile
@@ -38,7 +39,7 @@ def _mid_game(turns: int) -> tuple[GoldRushState, list]:
 
 
 @pytest.mark.parametrize("value", [
-    PlaceTile("17", 2, -1, 90, Span(4, 8)), PlaceCowboy("WNW"), PlaceTent(3, 0, "N"), Mine(2), Mine(),
+    PlaceTile("17", 2, -1, 90, Span(4, 8)), PlaceCowboy("WNW"), PlaceFollower("C"), PlaceTent(3, 0, "N"), Mine(2), Mine(),
     RevealTokens((2, None, 0)), FlipCard("a3", Card("miner", 4, "red")), Span(3, 7),
     Diagnostic("boom", Span(1, 2), "f.grn", turn=3, rule="a rule"), Options(farmers=False, cowboys=5),
 ])
@@ -80,3 +81,10 @@ def test_a_deep_copy_is_independent():
     for t in rest[:5]:
         twin.play_turn(t.player, t.actions)
     assert state.fingerprint() == before and twin.fingerprint() != before
+
+
+def test_a_cowboy_is_not_a_follower():
+    """The games share the ``+N`` command (grn.tiling), but each names its own figure."""
+    cowboy, follower = PlaceCowboy("N"), PlaceFollower("N")
+    assert cowboy != follower and hash(cowboy) != hash(follower)
+    assert (repr(cowboy), repr(follower)) == ("<PlaceCowboy N>", "<PlaceFollower N>")

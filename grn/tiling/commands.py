@@ -1,4 +1,5 @@
-"""The commands every tile-laying game shares: place a tile, discard one that fits nowhere.
+"""The commands every tile-laying game shares: place a tile, discard one that fits nowhere, and the
+``+N`` of a figure put on the new tile (each game names its figure by a subclass).
 
 Each command is a :class:`~grn.value.Value` (immutable, spans left out of
 equality) and has its :class:`~grn.codec.CommandCodec` beside it.
@@ -10,9 +11,17 @@ from typing import Final
 
 from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
-from grn.tiling.places import ROTATIONS
+from grn.tiling.places import LOCATIONS, ROTATIONS
 from grn.value import Value
 
+_LOCATIONS = frozenset(LOCATIONS)
+#: The JSON Schema of a place on a tile (:data:`~grn.tiling.places.LOCATIONS`).
+LOCATION_SCHEMA: Json = {"enum": list(LOCATIONS)}
+
+
+def bad_place(location: str) -> str:
+    """The problem with a ``location`` that is not a place on a tile."""
+    return f"'{location}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"
 
 
 def tile_id_schema(reserved: tuple[str, ...] = ()) -> Json:
@@ -63,6 +72,54 @@ class DiscardTile(Value):
 
     def __repr__(self) -> str:
         return f"<DiscardTile {self.tile}>"
+
+
+class PlaceFigure(Value):
+    """Put one of the player's figures on the feature of the new tile at ``location``.
+
+    ``location`` is one of :data:`~grn.tiling.places.LOCATIONS`, read on the board (after the tile's
+    rotation).  Each game names its figure with a subclass (a Gold Rush cowboy, a Carcassonne
+    follower), so commands of two games never compare equal.
+    """
+
+    __slots__ = ("location", "span")
+    _fields = ("location", "span")
+
+    def __init__(self, location: str, span: Span | None = None) -> None:
+        self.location: Final = location
+        self.span: Final = span
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.location,)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.location}>"
+
+
+class FigureCodec(CommandCodec):
+    """``+N``: a figure on the new tile's feature at that place.
+
+    A game's subclass sets :attr:`command` (its :class:`PlaceFigure`), the terminal, the JSON type
+    and the words of ``expected``.
+    """
+
+    def read(self, text: str, span: Span, problems: Problems) -> Value:
+        location = text[1:]
+        if location not in _LOCATIONS:
+            problems.append((span, bad_place(location)))
+        return self.command(location, span)  # type: ignore[no-any-return]
+
+    def write(self, command: PlaceFigure) -> str:
+        return f"+{command.location}"
+
+    def to_json(self, command: PlaceFigure) -> Json:
+        return {"type": self.json_type, "location": command.location}
+
+    def from_json(self, obj: Json) -> Value:
+        return self.command(obj["location"])  # type: ignore[no-any-return]
+
+    def schema(self) -> Json:
+        return object_schema(self.json_type, {"location": LOCATION_SCHEMA}, ("location",))
 
 
 class PlacementCodec(CommandCodec):

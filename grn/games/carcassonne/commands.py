@@ -12,28 +12,13 @@ from typing import Final
 
 from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
-from grn.tiling.places import LOCATIONS
+from grn.tiling.commands import FigureCodec, PlaceFigure
 from grn.value import Value
 
-_LOCATIONS = frozenset(LOCATIONS)
-LOCATION_SCHEMA: Json = {"enum": list(LOCATIONS)}
-
-
-class PlaceFollower(Value):
+class PlaceFollower(PlaceFigure):
     """Put a follower on the feature of the new tile at ``location`` (a place on the board, ``C`` the cloister)."""
 
-    __slots__ = ("location", "span")
-    _fields = ("location", "span")
-
-    def __init__(self, location: str, span: Span | None = None) -> None:
-        self.location: Final = location
-        self.span: Final = span
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.location,)
-
-    def __repr__(self) -> str:
-        return f"<PlaceFollower {self.location}>"
+    __slots__ = ()
 
 
 class PlaceIngot(Value):
@@ -77,31 +62,13 @@ def _xy(text: str, span: Span, problems: Problems) -> tuple[int, int]:
     return read_int(x, span, problems, "x"), read_int(y, span, problems, "y")
 
 
-class FollowerCodec(CommandCodec):
+class FollowerCodec(FigureCodec):
     """``+N``: a follower on the new tile's feature at that place; ``+C`` on its cloister."""
 
     command = PlaceFollower
     terminal = "FOLLOWER"
     json_type = "follower"
     expected = "a follower such as +N"
-
-    def read(self, text: str, span: Span, problems: Problems) -> PlaceFollower:
-        loc = text[1:]
-        if loc not in _LOCATIONS:
-            problems.append((span, f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"))
-        return PlaceFollower(loc, span)
-
-    def write(self, command: PlaceFollower) -> str:
-        return f"+{command.location}"
-
-    def to_json(self, command: PlaceFollower) -> Json:
-        return {"type": "follower", "location": command.location}
-
-    def from_json(self, obj: Json) -> PlaceFollower:
-        return PlaceFollower(obj["location"])
-
-    def schema(self) -> Json:
-        return object_schema("follower", {"location": LOCATION_SCHEMA}, ("location",))
 
 
 class IngotCodec(CommandCodec):

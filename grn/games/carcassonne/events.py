@@ -5,32 +5,8 @@ from __future__ import annotations
 from typing import Final
 
 from grn.engine import Event
-from grn.tiling.events import TileDiscarded  # noqa: F401  (shared by the tile-laying games)
+from grn.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
 from grn.games.carcassonne.terms import counted
-
-
-class ScoreEvent(Event):
-    """``player`` scores ``points`` for a ``feature`` ('road', 'city', 'cloister', 'field', 'gold')."""
-
-    __slots__ = ("player", "points", "feature", "detail", "final")
-    _fields = ("player", "points", "feature", "detail", "final")
-
-    def __init__(self, player: str, points: int, feature: str, detail: str, final: bool = False) -> None:
-        self.player: Final = player
-        self.points: Final = points
-        self.feature: Final = feature
-        self.detail: Final = detail
-        self.final: Final = final
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.player, self.points, self.feature, self.detail, self.final)
-
-    def describe(self) -> str:
-        """E.g. "blue scores 8 for a completed city of 3 tiles with one pennant"."""
-        return f"{self.player} scores {self.points} for {self.detail}"
-
-    def __repr__(self) -> str:
-        return f"<ScoreEvent {self.player} +{self.points} {self.feature}{' final' if self.final else ''}>"
 
 
 class FollowersReturned(Event):

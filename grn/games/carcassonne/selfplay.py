@@ -14,10 +14,9 @@ from typing import Sequence
 
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
-from grn.record import Command
 from grn.ruleset import COLOURS
 from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.tiling.commands import DiscardTile
+from grn.tiling.selfplay import draw_placement, shuffled_bag
 from grn.tiling.tiles import TileSet, load_shipped_tileset
 
 
@@ -28,20 +27,11 @@ def play(players: int | Sequence[str], seed: int, options: Options = Options(),
     ts = tileset if tileset is not None else load_shipped_tileset("grn.games.carcassonne")
     rng = random.Random(seed)
     state = CarcassonneState.new(ts, colours, options)
-    draw: list[str] = [tid for tid, n in sorted(state.bag().items()) for _ in range(n)]
-    rng.shuffle(draw)
+    draw = shuffled_bag(state, rng)
     turns: list[PlayedTurn] = []
     while not state.is_over:
         player = state.current_player
-        actions: list[Command] = []
-        placement = None
-        while draw:
-            tile = draw.pop()
-            legal = state.legal_placements(tile)
-            if legal:
-                placement = rng.choice(legal)
-                break
-            actions.append(DiscardTile(tile))
+        actions, placement = draw_placement(state, draw, rng)
         if placement is not None:
             actions.append(placement)
             spots = state.ingot_options(placement)

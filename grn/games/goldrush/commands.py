@@ -12,39 +12,23 @@ from typing import Final
 
 from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
+from grn.tiling.commands import LOCATION_SCHEMA, FigureCodec, PlaceFigure, bad_place
 from grn.tiling.places import LOCATIONS
 from grn.value import Value
 
-_LOCATIONS = frozenset(LOCATIONS)
 _TENT_RE = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
-LOCATION_SCHEMA: Json = {"enum": list(LOCATIONS)}
 _TOKEN_SCHEMA: Json = {"type": ["integer", "null"], "minimum": 0}
 
 
-def _bad_place(loc: str) -> str:
-    return f"'{loc}' is not a place on a tile: use one of {' '.join(LOCATIONS)}"
-
-
-class PlaceCowboy(Value):
+class PlaceCowboy(PlaceFigure):
     """Put a follower (cowboy) on the feature of the new tile at ``location``.
 
-    ``location`` is one of :data:`LOCATIONS`, read on the board (after the
-    tile's rotation): an edge middle for a railroad or mountain, a half edge
-    for a prairie, ``C`` for a city.
+    ``location`` is one of :data:`~grn.tiling.places.LOCATIONS`, read on the board (after the
+    tile's rotation): an edge middle for a railroad or mountain, a half edge for a prairie, ``C``
+    for a city.
     """
 
-    __slots__ = ("location", "span")
-    _fields = ("location", "span")
-
-    def __init__(self, location: str, span: Span | None = None) -> None:
-        self.location: Final = location
-        self.span: Final = span
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.location,)
-
-    def __repr__(self) -> str:
-        return f"<PlaceCowboy {self.location}>"
+    __slots__ = ()
 
 
 class PlaceTent(Value):
@@ -110,31 +94,13 @@ class RevealTokens(Value):
         return "<RevealTokens " + ",".join("?" if v is None else str(v) for v in self.values) + ">"
 
 
-class CowboyCodec(CommandCodec):
+class CowboyCodec(FigureCodec):
     """``+N``: a cowboy on the new tile's feature at that place."""
 
     command = PlaceCowboy
     terminal = "COWBOY"
     json_type = "cowboy"
     expected = "a cowboy such as +N"
-
-    def read(self, text: str, span: Span, problems: Problems) -> PlaceCowboy:
-        loc = text[1:]
-        if loc not in _LOCATIONS:
-            problems.append((span, _bad_place(loc)))
-        return PlaceCowboy(loc, span)
-
-    def write(self, command: PlaceCowboy) -> str:
-        return f"+{command.location}"
-
-    def to_json(self, command: PlaceCowboy) -> Json:
-        return {"type": "cowboy", "location": command.location}
-
-    def from_json(self, obj: Json) -> PlaceCowboy:
-        return PlaceCowboy(obj["location"])
-
-    def schema(self) -> Json:
-        return object_schema("cowboy", {"location": LOCATION_SCHEMA}, ("location",))
 
 
 class TentCodec(CommandCodec):
@@ -149,8 +115,8 @@ class TentCodec(CommandCodec):
         m = _TENT_RE.match(text)
         assert m is not None
         where: str | None = m.group(3)
-        if where is not None and where not in _LOCATIONS:
-            problems.append((span, _bad_place(where)))
+        if where is not None and where not in LOCATIONS:
+            problems.append((span, bad_place(where)))
         return PlaceTent(read_int(m.group(1), span, problems, "x"), read_int(m.group(2), span, problems, "y"), where,
                          span)
 

@@ -9,36 +9,12 @@ from __future__ import annotations
 from typing import Final, Sequence
 
 from grn.engine import Event
-from grn.tiling.events import TileDiscarded  # noqa: F401  (shared by the tile-laying games)
+from grn.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
 from grn.games.goldrush.terms import counted
 
 
 def _values_text(values: Sequence[int | None]) -> str:
     return ", ".join("?" if v is None else str(v) for v in values)
-
-
-class ScoreEvent(Event):
-    """``player`` scores ``points`` for a ``feature`` ('railroad', 'mountain', 'city', 'prairie', 'gold')."""
-
-    __slots__ = ("player", "points", "feature", "detail", "final")
-    _fields = ("player", "points", "feature", "detail", "final")
-
-    def __init__(self, player: str, points: int, feature: str, detail: str, final: bool = False) -> None:
-        self.player: Final = player
-        self.points: Final = points
-        self.feature: Final = feature
-        self.detail: Final = detail
-        self.final: Final = final
-
-    def _key(self) -> tuple[object, ...]:
-        return (self.player, self.points, self.feature, self.detail, self.final)
-
-    def describe(self) -> str:
-        """E.g. "blue scores 8 for a completed railroad of 4 tiles with one locomotive"."""
-        return f"{self.player} scores {self.points} for {self.detail}"
-
-    def __repr__(self) -> str:
-        return f"<ScoreEvent {self.player} +{self.points} {self.feature}{' final' if self.final else ''}>"
 
 
 class TokensTaken(Event):

@@ -17,9 +17,9 @@ from typing import Sequence
 from grn.games.goldrush.commands import Mine, RevealTokens
 from grn.record import Command
 from grn.ruleset import COLOURS
-from grn.tiling.commands import DiscardTile
 from grn.games.goldrush.rules import GoldRushState, Options, TokenMined, TokensTaken
 from grn.selfplay import PlayedTurn, SelfPlayGame
+from grn.tiling.selfplay import draw_placement, shuffled_bag
 from grn.tiling.tiles import TileSet, load_shipped_tileset
 
 
@@ -33,22 +33,13 @@ def play(players: int | Sequence[str], seed: int, options: Options = Options(),
     ts = tileset if tileset is not None else load_shipped_tileset("grn.games.goldrush")
     rng = random.Random(seed)
     state = GoldRushState.new(ts, colours, options)
-    draw: list[str] = [tid for tid, n in sorted(state.bag().items()) for _ in range(n)]
-    rng.shuffle(draw)
+    draw = shuffled_bag(state, rng)
     faces: list[int] = [v for v, n in ts.tokens for _ in range(n)]
     rng.shuffle(faces)  # token id i (the i-th drawn from the fresh supply) shows faces[i]
     turns: list[PlayedTurn] = []
     while not state.is_over:
         player = state.current_player
-        actions: list[Command] = []
-        placement = None
-        while draw:
-            tile = draw.pop()
-            legal = state.legal_placements(tile)
-            if legal:
-                placement = rng.choice(legal)
-                break
-            actions.append(DiscardTile(tile))
+        actions, placement = draw_placement(state, draw, rng)
         if placement is None:
             state.play_turn(player, actions)
             turns.append(PlayedTurn(player, tuple(actions), state.scores))
