@@ -19,12 +19,16 @@ Typer app in-process, fast; a worker killed by a signal is noticed and
 replaced): ``validate``, ``validate --format json``, ``fmt``, ``convert`` to the
 other form and back (what convert writes must read back, and say the same),
 ``render``, ``show``, ``render --turn ADDRESS``, for one input in ten ``html``, and
-``export`` to every format the game writes, read back with ``import``.
+``export`` to every format the game writes, read back with ``import``.  One
+input in twenty is instead another program's file (a JCloisterZone save, as
+``grn export`` writes them for the corpus games), mutated as JSON or as text,
+for ``import``: it must be refused in one line or give GRN that reads and
+validates without a traceback.
 
 A *crash* is an uncaught exception (a traceback), a worker killed by a signal
 or stopped for running past ``--input-timeout``, an exit code other than 0, 1
-and 2, a converted file that does not read back, or a round trip that changes
-the record; inputs whose peak RSS passes 500 MB are flagged too.  Crashes are
+and 2, a converted or imported file that does not read back, or a round trip
+that changes the record; inputs whose peak RSS passes 500 MB are flagged too.  Crashes are
 grouped by kind, exception type and innermost grn frame (file:function); the
 smallest input of each class is kept in ``--out`` with what it did, and a
 table is printed at the end (also ``--out``/summary.json, rewritten as the run
@@ -35,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import multiprocessing as mp
@@ -79,12 +84,15 @@ def _command() -> Any:
     return _COMMAND
 
 
-def _click_exception() -> type[BaseException]:
-    try:
-        from click.exceptions import ClickException
-    except ImportError:  # typer >= 0.26 vendors click
-        from typer._click.exceptions import ClickException  # type: ignore[no-redef]
-    return ClickException  # type: ignore[no-any-return]
+def _click_exception() -> tuple[type[BaseException], ...]:
+    """Click's usage errors, from typer's own copy of click (typer >= 0.26) and from click (older typer)."""
+    found: list[type[BaseException]] = []
+    for module in ("typer._click.exceptions", "click.exceptions"):
+        try:
+            found.append(importlib.import_module(module).ClickException)
+        except ImportError:
+            pass
+    return tuple(found)
 
 
 class Crash(Exception):
@@ -125,6 +133,8 @@ class Corpus:
     words: dict[str, list[str]]
     turns: dict[str, list[str]]
     actions: dict[str, list[Any]]
+    #: other programs' files (name, suffix without the dot, text): what ``grn export`` writes of the games
+    foreign: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def _games() -> list[str]:
@@ -155,7 +165,7 @@ def build_corpus(selfplay: int = 3, seed: int = 1) -> Corpus:
     for game in _games():
         ruleset = find_ruleset(game)
         # every option on and off, where the game has options (The Gold Mines, farmers)
-        option_sets = [[]] + [["--options", o] for o in _SELFPLAY_OPTIONS.get(game, [])]
+        option_sets: list[list[str]] = [[]] + [["--options", o] for o in _SELFPLAY_OPTIONS.get(game, [])]
         for players in range(ruleset.min_players, ruleset.max_players + 1):
             for k in range(selfplay):
                 s = seed * 1000 + players * 10 + k
@@ -164,6 +174,7 @@ def build_corpus(selfplay: int = 3, seed: int = 1) -> Corpus:
                 if rc == 0 and out.strip():
                     grn.append((f"selfplay-{game}-{players}p-{s}", game, out))
     json_texts: list[tuple[str, str, str]] = []
+    foreign: list[tuple[str, str, str]] = []
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -174,6 +185,12 @@ def build_corpus(selfplay: int = 3, seed: int = 1) -> Corpus:
             rc, out, _ = run_cli(["convert", tmp_file, "--to", "json"])
             if rc == 0:
                 json_texts.append((name, game, out))
+            # the files other programs read, as grn writes them: mutated, they are what `grn import` must refuse
+            for fmt, exporter in find_ruleset(game).exporters().items():
+                there = os.path.join(tmp, "out" + exporter.suffix)
+                if run_cli(["export", tmp_file, "--to", fmt, "-o", there])[0] == 0:
+                    with open(there, encoding="utf-8") as fh:
+                        foreign.append((name, exporter.suffix.lstrip("."), fh.read()))
     words: dict[str, list[str]] = {g: [] for g in _games()}
     turns: dict[str, list[str]] = {g: [] for g in _games()}
     for _, game, text in grn:
@@ -187,7 +204,7 @@ def build_corpus(selfplay: int = 3, seed: int = 1) -> Corpus:
             for t in g["turns"]:
                 actions[game].extend(t["actions"])
     return Corpus(grn, json_texts, {k: sorted(set(v)) for k, v in words.items()}, turns,
-                  {k: v[:400] for k, v in actions.items()})
+                  {k: v[:400] for k, v in actions.items()}, foreign)
 
 
 # ---------------------------------------------------------------------------
@@ -587,6 +604,8 @@ JSON_MUTATORS: list[tuple[Callable[..., None], int]] = [
     (j_int, 15), (j_str, 10), (j_other_action, 10), (j_game, 8), (j_markup, 10), (j_deep, 6), (j_types, 12),
     (j_top, 4),
 ]
+#: The mutations that fit any JSON document (another program's file).
+FOREIGN_JSON_MUTATORS: list[tuple[Callable[..., None], int]] = [(j_int, 15), (j_str, 10), (j_types, 15)]
 
 
 def _json_text_edit(rng: random.Random, text: str) -> str:
@@ -635,10 +654,41 @@ def _cut(rng: random.Random, text: str) -> str:
     return "\n".join(lines[:turn_idx[min(rng.randint(1, 30), len(turn_idx) - 1)]]) + "\n"
 
 
+#: The kinds of input that are game records; any other kind is a file of another program (its suffix).
+RECORD_KINDS = ("grn", "json")
+#: One input in this many is another program's file, for ``grn import``.
+FOREIGN_EVERY = 20
+
+
+def _foreign_input(rng: random.Random, corpus: Corpus, turn: str) -> Input:
+    """A file of another program that ``grn export`` wrote, mutated: JSON ones as JSON, others as text."""
+    name, kind, text = rng.choice(corpus.foreign)
+    recipe = [f"{name}.{kind}"]
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        doc = None
+    if doc is not None:
+        for _ in range(rng.choice([1, 1, 2, 3])):
+            jfn = rng.choices([f for f, _ in FOREIGN_JSON_MUTATORS], [w for _, w in FOREIGN_JSON_MUTATORS])[0]
+            try:
+                jfn(rng, doc, corpus, "")
+            except (KeyError, IndexError, TypeError, AttributeError):
+                pass
+            recipe.append(jfn.__name__)
+        text = _dump(doc, rng.choice([None, 2]))
+    if doc is None or rng.random() < 0.15:
+        text = _json_text_edit(rng, text)
+        recipe.append("text_edit")
+    return Input(text.encode("utf-8", "surrogatepass"), kind, recipe, turn)
+
+
 def make_input(corpus: Corpus, seed: int, index: int) -> Input:
     """Input ``index`` of run ``seed``: the same bytes on every run."""
     rng = random.Random(f"grn-fuzz/{seed}/{index}")
     turn = _turn_arg(rng)
+    if corpus.foreign and rng.random() < 1 / FOREIGN_EVERY:
+        return _foreign_input(rng, corpus, turn)
     if rng.random() < 0.7 or not corpus.json:
         name, game, text = rng.choice(corpus.grn)
         recipe = [name]
@@ -853,12 +903,27 @@ def step_export(ctx: Ctx) -> None:
                         err[-400:])
 
 
+def step_import(ctx: Ctx) -> None:
+    """Another program's file: ``grn import`` refuses it in one line, or writes GRN that reads and validates."""
+    out = os.path.join(ctx.work, "imported.grn")
+    rc, _, _ = _cli(ctx, "import", ["import", ctx.path, "-o", out])
+    if rc != 0:
+        return
+    rc, _, err = _cli(ctx, "fmt (imported)", ["fmt", out])
+    if rc != 0:
+        raise Crash("import-output", "GRN written by import does not read", _template(err), err[-400:])
+    _cli(ctx, "validate (imported)", ["validate", out])
+
+
 Step = tuple[str, Callable[[Ctx], None]]
 STEPS: list[Step] = [
     ("validate", step_validate), ("validate --format json", step_validate_json), ("fmt", step_fmt),
     ("convert", step_convert), ("render", step_render), ("show", step_show), ("render --turn", step_render_turn),
-    ("html", step_html), ("export", step_export),
+    ("html", step_html), ("export", step_export), ("import", step_import),
 ]
+#: The steps for another program's file, and those for a game record (a step added by a test runs for both).
+FOREIGN_STEPS = frozenset({"import"})
+_RECORD_STEPS = frozenset(name for name, _ in STEPS) - FOREIGN_STEPS
 
 # ---------------------------------------------------------------------------
 # Worker processes
@@ -974,7 +1039,10 @@ def run_input(inp: Input, work: str, steps: list[Step], current: Any = None,
     findings = []
     _MEMO.clear()
     _reset_peak()
+    skip = _RECORD_STEPS if inp.kind not in RECORD_KINDS else FOREIGN_STEPS
     for k, (name, fn) in enumerate(steps):
+        if name in skip:
+            continue
         if current is not None:
             current.value = k
         try:
