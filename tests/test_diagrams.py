@@ -130,3 +130,76 @@ def test_a_gold_picture_keeps_one_size_through_a_game():
     sizes = {re.search(r'viewBox="([^"]+)"', render(str(ROOT / "examples" / "gold-2p.grn"), "--turn", str(n))).group(1)
              for n in (0, 10, 20, 30, 40, 47)}
     assert len(sizes) == 1, sizes
+
+
+# ---------------------------------------------------------------------------
+# Carcassonne: the same diagrams (the drawing shared by the tile-laying games, grn.render.tiled)
+# ---------------------------------------------------------------------------
+
+CA_QUESTION = ROOT / "examples" / "carcassonne" / "carcassonne-rules-question.grn"
+
+
+def _ca_squares(svg: str, what: str) -> list[tuple[float, float, float, float]]:
+    """The squares of Carcassonne's tiles (``tile``) or ghosts (``ghost``): both are placed by a translate."""
+    pattern = (r'<use class="tile"[^>]* transform="translate\(([-\d.]+),([-\d.]+)\)' if what == "tile"
+               else r'<g class="ghost"[^>]*><g transform="translate\(([-\d.]+),([-\d.]+)\)')
+    return [(float(m.group(1)), float(m.group(2)), 100, 100) for m in re.finditer(pattern, svg)]
+
+
+def test_a_carcassonne_diagram_crops_captions_and_places_its_label_clear_of_the_tiles():
+    svg = render(str(CA_QUESTION), "--turn", "0", "--diagram")
+    assert 'width="700"' in svg
+    assert 'class="caption"' in svg and "Blue draws tile E" in svg
+    assert "to play" not in svg and 'class="player' not in svg
+    (box,) = _label_boxes(svg)
+    squares = _ca_squares(svg, "tile") + _ca_squares(svg, "ghost")
+    assert len(squares) == 3 and not any(_overlap(box, s) for s in squares)
+    arrow = re.search(r'<g class="markup arrow"><line x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)"', svg)
+    assert arrow is not None
+    x1, y1, x2, y2 = map(float, arrow.groups())
+    assert not any(box[0] <= x1 + (x2 - x1) * i / 50 <= box[0] + box[2]
+                   and box[1] <= y1 + (y2 - y1) * i / 50 <= box[1] + box[3] for i in range(51))
+    assert 'class="markup leader"' in svg
+    # the whole position still has its panel, and the same label placed the same way
+    full = render(str(CA_QUESTION), "--turn", "0")
+    assert "to play" in full and len(_label_boxes(full)) == 1
+
+
+def test_a_carcassonne_diagram_crop_chooses_the_box():
+    result = runner.invoke(app, ["render", str(CA_QUESTION), "--turn", "0", "--diagram", "--crop", "0,0,0,0"])
+    assert result.exit_code == 0, result.output
+    tiles = re.findall(r'<use class="tile"[^>]* data-xy="(-?\d+),(-?\d+)"', result.stdout)
+    assert tiles == [("0", "0")]
+    # the knight at 0,1 and the ghost at 1,1 are outside the box; without the crop both are drawn
+    assert 'class="follower' not in result.stdout and 'class="ghost"' not in result.stdout
+    whole = render(str(CA_QUESTION), "--turn", "0", "--diagram")
+    assert 'class="follower red knight"' in whole and 'class="ghost"' in whole
+
+
+def _piece_xs(svg: str, cls: str) -> list[float]:
+    return [float(m.group(1)) for m in re.finditer(rf'<g class="{cls}[^"]*" transform="translate\(([-\d.]+),', svg)]
+
+
+def test_two_pieces_set_up_on_one_feature_of_one_tile_both_stand_on_the_board():
+    """A set-up (turn 0) may stand two followers on one feature of one tile (a rules example sharing a road);
+    the engine counts both, and the drawing shows both, side by side."""
+    cases = [
+        ("carcassonne", '[Game "carcassonne"]\n[Players "red, blue"]\n\n0. red W@1,0 +W\n0. blue +W\n', "follower"),
+        ("goldrush", '[Game "goldrush"]\n[Players "red, blue"]\n\n0. red 52@0,1 +N\n0. blue +N\n', "cowboy"),
+    ]
+    for game, text, cls in cases:
+        result = runner.invoke(app, ["render", "-", "--turn", "0"], input=text)
+        assert result.exit_code == 0, (game, result.output)
+        svg = result.stdout
+        assert f'<g class="{cls} red' in svg and f'<g class="{cls} blue' in svg, game
+        on_board = [x for x in _piece_xs(svg, cls) if x > 0]
+        assert len(on_board) >= 2 and len(set(on_board)) == len(on_board), (game, on_board)
+
+
+def test_placed_followers_counts_two_on_one_segment():
+    import grn
+    from grn.position import position_at
+
+    (record,) = grn.parse('[Game "carcassonne"]\n[Players "red, blue"]\n\n0. red W@1,0 +W\n0. blue +W\n')
+    followers = position_at(record, "0").state.placed_followers()
+    assert [(c, x, y) for c, x, y, _, _ in followers] == [("red", 1, 0), ("blue", 1, 0)]

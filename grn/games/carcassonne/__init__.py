@@ -57,7 +57,7 @@ class CarcassonneRuleset(TileRuleset):
     players_section = SEC_GENERAL
     options_help = OPTIONS_HELP
     option_names = frozenset({"goldmines", "farmers", "smallcity"})
-    render_options = frozenset({"legal"})
+    render_options = frozenset({"legal", "diagram"})
     tileset_package = __name__
 
     def parse_options(self, words: dict[str, str]) -> Options:
@@ -69,10 +69,12 @@ class CarcassonneRuleset(TileRuleset):
         return CarcassonneState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
+                   width: int | None = None, shared_defs: Any = None, diagram: bool = False,
+                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
         from grn.games.carcassonne.render import render_position
 
-        return render_position(position, legal=legal, width=width, defs=shared_defs)
+        return render_position(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
+                               caption=caption)
 
     def page_defs(self) -> Any:
         from grn.games.carcassonne.render import TileDefs

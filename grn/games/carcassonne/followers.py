@@ -49,12 +49,18 @@ class Followers(TileEngine):
         return [self.players[s] for s, _ in seated(self.board.followers(sid))]
 
     def placed_followers(self) -> list[tuple[str, int, int, int, str]]:
-        """Every follower on the board: (colour, x, y, local segment, kind)."""
+        """Every follower on the board: (colour, x, y, local segment, kind), by segment.
+
+        Read from the features, which count every follower: a set-up position may stand two on one
+        feature of one tile, where :attr:`follower_at` keeps one owner per segment.
+        """
+        board = self.board
+        found = sorted((sid, seat) for r in board.roots() for seat, sid in seated(board.followers(r)))
         out = []
-        for sid, seat in sorted(self.follower_at.items()):
-            x, y = self.board.segment_tile[sid]
-            t = self.board.tiles[(x, y)]
-            out.append((self.players[seat], x, y, sid - t.base, self.board.kind[sid]))
+        for sid, seat in found:
+            x, y = board.segment_tile[sid]
+            t = board.tiles[(x, y)]
+            out.append((self.players[seat], x, y, sid - t.base, board.kind[sid]))
         return out
 
     def _put_follower(self, seat: int, sid: int) -> None:

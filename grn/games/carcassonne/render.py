@@ -20,16 +20,14 @@ import math
 from typing import Any
 
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
-from grn.render import markup as mk
 from grn.render import style as st
+from grn.render import tiled
+from grn.render.tiled import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.tiling.commands import PlaceTile
-from grn.tiling import markup as tile_markup
-from grn.tiling.places import POSITIONS, ROTATIONS
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
-M = 46
 FIELD_FILL, ROAD_FILL, CITY_FILL, WALL = "#8fbf5a", "#efe6d2", "#c9a46a", "#6b4a2b"
 MEEPLE = ("M0,-13 C3,-13 4.5,-11 4.5,-8.5 C4.5,-6.8 3.6,-5.6 2.6,-5 L10,-2.2 C11.5,-1.6 11.5,1.8 9.8,2 "
           "L5,2.6 L8.8,10.5 C9.3,11.6 8.6,12 7.6,12 L2.2,12 L0,7.5 L-2.2,12 L-7.6,12 C-8.6,12 -9.3,11.6 "
@@ -192,14 +190,6 @@ class TileDefs:
         return "<defs>" + "".join(f'<g id="{i}">{tile_drawing(d)}</g>' for i, d in self.items) + "</defs>"
 
 
-class _Frame:
-    def __init__(self, minx: int, maxy: int, ox: float, oy: float) -> None:
-        self.minx, self.maxy, self.ox, self.oy = minx, maxy, ox, oy
-
-    def xy(self, x: int, y: int) -> tuple[float, float]:
-        return self.ox + (x - self.minx) * T, self.oy + (self.maxy - y) * T
-
-
 def _turned(X: float, Y: float, rotation: int, body: str, cls: str = "") -> str:
     c = f' class="{cls}"' if cls else ""
     return f'<g{c} transform="translate({num(X)},{num(Y)}) rotate({rotation} 50 50)">{body}</g>'
@@ -213,8 +203,14 @@ def _next_tile(position: Any) -> str | None:
 
 
 def render_position(position: Any, *, legal: bool = False, width: int | None = None,
-                    defs: TileDefs | None = None) -> str:
-    """The SVG of a Carcassonne position (``defs``: a shared :class:`TileDefs` the page writes once)."""
+                    defs: TileDefs | None = None, diagram: bool = False,
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+    """The SVG of a Carcassonne position (``defs``: a shared :class:`TileDefs` the page writes once).
+
+    ``diagram`` draws a picture for a rules discussion: only the board around
+    the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
+    ``caption`` written above, 700 pixels wide unless ``width`` says otherwise.
+    """
     own = defs is None
     tdefs = TileDefs() if defs is None else defs
     from grn.writer import command_text
@@ -222,23 +218,12 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     state = position.state
     board = state.board
     tileset = state.tileset
+    extent = tiled.markup_extent(position.markup, tileset)
+    ghosts = extent.ghosts
     xs = [x for x, _ in board.tiles] or [0]
     ys = [y for _, y in board.tiles] or [0]
-    ghosts: list[tuple[TileDesign, int, int, int]] = []
-    for m in position.markup:
-        words = mk.word_args(m)
-        if m.kind == "ghost":
-            g = tile_markup.ghost(words[0]) if words else None
-            if g and g[0] in tileset and g[3] in ROTATIONS and abs(g[1]) < 200 and abs(g[2]) < 200:
-                ghosts.append((tileset[g[0]], g[1], g[2], g[3]))
-                xs.append(g[1])
-                ys.append(g[2])
-        else:
-            for w in words:
-                p = tile_markup.point(w)
-                if p and abs(p[0]) < 200 and abs(p[1]) < 200:
-                    xs.append(p[0])
-                    ys.append(p[1])
+    xs += [x for x, _ in extent.cells]
+    ys += [y for _, y in extent.cells]
     spots: dict[tuple[int, int], list[int]] = {}
     nxt = _next_tile(position) if legal else None
     if nxt is not None and nxt in tileset:
@@ -247,16 +232,34 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
             xs.append(pl.x)
             ys.append(pl.y)
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    tiles = sorted(board.tiles.items())
+    followers = state.placed_followers()
+    ingot_places = sorted(state.ingots.items())
+    if diagram:
+        box = tiled.diagram_box(extent.focus, list(board.tiles), crop)
+        if box is not None:
+            minx, maxx, miny, maxy = box
+        inside = (lambda x, y: minx <= x <= maxx and miny <= y <= maxy)
+        tiles = [t for t in tiles if inside(*t[0])]
+        followers = [f for f in followers if inside(f[1], f[2])]
+        ingot_places = [i for i in ingot_places if inside(*i[0])]
+        ghosts = [g for g in ghosts if inside(g[1], g[2])]
+        spots = {xy: r for xy, r in spots.items() if inside(*xy)}
     bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
     n = len(state.players)
-    W = max(bw, 640.0)
-    panel_h = 110 + 60 * n
-    H = bh + panel_h
-    frame = _Frame(minx, maxy, (W - bw) / 2 + M, M)
+    lines = tiled.caption_lines(caption, bw) if diagram else []
+    top = tiled.caption_height(lines)
+    W = bw if diagram else max(bw, 640.0)
+    panel_h = 0 if diagram else 110 + 60 * n
+    H = top + bh + panel_h
+    if diagram:
+        width = width or 700
+    frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, top + M)
     out = [f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>']
+    out += tiled.caption_svg(lines)
     if own:
         for x in range(minx, maxx + 1):
-            out.append(st.text(frame.xy(x, maxy)[0] + T / 2, M - 13, x, size=15, anchor="middle",
+            out.append(st.text(frame.xy(x, maxy)[0] + T / 2, frame.oy - 13, x, size=15, anchor="middle",
                                fill=st.GRID_TEXT, cls="coord"))
         for y in range(miny, maxy + 1):
             out.append(st.text(frame.ox - 12, frame.xy(minx, y)[1] + T / 2 + 5, y, size=15, anchor="end",
@@ -265,8 +268,8 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) in one translated
         # group, and each row of coordinates a group, so that a tile or label is drawn the same way in every
         # position however the board grows
-        out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(M + maxy * T)})">')
-        frame = _Frame(minx, maxy, minx * T, -maxy * T)
+        out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(frame.oy + maxy * T)})">')
+        frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
         out.append(f'<g transform="translate(0,{num(-maxy * T - 13)})">' + "".join(
             st.text(x * T + T / 2, 0, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord")
             for x in range(minx, maxx + 1)) + "</g>")
@@ -280,7 +283,7 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
                    f'stroke-dasharray="8 5"/>' + st.text(X + T / 2, Y + T / 2 + 6, " ".join(map(str, sorted(rots))),
                                                         size=15, anchor="middle", fill="#1e5a22", weight="bold")
                    + "</g>")
-    for (x, y), t in sorted(board.tiles.items()):
+    for (x, y), t in tiles:
         X, Y = frame.xy(x, y)
         out.append(f'<use class="tile" data-tile="{esc(t.design.id)}" data-xy="{x},{y}" '
                    f'xlink:href="#{tdefs.ref(t.design)}" transform="translate({num(X)},{num(Y)}) '
@@ -291,14 +294,14 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     last = position.last
     if last is not None and last.number > 0:
         for a in last.actions:
-            if isinstance(a, PlaceTile) and (a.x, a.y) in board.tiles:
+            if isinstance(a, PlaceTile) and (a.x, a.y) in board.tiles and (a.x, a.y) in dict(tiles):
                 X, Y = frame.xy(a.x, a.y)
                 # drawn at 0,0 and moved: the same outline, once per colour, on a page of many positions
                 out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
                            f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
                            f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" '
                            f'stroke="{st.player_fill(last.player)}" stroke-width="2.5" stroke-dasharray="9 5"/></g>')
-    for colour, x, y, local, kind in state.placed_followers():
+    for (colour, x, y, local, kind), shift in zip(followers, side_by_side([f[1:4] for f in followers])):
         t = board.tiles[(x, y)]
         ax, ay = segment_anchor(t.design, local)
         X, Y = frame.xy(x, y)
@@ -306,13 +309,16 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         a = math.radians(t.rotation)
         dx, dy = ax - 50, ay - 50
         rx, ry = 50 + dx * math.cos(a) - dy * math.sin(a), 50 + dx * math.sin(a) + dy * math.cos(a)
-        out.append(follower(X + rx, Y + ry, colour, kind))
-    for (x, y), count in sorted(state.ingots.items()):
+        out.append(follower(X + rx + shift, Y + ry, colour, kind))
+    for (x, y), count in ingot_places:
         X, Y = frame.xy(x, y)
         out.append(ingots(X + T - 24, Y + 22, count))
-    out.append(_markup(position.markup, frame, state))
+    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, _feature_at(board)))
     if not own:
         out.append("</g>")
+    head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn carcassonne")
+    if diagram:
+        return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
     # the panel (on a page of many positions: drawn at 0 and moved, so that it does not change as the board grows)
     names = {s.key: s.name for s in position.seats}
     py = bh if own else 0
@@ -323,7 +329,8 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         sub = "start of the game"
     else:
         sub = f"after turn {last.number}: {last.player} " + " ".join(command_text(a) for a in last.actions)
-    out.append(st.text(26, py + 30, (position.record.tag("Event") or "Carcassonne")[:50], size=19, weight="bold"))
+    event = position.record.tag("Event") or "Carcassonne"
+    out.append(st.text(26, py + 30, event if len(event) <= 50 else event[:49] + "\u2026", size=19, weight="bold"))
     bag = f"{state.bag_left} tile{'s' if state.bag_left != 1 else ''} in the bag"
     if nxt and spots:
         bag += f"; next tile {nxt}: its legal places are dashed (with rotations)"
@@ -345,54 +352,24 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         out.append(st.text(W - 36, ry + 36, state.scores[p], size=26, weight="bold", anchor="end", cls="score"))
         out.append("</g>")
     out.append("</g>")
-    head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn carcassonne")
     return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
 
 
-def _markup(markup: list[Any], frame: _Frame, state: Any) -> str:
-    out = ['<g class="markup-layer">']
-    board = state.board
-    for m in markup:
-        words = mk.word_args(m)
-        if m.kind == "highlight" and words:
-            p = tile_markup.point(words[0])
-            if p is None:
-                continue
-            colour = st.colour_of(words[1] if len(words) > 1 else None)
-            X, Y = frame.xy(p[0], p[1])
-            if p[2] is None:
-                out.append(mk.ring(X + 3, Y + 3, T - 6, T - 6, colour, width=6, rx=4))
-                continue
-            t = board.tiles.get((p[0], p[1]))
-            if p[2] in POSITIONS and t is not None:
-                # place_segment is on the board (turned); the anchor is unturned: turn it
-                local = t.orientation.place_segment[POSITIONS.index(p[2])]
-                ax, ay = segment_anchor(t.design, local)
-                a = math.radians(t.rotation)
-                dx, dy = ax - 50, ay - 50
-                ax, ay = 50 + dx * math.cos(a) - dy * math.sin(a), 50 + dx * math.sin(a) + dy * math.cos(a)
-            elif p[2] in POSITIONS:
-                ax, ay = place_xy(POSITIONS.index(p[2]), 14)
-            else:
-                ax, ay = T / 2, T / 2
-            out.append(mk.dot(X + ax, Y + ay, colour, r=15))
-        elif m.kind == "arrow" and len(words) >= 2:
-            start, end = tile_markup.point(words[0]), tile_markup.point(words[1])
-            if start is None or end is None:
-                continue
-            colour = st.colour_of(words[2] if len(words) > 2 else None)
-            ax, ay = frame.xy(start[0], start[1])
-            bx, by = frame.xy(end[0], end[1])
-            out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
-        elif m.kind == "label" and words:
-            p = tile_markup.point(words[0])
-            text = mk.text_arg(m)
-            if p is None or text is None:
-                continue
-            X, Y = frame.xy(p[0], p[1])
-            out.append(mk.label(X + T / 2, Y + T - 14, text, size=16))
-    out.append("</g>")
-    return "".join(out)
+def _feature_at(board: Any) -> tiled.Anchor:
+    """Where the feature at a place lies in its square: on a placed tile, its piece's spot (turned with
+    the tile); on an empty square, just inside the edge."""
+
+    def anchor(x: int, y: int, place: int) -> tuple[float, float]:
+        t = board.tiles.get((x, y))
+        if t is None:
+            return place_xy(place, 14)
+        # place_segment is on the board (turned); the anchor is on the unturned tile: turn it
+        ax, ay = segment_anchor(t.design, t.orientation.place_segment[place])
+        a = math.radians(t.rotation)
+        dx, dy = ax - 50, ay - 50
+        return 50 + dx * math.cos(a) - dy * math.sin(a), 50 + dx * math.sin(a) + dy * math.cos(a)
+
+    return anchor
 
 
 def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:

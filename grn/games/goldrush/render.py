@@ -25,17 +25,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from grn.tiling.commands import PlaceTile
-from grn.tiling import markup as tile_markup
-from grn.tiling.places import POSITIONS, ROTATIONS
 from grn.render import markup as mk
 from grn.render import style as st
+from grn.render import tiled
+from grn.render.tiled import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
                                         tile_drawing)
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
-M = 46  # margin around the board (room for coordinates)
 ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
 ROLE_NAME = {"rail": "railwayman", "mountain": "gold miner", "city": "merchant", "prairie": "farmer"}
 # at most 9 digits (as the notation allows): a longer number draws nothing rather than overflowing
@@ -92,8 +91,10 @@ def board_view(state: Any) -> BoardView:
         t = board.tiles[(x, y)]
         return x, y, t.design, t.rotation, sid - t.base
 
+    # read from the features, which count every cowboy (a set-up position may stand two on one segment,
+    # where the engine's cowboy_at keeps one owner)
     cowboys = []
-    for sid, seat in getattr(state, "cowboy_at", {}).items():
+    for sid, seat in sorted((sid, seat) for root in board.roots() for seat, sid in board.followers(root)):
         x, y, d, r, local = where(sid)
         cowboys.append(Piece(x, y, d, r, local, players[seat], board.kind[sid]))
     tents = []
@@ -193,25 +194,6 @@ def stack(cx: float, cy: float, count: int, s: float = 1.0) -> str:
 # the picture
 # ----------------------------------------------------------------------------
 
-class _Frame:
-    """Board coordinates -> drawing units."""
-
-    def __init__(self, minx: int, maxx: int, miny: int, maxy: int, ox: float, oy: float) -> None:
-        self.minx, self.maxx, self.miny, self.maxy = minx, maxx, miny, maxy
-        self.ox, self.oy = ox, oy
-
-    def xy(self, x: int, y: int) -> tuple[float, float]:
-        return self.ox + (x - self.minx) * T, self.oy + (self.maxy - y) * T
-
-    @property
-    def w(self) -> float:
-        return (self.maxx - self.minx + 1) * T
-
-    @property
-    def h(self) -> float:
-        return (self.maxy - self.miny + 1) * T
-
-
 def _next_tile(position: Any) -> str | None:
     """The tile the next turn of the position's line (main line or variation) places, when it says so."""
     turn = position.next_turn()
@@ -234,38 +216,13 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     tileset = state.tileset
     own_defs = defs is None
     tdefs = TileDefs() if defs is None else defs
-    focus_x: list[int] = []
-    focus_y: list[int] = []
-
     # what must fit on the board
+    extent = tiled.markup_extent(position.markup, tileset)
+    ghosts = extent.ghosts
     xs = [t[0] for t in view.tiles] or [0]
     ys = [t[1] for t in view.tiles] or [0]
-    ghosts: list[tuple[TileDesign, int, int, int]] = []
-    for m in position.markup:
-        if m.kind == "ghost":
-            words = mk.word_args(m)
-            g = tile_markup.ghost(words[0]) if words else None
-            if g and g[0] in tileset and g[3] in ROTATIONS:
-                _, gx, gy, rotation = g
-                if abs(gx) < 200 and abs(gy) < 200:
-                    ghosts.append((tileset[g[0]], gx, gy, rotation))
-                    xs.append(gx)
-                    ys.append(gy)
-                    focus_x.append(gx)
-                    focus_y.append(gy)
-        else:
-            for w in mk.word_args(m):
-                xy = tile_markup.point(w)
-                if xy and abs(xy[0]) < 200 and abs(xy[1]) < 200:
-                    xs.append(xy[0])
-                    ys.append(xy[1])
-                    focus_x.append(xy[0])
-                    focus_y.append(xy[1])
-                    if m.kind == "label":
-                        # room above the tile for the label, clear of what it names
-                        ys.append(xy[1] + 1)
-                        focus_x.append(xy[0])
-                        focus_y.append(xy[1] + 1)
+    xs += [x for x, _ in extent.cells]
+    ys += [y for _, y in extent.cells]
     legal_spots: dict[tuple[int, int], list[int]] = {}
     next_tile = _next_tile(position) if legal else None
     if next_tile is not None and next_tile in tileset and hasattr(state, "legal_placements"):
@@ -276,16 +233,9 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
             ys.append(y)
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     if diagram:
-        if crop is not None:
-            minx, miny, maxx, maxy = min(crop[0], crop[2]), min(crop[1], crop[3]), max(crop[0], crop[2]), \
-                max(crop[1], crop[3])
-        elif focus_x:
-            # what the markup names, and the tiles right around it
-            near = [(x, y) for x, y, _, _ in view.tiles
-                    if any(abs(x - fx) <= 1 and abs(y - fy) <= 1 for fx, fy in zip(focus_x, focus_y))]
-            cells = list(zip(focus_x, focus_y)) + near
-            minx, maxx = min(c[0] for c in cells), max(c[0] for c in cells)
-            miny, maxy = min(c[1] for c in cells), max(c[1] for c in cells)
+        box = tiled.diagram_box(extent.focus, [(t[0], t[1]) for t in view.tiles], crop)
+        if box is not None:
+            minx, maxx, miny, maxy = box
         inside = (lambda x, y: minx <= x <= maxx and miny <= y <= maxy)
         view = replace(view, tiles=[t for t in view.tiles if inside(t[0], t[1])],
                        stacks=[p for p in view.stacks if inside(p.x, p.y)],
@@ -298,14 +248,14 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     side = bh > bw * 1.05
     panel_w: float
     panel_h: float
-    caption_lines = _wrap_text(caption or "", max(24, int((bw - M) / 9.2))) if diagram else []
+    caption_lines = tiled.caption_lines(caption, bw) if diagram else []
     if diagram:
         k = 1.0
         panel_w = panel_h = 0.0
         W: float = bw
-        top = 16 + 21 * len(caption_lines) if caption_lines else 0
+        top = tiled.caption_height(caption_lines)
         H: float = bh + top
-        frame = _Frame(minx, maxx, miny, maxy, M, M + top)
+        frame = Frame(minx, maxx, miny, maxy, M, M + top)
         px: float = 0
         py: float = 0
         width = width or 700
@@ -314,7 +264,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         panel_w, panel_h = 430, 164 + 118 * n
         W = bw + panel_w * k
         H = max(bh, (panel_h + 20) * k)
-        frame = _Frame(minx, maxx, miny, maxy, M, M + (H - bh) / 2)
+        frame = Frame(minx, maxx, miny, maxy, M, M + (H - bh) / 2)
         px, py = bw, 10
     else:
         k = max(1.0, min(2.2, bw / 1100))
@@ -322,19 +272,17 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         W = panel_w * k
         panel_h = 126 + 86 * n
         H = bh + panel_h * k
-        frame = _Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M)
+        frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M)
         px, py = 0, bh
     out: list[str] = []
     out.append(f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>')
-    for i, line in enumerate(caption_lines):
-        out.append(st.text(M / 2, 26 + 21 * i, line, size=16, fill=st.INK, cls="caption",
-                           weight="bold" if i == 0 and len(caption_lines) == 1 else "normal"))
+    out += tiled.caption_svg(caption_lines)
     board_start = len(out)
     if not own_defs:
         # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) inside one
         # translated group, so that a tile is drawn the same way in every position however the board grows
         shift = (frame.ox - minx * T, frame.oy + maxy * T)
-        frame = _Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
+        frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
     bx, by = frame.ox - M / 2, frame.oy - M / 2
     out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
                f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
@@ -427,12 +375,20 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         X, Y = frame.xy(p.x, p.y)
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
         out.append(tent(X + ax - 18, Y + ay + 4, p.owner))
-    for p in view.cowboys:
+    for p, aside in zip(view.cowboys, side_by_side([(p.x, p.y, p.local) for p in view.cowboys])):
         X, Y = frame.xy(p.x, p.y)
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
-        out.append(cowboy(X + ax, Y + ay, p.owner, p.kind))
+        out.append(cowboy(X + ax + aside, Y + ay, p.owner, p.kind))
     # markup on top
-    out.append(_markup(position.markup, frame, state, ghosts))
+    board = state.board
+
+    def feature_at(x: int, y: int, place: int) -> tuple[float, float]:
+        t = board.tiles.get((x, y))
+        if t is None:
+            return PLACE_XY[place]
+        return segment_anchor(t.design, t.rotation, t.orientation.place_segment[place])
+
+    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, feature_at))
     if not own_defs:
         out[board_start:] = [f'<g class="board-layer" transform="translate({num(shift[0])},{num(shift[1])})">',
                              *out[board_start:], "</g>"]
@@ -444,76 +400,6 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     if own_defs:
         return head + tdefs.defs(used) + "".join(out) + "</svg>"
     return head + "".join(out) + "</svg>"
-
-
-def _markup(markup: list[Any], frame: _Frame, state: Any, ghosts: list[tuple[TileDesign, int, int, int]]) -> str:
-    """Highlights and arrows, then labels placed clear of the tiles, ghosts and arrows the markup points at."""
-    out = ['<g class="markup-layer">']
-    board = state.board
-    cell = (lambda x, y: (*frame.xy(x, y), float(T), float(T)))
-    # what labels must not hide: every square the markup names, the ghosts, and the arrows
-    obstacles: list[mk.Box] = [cell(x, y) for _, x, y, _ in ghosts]
-    segments: list[tuple[float, float, float, float]] = []
-    labels: list[tuple[tuple[int, int], str]] = []
-    for m in markup:
-        for w in mk.word_args(m):
-            p = tile_markup.point(w)
-            if p is not None and m.kind != "ghost":
-                obstacles.append(cell(p[0], p[1]))
-    for m in markup:
-        words = mk.word_args(m)
-        if m.kind == "highlight" and words:
-            p = tile_markup.point(words[0])
-            if p is None:
-                continue
-            colour = st.colour_of(words[1] if len(words) > 1 else None)
-            X, Y = frame.xy(p[0], p[1])
-            if p[2] is None:
-                out.append(mk.ring(X + 3, Y + 3, T - 6, T - 6, colour, width=6, rx=4))
-            else:
-                place = POSITIONS.index(p[2]) if p[2] in POSITIONS else None
-                t = board.tiles.get((p[0], p[1]))
-                if t is not None:
-                    ax, ay = segment_anchor(t.design, t.rotation, t.orientation.place_segment[place]) \
-                        if place is not None else (T / 2, T / 2)
-                else:
-                    ax, ay = PLACE_XY[place] if place is not None else (T / 2, T / 2)
-                out.append(mk.dot(X + ax, Y + ay, colour, r=15))
-        elif m.kind == "arrow" and len(words) >= 2:
-            a, b = tile_markup.point(words[0]), tile_markup.point(words[1])
-            if a is None or b is None:
-                continue
-            colour = st.colour_of(words[2] if len(words) > 2 else None)
-            ax, ay = frame.xy(a[0], a[1])
-            bx, by = frame.xy(b[0], b[1])
-            segments.append((ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2))
-            out.append(mk.arrow(ax + T / 2, ay + T / 2, bx + T / 2, by + T / 2, colour, width=7, shorten=22))
-        elif m.kind == "label" and words:
-            p = tile_markup.point(words[0])
-            t = mk.text_arg(m)
-            if p is not None and t is not None:
-                labels.append(((p[0], p[1]), t))
-    bounds = (frame.ox - M, frame.oy - M, frame.w + 2 * M, frame.h + 2 * M)
-    tiles = [cell(x, y) for (x, y) in board.tiles if frame.minx <= x <= frame.maxx and frame.miny <= y <= frame.maxy]
-    for (x, y), text in labels:
-        lw, lh = mk.label_size(text, 16)
-        target = cell(x, y)
-        box = mk.place_label(target, lw, lh, obstacles, segments, bounds, avoid=tiles)
-        out.append(mk.leader(box, target))
-        out.append(mk.label(box[0] + lw / 2, box[1] + lh / 2, text, size=16))
-    out.append("</g>")
-    return "".join(out)
-
-
-def _wrap_text(text: str, chars: int) -> list[str]:
-    """``text`` in lines of at most ``chars`` characters (a caption)."""
-    lines: list[str] = []
-    for word in text.split():
-        if lines and len(lines[-1]) + 1 + len(word) <= chars:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def _clip(s: str, n: int) -> str:
