@@ -74,16 +74,17 @@ def main() -> int:
     (out / "tileset-sheet.svg").write_text(render_tile_sheet(load_tileset()), encoding="utf-8")
     for name in ("goldrush-example.svg", "gold-example.svg", "tileset-sheet.svg"):
         print(f"wrote docs/images/{name}")
-    for name, (example, caption) in SCORING.items():
+    for name, (example, caption, *at) in SCORING.items():
         (record,) = list(grn.read(ROOT / "examples" / example))
         record = record.with_tags(Caption=caption)
-        position = position_at(record, "end")
+        position = position_at(record, at[0] if at else "end")
         (out / f"scoring-{name}.svg").write_text(render_svg(position, diagram=True, width=520), encoding="utf-8")
         print(f"wrote docs/images/scoring-{name}.svg")
     return 0
 
 
-#: The pictures of docs/scoring.md: a rulebook example each, drawn at its end as a diagram.
+#: The pictures of docs/scoring.md: a rulebook example each, drawn as a diagram at its end, or at the
+#: position given third (before the turn that scores, where the pieces still stand).
 SCORING = {
     "railroad": ("rulebook-railroad-locomotive-8.grn",
                  "A completed railroad: 1 point a tile; exactly one locomotive doubles it. Blue scores 8."),
@@ -93,6 +94,12 @@ SCORING = {
              "A completed city: 3 points for each completed railroad connected to it."),
     "farmers": ("rulebook-farmers.grn",
                 "Farmers, at the end: 2 points a tipi camp and 4 a herd of wild horses in their prairie."),
+    "goldmines-road": ("carcassonne/goldmines-shared-road.grn",
+                       "Red's tile W closes this road at -2,0: 4 points each; its 3 ingots go one at a time, "
+                       "Red first: Red 2, Blue 1.", "0"),
+    "goldmines-choice": ("carcassonne/goldmines-two-features.grn",
+                         "Tile L at 0,1 closes Red's city and the shared road at once: Red takes the city's ingot, "
+                         "which only Red can claim, and leaves Blue the road's.", "0"),
 }
 
 
