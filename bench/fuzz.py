@@ -18,7 +18,8 @@ Each input goes through what the CLI runs, in worker processes (calling the
 Typer app in-process, fast; a worker killed by a signal is noticed and
 replaced): ``validate``, ``validate --format json``, ``fmt``, ``convert`` to the
 other form and back (what convert writes must read back, and say the same),
-``render``, ``show``, ``render --turn ADDRESS``, for one input in ten ``html``, and
+``render``, ``show``, ``render --turn ADDRESS``, ``render --turn ADDRESS
+--diagram``, for one input in ten ``html``, and
 ``export`` to every format the game writes, read back with ``import``.  One
 input in twenty is instead another program's file (a JCloisterZone save, as
 ``grn export`` writes them for the corpus games), mutated as JSON or as text,
@@ -876,6 +877,11 @@ def step_render_turn(ctx: Ctx) -> None:
     _cli(ctx, "render --turn", ["render", ctx.path, "--turn", ctx.turn, "-o", os.devnull])
 
 
+def step_render_diagram(ctx: Ctx) -> None:
+    """A rules-discussion picture of the position at ``--turn`` (exit 2 for a game that draws none)."""
+    _cli(ctx, "render --diagram", ["render", ctx.path, "--turn", ctx.turn, "--diagram", "-o", os.devnull])
+
+
 def step_html(ctx: Ctx) -> None:
     """The viewer page (every position of every line drawn): one input in ten, as it costs ten steps."""
     if zlib.crc32(ctx.data) % 10 == 0:
@@ -919,7 +925,7 @@ Step = tuple[str, Callable[[Ctx], None]]
 STEPS: list[Step] = [
     ("validate", step_validate), ("validate --format json", step_validate_json), ("fmt", step_fmt),
     ("convert", step_convert), ("render", step_render), ("show", step_show), ("render --turn", step_render_turn),
-    ("html", step_html), ("export", step_export), ("import", step_import),
+    ("render --diagram", step_render_diagram), ("html", step_html), ("export", step_export), ("import", step_import),
 ]
 #: The steps for another program's file, and those for a game record (a step added by a test runs for both).
 FOREIGN_STEPS = frozenset({"import"})
