@@ -149,6 +149,12 @@ def _events(report: GameReport) -> list[tuple[Any, bool]]:
     return out + [(e, True) for e in report.final_raw_events]
 
 
+def _event_field(event: Any, key: str) -> Any:
+    """A field of an event as the archive stores it: its JSON (a score event's counts are fields there)."""
+    data = event.to_json() if hasattr(event, "to_json") else {}
+    return data.get(key, getattr(event, key, None))
+
+
 def _term_holds(value: Any, op: str, want: Any) -> bool:
     if value is None:
         return False
@@ -208,7 +214,7 @@ def _expected(g: tuple[str, int, Record, GameReport], f: Filters) -> bool:
     for spec in f.events:
         terms = _terms(spec)
         if not any(all(_term_holds(type(e).__name__ if k == "type" else int(final) if k == "final"
-                                   else getattr(e, k, None), op, v) for k, op, v in terms)
+                                   else _event_field(e, k), op, v) for k, op, v in terms)
                    for e, final in _events(report)):
             return False
     actions = [command_to_json(a) for t in record.turns for a in t.actions]
@@ -246,7 +252,8 @@ FILTERS = st.builds(
     events=st.lists(st.sampled_from([
         "type=ScoreEvent feature=mountain points>=5", "feature=prairie points>=10 final=1",
         "detail~locomotive", "type=ScoreEvent feature=railroad final=0", "type=GoldTaken player=red",
-        "type=ScoreEvent feature=gold points>=8"]), max_size=2),
+        "type=ScoreEvent feature=gold points>=8", "type=ScoreEvent feature=railroad tiles>=5 locomotives=1",
+        "type=ScoreEvent railroads>=2", "tipis>=2 final=1"]), max_size=2),
     actions=st.lists(st.sampled_from(["type=place tile=33", "type=place x>=3 y<0", "type=mine value=3",
                                       "type=tent", "type=place rotation=270 tile=17"]), max_size=1),
     beside=st.lists(st.sampled_from(["33,66", "17,61", "31,71", "12a,12b"]), max_size=1),
@@ -267,6 +274,8 @@ def test_search_filters_find_something(corpus: dict[str, Any]) -> None:
     n = len(corpus["games"])
     for f in (Filters(events=["type=ScoreEvent feature=mountain points>=5"]), Filters(actions=["type=place tile=33"]),
               Filters(beside=["33,66"]), Filters(events=["detail~locomotive"]), Filters(players=["Di"]),
+              Filters(events=["type=ScoreEvent feature=railroad tiles>=5 locomotives=1"]),
+              Filters(events=["type=ScoreEvent railroads>=2"]), Filters(events=["tipis>=2 final=1"]),
               Filters(winners=["red"]), Filters(scores=[">=40"]), Filters(date_from="2026-11-03")):
         k = sum(_expected(g, f) for g in corpus["games"])
         assert 0 < k < n, f

@@ -94,16 +94,18 @@ class Scoring(GoldMines):
         if not c.followers:
             return
         n = len(c.tiles)
+        counts: tuple[tuple[str, int], ...] = (("tiles", n),)
         if c.kind == ROAD:
             points, detail = n, f"a completed road of {counted(n, 'tile')}"
         elif c.kind == CITY:
             points = self._city_points(n, c.pennants, True)
             detail = f"a completed city of {counted(n, 'tile')}{_pennants(c.pennants)}"
+            counts = (("tiles", n), ("pennants", c.pennants))
         else:
-            points, detail = 9, "a completed cloister"
+            points, detail, counts = 9, "a completed cloister", (("tiles", 9),)
         for s in c.winners:
             self._scores[s] += points
-            events.append(ScoreEvent(self.players[s], points, c.kind, detail))
+            events.append(ScoreEvent(self.players[s], points, c.kind, detail, counts=counts))
         sid = c.sid if c.sid >= 0 else targets[c.group]
         back = seated(board.remove_followers(sid))
         for s, f in back:
@@ -132,18 +134,21 @@ class Scoring(GoldMines):
             winners = self._majority(followers)
             n = len(f.tiles)
             kind = f.kind
+            counts: tuple[tuple[str, int], ...] = (("tiles", n),)
             if kind == ROAD:
                 points = n
                 detail = f"{'a completed' if f.open == 0 else 'an incomplete'} road of {counted(n, 'tile')}"
             elif kind == CITY:
                 pennants = (f.symbols or {}).get(PENNANTS, 0)
                 points = self._city_points(n, pennants, f.open == 0)
+                counts = (("tiles", n), ("pennants", pennants))
                 detail = (f"{'a completed' if f.open == 0 else 'an incomplete'} city of {counted(n, 'tile')}"
                           f"{_pennants(pennants)}")
             elif kind == CLOISTER:
                 x, y = board.segment_tile[r]
                 near = sum(1 for dx, dy in AROUND if (x + dx, y + dy) in board.tiles)
                 points = 1 + near
+                counts = (("tiles", 1 + near),)
                 detail = (f"an {'incomplete ' if near < 8 else ''}cloister with {counted(near, 'tile')} around it")
             else:
                 if not self.options.farmers:
@@ -152,12 +157,13 @@ class Scoring(GoldMines):
                     bordering = board.bordering()
                 cities = [c for c in bordering.get(r, ()) if board.kind[c] == CITY and board.is_closed(c)]
                 points = 3 * len(cities)
+                counts = (("cities", len(cities)),)
                 if not points:
                     continue
                 detail = f"a field beside {counted(len(cities), 'completed city', 'completed cities')}"
             for s in winners:
                 self._scores[s] += points
-                events.append(ScoreEvent(self.players[s], points, kind, detail, final=True))
+                events.append(ScoreEvent(self.players[s], points, kind, detail, final=True, counts=counts))
         if self.options.goldmines:
             left = sum(self.ingots.values())
             if left:
@@ -169,5 +175,6 @@ class Scoring(GoldMines):
                     value = ingot_value(count)
                     self._scores[s] += count * value
                     events.append(ScoreEvent(self.players[s], count * value, "gold",
-                                             f"{counted(count, 'gold ingot')} at {value} each", final=True))
+                                             f"{counted(count, 'gold ingot')} at {value} each", final=True,
+                                             counts=(("ingots", count),)))
         return events

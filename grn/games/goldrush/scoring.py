@@ -120,7 +120,8 @@ class Scoring(Step2):
                         detail += " (no doubling)"
             for s in self._majority(followers):
                 self._scores[s] += pts
-                events.append(ScoreEvent(self.players[s], pts, "railroad", detail, final))
+                events.append(ScoreEvent(self.players[s], pts, "railroad", detail, final,
+                                         (("tiles", tiles), ("locomotives", loco))))
         if not final:
             self._return_followers(r, "railroad", events)
 
@@ -160,7 +161,8 @@ class Scoring(Step2):
             detail = f"an incomplete mountain of {_n(tiles, 'tile')} with {_n(nug, 'gold nugget')}"
         for s in winners:
             self._scores[s] += nug
-            events.append(ScoreEvent(self.players[s], nug, "mountain", detail, final))
+            events.append(ScoreEvent(self.players[s], nug, "mountain", detail, final,
+                                     (("tiles", tiles), ("nuggets", nug))))
         if not final:
             for s in range(len(self.players)):
                 t = self.tent[s]
@@ -183,7 +185,7 @@ class Scoring(Step2):
                       else f"a completed city with {_n(k, 'completed railroad')}")
             for s in self._majority(followers):
                 self._scores[s] += pts
-                events.append(ScoreEvent(self.players[s], pts, "city", detail, final))
+                events.append(ScoreEvent(self.players[s], pts, "city", detail, final, (("railroads", k),)))
         if not final:
             self._return_followers(r, "city", events)
 
@@ -233,7 +235,8 @@ class Scoring(Step2):
                               + (f"{_n(horses, 'herd')} of wild horses" if horses else "no wild horses"))
                     for s in self._majority(followers):
                         self._scores[s] += pts
-                        events.append(ScoreEvent(self.players[s], pts, "prairie", detail, True))
+                        events.append(ScoreEvent(self.players[s], pts, "prairie", detail, True,
+                                                 (("tipis", tipis), ("horses", horses))))
         for s, (p, g) in enumerate(self.gold().items()):
             if not g.count:
                 continue
@@ -247,6 +250,6 @@ class Scoring(Step2):
                 parts.append(f"{g.unknown} unknown")
             detail = f"{_n(g.count, 'mining token')} ({' + '.join(parts)})"
             self._scores[s] += g.known
-            events.append(ScoreEvent(p, g.known, "gold", detail, True))
+            events.append(ScoreEvent(p, g.known, "gold", detail, True, (("tokens", g.count),)))
         self.final_done = True
         return events
