@@ -292,9 +292,10 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         X, Y = frame.xy(x, y)
         out.append(f'<g class="ghost" opacity="0.55">{_turned(X, Y, r, tile_drawing(d))}</g>')
     last = position.last
+    shown = {xy for xy, _ in tiles}
     if last is not None and last.number > 0:
         for a in last.actions:
-            if isinstance(a, PlaceTile) and (a.x, a.y) in board.tiles and (a.x, a.y) in dict(tiles):
+            if isinstance(a, PlaceTile) and (a.x, a.y) in shown:
                 X, Y = frame.xy(a.x, a.y)
                 # drawn at 0,0 and moved: the same outline, once per colour, on a page of many positions
                 out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
