@@ -89,6 +89,12 @@ class CarcassonneRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+        """The second ingot and a follower, from the engine's options."""
+        from grn.games.carcassonne.recording import followup_step
+
+        return followup_step(self, engine, before, placement, picked)
+
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
         if isinstance(command, PlaceFollower):

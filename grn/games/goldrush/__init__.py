@@ -105,6 +105,12 @@ class GoldRushRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+        """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
+        from grn.games.goldrush.recording import followup_step
+
+        return followup_step(self, engine, before, placement, picked)
+
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
         if isinstance(command, PlaceCowboy):
