@@ -49,10 +49,11 @@ def turn_step(ruleset: Any, engine: Any, picked: Sequence[str]) -> Step:
                     left[f.face] -= 1
             faces = {card_text(c): c for c in sorted((c for c, n in left.items() if n > 0), key=_face_order)}
         if i == len(words):
+            # the faces are buttons only: the card tapped is shown, not a target per face
             return Step(f"What did {pos} show?",
-                        tuple(Option(w, ruleset.action_words(FlipCard(pos, c)).split(": ", 1)[-1], f"highlight {pos}")
+                        tuple(Option(w, ruleset.action_words(FlipCard(pos, c)).split(": ", 1)[-1])
                               for w, c in faces.items()),
-                        scene=tuple(f"highlight {f.pos} green" for f in flips))
+                        scene=tuple(f"highlight {p} green" for p in [*(f.pos for f in flips), pos]))
         face = faces.get(words[i])
         if face is None:
             raise ChoiceError(f"{pos} cannot show {words[i]!r}")
