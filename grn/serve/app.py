@@ -33,13 +33,13 @@ from grn.errors import IllegalAction
 from grn.interop import ConversionProblem, find_exporter, find_importer
 from grn.jsonform import loads, record_to_json, records_from_json
 from grn.notation import parse
-from grn.position import PositionError
+from grn.position import Position, PositionError
 from grn.record import Record, Turn
-from grn.recording import EditError, annotate, normalise, play, position, undo
+from grn.recording import EditError, annotate, line_at, normalise, play, position, undo
 from grn.render.html import render_html
 from grn.serve.security import CSP, Guard, Policy, security_headers
 from grn.serve.store import Store, StoreError, digest
-from grn.serve.views import state_view
+from grn.serve.views import position_for, record_for, remember_position, state_view
 
 #: The page's own files: name -> content type (nothing else is served from the package).
 ASSETS = {"recorder.js": "text/javascript; charset=utf-8", "recorder.css": "text/css; charset=utf-8",
@@ -47,6 +47,11 @@ ASSETS = {"recorder.js": "text/javascript; charset=utf-8", "recorder.css": "text
 #: A JSON body of a turn, a note or a new game is small; imports may be up to the policy's limit.
 MAX_FIELD = 10_000
 _TAG_VALUE = re.compile(r'^[^"\\\r\n\x00-\x1f]*$')
+
+
+#: What an edit gives: the new record, the address after it, and for a turn played the position before
+#: with the engine after the turn and the turn's events (so that the new position needs no replay).
+Edit = tuple[Record, str, "tuple[Position, list[Any]] | None"]
 
 
 class ApiError(Exception):
@@ -217,8 +222,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
         return await run_in_threadpool(work)
 
-    async def edit(request: Request, change: Callable[[Record, str, dict[str, Any]], tuple[Record, str]]
-                   ) -> dict[str, Any]:
+    async def edit(request: Request, change: Callable[[Record, str, str, dict[str, Any]], Edit]) -> dict[str, Any]:
         game_id = _game_id(request)
         data = await _body(request)
         at = _text(data, "at", "end", limit=200)
@@ -228,14 +232,24 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
             record, text = store.load(game_id)
             if digest(text) != base:
                 raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
-            new, address = change(record, normalise(record, at), data)
+            new, address, played = change(record, text, normalise(record, at), data)
             new_text = store.save(game_id, new, base)
-            return view(game_id, new, new_text, address, [], None)
+            stored = record_for(new_text, "grn")
+            if played is not None:
+                # the position the turn leads to is worked out already: no replay to draw it
+                pos, events = played
+                _, line = line_at(stored, address)
+                number = int(address.rsplit(")", 1)[-1])
+                last = next(t for t in line if t.number == number)
+                remember_position(new_text, address, Position(stored, pos.state, pos.seats, last,
+                                                              pos.turns_played + 1, list(last.markup), events,
+                                                              address, line, pos.ruleset))
+            return view(game_id, stored, new_text, address, [], None)
 
         return await run_in_threadpool(work)
 
-    def _play(record: Record, at: str, data: dict[str, Any]) -> tuple[Record, str]:
-        pos = position(record, at)
+    def _play(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
+        pos = position_for(record, text, at)
         if pos.state.is_over:
             raise ApiError("the game is over")
         assert pos.ruleset is not None
@@ -247,24 +261,27 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
             if step is None or step.actions is None:
                 raise ApiError("the words picked do not make a whole turn")
             actions = list(step.actions)
-        pos.state.copy().play_turn(player, actions)  # the engine has the last word
-        return play(record, at, player, actions)
+        after = pos.state.copy()
+        events = after.play_turn(player, actions)  # the engine has the last word
+        new, address = play(record, at, player, actions)
+        moved = Position(pos.record, after, pos.seats, None, pos.turns_played, [], [], at, pos.line, pos.ruleset)
+        return new, address, (moved, list(events))
 
     async def play_turn(request: Request) -> dict[str, Any]:
         return await edit(request, _play)
 
     async def take_back(request: Request) -> dict[str, Any]:
-        return await edit(request, lambda record, at, data: undo(record, at))
+        return await edit(request, lambda record, text, at, data: (*undo(record, at), None))
 
     async def note(request: Request) -> dict[str, Any]:
-        def change(record: Record, at: str, data: dict[str, Any]) -> tuple[Record, str]:
+        def change(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
             glyph = data.get("glyph")
             comment = data.get("comment")
             if glyph is None and comment is None:
                 raise ApiError("give a comment or a glyph")
             if comment is not None:
                 comment = _text(data, "comment", limit=2000)
-            return annotate(record, at, comment=comment, glyph=glyph if isinstance(glyph, str) else None), at
+            return annotate(record, at, comment=comment, glyph=glyph if isinstance(glyph, str) else None), at, None
 
         return await edit(request, change)
 

@@ -18,16 +18,17 @@ import hmac
 import json
 import secrets
 import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from grn.archive.db import connect, delete_game, insert_game
-from grn.archive.dedup import record_of
 from grn.archive.facts import game_facts
 from grn.archive.parallel import GameResult
 from grn.archive.search import Filters, game_ids
 from grn.record import Record
+from grn.serve.views import record_for
 from grn.validate import validate_record
 from grn.writer import write_record
 
@@ -52,10 +53,11 @@ def digest(text: str) -> str:
 
 
 class Store:
-    """One archive file; every call opens its own connection, so threads never share one."""
+    """One archive file; each thread has its own connection, so threads never share one."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        self._local = threading.local()
         with self.connection(create=True) as con:
             row = con.execute("SELECT value FROM meta WHERE key = 'serve_secret'").fetchone()
             if row is None:
@@ -72,23 +74,28 @@ class Store:
             return self.con
 
         def __exit__(self, *exc: object) -> None:
-            self.con.close()
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
 
     def connection(self, *, create: bool = False) -> "Store._Conn":
-        """A fresh connection to the archive (closed by ``with``)."""
-        con = connect(self.path, create=create)
-        con.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+        """This thread's connection to the archive (kept open: closing the last one checkpoints the WAL,
+        which would cost every request several milliseconds)."""
+        con: sqlite3.Connection | None = getattr(self._local, "con", None)
+        if con is None:
+            con = connect(self.path, create=create)
+            con.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+            self._local.con = con
         return Store._Conn(con)
 
     # -- reading ---------------------------------------------------------------------------------
     def load(self, game_id: int) -> tuple[Record, str]:
-        """A game's record and its stored text."""
+        """A game's record and its stored text (the record of a text read lately is not read again)."""
         with self.connection() as con:
             row = con.execute("SELECT text, format FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise StoreError(f"no game {game_id} in the archive", 404)
         try:
-            record = record_of(row[0], row[1])
+            record = record_for(row[0], row[1])
         except ValueError as exc:
             raise StoreError(f"game {game_id} cannot be read: {exc}", 422) from None
         return record, str(row[0])
@@ -117,7 +124,7 @@ class Store:
     def _result(record: Record) -> tuple[GameResult, str]:
         text = write_record(record)
         # the stored text is what is read back: spans then point into it
-        again = record_of(text, "grn")
+        again = record_for(text, "grn")
         report = validate_record(again, file="<archive>", index=0, keep_turns=True)
         return GameResult(0, report, None, text, "grn", game_facts(again, report)), text
 

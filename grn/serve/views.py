@@ -9,14 +9,65 @@ moves (:meth:`~grn.ruleset.Ruleset.action_words`) and offers the choices
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import threading
+from collections import OrderedDict
+from typing import Any, Generic, Hashable, Sequence, TypeVar
 
 from grn import games
+from grn.archive.dedup import record_of
 from grn.choices import Step
 from grn.position import Position
 from grn.record import Markup, Record, Turn
 from grn.recording import GLYPHS, address_of, line_at, normalise, position
-from grn.writer import command_text, write_record
+from grn.writer import command_text
+
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Recent(Generic[K, V]):
+    """The last ``size`` values computed, by key (thread-safe).  Records and positions are read-only to
+    every user here (engines are copied before a turn is tried), so one may be handed to many requests."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V) -> V:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        return value
+
+
+_RECORDS: Recent[tuple[str, str], Record] = Recent(64)
+_POSITIONS: Recent[tuple[str, str], Position] = Recent(256)
+
+
+def record_for(text: str, fmt: str) -> Record:
+    """The record of an archived game's text (the last few read are kept: every tap reads the game)."""
+    return _RECORDS.get((text, fmt)) or _RECORDS.put((text, fmt), record_of(text, fmt))
+
+
+def position_for(record: Record, text: str, address: str) -> Position:
+    """The position at ``address`` (normalised) of the game whose stored text is ``text``, kept a while."""
+    return _POSITIONS.get((text, address)) or _POSITIONS.put((text, address), position(record, address))
+
+
+def remember_position(text: str, address: str, pos: Position) -> None:
+    """Keep a position worked out already (the one a turn just played leads to)."""
+    _POSITIONS.put((text, address), pos)
 
 
 def markup_of(words: str) -> Markup | None:
@@ -93,7 +144,7 @@ def state_view(game_id: int, record: Record, text: str, address: str, picked: Se
                preview: str | None, base: str) -> dict[str, Any]:
     """Everything the page shows of one position of a game being recorded."""
     address = normalise(record, address)
-    pos = position(record, address)
+    pos = position_for(record, text, address)
     ruleset = pos.ruleset
     assert ruleset is not None
     names = {s.key: s.name for s in pos.seats}
@@ -119,7 +170,7 @@ def state_view(game_id: int, record: Record, text: str, address: str, picked: Se
             "options": [dict(o.to_json(), mark=where[i]) for i, o in enumerate(step.options)]},
         "recordable": step is not None or over,
         "svg": svg, "moves": moves(record, address, names), "glyphs": list(GLYPHS),
-        "grn": text if text else write_record(record),
+        "grn": text,
     }
 
 
