@@ -275,3 +275,55 @@ def test_a_stale_edit_is_refused_not_lost(server):
     assert status == 409 and "reload" in out["error"]
     assert [t["n"] for t in call(server, "GET", f"/api/games/{gid}")[1]["moves"]["turns"]] == [1]
     assert first["moves"]["turns"][0]["n"] == 1
+
+
+# -- rulings R100-R105 ---------------------------------------------------------------------------------
+
+def test_r100_a_tile_that_fits_nowhere_is_set_aside_and_the_next_asked():
+    ruleset = games.find_ruleset("carcassonne")
+    record = to_record(ruleset.selfplay(2, 5))
+    state = position_at(record, "6").state  # turn 7 of this game discards tile C (it fits nowhere)
+    assert state.legal_placements("C") == []
+    step = ruleset.turn_step(state, ["C"])
+    assert step.prompt.startswith("tile C fits nowhere and is set aside") and not step.done
+    assert "C" not in {o.word for o in step.options} or dict((o.word, o.count) for o in step.options)["C"] \
+        == state.bag()["C"] - 1
+    words = ["C", "H", "0,1", "0", "none"]
+    step = ruleset.turn_step(state, words)
+    assert step.done and [type(a).__name__ for a in step.actions] == ["DiscardTile", "PlaceTile"]
+    assert step.actions == record.turns[6].actions
+
+
+def test_r101_token_faces_are_asked_and_may_stay_unknown():
+    ruleset = games.find_ruleset("goldrush")
+    record = to_record(ruleset.selfplay(2, 43))
+    state = position_at(record, "19").state  # turn 20 mines a token worth 1
+    words = ["26d", "12a", "-1,0", "270", "mine"]
+    step = ruleset.turn_step(state, words)
+    assert {o.word for o in step.options} >= {"?", "1"}
+    assert ruleset.turn_step(state, [*words, "1"]).actions[-1] == record.turns[19].actions[-1]
+    unknown = ruleset.turn_step(state, [*words, "?"])
+    assert unknown.done and unknown.actions[-1].value is None
+
+
+def test_r103_a_card_seen_before_shows_only_what_it_showed():
+    ruleset = games.find_ruleset("gold")
+    (record,) = grn.read("examples/gold-2p.grn")
+    state = position_at(record, "2").state
+    known = state.known_faces()  # cards turned and turned back face down: remembered
+    pos, face = sorted(known.items())[0]
+    step = ruleset.turn_step(state, [pos])
+    assert [o.word for o in step.options] == [grn.games.gold.commands.card_text(face)]
+    never = next(p for p in state.legal_flips() if p not in known)
+    fresh = ruleset.turn_step(state, [never])
+    assert len(fresh.options) > 10
+
+
+def test_r105_only_the_last_turn_of_a_line_is_taken_back():
+    (record,) = grn.read("examples/goldrush-2p.grn")
+    from grn.recording import EditError
+
+    with pytest.raises(EditError, match="only the last turn"):
+        undo(record, "3")
+    with pytest.raises(EditError):
+        undo(record, "0")
