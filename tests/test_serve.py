@@ -181,6 +181,14 @@ def test_import_delete_and_share(server):
 
 # -- safety -----------------------------------------------------------------------------------------
 
+def test_tile_pictures_for_the_tile_buttons(server):
+    status, out, headers = call(server, "GET", "/api/tiles/goldrush/17.svg")
+    assert status == 200 and out.startswith("<svg") and headers["content-type"].startswith("image/svg+xml")
+    assert call(server, "GET", "/api/tiles/carcassonne/A.svg")[0] == 200
+    assert call(server, "GET", "/api/tiles/goldrush/nope.svg")[0] == 404
+    assert call(server, "GET", "/api/tiles/gold/G1.svg")[0] == 404
+
+
 def test_writes_need_the_token(server):
     for token in (None, "wrong-token-wrong-token"):
         status, out, _ = call(server, "POST", "/api/games", {"game": "gold", "players": "A (red+yellow), B (green+blue)"},

@@ -324,6 +324,16 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         svg = await run_in_threadpool(_sheet, ruleset.name)
         return Response(svg, media_type="image/svg+xml")
 
+    async def tile_picture(request: Request) -> Response:
+        name, tile = request.path_params["game"], request.path_params["tile"]
+        ruleset = games.find_ruleset(name) if games.known(name) else None
+        picture = getattr(ruleset, "tile_picture", None)
+        svg = await run_in_threadpool(picture, tile) if picture is not None and len(tile) < 40 else None
+        if svg is None:
+            raise ApiError(f"no picture of tile {tile[:40]!r}", 404)
+        # a tile's picture never changes while the server runs: the phone keeps it
+        return Response(svg, media_type="image/svg+xml", headers={"cache-control": "max-age=3600"})
+
     routes = [
         Route("/", page), Route("/static/{name}", asset), Route("/api/meta", api(meta)),
         Route("/api/games", api(search), methods=["GET"]), Route("/api/games", api(create), methods=["POST"]),
@@ -336,6 +346,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         Route("/api/games/{game_id}/download", api(download)),
         Route("/api/games/{game_id}/share", api(share_link)),
         Route("/api/tiles/{game}.svg", api(tile_sheet)),
+        Route("/api/tiles/{game}/{tile}.svg", api(tile_picture)),
         Route("/games/{game_id}/view", api(viewer)),
         Route("/share/{game_id}/{key}", api(shared)),
     ]

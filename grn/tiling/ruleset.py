@@ -15,6 +15,7 @@ from grn.tiling import markup
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
+_LEADING_NUMBER = re.compile(r"^(\d+)(.*)$")
 
 
 class TileRuleset(Ruleset):
@@ -159,6 +160,11 @@ class TileRuleset(Ruleset):
             raise ChoiceError(f"tile {tile} does not fit at {x},{y} turned {words[i]!r}")
         return self.followup_step(engine, tuple(done), placement, words[i + 1:])
 
+    def tile_picture(self, tile_id: str) -> str | None:
+        """Tile ``tile_id`` of the shipped set, unturned, alone as a small SVG, for a page that offers it
+        (None: the game draws no tile alone, or there is no such tile)."""
+        return None
+
     def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Sequence[str]) -> Step:
         """What may follow ``placement`` (after the tiles set aside, ``before``), after the words ``picked``.
 
@@ -171,7 +177,6 @@ class TileRuleset(Ruleset):
 
 
 def _id_order(item: tuple[str, int]) -> tuple[int, str]:
-    """Tile ids in the order a player reads them: numbers as numbers, then the rest."""
-    tid = item[0]
-    return (int(tid), "") if tid.isdigit() else (1 << 30, tid)
-
+    """Tile ids in the order a player reads them: by their number (``01a`` beside ``1``), then the rest."""
+    m = _LEADING_NUMBER.match(item[0])
+    return (int(m.group(1)), m.group(2)) if m else (1 << 30, item[0])

@@ -131,6 +131,10 @@
       $("prompt").textContent = S.player_name + " (" + S.player + "): " + step.prompt;
       step.options.forEach(function (o) {
         var b = el("button"); b.type = "button"; b.dataset.word = o.word;
+        if (o.picture !== null) {
+          var img = el("img"); img.src = withToken("/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
+          img.alt = ""; img.width = 40; img.height = 40; img.loading = "lazy"; b.appendChild(img);
+        }
         b.appendChild(el("span", o.label));
         if (o.count !== null) b.appendChild(el("span", "\u00d7" + o.count, "count"));
         b.addEventListener("click", function () { choose(o.word); });
