@@ -124,3 +124,44 @@ def test_the_archive_page_lists_and_opens_the_viewer(browser, tmp_path: Path):
         page.wait_for_selector(".grn-viewer .grn-board svg")
         assert "Thursday club night" in page.inner_text(".grn-viewer")
         page.close()
+
+
+@pytest.mark.parametrize("game,cut", [("goldrush", 3), ("carcassonne", 3), ("gold", 4)])
+def test_finish_a_game_by_tapping(browser, tmp_path: Path, game: str, cut: int):
+    """A game opened from the archive a few turns before its end is tapped to its end: the last turns,
+    the game over, the final scores; the saved record is whole and valid."""
+    from dataclasses import replace
+
+    from grn import games
+    from grn.selfplay import to_record
+    from grn.writer import write_record
+
+    record = to_record(games.find_ruleset(game).selfplay(2, 7))
+    record = replace(record, tags=tuple((k, v) for k, v in record.tags if k != "Result"),
+                     turns=record.turns[:-cut])
+    with running(tmp_path / "club.db") as base:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#import")
+        grn_file = tmp_path / "game.grn"
+        grn_file.write_text(write_record(record))
+        page.set_input_files("#import input[type=file]", str(grn_file))
+        page.click("#import button[type=submit]")
+        page.wait_for_selector("#games tbody tr")
+        page.click("#games tbody button:has-text('Open')")
+        page.wait_for_selector("#moves li")
+        played = 0
+        while page.inner_text("#prompt") != "The game is over.":
+            assert played < 12, "the game did not end"
+            count = page.locator("#moves li").count()
+            tap_first_until_turn_done(page)
+            wait_until(page, lambda: page.locator("#moves li").count() == count + 1)
+            played += 1
+        assert played >= 1
+        assert "final" in page.inner_text("#scores")
+        text = page.text_content("#grn") or ""
+        page.close()
+    (saved,) = grn.notation.parse(text)
+    report = validate_record(saved)
+    assert report.valid and report.complete
+    assert saved.turns[:len(record.turns)] == record.turns
