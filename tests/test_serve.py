@@ -181,6 +181,20 @@ def test_import_delete_and_share(server):
 
 # -- safety -----------------------------------------------------------------------------------------
 
+def test_a_turn_typed_in_grn_is_checked_by_the_engine(server):
+    gid = call(server, "POST", "/api/games", {"game": "goldrush", "players": "A (red), B (yellow)"})[1]["id"]
+    state = call(server, "GET", f"/api/games/{gid}")[1]
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/play",
+                          {"at": "0", "base": state["base"], "text": "17@5,5"})
+    assert status == 400 and "5,5" in out["error"]  # the engine's reason, in one line
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/play",
+                          {"at": "0", "base": state["base"], "text": "17@0,1:90"})
+    assert status == 200 and out["moves"]["turns"][0]["grn"] == "1. red 17@0,1:90"
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/play",
+                          {"at": "1", "base": out["base"], "text": "{comment} 17@0,-1"})
+    assert status == 400
+
+
 def test_tile_pictures_for_the_tile_buttons(server):
     status, out, headers = call(server, "GET", "/api/tiles/goldrush/17.svg")
     assert status == 200 and out.startswith("<svg") and headers["content-type"].startswith("image/svg+xml")

@@ -25,7 +25,7 @@ HOSTILE = "<img src=x onerror=document.title='PWNED';document.body.id='pwned'>"
 
 #: What tapping the first choice at every step records, written out by hand from the rules.
 EXPECTED = {
-    "goldrush": ("Ann (red), Ben (yellow)", "", ["1. red 08@-1,0:270", "2. yellow 08@-2,0:90"]),
+    "goldrush": (f"{HOSTILE} (red), Ben (yellow)", "", ["1. red 01a@-1,0:90", "2. yellow 01a@-2,0:90"]),
     "carcassonne": ("Ann (red), Ben (blue)", "", ["1. red A@-1,0:270", "2. blue A@-2,0"]),
     "gold": ("Ann (red+yellow), Ben (green+blue)", "", ["1. red a1=G1 b1=G1", "2. green a1=G1 b1=G1"]),
 }
@@ -98,6 +98,10 @@ def test_record_by_tapping_on_a_phone(browser, tmp_path: Path, game: str):
         page.wait_for_selector("#moves li.here")
         tap_first_until_turn_done(page, keyboard=(game == "gold"))
         wait_until(page, lambda: page.locator("#moves li").count() == 2)
+        page.fill("#note input[name=comment]", HOSTILE)
+        page.click("#note button[type=submit]")
+        wait_until(page, lambda: page.locator("#moves .comment").count() == 1)
+        assert page.inner_text("#moves .comment") == HOSTILE
         assert page.title() != "PWNED" and page.locator("#pwned").count() == 0
         # written in the move list in words and in GRN
         assert page.locator("#moves .grn").all_inner_texts() == turns
@@ -107,7 +111,7 @@ def test_record_by_tapping_on_a_phone(browser, tmp_path: Path, game: str):
     (record,) = grn.notation.parse(text)
     assert [f"{t.number}. {t.player} " + " ".join(
         grn.writer.command_text(a) for a in t.actions) for t in record.turns] == turns
-    assert record.tag("Event") == HOSTILE
+    assert record.tag("Event") == HOSTILE and record.turns[-1].comments[0].text == HOSTILE
     assert validate_record(record).valid
 
 

@@ -39,6 +39,7 @@ from grn.recording import EditError, annotate, line_at, normalise, play, positio
 from grn.render.html import render_html
 from grn.serve.security import CSP, Guard, Policy, security_headers
 from grn.serve.store import Store, StoreError, digest
+from grn.writer import write_record
 from grn.serve.views import position_for, record_for, remember_position, state_view
 
 #: The page's own files: name -> content type (nothing else is served from the package).
@@ -381,8 +382,8 @@ def _typed_turn(record: Record, state: Any, player: str, text: str) -> list[Any]
     """The commands of a turn typed in GRN (``47a@-1,0 +N``), read with the game's grammar."""
     if any(c in text for c in "{}()[]<>;\n"):
         raise ApiError("type only the turn's actions, such as they follow the player in GRN")
-    header = "".join(f'[{k} "{v}"]\n' for k, v in record.tags)
-    games_ = parse(f"{header}\n1. {player} {text}\n", file="<typed>")
+    header = write_record(Record(record.tags)).rstrip("\n")
+    games_ = parse(f"{header}\n\n1. {player} {text}\n", file="<typed>")
     if len(games_) != 1 or not games_[0].ok or not games_[0].turns:
         problem = games_[0].diagnostics[0].message if games_ and games_[0].diagnostics else "cannot read the turn"
         raise ApiError(problem)
