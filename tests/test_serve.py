@@ -235,6 +235,13 @@ def test_size_limits(tmp_path):
     with running(tmp_path / "a.db", max_body=2000) as base:
         status, out, _ = call(base, "POST", "/api/import", {"name": "x.grn", "text": "x" * 5000})
         assert status == 413 and "limit" in out["error"]
+        # sent in chunks, with no length announced: refused once it passes the limit
+        req = urllib.request.Request(base + "/api/import", method="POST",
+                                     data=iter([b'{"name": "x.grn", "text": "', b"x" * 1500, b"x" * 1500, b'"}']),
+                                     headers={"X-GRN-Token": TOKEN, "Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(req, timeout=30)
+        assert err.value.code == 413 and "limit" in json.loads(err.value.read())["error"]
     with running(tmp_path / "b.db") as base:
         status, out, _ = call(base, "POST", "/api/games", {"game": "gold", "players": "A (red+yellow), B (green+blue)",
                                                            "event": "e" * 20000})

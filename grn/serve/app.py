@@ -37,7 +37,7 @@ from grn.position import Position, PositionError
 from grn.record import Record, Turn
 from grn.recording import EditError, annotate, line_at, normalise, play, position, undo
 from grn.render.html import render_html
-from grn.serve.security import CSP, Guard, Policy, security_headers
+from grn.serve.security import CSP, BodyTooLarge, Guard, Policy, security_headers
 from grn.serve.store import Store, StoreError, digest
 from grn.writer import write_record
 from grn.serve.views import position_for, record_for, remember_position, state_view
@@ -69,7 +69,10 @@ def _asset(name: str) -> bytes:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except BodyTooLarge as exc:
+        raise ApiError(str(exc), 413) from None
     try:
         data = json.loads(raw or b"{}")
     except ValueError:

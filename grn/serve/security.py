@@ -136,7 +136,7 @@ class Guard:
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
-                    raise BodyTooLarge()
+                    raise BodyTooLarge(f"the request is larger than the limit of {limit} bytes")
             return message
 
         started = False
