@@ -158,3 +158,25 @@ def line_at(record: Record, address: str) -> tuple[list[tuple[int, int]], Line]:
     """The variation steps of ``address`` and the turns of the line it lies on."""
     steps, _ = _cursor(record, address)
     return steps, _line(record, steps)
+
+
+def line_to(record: Record, address: str) -> Line:
+    """The turns played to reach ``address``, from the start (set-up included), without their variations:
+    the main line of a game that goes on from that position."""
+    steps, target = _cursor(record, address)
+    out: list[Turn] = []
+    line = record.turns
+    for branch, k in steps:
+        out += [t for t in line if t.number < branch]
+        turn = next((t for t in line if t.number == branch and t.number > 0), None)
+        if turn is None or not 1 <= k <= len(turn.variations):
+            raise EditError(f"no variation {k} at turn {branch}")
+        line = turn.variations[k - 1].turns
+    out += [t for t in line if t.number <= target]
+    return tuple(t.replace(extras=tuple(e for e in t.extras if not isinstance(e, Variation))) for t in out)
+
+
+def from_position(record: Record, address: str) -> Record:
+    """A new game that goes on from the position ``address`` of ``record``: its tags (less the Result)
+    and the turns that lead there."""
+    return Record(tuple((k, v) for k, v in record.tags if k != "Result"), line_to(record, address), record.intro)

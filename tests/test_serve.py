@@ -158,6 +158,20 @@ def test_record_a_game_over_http_and_find_it_in_the_archive(server, tmp_path):
     assert con.execute("SELECT turns FROM games WHERE id = ?", (gid,)).fetchone()[0] == 3
 
 
+def test_a_new_game_goes_on_from_any_position(server):
+    text = Path("examples/goldrush-2p.grn").read_text()
+    gid = call(server, "POST", "/api/import", {"name": "g.grn", "text": text})[1]["ids"][0]
+    state = call(server, "GET", f"/api/games/{gid}?at=3")[1]
+    state = tap_turn(server, gid, state, random.Random(5))  # a variation at turn 4
+    assert state["address"] == "4(1)4"
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/fork", {"at": state["address"]})
+    assert status == 200
+    new = call(server, "GET", f"/api/games/{out['id']}")[1]
+    assert [t["n"] for t in new["moves"]["turns"]] == [1, 2, 3, 4]
+    assert new["moves"]["turns"][3]["grn"] == state["moves"]["turns"][-1]["grn"]
+    assert "Result" not in dict(new["tags"]) and not any(t["variations"] for t in new["moves"]["turns"])
+
+
 def test_import_delete_and_share(server):
     text = Path("examples/gold-2p.grn").read_text()
     status, out, _ = call(server, "POST", "/api/import", {"name": "gold-2p.grn", "text": text})

@@ -35,7 +35,7 @@ from grn.jsonform import loads, record_to_json, records_from_json
 from grn.notation import parse
 from grn.position import Position, PositionError
 from grn.record import Record, Turn
-from grn.recording import EditError, annotate, line_at, normalise, play, position, undo
+from grn.recording import EditError, annotate, from_position, line_at, normalise, play, position, undo
 from grn.render.html import render_html
 from grn.serve.security import CSP, BodyTooLarge, Guard, Policy, security_headers
 from grn.serve.store import Store, StoreError, digest
@@ -201,6 +201,19 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
         return {"ids": await run_in_threadpool(work)}
 
+    async def fork(request: Request) -> dict[str, Any]:
+        game_id = _game_id(request)
+        data = await _body(request)
+        at = _text(data, "at", "end", limit=200)
+
+        def work() -> int:
+            record, _ = store.load(game_id)
+            new = from_position(record, at)
+            position(new, "end")  # the line replays
+            return store.create(new)
+
+        return {"id": await run_in_threadpool(work)}
+
     async def delete(request: Request) -> dict[str, Any]:
         game_id = _game_id(request)
         data = await _body(request)
@@ -344,6 +357,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         Route("/api/import", api(import_games), methods=["POST"]),
         Route("/api/games/{game_id}", api(state), methods=["GET"]),
         Route("/api/games/{game_id}/delete", api(delete), methods=["POST"]),
+        Route("/api/games/{game_id}/fork", api(fork), methods=["POST"]),
         Route("/api/games/{game_id}/play", api(play_turn), methods=["POST"]),
         Route("/api/games/{game_id}/undo", api(take_back), methods=["POST"]),
         Route("/api/games/{game_id}/note", api(note), methods=["POST"]),

@@ -220,6 +220,11 @@
     $("confirm").addEventListener("click", function () { post("play", {picked: picked}); });
     $("back").addEventListener("click", function () { picked.pop(); preview = null; load(S.id, S.address); });
     $("undo").addEventListener("click", function () { post("undo", {}); });
+    $("fork").addEventListener("click", function () {
+      api("POST", "/api/games/" + S.id + "/fork", {at: S.address}).then(function (d) {
+        status("a new game, number " + d.id + ", goes on from here"); openGame(d.id, "end");
+      }, fail);
+    });
     $("typed").addEventListener("submit", function (e) {
       e.preventDefault(); var t = e.target.elements.text; post("play", {text: t.value}).then(function () { t.value = ""; });
     });
