@@ -89,9 +89,10 @@ def main(argv: list[str]) -> int:
           f"p95 {pct(squares_ms, 95):6.1f} ms")
     print(f"placement confirmed -> new position:   p50 {statistics.median(play_ms):6.1f} ms   "
           f"p95 {pct(play_ms, 95):6.1f} ms")
-    print(f"page's first load (page, script, style, game list): {first_load / 1000:.1f} KB; "
-          f"one position's state with its board: {state_bytes / 1000:.1f} KB")
-    ok = pct(squares_ms, 95) <= 50 and pct(play_ms, 95) <= 50 and first_load < 300_000
+    print(f"page's first load: {first_load / 1000:.1f} KB (page, script, style, game list), "
+          f"{(first_load + state_bytes) / 1000:.1f} KB with the {tiles}-tile game open "
+          f"(its state and board: {state_bytes / 1000:.1f} KB)")
+    ok = pct(squares_ms, 95) <= 50 and pct(play_ms, 95) <= 50 and first_load + state_bytes < 300_000
     print("OK: within the targets" if ok else "OVER a target (p95 50 ms, first load 300 KB)")
     return 0 if ok else 1
 
