@@ -370,3 +370,39 @@ def test_r105_only_the_last_turn_of_a_line_is_taken_back():
         undo(record, "3")
     with pytest.raises(EditError):
         undo(record, "0")
+
+
+def test_an_illegal_turn_cannot_be_posted(server):
+    gid = call(server, "POST", "/api/games", {"game": "goldrush", "players": "A (red), B (yellow)"})[1]["id"]
+    state = call(server, "GET", f"/api/games/{gid}")[1]
+    for picked in (["17", "5,5", "0", "none"], ["17", "0,1", "45", "none"], ["17"], ["nope"]):
+        status, out, _ = call(server, "POST", f"/api/games/{gid}/play",
+                              {"at": "0", "base": state["base"], "picked": picked})
+        assert status == 400 and out["error"], picked
+    assert call(server, "GET", f"/api/games/{gid}")[1]["moves"]["turns"] == []
+
+
+def test_the_command_prints_its_address_with_the_token(tmp_path):
+    import subprocess
+    import sys
+
+    db = tmp_path / "club.db"
+    proc = subprocess.Popen([sys.executable, "-m", "grn", "serve", str(db), "--port", "0", "--token",
+                             TOKEN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith(f"grn serve: {db} at http://127.0.0.1:") and line.rstrip().endswith(f"?token={TOKEN}")
+        base = line.split(" at ")[1].split("/?")[0]
+        status, meta, _ = call(base, "GET", "/api/meta")
+        assert status == 200 and {g["name"] for g in meta["games"]} >= {"goldrush", "gold", "carcassonne"}
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert db.exists()
+    (tmp_path / "notes.txt").write_text("not a database")
+    bad = subprocess.run([sys.executable, "-m", "grn", "serve", str(tmp_path / "notes.txt"), "--port", "0"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "not an archive" in bad.stderr
+    short = subprocess.run([sys.executable, "-m", "grn", "serve", str(db), "--token", "short"],
+                           capture_output=True, text=True, timeout=60)
+    assert short.returncode == 2 and "at least 16" in short.stderr
