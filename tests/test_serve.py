@@ -406,3 +406,22 @@ def test_the_command_prints_its_address_with_the_token(tmp_path):
     short = subprocess.run([sys.executable, "-m", "grn", "serve", str(db), "--token", "short"],
                            capture_output=True, text=True, timeout=60)
     assert short.returncode == 2 and "at least 16" in short.stderr
+
+
+def test_a_game_without_choices_is_recorded_by_typing(server):
+    """The toy game (tests/toygame) implements no turn_step: the page asks for the turn in GRN."""
+    from tests.toygame import RULESET
+
+    games.register(RULESET)
+    try:
+        gid = call(server, "POST", "/api/games", {"game": "nim", "players": "Ann (red), Bob (blue)"})[1]["id"]
+        state = call(server, "GET", f"/api/games/{gid}")[1]
+        assert state["step"] is None and state["player"] == "red"
+        status, state, _ = call(server, "POST", f"/api/games/{gid}/play",
+                                {"at": "0", "base": state["base"], "text": "take=3"})
+        assert status == 200 and state["moves"]["turns"][0]["grn"] == "1. red take=3"
+        status, out, _ = call(server, "POST", f"/api/games/{gid}/play",
+                              {"at": "1", "base": state["base"], "text": "take=9"})
+        assert status == 400
+    finally:
+        games.unregister("nim")
