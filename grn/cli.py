@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional
 
 import typer
 
+from grn.aids import aids_lines
 from grn.errors import Diagnostic
 
 if TYPE_CHECKING:
@@ -730,6 +731,7 @@ def describe_position(pos: object) -> list[str]:
     names = {s.key: s.name for s in pos.seats}
     assert pos.ruleset is not None
     lines += pos.ruleset.describe(pos)
+    lines += aids_lines(pos)
     if pos.final:
         from grn.validate import _describe
 

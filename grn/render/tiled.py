@@ -100,6 +100,13 @@ def diagram_box(focus: list[tuple[int, int]], tiles: Iterable[tuple[int, int]],
             max(c[1] for c in cells))
 
 
+def coord_size(board_w: float, board_h: float) -> float:
+    """The font size of the coordinates of a board ``board_w`` by ``board_h`` units drawn without its panel for
+    the viewer, which scales the picture to its column: about 11 pixels or more where the larger side is shown
+    700 pixels long, however many squares the board has (15 units on a small board)."""
+    return float(min(26, max(15, round(max(board_w, board_h) / 52))))
+
+
 def wrap_text(text: str, chars: int) -> list[str]:
     """``text`` in lines of at most ``chars`` characters (a long word has a line of its own)."""
     lines: list[str] = []

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grn.aids import position_aids
 from grn.record import Comment, Markup, Record, Seat, Turn
 from grn.render import style as st
 from grn.render.frames import FrameTable
@@ -61,11 +62,15 @@ class _Builder:
         self.problems_at: dict[int, list[str]] = {}
         self.trouble: list[str] = []
 
-    def picture(self, position: Any, parent: int) -> list[Any]:
-        """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root)."""
+    def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
+        """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
+        ``panel=False``: the board alone (the page shows the panel in words)."""
         defs = self.page.defs.get(self.ruleset.name)
         try:
-            svg = self.ruleset.render_svg(position, shared_defs=defs)
+            if panel:
+                svg = self.ruleset.render_svg(position, shared_defs=defs)
+            else:
+                svg = self.ruleset.render_svg(position, shared_defs=defs, panel=False)
             root, ids = self.page.table.picture(svg)
         except NotImplementedError:
             root, ids = -1, []
@@ -101,7 +106,17 @@ class _Builder:
             node["c"] = comments
         if events:
             node["e"] = events
-        node["f"] = self.picture(position, parent)
+        # the panel in words beside the board, readable whatever the board's size (when the game gives it)
+        panel = self.ruleset.player_panel(position)
+        if panel is not None:
+            node["pl"] = list(panel.lines)
+            node["pp"] = [list(panel.players.get(k, ())) for k in self.keys]
+        aids = position_aids(position)
+        if aids.projected is not None and aids.projected != dict(scores):
+            node["j"] = [int(aids.projected.get(k, 0)) for k in self.keys]
+        if aids.open:
+            node["o"] = [[k, n] for k, n in aids.open.items()]
+        node["f"] = self.picture(position, parent, panel is None)
         self.nodes.append(node)
         return len(self.nodes) - 1
 

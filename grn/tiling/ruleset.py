@@ -67,6 +67,22 @@ class TileRuleset(Ruleset):
                          + f"{inside:<12}{symbols}".rstrip())
         return lines
 
+    def open_squares(self, position: Any) -> dict[str, int]:
+        """Each empty square beside a tile (``x,y``, sorted) and how many tiles left in the bag fit it in some
+        rotation; 0: no tile left can fill it (the game may end with that hole)."""
+        state = position.state
+        board = state.board
+        frontier = sorted(board.frontier)
+        counts = {xy: 0 for xy in frontier}
+        tileset = state.tileset
+        for tile, left in state.bag().items():
+            if left <= 0 or tile not in tileset:
+                continue
+            fitted = {(x, y) for x, y, _ in board.legal_positions(tileset[tile])}
+            for xy in fitted:
+                counts[xy] += left
+        return {f"{x},{y}": n for (x, y), n in counts.items()}
+
     def legal_problem(self, position: Any) -> str | None:
         from grn.tiling.commands import PlaceTile
 

@@ -22,6 +22,7 @@ from typing import Any
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
 from grn.render import style as st
 from grn.render import tiled
+from grn.ruleset import Panel
 from grn.render.tiled import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.tiling.commands import PlaceTile
@@ -204,8 +205,12 @@ def _next_tile(position: Any) -> str | None:
 
 def render_position(position: Any, *, legal: bool = False, width: int | None = None,
                     defs: TileDefs | None = None, diagram: bool = False,
-                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                    panel: bool = True) -> str:
     """The SVG of a Carcassonne position (``defs``: a shared :class:`TileDefs` the page writes once).
+
+    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
+    (the viewer shows the panel in words beside it: :func:`panel_text`).
 
     ``diagram`` draws a picture for a rules discussion: only the board around
     the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
@@ -249,8 +254,10 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     n = len(state.players)
     lines = tiled.caption_lines(caption, bw) if diagram else []
     top = tiled.caption_height(lines)
-    W = bw if diagram else max(bw, 640.0)
-    panel_h = 0 if diagram else 110 + 60 * n
+    alone = diagram or not panel
+    W = bw if alone else max(bw, 640.0)
+    panel_h = 0 if alone else 110 + 60 * n
+    coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
     H = top + bh + panel_h
     if diagram:
         width = width or 700
@@ -270,11 +277,11 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         # position however the board grows
         out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(frame.oy + maxy * T)})">')
         frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
-        out.append(f'<g transform="translate(0,{num(-maxy * T - 13)})">' + "".join(
-            st.text(x * T + T / 2, 0, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord")
+        out.append(f'<g transform="translate(0,{num(-maxy * T - 13 - (coord - 15) / 2)})">' + "".join(
+            st.text(x * T + T / 2, 0, x, size=coord, anchor="middle", fill=st.GRID_TEXT, cls="coord")
             for x in range(minx, maxx + 1)) + "</g>")
         out.append(f'<g transform="translate({num(minx * T - 12)},0)">' + "".join(
-            st.text(0, -y * T + T / 2 + 5, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord")
+            st.text(0, -y * T + T / 2 + coord / 3, y, size=coord, anchor="end", fill=st.GRID_TEXT, cls="coord")
             for y in range(miny, maxy + 1)) + "</g>")
     for (x, y), rots in sorted(spots.items()):
         X, Y = frame.xy(x, y)
@@ -318,7 +325,7 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     if not own:
         out.append("</g>")
     head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn carcassonne")
-    if diagram:
+    if alone:
         return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
     # the panel (on a page of many positions: drawn at 0 and moved, so that it does not change as the board grows)
     names = {s.key: s.name for s in position.seats}
@@ -354,6 +361,22 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         out.append("</g>")
     out.append("</g>")
     return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
+
+
+def panel_text(position: Any) -> Panel:
+    """The player panel in words, for the viewer to show beside the board: the bag, and each player's
+    followers in supply and gold ingots held (with The Gold Mines)."""
+    state = position.state
+    bag = f"{state.bag_left} tile{'s' if state.bag_left != 1 else ''} in the bag"
+    players: dict[str, tuple[str, ...]] = {}
+    for p in state.players:
+        n = state.followers_in_supply[p]
+        lines = [f"{n} follower{'s' if n != 1 else ''} in supply"]
+        if state.options.goldmines:
+            g = state.gold[p]
+            lines.append(f"{g} gold ingot{'s' if g != 1 else ''} held")
+        players[p] = tuple(lines)
+    return Panel((bag,), players)
 
 
 def _feature_at(board: Any) -> tiled.Anchor:
