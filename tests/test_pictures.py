@@ -85,3 +85,81 @@ def test_the_score_chart_has_its_whole_title_a_y_axis_and_counts(tmp_path):
     counts = sorted(int(t.text) for t in root.iter(f"{NS}text") if t.get("class") == "count")
     assert counts == [20, 20, 60]
     assert any("games" == b[0] for b in boxes) and any(b[0].startswith("final score") for b in boxes)
+
+
+def render_at(name: str, turn, **kw) -> ET.Element:
+    import grn
+    from grn.position import position_at
+
+    with open(EXAMPLES / name, encoding="utf-8") as f:
+        (record,) = list(grn.read(f))
+    position = position_at(record, turn)
+    return ET.fromstring(position.ruleset.render_svg(position, **kw))
+
+
+@pytest.mark.parametrize("name", ["carcassonne/carcassonne-rules-question.grn", "goldrush-rules-question.grn"])
+def test_a_diagram_is_as_tall_as_its_content_and_its_caption_uses_the_width(name):
+    import grn
+
+    with open(EXAMPLES / name, encoding="utf-8") as f:
+        (record,) = list(grn.read(f))
+    caption = record.tag("Event")
+    turn = 0 if name.startswith("carcassonne/") else max(t.number for t in record.turns)
+    root = render_at(name, turn, diagram=True, caption=caption)
+    assert float(root.get("width")) == 700
+    view_w, view_h = (float(v) for v in root.get("viewBox").split()[2:])
+    lines = [t for t in root.iter(f"{NS}text") if t.get("class") == "caption"]
+    assert 1 <= len(lines) <= max(1, -(-len(caption) // 55))  # long lines: the caption takes the width
+    for t in lines[:-1]:
+        assert len(t.text) >= 45
+    boxes = [b for b in text_boxes(root) if b[0] in {t.text for t in lines}]
+    assert all(b[3] <= view_w for b in boxes)
+    # every row of the board holds a tile, a ghost or what the markup names: no empty row
+    rows = {int(t.text) for t in root.iter(f"{NS}text") if t.get("class") == "coord" and t.get("text-anchor") == "end"}
+    filled = {int(u.get("data-xy").split(",")[1]) for u in root.iter(f"{NS}use") if u.get("data-xy")}
+    named = {int(m.group(2)) for m in re.finditer(r"(-?\d+),(-?\d+)", " ".join(
+        str(x) for t in record.turns if t.number <= turn for x in t.markup))}
+    assert rows <= filled | named, (rows, filled, named)
+    assert view_h <= 130 + 21 * len(lines) + 100 * len(rows)  # the caption, the rows, the margins: no more
+
+
+def test_the_ingot_symbol_printed_on_a_tile_is_not_drawn_like_the_real_ingots_on_it():
+    from grn.games.carcassonne.render import ingot_spot
+
+    root = render_at("carcassonne/goldmines-two-features.grn", 0)
+    marks = [g for g in root.iter(f"{NS}g") if g.get("class") == "ingot-mark"]
+    real = [g for g in root.iter(f"{NS}g") if g.get("class") == "ingots"]
+    assert real and all(r.get("data-count") and r.find(f"{NS}text").text == r.get("data-count") for r in real)
+    gold = {p.get("fill") for r in real for p in r.iter(f"{NS}path")} - {"none"}
+    for m in marks:  # the printed symbol: an outline, never gold-filled
+        assert all(p.get("fill") == "none" for p in m.iter(f"{NS}path"))
+        assert not gold & {e.get("fill") for e in m.iter()}
+    # in every rotation the real ingots lie in the corner across from the symbol (centre 15,86 turned)
+    for rotation in (0, 90, 180, 270):
+        mx, my = 15.0 - 50, 86.0 - 50
+        for _ in range(rotation // 90):
+            mx, my = -my, mx
+        ix, iy = ingot_spot(rotation)
+        assert abs(ix - (50 + mx)) > 40 and abs(iy - (50 + my)) > 40
+
+
+def test_a_tent_never_covers_the_nugget_symbols_of_its_mountain():
+    from grn.games.goldrush import load_tileset
+    from grn.games.goldrush.drawing import NUGGET_HALF, TENT_BOX, nugget_spots, tent_anchor
+
+    checked = 0
+    for design in load_tileset().tiles:
+        for rotation in (0, 90, 180, 270):
+            for si, segment in enumerate(design.segments):
+                spots = nugget_spots(design, rotation, si)
+                if not spots:
+                    continue
+                tx, ty = tent_anchor(design, rotation, si)
+                tent = (tx + TENT_BOX[0], ty + TENT_BOX[1], tx + TENT_BOX[2], ty + TENT_BOX[3])
+                assert 0 <= tent[0] and tent[2] <= 100 and 0 <= tent[1] and tent[3] <= 100
+                for nx, ny in spots:
+                    nugget = (nx - NUGGET_HALF, ny - NUGGET_HALF, nx + NUGGET_HALF, ny + NUGGET_HALF)
+                    assert not (tent[0] < nugget[2] and nugget[0] < tent[2] and tent[1] < nugget[3]
+                                and nugget[1] < tent[3]), (design.id, rotation, si)
+                checked += 1
+    assert checked > 50

@@ -32,7 +32,7 @@ from grn.ruleset import Panel
 from grn.render.tiled import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
-                                        tile_drawing)
+                                        tent_anchor, tile_drawing)
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
@@ -222,7 +222,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     own_defs = defs is None
     tdefs = TileDefs() if defs is None else defs
     # what must fit on the board
-    extent = tiled.markup_extent(position.markup, tileset)
+    extent = tiled.markup_extent(position.markup, tileset, label_room=not diagram)
     ghosts = extent.ghosts
     xs = [t[0] for t in view.tiles] or [0]
     ys = [t[1] for t in view.tiles] or [0]
@@ -253,15 +253,15 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     side = bh > bw * 1.05
     panel_w: float
     panel_h: float
-    caption_lines = tiled.caption_lines(caption, bw) if diagram else []
+    caption_lines = tiled.caption_lines(caption, tiled.diagram_width(bw, caption)) if diagram else []
     coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
     if diagram or not panel:
         k = 1.0
         panel_w = panel_h = 0.0
-        W: float = bw
+        W: float = tiled.diagram_width(bw, caption) if diagram else bw
         top = tiled.caption_height(caption_lines)
         H: float = bh + top
-        frame = Frame(minx, maxx, miny, maxy, M, M + top)
+        frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M + top)
         px: float = 0
         py: float = 0
         if diagram:
@@ -382,8 +382,8 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         out.append(stack(X + ax + 17, Y + ay + 6, p.count))
     for p in view.tents:
         X, Y = frame.xy(p.x, p.y)
-        ax, ay = segment_anchor(p.design, p.rotation, p.local)
-        out.append(tent(X + ax - 18, Y + ay + 4, p.owner))
+        ax, ay = tent_anchor(p.design, p.rotation, p.local)
+        out.append(tent(X + ax, Y + ay, p.owner))
     for p, aside in zip(view.cowboys, side_by_side([(p.x, p.y, p.local) for p in view.cowboys])):
         X, Y = frame.xy(p.x, p.y)
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
@@ -397,7 +397,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
             return PLACE_XY[place]
         return segment_anchor(t.design, t.rotation, t.orientation.place_segment[place])
 
-    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, feature_at))
+    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, feature_at, inside=diagram))
     if not own_defs:
         out[board_start:] = [f'<g class="board-layer" transform="translate({num(shift[0])},{num(shift[1])})">',
                              *out[board_start:], "</g>"]
