@@ -136,7 +136,7 @@ class _Builder:
         refuses ends the line (the validator's report says why).
         """
         from grn.position import Position, PositionError, _play
-        from grn.validate import _describe
+        from grn.validate import describe_events
 
         prev = parent
         for t in turns:
@@ -153,7 +153,7 @@ class _Builder:
                            turns, self.ruleset)
             comments = intro + [c.text for c in t.comments]
             intro = []
-            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, [_describe(e) for e in events], comments)
+            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, describe_events(events), comments)
             for k, var in enumerate(t.variations, 1):
                 assert before is not None
                 said = [n.text for n in var.intro if isinstance(n, Comment)]
@@ -167,7 +167,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
     from grn import games
     from grn.position import Position, _play
     from grn.ruleset import engine_for
-    from grn.validate import _describe, validate_record
+    from grn.validate import describe_events, validate_record
 
     if report is None:
         report = validate_record(record, file=None, index=index, tileset=tileset)
@@ -206,7 +206,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         root = builder.add(start, -1, None, "0", 0, [], intro, "Start")
         last, state = builder.line(state, record.turns, root, "", 0, 0, [])
         if state.is_over and not builder.trouble and report.complete:
-            events = [_describe(e) for e in state.final_scoring()]
+            events = describe_events(state.final_scoring())
         else:
             events = []
         if events:  # a game whose end scores nothing has no final-scoring position to show

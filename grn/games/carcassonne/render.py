@@ -211,6 +211,8 @@ def _turned(X: float, Y: float, rotation: int, body: str, cls: str = "") -> str:
 
 
 def _next_tile(position: Any) -> str | None:
+    if position.asked is not None:  # render --legal --tile T
+        return str(position.asked)
     turn = position.next_turn()
     if turn is None:
         return None

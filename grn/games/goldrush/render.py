@@ -197,6 +197,8 @@ def stack(cx: float, cy: float, count: int, s: float = 1.0) -> str:
 
 def _next_tile(position: Any) -> str | None:
     """The tile the next turn of the position's line (main line or variation) places, when it says so."""
+    if position.asked is not None:  # render --legal --tile T
+        return str(position.asked)
     turn = position.next_turn()
     if turn is None:
         return None
