@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Iterable, List, Optional
 
 import typer
 
+from grn.aids import aids_lines
+from grn.games import BUILTIN as _GAMES, DEFAULT as _DEFAULT_GAME
 from grn.errors import Diagnostic
 
 if TYPE_CHECKING:
@@ -174,6 +176,10 @@ def _report(diags: Iterable[Diagnostic]) -> int:
         _print_diagnostic(d)
         count += d.severity == "error"
     return count
+
+
+#: --game of selfplay and tiles: the games grn knows, and which one it takes without the option.
+_GAME_HELP = f"Which game: {', '.join(_GAMES)} (default: {_DEFAULT_GAME})."
 
 
 @app.command()
@@ -454,7 +460,7 @@ def _explain(report: object) -> None:
 
 @app.command()
 def selfplay(
-    game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one; grn validate --help lists none, see README)."),
+    game: Optional[str] = typer.Option(None, "--game", help=_GAME_HELP),
     players: int = typer.Option(2, "--players", "-n", help="Number of players (2 to 5)."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same game."),
     games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
@@ -647,6 +653,8 @@ def render(
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
     format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
+    tile: Optional[str] = typer.Option(None, "--tile", help="With --legal: ask about this tile instead of the one "
+                                       "the record places next."),
     reveal: bool = typer.Option(False, "--reveal", help="Show the faces seen so far on what lies face down (games with hidden faces)."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
     diagram: bool = typer.Option(False, "--diagram", help="A picture for a rules discussion: the board around the "
@@ -678,7 +686,11 @@ def render(
         if wanted and flag not in ruleset.render_options:
             print(f"grn render: --{flag} is not for {ruleset.title}: {_RENDER_FLAGS[flag]}", file=sys.stderr)
             raise typer.Exit(2)
+    if tile is not None and not legal:
+        print("grn render: --tile goes with --legal (which tile's legal places to draw)", file=sys.stderr)
+        raise typer.Exit(2)
     if legal:
+        position.asked = tile
         problem = ruleset.legal_problem(position)
         if problem:
             print(f"grn render: --legal: {problem}", file=sys.stderr)
@@ -730,10 +742,11 @@ def describe_position(pos: object) -> list[str]:
     names = {s.key: s.name for s in pos.seats}
     assert pos.ruleset is not None
     lines += pos.ruleset.describe(pos)
+    lines += aids_lines(pos)
     if pos.final:
-        from grn.validate import _describe
+        from grn.validate import describe_events
 
-        lines += [f"  final scoring: {_describe(e)}" for e in pos.events]
+        lines += [f"  final scoring: {d}" for d in describe_events(pos.events)]
     if not state.is_over:
         lines.append(f"  next: {names.get(state.current_player, state.current_player)} "
                      f"({state.current_player})")
@@ -862,7 +875,7 @@ def _archive_records(path: Path) -> list[tuple[Any, str]]:
 
 @app.command()
 def tiles(
-    game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
+    game: Optional[str] = typer.Option(None, "--game", help=_GAME_HELP),
     format: str = typer.Option("text", "--format", help="text (a table) or svg (a drawn sheet)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
     tileset: Optional[Path] = TilesetOpt,

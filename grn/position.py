@@ -58,6 +58,8 @@ class Position:
     ruleset: Ruleset | None = None
     #: The position is after the final scoring (``events`` are its events).
     final: bool = False
+    #: What ``render --legal`` asks about instead of what the record plays next (``--tile``), if anything.
+    asked: str | None = None
 
     def __post_init__(self) -> None:
         if self.ruleset is None:

@@ -15,6 +15,7 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -31,6 +32,18 @@ if TYPE_CHECKING:
 
 #: Player colours, in the order the boxes list them: the default for a ruleset.
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What the viewer shows beside the board about a position, in words: ``lines`` about the whole position
+    (what is left in the bag), and for each player (by key) short lines about their pieces."""
+
+    lines: tuple[str, ...]
+    players: dict[str, tuple[str, ...]]
+
+    def __repr__(self) -> str:
+        return f"<Panel {len(self.lines)} lines, {len(self.players)} players>"
 
 
 class SetupProblem(Exception):
@@ -181,8 +194,9 @@ class Ruleset:
 
     # -- what users see -------------------------------------------------
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
-        """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many)."""
+                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
+        """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many;
+        ``panel=False``: without the player panel, which the viewer then shows from :meth:`player_panel`)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
 
     def action_words(self, command: Any) -> str:
@@ -224,6 +238,16 @@ class Ruleset:
     def tile_table(self, tileset: Any) -> list[str]:
         """Every tile of ``tileset`` as a line of text (tile-laying games)."""
         raise NotImplementedError(f"{self.title or self.name} has no tiles")
+
+    def player_panel(self, position: "Position") -> Panel | None:
+        """The player panel in words, for the viewer to show beside the board at a readable size (then it asks
+        :meth:`render_svg` for the board with ``panel=False``).  Default None: the drawing keeps its panel."""
+        return None
+
+    def open_squares(self, position: "Position") -> dict[str, int]:
+        """For each open place of the position where a piece may go next (by its name in the notation), how
+        many of the pieces left could go there; 0: none left can fill it.  Default: nothing to say."""
+        return {}
 
     def describe(self, position: "Position") -> list[str]:
         """The lines ``grn show`` prints under the heading (default: each player's score)."""

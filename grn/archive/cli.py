@@ -124,7 +124,12 @@ def add(
 def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
     from grn.archive.export import batches
 
-    out.write(f"{'id':>6}  {'game':<9} {'date':<10}  {'event':<24} {'valid':<8} players (final scores)\n")
+    # the widest game name of the archive: the columns stay in line however long a game's name is (the
+    # table streams in batches, so the width is asked of the database once, up front)
+    (longest,) = con.execute("SELECT MAX(LENGTH(game)) FROM games").fetchone()
+    wide = max(4, longest or 0)
+    unfinished = 0
+    out.write(f"{'id':>6}  {'game':<{wide}} {'date':<10}  {'event':<24} {'valid':<8} players (final scores)\n")
     for rows in batches(con, ids, "id, game, date, event, valid, complete"):
         marks = ",".join("?" * len(rows))
         seats: dict[int, list[str]] = {}
@@ -133,9 +138,11 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
             seats.setdefault(gid, []).append(name if score is None else f"{name} {score}")
         for gid, game, date, event, valid, complete in rows:
             state = ("valid" if valid else "INVALID") + ("" if complete else "*")
-            out.write(f"{gid:>6}  {game:<9} {date or '-':<10}  {(event or '-')[:24]:<24} {state:<8} "
+            unfinished += 0 if complete else 1
+            out.write(f"{gid:>6}  {game:<{wide}} {(date or '-')[:10]:<10}  {(event or '-')[:24]:<24} {state:<8} "
                       f"{', '.join(seats.get(gid, []))}\n")
-    out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''} (* unfinished)\n")
+    legend = f" ({unfinished} unfinished, marked *)" if unfinished else ""
+    out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''}{legend}\n")
 
 
 def _run_sql(db: Path, sql: str, fmt: str, out: IO[str]) -> None:

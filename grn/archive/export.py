@@ -92,8 +92,23 @@ def _schemas() -> tuple[Any, Any]:
         ("game_id", pa.int64()), ("turn", pa.int32()), ("seq", pa.int32()), ("player", pa.string()),
         ("player_name", pa.string()), ("points", pa.int32()), ("feature", pa.string()),
         ("detail", pa.string()), ("final", pa.bool_()), ("type", pa.string()),
+        # what the points were counted from (tiles and the like), as the event JSON of the SQLite archive has it
+        ("counts", pa.map_(pa.string(), pa.int32())),
     ])
     return games, events
+
+
+#: The fields every score event's JSON has; any other whole-number field is one of its counts.
+_EVENT_FIELDS = frozenset({"type", "player", "points", "feature", "detail", "final"})
+
+
+def _counts(event_json: str | None) -> list[tuple[str, int]]:
+    """The counts of a score event (``tiles`` and the like) from the event JSON in the archive."""
+    if not event_json:
+        return []
+    data = json.loads(event_json)
+    return [(k, v) for k, v in data.items()
+            if k not in _EVENT_FIELDS and isinstance(v, int) and not isinstance(v, bool)]
 
 
 def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> int:
@@ -139,13 +154,13 @@ def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> i
                 n += 1
             gw.write_table(pa.table(cols, schema=games_schema))
             ecols: dict[str, list[Any]] = {f.name: [] for f in events_schema}
-            for gid, turn, seq, player, points, feature, detail, final, type_ in con.execute(
-                    "SELECT game_id, turn, seq, player, points, feature, detail, final, type FROM events "
+            for gid, turn, seq, player, points, feature, detail, final, type_, event in con.execute(
+                    "SELECT game_id, turn, seq, player, points, feature, detail, final, type, json FROM events "
                     f"WHERE game_id IN ({marks}) AND points IS NOT NULL ORDER BY game_id, final, turn, seq", part):
                 for name, value in (("game_id", gid), ("turn", turn), ("seq", seq), ("player", player),
                                     ("player_name", names.get((gid, player or ""))), ("points", points),
                                     ("feature", feature), ("detail", detail), ("final", bool(final)),
-                                    ("type", type_)):
+                                    ("type", type_), ("counts", _counts(event))):
                     ecols[name].append(value)
             ew.write_table(pa.table(ecols, schema=events_schema))
     return n

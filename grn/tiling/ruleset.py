@@ -50,30 +50,64 @@ class TileRuleset(Ruleset):
         return load_tileset(path)
 
     def tile_table(self, tileset: Any) -> list[str]:
-        """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what lies inside, symbols."""
+        """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what joins what (``city N+W``
+        is one feature on two edges, ``city N, city W`` two; a path's end inside the tile after a dash), what
+        lies inside, and the symbols and marks printed on it."""
         from grn.tiling.places import EDGE_MIDDLES
 
-        lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
-                 f"{'id':<6}{'copies':>6}  {'N':<10}{'E':<10}{'S':<10}{'W':<10}{'inside':<12}symbols"]
+        fields = _field_kinds(tileset)
+        rows = []
         for design in tileset.tiles:
             segments = design.segments
             owner = {p: seg for seg in segments for p in seg.places}
             edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
             inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
+            joins = ", ".join(_joins(seg) for seg in segments if seg.places and seg.kind not in fields)
             counts: dict[str, int] = {}
             for seg in segments:
                 for name, n in seg.symbols:
                     counts[name] = counts.get(name, 0) + n
-            symbols = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
-            lines.append(f"{design.id:<6}{design.count:>6}  " + "".join(f"{e:<10}" for e in edges)
-                         + f"{inside:<12}{symbols}".rstrip())
+            symbols = ", ".join([f"{n} {name}" for name, n in sorted(counts.items())]
+                                + [f"{mark} printed" for mark in design.marks])
+            rows.append((design.id, design.count, edges, inside, joins or "-", symbols))
+        width = max([len("joins")] + [len(r[4]) for r in rows]) + 2
+        lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
+                 f"{'id':<6}{'copies':>6}  {'N':<10}{'E':<10}{'S':<10}{'W':<10}{'inside':<12}"
+                 f"{'joins':<{width}}symbols"]
+        for tid, count, edges, inside, joins, symbols in rows:
+            lines.append((f"{tid:<6}{count:>6}  " + "".join(f"{e:<10}" for e in edges)
+                          + f"{inside:<12}{joins:<{width}}{symbols}").rstrip())
         return lines
+
+    def open_squares(self, position: Any) -> dict[str, int]:
+        """Each empty square beside a tile (``x,y``, sorted) and how many tiles left in the bag fit it in some
+        rotation; 0: no tile left can fill it (the game may end with that hole)."""
+        state = position.state
+        board = state.board
+        frontier = sorted(board.frontier)
+        counts = {xy: 0 for xy in frontier}
+        tileset = state.tileset
+        for tile, left in state.bag().items():
+            if left <= 0 or tile not in tileset:
+                continue
+            fitted = {(x, y) for x, y, _ in board.legal_positions(tileset[tile])}
+            for xy in fitted:
+                counts[xy] += left
+        return {f"{x},{y}": n for (x, y), n in counts.items()}
 
     def legal_problem(self, position: Any) -> str | None:
         from grn.tiling.commands import PlaceTile
 
         if position.final or position.state.is_over:
             return "the game is over: no tile is left to place"
+        asked = position.asked
+        if asked is not None:
+            tileset = position.state.tileset
+            if asked not in tileset:
+                return f"--tile {asked}: there is no tile {asked} in the tile set (grn tiles lists them)"
+            if position.state.bag().get(asked, 0) <= 0:
+                return f"--tile {asked}: no tile {asked} is left in the bag at this position"
+            return None
         turn = position.next_turn()
         if turn is None:
             return "the record's line ends here, so it does not say which tile comes next"
@@ -180,3 +214,22 @@ def _id_order(item: tuple[str, int]) -> tuple[int, str]:
     """Tile ids in the order a player reads them: by their number (``01a`` beside ``1``), then the rest."""
     m = _LEADING_NUMBER.match(item[0])
     return (int(m.group(1)), m.group(2)) if m else (1 << 30, item[0])
+
+def _field_kinds(tileset: Any) -> set[str]:
+    """The kinds that play the field role in ``tileset``: some segment of theirs holds half an edge whose
+    middle it does not hold (a path holds edge middles only, an edge-role kind whole edges)."""
+    out: set[str] = set()
+    for design in tileset.tiles:
+        for seg in design.segments:
+            held = set(seg.places)
+            if any(p % 3 != 1 and (3 * (p // 3) + 1) not in held for p in held):
+                out.add(seg.kind)
+    return out
+
+
+def _joins(seg: Any) -> str:
+    """One feature of a tile in words: its kind, the edges it touches joined by ``+``, and where a path
+    ends inside the tile (``road S-junction``)."""
+    edges = "+".join("NESW"[e] for e in sorted({p // 3 for p in seg.places}))
+    ends = "".join(f"-{end}" for end in seg.ends)
+    return f"{seg.kind} {edges}{ends}"

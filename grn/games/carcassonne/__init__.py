@@ -17,7 +17,7 @@ from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import SEC_GENERAL
 from grn.record import Record, Seat
-from grn.ruleset import SetupProblem
+from grn.ruleset import Panel, SetupProblem
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 
@@ -70,11 +70,18 @@ class CarcassonneRuleset(TileRuleset):
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
                    width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                   panel: bool = True) -> str:
         from grn.games.carcassonne.render import render_position
 
         return render_position(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption)
+                               caption=caption, panel=panel)
+
+    def player_panel(self, position: "Position") -> Panel:
+        """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
+        from grn.games.carcassonne.render import panel_text
+
+        return panel_text(position)
 
     def page_defs(self) -> Any:
         from grn.games.carcassonne.render import TileDefs

@@ -66,7 +66,8 @@ class GoldRuleset(Ruleset):
         return "<ghost> shows a tile: the card game has none"
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
+                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
+        # the panel stays: the card grid has a fixed size, so the picture is never shrunk below reading size
         from grn.games.gold.render import render_gold
 
         return render_gold(position, reveal=reveal, width=width, shared_defs=shared_defs is not None)

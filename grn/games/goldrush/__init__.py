@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.record import Record, Seat
-from grn.ruleset import SetupProblem
+from grn.ruleset import Panel, SetupProblem
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 from grn.tiling.tiles import TileSet, load_shipped_tileset
@@ -86,11 +86,18 @@ class GoldRushRuleset(TileRuleset):
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
                    width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                   panel: bool = True) -> str:
         from grn.games.goldrush.render import render_goldrush
 
         return render_goldrush(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption)
+                               caption=caption, panel=panel)
+
+    def player_panel(self, position: "Position") -> Panel:
+        """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
+        from grn.games.goldrush.render import panel_text
+
+        return panel_text(position)
 
     def page_defs(self) -> Any:
         from grn.games.goldrush.render import TileDefs
