@@ -938,6 +938,10 @@ from grn.archive.cli import app as _archive_app  # noqa: E402
 
 app.add_typer(_archive_app, name="archive")
 
+from grn.serve.cli import serve as _serve  # noqa: E402
+
+app.command("serve")(_serve)
+
 
 def main() -> None:
     """Entry point of the ``grn`` console script."""

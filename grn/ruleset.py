@@ -24,6 +24,7 @@ from grn.errors import IllegalAction
 from grn.record import Record, Seat
 
 if TYPE_CHECKING:
+    from grn.choices import Step
     from grn.engine import Engine
     from grn.interop import Exporter, Importer
     from grn.position import Position
@@ -203,6 +204,16 @@ class Ruleset:
         from grn.writer import command_text
 
         return command_text(command, self)
+
+    def turn_step(self, engine: "Engine", picked: Sequence[str]) -> "Step | None":
+        """The next choice of a turn entered by tapping, after the words ``picked`` (``grn serve``).
+
+        Every option must come from the rules engine, so that the words offered
+        can only make a legal turn; a word in ``picked`` that was not offered
+        raises :class:`grn.choices.ChoiceError`.  Default None: the game offers
+        no choices, and a turn is typed in GRN.
+        """
+        return None
 
     def legal_problem(self, position: "Position") -> str | None:
         """Why ``--legal`` cannot draw the next move at this position (None: it can)."""

@@ -7,13 +7,15 @@ and ``<ghost 17@2,0:90>`` shows a tile that is not there.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
+from grn.choices import ChoiceError, Option, Step, finished
 from grn.ruleset import Ruleset
 from grn.tiling import markup
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
+_LEADING_NUMBER = re.compile(r"^(\d+)(.*)$")
 
 
 class TileRuleset(Ruleset):
@@ -140,6 +142,78 @@ class TileRuleset(Ruleset):
             return f"<ghost>: rotation {rotation} is not one of 0, 90, 180, 270"
         return None
 
+    # -- recording a turn by choosing (grn serve) ------------------------------------------------
+    def turn_step(self, engine: Any, picked: Sequence[str]) -> Step | None:
+        """The tile drawn (from the bag, with its copies left; one that fits nowhere is discarded and the
+        next tile asked), the square (every square where it fits), the rotation (those that fit there),
+        then what the game lets follow (:meth:`followup_step`)."""
+        from grn.tiling.commands import DiscardTile
+
+        if engine.is_over:
+            return Step("The game is over: no tile is left in the bag")
+        bag = engine.bag()
+        done: list[Any] = []
+        words = list(picked)
+        i = 0
+        while True:
+            left = {t: n for t, n in bag.items() if n > 0}
+            note = "".join(f"tile {d.tile} fits nowhere and is set aside; " for d in done)
+            if not left:
+                # every tile left was set aside: the turn is those discards, and the game ends
+                return finished(tuple(done), "; ".join(self.action_words(a) for a in done))
+            if i == len(words):
+                opts = tuple(Option(t, f"tile {t}", count=n, picture=t) for t, n in sorted(left.items(), key=_id_order))
+                return Step(f"{note}which tile was drawn?" if note else "Which tile was drawn?", opts)
+            tile = words[i]
+            if tile not in left:
+                raise ChoiceError(f"tile {tile!r} is not in the bag")
+            i += 1
+            placements = engine.legal_placements(tile)
+            if placements:
+                break
+            done.append(DiscardTile(tile))
+            bag[tile] -= 1
+        squares: dict[tuple[int, int], list[Any]] = {}
+        for p in placements:
+            squares.setdefault((p.x, p.y), []).append(p)
+        if i == len(words):
+            return Step(f"{note}Where does tile {tile} go?",
+                        tuple(Option(f"{x},{y}", f"at {x},{y}", f"highlight {x},{y}") for x, y in sorted(squares)))
+        try:
+            x, y = (int(v) for v in words[i].split(","))
+            fits = squares[(x, y)]
+        except (ValueError, KeyError):
+            raise ChoiceError(f"tile {tile} does not fit at {words[i]!r}") from None
+        i += 1
+        if i == len(words):
+            return Step(f"Turn tile {tile} at {x},{y}",
+                        tuple(Option(str(p.rotation), f"turned {p.rotation}\u00b0", f"ghost {tile}@{x},{y}:{p.rotation}")
+                              for p in fits))
+        placement = next((p for p in fits if str(p.rotation) == words[i]), None)
+        if placement is None:
+            raise ChoiceError(f"tile {tile} does not fit at {x},{y} turned {words[i]!r}")
+        return self.followup_step(engine, tuple(done), placement, words[i + 1:])
+
+    def tile_picture(self, tile_id: str) -> str | None:
+        """Tile ``tile_id`` of the shipped set, unturned, alone as a small SVG, for a page that offers it
+        (None: the game draws no tile alone, or there is no such tile)."""
+        return None
+
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Sequence[str]) -> Step:
+        """What may follow ``placement`` (after the tiles set aside, ``before``), after the words ``picked``.
+
+        Default: nothing, the turn is the placement.  A game offers its pieces here, from its engine.
+        """
+        if picked:
+            raise ChoiceError(f"{picked[0]!r} is not a choice here: the turn is whole")
+        actions = (*before, placement)
+        return finished(actions, "; ".join(self.action_words(a) for a in actions))
+
+
+def _id_order(item: tuple[str, int]) -> tuple[int, str]:
+    """Tile ids in the order a player reads them: by their number (``01a`` beside ``1``), then the rest."""
+    m = _LEADING_NUMBER.match(item[0])
+    return (int(m.group(1)), m.group(2)) if m else (1 << 30, item[0])
 
 def _field_kinds(tileset: Any) -> set[str]:
     """The kinds that play the field role in ``tileset``: some segment of theirs holds half an edge whose

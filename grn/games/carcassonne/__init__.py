@@ -96,6 +96,22 @@ class CarcassonneRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
+    def tile_picture(self, tile_id: str) -> str | None:
+        """The tile alone, unturned: what the recorder's tile buttons show."""
+        from grn.games.carcassonne.render import tile_drawing
+        from grn.render import style as st
+
+        design = self.default_tileset().by_id.get(tile_id)
+        if design is None:
+            return None
+        return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design) + "</svg>"
+
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+        """The second ingot and a follower, from the engine's options."""
+        from grn.games.carcassonne.recording import followup_step
+
+        return followup_step(self, engine, before, placement, picked)
+
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
         if isinstance(command, PlaceFollower):

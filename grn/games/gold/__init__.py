@@ -80,6 +80,12 @@ class GoldRuleset(Ruleset):
 
         return "<defs>" + card_back_def() + "</defs>"
 
+    def turn_step(self, engine: Any, picked: Any) -> Any:
+        """The cards turned over: a place from the engine's face-down cards, then the face it showed."""
+        from grn.games.gold.recording import turn_step
+
+        return turn_step(self, engine, picked)
+
     def action_words(self, command: Any) -> str:
         """A card turned over, in words for the viewer's move list: ``b7: gold 1``, ``c4: red miner 2``."""
         if isinstance(command, FlipCard):

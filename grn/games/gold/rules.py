@@ -568,6 +568,12 @@ class GoldState(Engine):
         out = {c: n - gone.get(c, 0) for c, n in self._deck_counts.items()}
         return {c: n for c, n in out.items() if n > 0}
 
+    def unseen_cards(self) -> dict[Card, int]:
+        """The multiset of faces not yet seen anywhere: what a face-down card never turned may show."""
+        seen = self._seen_counts
+        out = {c: n - seen.get(c, 0) for c, n in self._deck_counts.items()}
+        return {c: n for c, n in out.items() if n > 0}
+
     def copy(self) -> GoldState:
         """An independent copy (for search and what-ifs)."""
         other = GoldState.__new__(GoldState)

@@ -112,6 +112,22 @@ class GoldRushRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
+    def tile_picture(self, tile_id: str) -> str | None:
+        """The tile alone, unturned: what the recorder's tile buttons show."""
+        from grn.games.goldrush.drawing import tile_drawing
+        from grn.render import style as st
+
+        design = self.default_tileset().by_id.get(tile_id)
+        if design is None:
+            return None
+        return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design, 0) + "</svg>"
+
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+        """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
+        from grn.games.goldrush.recording import followup_step
+
+        return followup_step(self, engine, before, placement, picked)
+
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
         if isinstance(command, PlaceCowboy):
