@@ -12,16 +12,31 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional
 
 import typer
+import typer.core
 
 from grn.errors import Diagnostic
+from grn.output import OutputError, beside_input, check_target, write_bytes, write_text, writing
 
 if TYPE_CHECKING:
     from grn.position import Position
 
+class _Commands(typer.core.TyperGroup):
+    """grn's commands: an output path that cannot be used, or a write that fails, is one line (grn.output)."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OutputError as exc:
+            print(exc.line(), file=sys.stderr)
+            raise typer.Exit(exc.exit_code)
+
+
 app = typer.Typer(
+    cls=_Commands,
     add_completion=False,
     no_args_is_help=True,
     help="Record, check and draw board-game records in the GRN notation.",
@@ -139,11 +154,8 @@ def _options(version: bool = typer.Option(False, "--version", callback=_version,
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
-    """Write ``text`` to ``output``, or to standard output when there is none."""
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    """Write ``text`` to ``output``, or to standard output when there is none (grn.output: atomic, one-line errors)."""
+    write_text(output, text)
 
 
 def _no_game(path: str) -> Diagnostic:
@@ -152,20 +164,25 @@ def _no_game(path: str) -> Diagnostic:
                       code="empty")
 
 
-def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn: Optional[str] = None) -> Optional[Path]:
+def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn: Optional[str] = None,
+                         force: bool = False) -> tuple[Optional[Path], bool]:
     """Where a drawing goes: ``-o``; a pipe; or, rather than pouring markup onto a terminal, a file
-    named after the input (``game.grn`` -> ``game.svg``, ``game-turn12.svg`` with ``--turn 12``)."""
+    named after the input (``game.grn`` -> ``game.svg``, ``game-turn12.svg`` with ``--turn 12``), which
+    replaces no file unless ``force`` (R83).  The flag says whether to tell the user where it went."""
     if output is not None or not sys.stdout.isatty():
-        return output
+        check_target(output)
+        return output, False
     if source == "-":
         print(f"grn: refusing to write {suffix[1:].upper()} to the terminal: pass -o FILE{suffix} or pipe it",
               file=sys.stderr)
         raise typer.Exit(2)
     stem = Path(source).stem + (f"-turn{re.sub(r'[^A-Za-z0-9]+', '_', turn)}" if turn else "")
-    target = Path(source).with_name(stem + suffix)
+    return beside_input(source, stem + suffix, force=force), True
+
+
+def _wrote(target: Path, suffix: str) -> None:
     print(f"grn: wrote {target} (the terminal gets no {suffix[1:].upper()}; -o FILE chooses the name)",
           file=sys.stderr)
-    return target
 
 
 def _report(diags: Iterable[Diagnostic]) -> int:
@@ -187,50 +204,40 @@ def fmt(
     Example: grn fmt game.grn --check
     """
     import hashlib
-    import shutil
-    import tempfile
 
     from grn.sources import load
     from grn.writer import write_record
 
     bad = 0
     for path in files:
-        # Game by game into a temporary file (or, for --check, a running digest): memory stays flat,
-        # and a file with an error prints or rewrites nothing.
+        # Game by game into a temporary file (grn.output; for --check, a running digest): memory stays
+        # flat, and a file with an error prints or rewrites nothing.
         rewrite = write and path != "-" and not path.lower().endswith(".json")
         digest = hashlib.sha256() if check else None
-        sink = None if check else (open(Path(path).with_name(Path(path).name + ".fmt-part"), "w", encoding="utf-8",
-                                        newline="\n") if rewrite else tempfile.TemporaryFile("w+", encoding="utf-8"))
         written = errors = 0
         try:
-            for item in load(path):
-                if item.problem is not None:
-                    errors += _report([item.problem])
-                    continue
-                assert item.record is not None
-                errors += _report(item.record.diagnostics)
+            to_stdout = not write and digest is None
+            with (writing(Path(path)) if rewrite else writing(None) if to_stdout else _no_sink()) as sink:
+                for item in load(path):
+                    if item.problem is not None:
+                        errors += _report([item.problem])
+                        continue
+                    assert item.record is not None
+                    errors += _report(item.record.diagnostics)
+                    if errors:
+                        continue
+                    piece = ("\n" if written else "") + write_record(item.record)
+                    written += 1
+                    if digest is not None:
+                        digest.update(piece.encode("utf-8"))
+                    elif sink is not None:
+                        sink.write(piece)
+                if not written and not errors:
+                    errors += _report([_no_game(path)])
                 if errors:
-                    continue
-                piece = ("\n" if written else "") + write_record(item.record)
-                written += 1
-                if digest is not None:
-                    digest.update(piece.encode("utf-8"))
-                elif sink is not None:
-                    sink.write(piece)
-            if not written and not errors:
-                errors += _report([_no_game(path)])
-            if not errors and sink is not None and not rewrite and not write:
-                sink.seek(0)
-                shutil.copyfileobj(sink, sys.stdout)
-        finally:
-            if sink is not None:
-                sink.close()
-        if rewrite:
-            part = Path(path).with_name(Path(path).name + ".fmt-part")
-            if errors:
-                part.unlink()
-            else:
-                part.replace(path)
+                    raise _Discard()
+        except _Discard:
+            pass
         if errors:
             bad += 1
             continue
@@ -238,6 +245,15 @@ def fmt(
             print(f"{path}: not in canonical form (run grn fmt --write)", file=sys.stderr)
             bad += 1
     raise typer.Exit(1 if bad else 0)
+
+
+class _Discard(Exception):
+    """Leaves a ``writing`` block so that what it wrote is thrown away (a file with an error)."""
+
+
+@contextmanager
+def _no_sink() -> Iterator[Any]:
+    yield None
 
 
 def _file_digest(path: str) -> bytes:
@@ -274,16 +290,11 @@ def convert(
         print(f"grn convert: --to must be json or grn, not {to!r}", file=sys.stderr)
         raise typer.Exit(2)
     as_json = None if from_ is None else (from_ == "json")
-    # Game by game: a record is written as soon as it is read, and forgotten.  The text goes to a file
-    # (beside the target with -o, else a temporary one) that is kept only when every game was read
-    # without error: an error writes nothing, as it always did, and memory stays flat.
-    import tempfile
-
-    target = None if output is None else output.with_name(output.name + ".part")
-    sink = (tempfile.TemporaryFile("w+", encoding="utf-8") if target is None
-            else open(target, "w", encoding="utf-8"))
+    # Game by game: a record is written as soon as it is read, and forgotten.  The text goes to a
+    # temporary file (grn.output) that becomes the output only when every game was read without error:
+    # an error writes nothing, and memory stays flat.
     written = errors = 0
-    try:
+    with writing(output) as sink:
         if to == "json":
             sink.write(f'{{\n "grn": {FORMAT_VERSION},\n "games": [')
         for item in load(file, as_json=as_json):
@@ -304,20 +315,8 @@ def convert(
             errors += _report([_no_game(file)])
         if to == "json":
             sink.write(("\n ]" if written else "]") + "\n}\n")
-        if target is None and not errors:
-            import shutil
-
-            sink.seek(0)
-            shutil.copyfileobj(sink, sys.stdout)
-    finally:
-        sink.close()
-    if target is not None:
         if errors:
-            target.unlink()
-        else:
-            target.replace(output)  # type: ignore[arg-type]
-    if errors:
-        raise typer.Exit(1)
+            raise typer.Exit(1)  # inside the block: nothing is written
 
 
 @app.command()
@@ -471,6 +470,7 @@ def selfplay(
     from grn.selfplay import to_record
     from grn.writer import write_record
 
+    check_target(output)
     try:
         ruleset = registry.find_ruleset(game)
     except registry.UnknownGame:
@@ -534,6 +534,7 @@ def import_(
     """
     from grn.interop import ConversionProblem, find_importer, importers
 
+    check_target(output)
     importer = find_importer(source, from_)
     if importer is None:
         known = ", ".join(f"{i.name} ({' '.join(i.suffixes + i.prefixes)})" for i in importers())
@@ -564,6 +565,7 @@ def export(
     """
     from grn.interop import ConversionProblem, annotations_of, find_exporter
 
+    check_target(output)
     record = _one_record(file, game)
     exporter = find_exporter(record, to)  # type: ignore[arg-type]
     if exporter is None:
@@ -644,8 +646,10 @@ def render(
     turn: Optional[str] = typer.Option(None, "--turn", "-t",
                                        help="Position: N (after turn N, 0 = start), N(k)M in a variation; "
                                             "default the end (after the final scoring of a finished game)."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
-    format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output); "
+                                          "its extension, .svg or .png, says the format."),
+    format: Optional[str] = typer.Option(None, "--format", help="svg or png (png needs cairosvg); default: what "
+                                         "-o's extension says, else svg."),
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
     reveal: bool = typer.Option(False, "--reveal", help="Show the faces seen so far on what lies face down (games with hidden faces)."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
@@ -653,6 +657,8 @@ def render(
                                  "markup, the question as caption, no player panel, 700 px wide."),
     crop: Optional[str] = typer.Option(None, "--crop", help="With --diagram: the board box to draw, X0,Y0,X1,Y1."),
     tileset: Optional[Path] = TilesetOpt,
+    force: bool = typer.Option(False, "--force", help="Without -o on a terminal: replace the file named after "
+                               "the input if it is there."),
 ) -> None:
     """Draw a position of a game as SVG (or PNG), with the record's diagram markup.
 
@@ -660,9 +666,11 @@ def render(
     """
     from grn.render import render_svg
 
-    if format not in ("svg", "png"):
-        print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
+    format = _picture_format(format, output)
+    if width is not None and not 1 <= width <= MAX_WIDTH:
+        print(f"grn render: --width must be 1 to {MAX_WIDTH} pixels, not {width}", file=sys.stderr)
         raise typer.Exit(2)
+    check_target(output)
     position = _position(file, game, turn, tileset)
     ruleset = position.ruleset
     assert ruleset is not None
@@ -691,14 +699,38 @@ def render(
             print("grn render: --format png needs cairosvg: pip install 'grn[png]' (or use the SVG)",
                   file=sys.stderr)
             raise typer.Exit(1)
-        data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
-        output = _output_for_terminal(output, file, ".png", turn)
-        if output is None:
-            sys.stdout.buffer.write(data)
-        else:
-            output.write_bytes(data)
-        return
-    _emit(svg, _output_for_terminal(output, file, ".svg", turn))
+        target, tell = _output_for_terminal(output, file, ".png", turn, force)
+        write_bytes(target, cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width))
+    else:
+        target, tell = _output_for_terminal(output, file, ".svg", turn, force)
+        write_text(target, svg)
+    if tell:
+        assert target is not None
+        _wrote(target, "." + format)
+
+
+#: The widest drawing ``--width`` asks for, in pixels.
+MAX_WIDTH = 20000
+#: Picture formats grn does not write, by extension: refused rather than written as SVG under another name.
+_OTHER_PICTURES = {".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".pdf", ".eps", ".ps", ".avif"}
+
+
+def _picture_format(format: Optional[str], output: Optional[Path]) -> str:
+    """The format ``render`` writes: ``--format``, else what ``-o``'s extension says (.svg, .png), else SVG (R84)."""
+    if format is not None and format not in ("svg", "png"):
+        print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    suffix = output.suffix.lower() if output is not None and str(output) != "-" else ""
+    named = {".svg": "svg", ".png": "png"}.get(suffix)
+    if suffix in _OTHER_PICTURES:
+        print(f"{output}: error: grn draws SVG or PNG, not {suffix[1:].upper()}: name the file .svg or .png",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    if format is not None and named is not None and named != format:
+        print(f"{output}: error: --format {format} but the name ends in {suffix}: the two must agree",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    return format or named or "svg"
 
 
 @app.command()
@@ -747,6 +779,8 @@ def html(
     tileset: Optional[Path] = TilesetOpt,
     embed: bool = typer.Option(False, "--embed", help="Write only the viewer (one <div> and one <script>) to "
                                "paste into another page."),
+    force: bool = typer.Option(False, "--force", help="Without -o on a terminal: replace the file named after "
+                               "the input if it is there."),
 ) -> None:
     """Write one self-contained HTML page to step through the games of a file (a move list, variations,
     scores, a score chart; links to any position).
@@ -756,6 +790,7 @@ def html(
     from grn.render import render_html
     from grn.sources import load
 
+    target, tell = _output_for_terminal(output, file, ".html", force=force)
     records = []
     for item in load(file):
         if item.problem is not None:
@@ -778,7 +813,10 @@ def html(
     reports = [validate_record(r, file=name, index=i, tileset=ts) for i, r in enumerate(records)]
     page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts, reports=reports,
                        embed=embed)
-    _emit(page, _output_for_terminal(output, file, ".html"))
+    write_text(target, page)
+    if tell:
+        assert target is not None
+        _wrote(target, ".html")
     errors = sum(_report(d for d in rep.diagnostics if d.severity == "error") for rep in reports)
     if errors:
         raise typer.Exit(1)
@@ -800,8 +838,10 @@ def site(
     """
     from grn.render.site import Anonymiser, SiteGame, write_site
     from grn.sources import load
+    from grn.output import output_folder
     from grn.validate import validate_record
 
+    output_folder(output)  # before any work: the folder that holds it must exist (R80)
     ts = _tileset(tileset)
     found: list[tuple[Any, str]] = []
     failed = False
@@ -873,6 +913,7 @@ def tiles(
     """
     from grn import games as registry
 
+    check_target(output)
     try:
         ruleset = registry.find_ruleset(game)
     except registry.UnknownGame as exc:

@@ -16,6 +16,7 @@ from typing import IO, Iterator, List, Optional
 import typer
 
 from grn.archive.search import FilterError, Filters
+from grn.output import check_target, output_folder, writing
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -72,10 +73,8 @@ def _usage(command: str, exc: FilterError) -> typer.Exit:
 
 @contextmanager
 def _output(path: Optional[Path]) -> Iterator[IO[str]]:
-    if path is None:
-        yield sys.stdout
-        return
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+    """A file (written whole, then renamed: grn.output), or standard output, streamed."""
+    with writing(path, whole=False) as fh:
         yield fh
 
 
@@ -185,6 +184,7 @@ def search(
     if format not in ("table", "grn", "json"):
         print(f"grn archive search: --format must be table, grn or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
+    check_target(output)
     if sql is not None:
         with _output(output) as out:
             _run_sql(db, sql, format, out)
@@ -234,6 +234,8 @@ def stats(
     if format not in ("table", "json"):
         print(f"grn archive stats: --format must be table or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
+    if svg is not None:
+        output_folder(svg)  # before any work (R80)
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
     con = _open(db, readonly=True)
@@ -320,6 +322,8 @@ def export(
     if to == "parquet" and output is None:
         print("grn archive export: --to parquet needs -o DIRECTORY", file=sys.stderr)
         raise typer.Exit(2)
+    if to != "parquet":
+        check_target(output)
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
     con = _open(db, readonly=True)

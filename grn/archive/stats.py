@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from grn.archive.search import Filters, where
+from grn.output import output_folder, write_text
 
 #: Width of a bin of the score distribution.
 BIN = 10
@@ -156,7 +157,7 @@ def table(stats: Stats) -> str:
 
 def write_charts(stats: Stats, directory: Path, *, top: int = 20) -> list[Path]:
     """Write the charts as SVG files in ``directory``; return their paths."""
-    directory.mkdir(parents=True, exist_ok=True)
+    output_folder(directory)
     out = [_players_chart(stats, directory / "players.svg", top), _first_chart(stats, directory / "first-player.svg")]
     for g in stats.games:
         if g.scores:
@@ -196,7 +197,7 @@ def _players_chart(stats: Stats, path: Path, top: int) -> Path:
         yy = y + (i // 4) * 20
         dwg.add(dwg.rect((x, yy), (12, 12), fill=colour[k]))
         dwg.add(dwg.text(k, insert=(x + 16, yy + 11), font_size=12, font_family="sans-serif"))
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path
 
 
@@ -224,7 +225,7 @@ def _first_chart(stats: Stats, path: Path) -> Path:
                          font_family="sans-serif"))
         dwg.add(dwg.text(f"{g.game} {g.players}p", insert=(x - 4, base + 16), font_size=11,
                          font_family="sans-serif"))
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path
 
 
@@ -249,5 +250,5 @@ def _scores_chart(g: GameStats, path: Path) -> Path:
         if i % 2 == 0:
             dwg.add(dwg.text(str(start), insert=(x, base + 16), font_size=10, font_family="sans-serif"))
     dwg.add(dwg.line((36, base), (width - 10, base), stroke="black"))
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path
