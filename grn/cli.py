@@ -492,20 +492,6 @@ def selfplay(
     _emit("\n".join(texts), output)
 
 
-def _read_source_text(source: str) -> str:
-    """The text of a file to import (``-``: standard input), or exit 1 with a one-line message."""
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        print(f"{source}: error: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        print(f"{source}: error: not UTF-8 text (byte {exc.start})", file=sys.stderr)
-        raise typer.Exit(1)
-
-
 def _tag_options(pairs: Optional[List[str]]) -> dict[str, str]:
     tags: dict[str, str] = {}
     for pair in pairs or []:
@@ -520,36 +506,65 @@ def _tag_options(pairs: Optional[List[str]]) -> dict[str, str]:
 
 @app.command("import")
 def import_(
-    source: str = typer.Argument(..., help="A file of another program (.jcz, ...), a replay link, or - for "
-                                           "standard input (with --from)."),
+    sources: List[str] = typer.Argument(..., help="A file of another program (.jcz, ...), a replay link, or - for "
+                                                  "standard input (with --from); or a batch: several of them, a "
+                                                  "folder, a list of links or file names (.txt, one a line; .csv)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
     from_: Optional[str] = typer.Option(None, "--from", help="The input's format, when its name does not say "
-                                                             "(standard input)."),
+                                                             "(standard input); 'list' for a list of links."),
     tag: Optional[List[str]] = typer.Option(None, "--tag", help="Set a header tag, NAME=VALUE (repeatable): "
                                                                 "players' names, the date, the event."),
+    column: Optional[str] = typer.Option(None, "--column", help="In a CSV list: the column of the links, by "
+                                                                "name or number (default: the first that has them)."),
 ) -> None:
-    """Read another program's saved game (or replay link) as a GRN record.
+    """Read another program's saved game (or replay link) as a GRN record; a batch into one multi-game file.
 
-    Example: grn import game.jcz -o game.grn
+    Example: grn import game.jcz -o game.grn; grn import club-links.txt -o club.grn
     """
-    from grn.interop import ConversionProblem, find_importer, importers
+    from grn.importing import ImportProblem, convert, is_batch, single_item
 
     check_target(output)
-    importer = find_importer(source, from_)
-    if importer is None:
-        known = ", ".join(f"{i.name} ({' '.join(i.suffixes + i.prefixes)})" for i in importers())
-        what = f"--from {from_!r}" if from_ else repr(source)
-        print(f"grn import: no reader for {what}: grn imports {known}", file=sys.stderr)
-        raise typer.Exit(2)
     tags = _tag_options(tag)
-    text = source if importer.reads_link(source) and from_ is None else _read_source_text(source)
-    label = "<link>" if text is source else ("<stdin>" if source == "-" else source)
+    if is_batch(sources, from_):
+        _import_batch(sources, output, tags, from_, column)
     try:
-        grn_text = importer.to_grn(text, tags=tags)
-    except ConversionProblem as exc:
-        print(exc.line(label), file=sys.stderr)
-        raise typer.Exit(1)
-    _emit(grn_text, output)
+        text = convert(single_item(sources[0], from_), tags, from_)
+    except ImportProblem as exc:
+        print(f"grn import: {exc.message}" if exc.exit_code == 2 else exc.line(), file=sys.stderr)
+        raise typer.Exit(exc.exit_code)
+    _emit(text, output)
+
+
+def _import_batch(sources: List[str], output: Optional[Path], tags: dict[str, str], fmt: Optional[str],
+                  column: Optional[str]) -> None:
+    """A batch import: every game into one GRN file, each refused input a line; a progress bar on a terminal."""
+    from grn.importing import ImportProblem, batch_items, run_batch
+
+    items = list(batch_items(sources, column))
+    usage = [i for i in items if isinstance(i, ImportProblem) and i.exit_code == 2]
+    if usage:
+        print(usage[0].line(), file=sys.stderr)
+        raise typer.Exit(2)
+
+    def refused(problem: ImportProblem) -> None:
+        print(problem.line(), file=sys.stderr)
+
+    with writing(output) as out:
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("importing", total=len(items))
+                summary = run_batch(items, out, tags, fmt, refused=lambda p: bar.console.print(p.line(), markup=False,
+                                                                                               highlight=False),
+                                    step=lambda: bar.advance(task))
+        else:
+            summary = run_batch(items, out, tags, fmt, refused=refused)
+    print(f"grn import: {summary.games} game{'s' if summary.games != 1 else ''} imported"
+          + (f", {summary.refused} refused" if summary.refused else "")
+          + (f" into {output}" if output is not None else ""), file=sys.stderr)
+    raise typer.Exit(1 if summary.refused else 0)
 
 
 @app.command("export")

@@ -113,7 +113,7 @@ def _players(value: Any) -> tuple[list[str], list[str], list[str]]:
         name = as_str(p.get("name", ""), f"$.players[{i}].name")
         raw_names.append(name)
         # a GRN name holds no comma, parenthesis or line break (the Players tag's syntax)
-        names.append(player_name(name))
+        names.append(player_name(name, f"$.players[{i}].name"))
         slots.append(as_int(required(p, "slot", f"$.players[{i}]"), f"$.players[{i}].slot", 0, 99))
     if len(set(slots)) != len(slots):
         raise ConversionProblem("two players have the same slot", "$.players")
