@@ -53,7 +53,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 def _source_line(file: str, line: int) -> str | None:
     """Line ``line`` of a record file (or of standard input), lines ending at "\\n" as the grammar counts them."""
-    from grn.sources import stdin_bytes
+    from grn.sources import stdin_bytes, utf8_bytes
 
     try:
         if file == "<stdin>":
@@ -72,7 +72,7 @@ def _source_line(file: str, line: int) -> str | None:
         try:
             if data is None and os.path.getsize(file) > (32 << 20):
                 return _line_of_big_file(file, line)  # scanned to the line: memory stays bounded
-            data = data if data is not None else Path(file).read_bytes()
+            data = utf8_bytes(data if data is not None else Path(file).read_bytes())
         except OSError:
             return None
         _LINES.clear()  # one file at a time: reports come file by file
@@ -343,7 +343,7 @@ def validate(
         raise typer.Exit(2)
     ts = _tileset(tileset)
     validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=explain or format == "json")
-    games = valid = 0
+    games = valid = unfinished = 0
     errors = 0
     # The report streams: each game is written (or printed) as it is checked and then forgotten,
     # so memory stays flat however many games a file holds.
@@ -362,6 +362,7 @@ def validate(
             report = item.report
             games += 1
             valid += report.valid
+            unfinished += report.valid and not report.complete  # valid so far, and stops before the end
             errors += sum(d.severity == "error" for d in report.diagnostics)
             index += 1
             if item.record is not None and registry.known(item.record.game):  # kept when a series check needs it
@@ -395,7 +396,9 @@ def validate(
         out.end({"games": games, "valid": valid, "invalid": games - valid, "errors": errors})
     else:
         status = "ok" if errors == 0 else f"{errors} error{'s' if errors != 1 else ''}"
-        print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid: {status}")
+        # an unfinished game is valid as far as it goes, and said to be unfinished (docs/notation.md, End)
+        print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid"
+              + (f", {unfinished} unfinished" if unfinished else "") + f": {status}")
     raise typer.Exit(1 if errors else 0)
 
 
@@ -634,19 +637,41 @@ def _one_record(file: str, game: int) -> object:
 
 
 def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path] = None) -> "Position":
-    """The position ``turn`` of game ``game`` of ``file``, or exit 1 with a one-line message."""
-    from grn.position import PositionError, position_at
+    """The position ``turn`` of game ``game`` of ``file``, or exit 1 with a one-line message.
+
+    The record is held to what ``grn validate`` checks (R89): a turn that breaks the rules on the way,
+    or markup of the position that the validator rejects, is reported as validate reports it."""
+    from grn.position import PositionError, drawable, position_at, rejected_markup
     from grn.record import Record
+    from grn.validate import validate_record
 
     record = _one_record(file, game)
     assert isinstance(record, Record)
+    name = "<stdin>" if file == "-" else file
+    ts = _tileset(tileset)
     try:
-        return position_at(record, turn, tileset=_tileset(tileset))
+        position = position_at(record, turn, tileset=ts)
     except PositionError as exc:
-        name = "<stdin>" if file == "-" else file
+        if exc.rule:  # validate's own diagnostic: file:line:col, the rule, the source line and a caret
+            report = validate_record(record, file=name, index=game - 1, keep_turns=False, tileset=ts)
+            first = next((d for d in report.diagnostics if d.severity == "error" and d.span == exc.span), None)
+            if first is not None:
+                _print_diagnostic(first)
+                raise typer.Exit(1)
         where = f"{name}:{exc.span.line}:{exc.span.column}" if exc.span is not None else name
         print(f"{where}: error: game {game}: {exc}", file=sys.stderr)
         raise typer.Exit(2 if exc.usage else 1)
+    if position.markup:
+        report = validate_record(record, file=name, index=game - 1, keep_turns=False, tileset=ts)
+        rejected = rejected_markup(report.diagnostics)
+        if len(drawable(position.markup, rejected)) != len(position.markup):
+            for d in report.diagnostics:
+                if d.code == "markup" and d.span is not None and any(
+                        m.span is not None and (m.span.line, m.span.column) == (d.span.line, d.span.column)
+                        for m in position.markup):
+                    _print_diagnostic(d)
+            raise typer.Exit(1)
+    return position
 
 
 #: What each drawing flag does (for the message when a game has no use for it).

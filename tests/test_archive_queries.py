@@ -124,3 +124,11 @@ def test_sqlite_itself_cannot_reach_the_disk_from_sql(tmp_path: Path, db: Path):
     finally:
         con.close()
     assert not (tmp_path / "copy.db").exists()
+
+
+def test_a_huge_value_is_refused_and_a_blob_is_printed_as_hex(db: Path):
+    result = grn("archive", "search", db, "--sql", "SELECT zeroblob(1000000000)")
+    assert result.exit_code == 1 and _one_line(result) == f"{db}: error: SQL: string or blob too big"
+    result = grn("archive", "search", db, "--sql", "SELECT x'0aff' AS b", "--format", "json")
+    assert result.exit_code == 0 and '"b": "x\'0aff\'"' in result.stdout
+    assert grn("archive", "search", db, "--sql", "SELECT x'0aff' AS b").stdout == "b\nx'0aff'\n"

@@ -138,7 +138,7 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
 
 
 def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None:
-    from grn.archive.sql import SqlRefused, SqlTimeout, run_query
+    from grn.archive.sql import SqlRefused, SqlTimeout, run_query, shown_value
 
     con = _open(db, readonly=True)
     try:
@@ -148,14 +148,15 @@ def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None
             out.write("[")
             n = 0
             for r in rows:
-                text = json.dumps(dict(zip(names, r)), ensure_ascii=False, indent=1).replace("\n", "\n ")
+                text = json.dumps(dict(zip(names, map(shown_value, r))), ensure_ascii=False,
+                                  indent=1).replace("\n", "\n ")
                 out.write(("," if n else "") + "\n " + text)
                 n += 1
             out.write(("\n]" if n else "]") + "\n")
         else:
             out.write("\t".join(names) + "\n")
             for r in rows:
-                out.write("\t".join("" if v is None else str(v) for v in r) + "\n")
+                out.write("\t".join("" if v is None else str(shown_value(v)) for v in r) + "\n")
     except (SqlRefused, SqlTimeout) as exc:
         raise _fail(db, str(exc))
     except sqlite3.OperationalError as exc:

@@ -15,10 +15,13 @@ import sqlite3
 import time
 from typing import Any, Iterator
 
-__all__ = ["SqlRefused", "SqlTimeout", "run_query", "DEFAULT_TIMEOUT"]
+__all__ = ["SqlRefused", "SqlTimeout", "run_query", "shown_value", "DEFAULT_TIMEOUT", "MAX_VALUE_BYTES"]
 
 #: Seconds a ``--sql`` statement may run (``--sql-timeout``).
 DEFAULT_TIMEOUT = 30.0
+#: The largest string or blob a statement may make (``zeroblob(1e9)`` would take a gigabyte): 64 MiB, room
+#: for the text of the largest game grn reads.
+MAX_VALUE_BYTES = 64 * 1024 * 1024
 
 #: What a query may do: read, select, call a function, recurse in a WITH.
 _ALLOWED = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION, sqlite3.SQLITE_RECURSIVE}
@@ -81,6 +84,7 @@ def run_query(con: sqlite3.Connection, sql: str, timeout: float = DEFAULT_TIMEOU
 
     con.set_authorizer(authorize)
     con.set_progress_handler(progress, 10_000)
+    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
     try:
         cur = con.execute(sql)
     except sqlite3.DatabaseError:
@@ -101,3 +105,11 @@ def run_query(con: sqlite3.Connection, sql: str, timeout: float = DEFAULT_TIMEOU
             raise
 
     return names, rows()
+
+
+def shown_value(value: Any) -> Any:
+    """A value of a row as ``--sql`` prints it: a blob as ``x'0a1b'`` (its first 32 bytes, then its size)."""
+    if isinstance(value, bytes):
+        head = value[:32].hex()
+        return f"x'{head}'" + (f"... ({len(value):,} bytes)" if len(value) > 32 else "")
+    return value
