@@ -1042,7 +1042,7 @@ def _filter(rng: random.Random) -> list[str]:
 
 def step_archive(ctx: Ctx) -> None:
     """Archive search filters and ``--sql`` statements (one input in six): one-line errors, and ``--sql``
-    makes no file (R85-R86)."""
+    makes no file (R85)."""
     import shutil
 
     crc = zlib.crc32(ctx.data)

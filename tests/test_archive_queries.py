@@ -1,4 +1,4 @@
-"""Hostile archive queries (issue 25, point 3; rulings R85-R86): numbers past 64 bits, --sql that would
+"""Hostile archive queries (issue 25, point 3; ruling R85): numbers past 64 bits, --sql that would
 write a file, and a --sql query that never ends are each one line, and touch no disk."""
 
 from __future__ import annotations

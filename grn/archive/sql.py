@@ -1,4 +1,4 @@
-"""``grn archive search --sql``: a user's SQL, run read-only and within a time limit (issue 25, R85-R86).
+"""``grn archive search --sql``: a user's SQL, run read-only and within a time limit (issue 25, R85).
 
 The archive is opened read-only (``mode=ro``, ``PRAGMA query_only``), but SQLite
 still lets a read-only connection create files: ``ATTACH DATABASE '/any/path'``
