@@ -339,9 +339,9 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     words, gold, start = _options(setup)
     copies = {"basic": 1, "goldmines": 0}
     for word in words:
-        name, _, n = word.partition("=")
-        if name in copies:
-            copies[name] = int(n) if n else 1
+        option, _, count = word.partition("=")
+        if option in copies:
+            copies[option] = int(count) if count else 1
     ext_tags, takes, written = _ext(doc)
     names, colours, raw_names = _players(required(doc, "players", "$"))
     replay = as_list(required(doc, "replay", "$"), "$.replay")
