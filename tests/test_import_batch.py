@@ -229,3 +229,10 @@ def test_a_batch_shows_a_progress_bar_on_a_terminal(tmp_path: Path):
     assert done.returncode == 0
     text = seen.decode("utf-8", "replace")
     assert "importing" in text and "30 games imported" in text
+
+
+def test_a_list_on_standard_input():
+    result = grn("import", "-", "--from", "list", stdin=LINK + "\n" + LINK.replace("A,B", "C,D") + "\n")
+    assert result.exit_code == 0 and [r.tag("Players") for r in parse(result.stdout)] == [
+        "A (red), B (blue)", "C (red), D (blue)"]
+    assert _lines(result) == ["grn import: 2 games imported"]
