@@ -89,6 +89,10 @@ def read_input(source: str, label: str, max_bytes: int) -> bytes:
 
 def decode(raw: bytes, label: str) -> str:
     """``raw`` as text: UTF-8 (a byte-order mark is dropped), or UTF-16 when it starts with UTF-16's mark."""
+    for magic, kind in ((b"\x1f\x8b", "gzip"), (b"PK\x03\x04", "zip")):
+        if raw.startswith(magic):
+            raise ImportProblem(label, f"a {kind}-compressed file, not text (older programs saved so): uncompress "
+                                "it, or save the game again with a current version")
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             return raw.decode("utf-16")

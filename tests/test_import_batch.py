@@ -236,3 +236,14 @@ def test_a_list_on_standard_input():
     assert result.exit_code == 0 and [r.tag("Players") for r in parse(result.stdout)] == [
         "A (red), B (blue)", "C (red), D (blue)"]
     assert _lines(result) == ["grn import: 2 games imported"]
+
+
+def test_a_compressed_file_says_so(tmp_path: Path):
+    import gzip
+
+    path = tmp_path / "old.jcz"
+    path.write_bytes(gzip.compress(b'<?xml version="1.0"?><game/>'))
+    result = grn("import", path)
+    assert result.exit_code == 1 and _lines(result) == [
+        f"{path}: error: a gzip-compressed file, not text (older programs saved so): uncompress it, or save the "
+        "game again with a current version"]
