@@ -230,9 +230,16 @@ def _finish(step: Any, where: object) -> None:
 
 
 def _set_mode(temp: str, path: Path) -> None:
-    """Give the new file the old one's permissions, or those a new file gets (0666 less the umask)."""
+    """Give the new file the old one's permissions (and owner, where allowed), or those a new file gets (0666
+    less the umask)."""
     try:
-        os.chmod(temp, stat.S_IMODE(os.stat(path).st_mode))
+        old = os.stat(path)
+        os.chmod(temp, stat.S_IMODE(old.st_mode))
+        if (old.st_uid, old.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(temp, old.st_uid, old.st_gid)  # as root, another user's file stays theirs
+            except OSError:
+                pass
     except FileNotFoundError:
         umask = os.umask(0)
         os.umask(umask)

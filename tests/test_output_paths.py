@@ -227,3 +227,12 @@ def test_the_api_in_short(tmp_path: Path):
     with pytest.raises(OutputError, match="exists"):
         beside_input(str(tmp_path / "x.grn"), "x.svg")
     assert beside_input(str(tmp_path / "x.grn"), "x.svg", force=True) == tmp_path / "x.svg"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_root_replacing_another_users_file_leaves_it_theirs(tmp_path: Path):
+    target = tmp_path / "theirs.grn"
+    target.write_text("old")
+    os.chown(target, 4321, 4321)
+    write_text(target, "new")
+    assert target.read_text() == "new" and (target.stat().st_uid, target.stat().st_gid) == (4321, 4321)
