@@ -102,16 +102,19 @@ def test_a_huge_tag_from_the_command_line_is_refused_not_written():
 
 def _mutate(doc: object, path: list[object], value: object) -> None:
     node = doc
-    for key in path[:-1]:
-        node = node[key]  # type: ignore[index]
-    node[path[-1]] = value  # type: ignore[index]
+    try:
+        for key in path[:-1]:
+            node = node[key]  # type: ignore[index]
+        node[path[-1]] = value  # type: ignore[index]
+    except (KeyError, IndexError, TypeError):
+        pass  # an earlier mutation took that part away
 
 
 _VALUES = st.one_of(st.integers(-10**6, 10**6), st.text(max_size=300), st.booleans(), st.none(),
                     st.just("x" * 5000), st.lists(st.integers(-3, 3), max_size=3))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(p.name for p in DATA.glob("*.jcz"))), data=st.data())
 def test_every_import_that_is_accepted_reads_back_and_validates(name: str, data: st.DataObject,
                                                                tmp_path_factory: pytest.TempPathFactory):
