@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from grn.archive.dedup import record_of
+from grn.output import output_folder, writing
 
 BATCH = 5000
 
@@ -116,11 +117,14 @@ def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> i
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    directory.mkdir(parents=True, exist_ok=True)
+    output_folder(directory)
     games_schema, events_schema = _schemas()
     n = 0
-    with pq.ParquetWriter(directory / "games.parquet", games_schema) as gw, \
-            pq.ParquetWriter(directory / "score_events.parquet", events_schema) as ew:
+    # each table into a temporary file renamed at the end (grn.output): a stopped run leaves no half table
+    with writing(directory / "games.parquet", binary=True) as gfh, \
+            writing(directory / "score_events.parquet", binary=True) as efh, \
+            pq.ParquetWriter(pa.PythonFile(gfh, mode="w"), games_schema) as gw, \
+            pq.ParquetWriter(pa.PythonFile(efh, mode="w"), events_schema) as ew:
         for start in range(0, len(ids), BATCH):
             part = ids[start:start + BATCH]
             marks = ",".join("?" * len(part))

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from grn.archive.search import Filters, where
+from grn.output import output_folder, write_text
 
 #: Width of a bin of the score distribution.
 BIN = 10
@@ -156,7 +157,7 @@ def table(stats: Stats) -> str:
 
 def write_charts(stats: Stats, directory: Path, *, top: int = 20) -> list[Path]:
     """Write the charts as SVG files in ``directory``; return their paths."""
-    directory.mkdir(parents=True, exist_ok=True)
+    output_folder(directory)
     out = [_players_chart(stats, directory / "players.svg", top), _first_chart(stats, directory / "first-player.svg")]
     for g in stats.games:
         if g.scores:
@@ -196,7 +197,7 @@ def _players_chart(stats: Stats, path: Path, top: int) -> Path:
         yy = y + (i // 4) * 20
         dwg.add(dwg.rect((x, yy), (12, 12), fill=colour[k]))
         dwg.add(dwg.text(k, insert=(x + 16, yy + 11), font_size=12, font_family="sans-serif"))
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path
 
 
@@ -240,7 +241,7 @@ def _first_chart(stats: Stats, path: Path) -> Path:
         dwg.add(dwg.text(seats, insert=(x + bar / 2, base + 30), font_size=11, font_family="sans-serif",
                          text_anchor="middle", class_="label"))
         x0 += col
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path
 
 
@@ -284,5 +285,5 @@ def _scores_chart(g: GameStats, path: Path) -> Path:
     dwg.add(dwg.line((left - 4, base), (width - 10, base), stroke="black"))
     dwg.add(dwg.text(f"final score (bins of {BIN} points)", insert=(left, base + 40), font_size=11,
                      font_family="sans-serif", class_="axis"))
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path

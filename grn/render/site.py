@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from grn.output import output_folder, write_text
 from grn.record import Comment, Record, Turn, Variation
 from grn.render.html import render_html
 from grn.render.viewer import player_names
@@ -229,13 +230,13 @@ def index_page(games: list[SiteGame], title: str) -> str:
 
 def write_site(games: list[SiteGame], directory: Path, *, title: str = "Games", tileset: Any = None) -> list[Path]:
     """Write ``index.html`` and ``games/N.html`` under ``directory``; the paths written."""
-    (directory / "games").mkdir(parents=True, exist_ok=True)
+    output_folder(output_folder(directory) / "games")  # R80: the folder named, never one above it
     written = [directory / "index.html"]
-    written[0].write_text(index_page(games, title), encoding="utf-8")
+    write_text(written[0], index_page(games, title))
     for k, g in enumerate(games, 1):
         page = render_html([g.record], file_name=g.record.tag("Event") or f"game {k}", tileset=tileset,
                            reports=[g.report], links=[("../index.html", f"\u2190 {title}")])
         path = directory / "games" / f"{k}.html"
-        path.write_text(page, encoding="utf-8")
+        write_text(path, page)
         written.append(path)
     return written

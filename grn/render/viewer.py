@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from grn.aids import position_aids
+from grn.position import drawable, rejected_markup
 from grn.record import Comment, Markup, Record, Seat, Turn
 from grn.render import style as st
 from grn.render.frames import FrameTable
@@ -61,6 +62,8 @@ class _Builder:
         self.pictures: list[list[int]] = []
         self.problems_at: dict[int, list[str]] = {}
         self.trouble: list[str] = []
+        #: Where the markup stands that the validator rejected: it is not drawn (R89).
+        self.rejected: frozenset[tuple[int, int]] = frozenset()
 
     def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
         """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
@@ -149,7 +152,8 @@ class _Builder:
                 self.trouble.append(f"{prefix}{t.number}: {exc}")
                 break
             ply += 1
-            pos = Position(self.record, state, self.seats, t, ply, list(t.markup), events, f"{prefix}{t.number}",
+            pos = Position(self.record, state, self.seats, t, ply, drawable(t.markup, self.rejected), events,
+                           f"{prefix}{t.number}",
                            turns, self.ruleset)
             comments = intro + [c.text for c in t.comments]
             intro = []
@@ -192,14 +196,15 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         seats = ruleset.seats(record)
         state = engine_for(ruleset, record, seats, tileset)
         builder = _Builder(page, ruleset, record, seats, keys)
+        builder.rejected = rejected_markup(problems)  # the page draws no markup the validator rejects (R89)
         for d in problems:
             if d.turn is not None:
                 builder.problems_at.setdefault(d.turn, []).append(d.message)
-        markup = [m for m in record.intro if isinstance(m, Markup)]
+        markup = drawable([m for m in record.intro if isinstance(m, Markup)], builder.rejected)
         setup = [t for t in record.turns if t.number == 0]
         for t in setup:
             _play(state, seats, t)
-            markup += list(t.markup)
+            markup += drawable(t.markup, builder.rejected)
             intro += [c.text for c in t.comments]
         start = Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0", record.turns,
                          ruleset)
