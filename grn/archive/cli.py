@@ -16,6 +16,7 @@ from typing import IO, Iterator, List, Optional
 import typer
 
 from grn.archive.search import FilterError, Filters
+from grn.clicommon import load_tileset_option
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -100,9 +101,8 @@ def add(
     """
     from grn.archive.db import add_files, print_progress
     from grn.archive.parallel import start_validator
-    from grn.cli import _tileset
 
-    ts = _tileset(tileset)
+    ts = load_tileset_option(tileset)
     con = _open(db, create=True)
     validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=True,
                                 command="grn archive add", mode="index")

@@ -26,6 +26,7 @@ import re
 from importlib import resources
 from typing import Any, Iterable, Sequence
 
+from grn import registry
 from grn.record import Record
 from grn.render.viewer import Page, game_view
 
@@ -88,8 +89,6 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
     own viewer; an embedded one listens only to keys given to it).
     ``links``: (address, text) links shown in the viewer's head (the site's index).
     """
-    from grn import games as registry
-
     page = Page()
     data_games: list[dict[str, Any]] = []
     for index, record in enumerate(records):
