@@ -105,7 +105,7 @@ def grow(db: Path, target: int) -> int:
 
 def query_ms(db: Path, args: list[str], repeat: int = 5) -> tuple[float, int]:
     """Time of a search's SQL (filters -> ids), in this process, best of ``repeat``."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # the grn this Python has installed, else this checkout
     from grn.archive.db import connect
     from grn.archive.search import Filters, game_ids
 
