@@ -12,7 +12,6 @@ from text, :mod:`grn.writer` writes it back, :mod:`grn.jsonform` converts it.
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Iterator, Union
@@ -347,9 +346,7 @@ class Record:
     def _repr_html_(self) -> str:
         """A small viewer of the game, for a Jupyter notebook (the page of ``grn html``, framed)."""
         # the viewer is a layer above the records: the registry names it, loaded on first use
-        page = registry.view("record html")([self], file_name=self.tag("Event") or "game")
-        return (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-scripts" '
-                'style="width:100%;height:640px;border:1px solid #ccc"></iframe>')
+        return str(registry.view("record html")(self))
 
     def with_tags(self, **tags: str) -> "Record":
         """A copy with some tags set (appended when new)."""

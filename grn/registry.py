@@ -43,7 +43,7 @@ DEFAULT: str = _DATA["default"]
 
 #: What a value type shows in a notebook -> ``module:function`` that draws it.
 VIEWS: dict[str, str] = {
-    "record html": "grn.render:render_html",
+    "record html": "grn.render.html:notebook_frame",
 }
 
 _LOADED: dict[str, "Ruleset"] = {}

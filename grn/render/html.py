@@ -138,6 +138,13 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
             f'</div></div></div><script>{script}</script>')
 
 
+def notebook_frame(record: Record) -> str:
+    """The page of one game in an ``<iframe>``, for a Jupyter notebook (``Record._repr_html_``)."""
+    page = render_html([record], file_name=record.tag("Event") or "game")
+    return (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-scripts" '
+            'style="width:100%;height:640px;border:1px solid #ccc"></iframe>')
+
+
 def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None,
                 reports: Sequence[Any] | None = None, embed: bool = False,
                 links: Sequence[tuple[str, str]] = ()) -> str:
