@@ -11,7 +11,7 @@ the median CPU time (user + system of the child process, from ``wait4``),
 which the other processes on a loaded machine do not inflate as they do the
 wall time.  The ratio is of the median CPU times.  The children run with
 Python's bytecode cache on, as a user's do (``PYTHONDONTWRITEBYTECODE`` is
-taken out of their environment: with it, every run compiles grn's sources).
+taken out of their environment: with it, every run compiles grn's Python sources anew).
 """
 
 from __future__ import annotations
