@@ -1,16 +1,24 @@
-"""Benchmark: instructions per turn of validating, counted by callgrind (repeatable on a busy machine).
+"""Benchmark: instructions per turn of validating, and of start-up, counted by callgrind, beside python-chess.
 
-    .venv/bin/python bench/bench_instructions.py [--compare OTHER_PYTHON ...] [--games 40]
+    .venv/bin/pip install -e '.[bench]'
+    .venv/bin/python bench/bench_instructions.py [--game goldrush|gold|carcassonne ...] [--games 40]
+        [--compare OTHER_PYTHON ...] [--no-chess] [--startup]
 
 Wall-clock figures (``bench/bench_validate.py``) wander by up to two times
 between runs on a shared machine; valgrind's callgrind counts the
 instructions executed, which are the same for the same binary and input
 whatever else the machine does.  Each interpreter validates the same
-self-played 4-player Gold Rush games twice, with ``--games`` / 4 and
+self-played 4-player games of each ``--game`` twice, with ``--games`` / 4 and
 ``--games`` games, and the difference divided by the difference in turns is
-the cost of one turn without start-up.  ``--compare`` adds other interpreters
-(for example the virtual environment of an older checkout, to compare before
-and after a change in one run).  Needs valgrind (``apt-get install valgrind``).
+the cost of one turn without start-up.  python-chess is counted the same way:
+``chess.pgn.read_game`` (which parses SAN and checks every move) on random
+games of 80 plies, per ply; the ratio is plies a turn's instructions would
+read.  ``--startup`` also counts whole processes: ``grn validate FILE`` of one
+small file of each game against ``import chess.pgn`` + ``read_game`` of one
+short game.  ``--compare`` adds other interpreters (for example the virtual
+environment of an older checkout, to compare before and after a change in
+one run).  The children run with the bytecode cache on, as a user's do.
+Needs valgrind (``apt-get install valgrind``).
 """
 
 from __future__ import annotations
@@ -43,17 +51,42 @@ print("turns", turns)
 """
 
 
-def instructions(python: str, harness: str, games_file: str, n: int, cache: str) -> tuple[int, int]:
-    """(turns, instructions) of validating the first ``n`` games under callgrind."""
+#: The same for python-chess: read the first N games of a PGN file, counting plies.
+CHESS_HARNESS = """
+import sys
+import chess.pgn
+handle = open(sys.argv[1], encoding="utf-8")
+n = int(sys.argv[2])
+plies = 0
+for _ in range(n):
+    game = chess.pgn.read_game(handle)
+    plies += sum(1 for _ in game.mainline_moves())
+print("turns", plies)
+"""
+
+PGN_SHORT = '[Event "?"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n'
+STARTUP_FILES = {"goldrush": "examples/rulebook-railroad-3.grn", "gold": "examples/gold-2p.grn",
+                 "carcassonne": "examples/carcassonne/carcassonne-2p.grn"}
+#: The children's environment: bytecode cache on (as a user's), the grammar cache where given.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def counted(argv: list[str], cache: str) -> tuple[str, int]:
+    """(standard output, instructions) of one process under callgrind."""
     with tempfile.NamedTemporaryFile(suffix=".cg") as out:
-        env = {**os.environ, "XDG_CACHE_HOME": cache}
-        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", python, harness,
-                              games_file, str(n)], capture_output=True, text=True, env=env, check=True)
-        turns = int(run.stdout.split()[-1])
+        env = {**ENV, "XDG_CACHE_HOME": cache}
+        run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out.name}", *argv],
+                             capture_output=True, text=True, env=env, check=False)
         summary = Path(out.name).read_text(encoding="utf-8", errors="replace")
         m = re.search(r"^summary:\s*(\d+)", summary, re.M) or re.search(r"^totals:\s*(\d+)", summary, re.M)
-        assert m is not None, "callgrind wrote no summary"
-        return turns, int(m.group(1))
+        assert m is not None, f"callgrind wrote no summary: {run.stderr[-500:]}"
+        return run.stdout, int(m.group(1))
+
+
+def instructions(python: str, harness: str, games_file: str, n: int, cache: str) -> tuple[int, int]:
+    """(turns, instructions) of validating the first ``n`` games under callgrind."""
+    out, count = counted([python, harness, games_file, str(n)], cache)
+    return int(out.split()[-1]), count
 
 
 def per_turn(python: str, harness: str, games_file: str, games: int) -> tuple[float, int]:
@@ -61,29 +94,91 @@ def per_turn(python: str, harness: str, games_file: str, games: int) -> tuple[fl
     with tempfile.TemporaryDirectory() as cache:
         # warm the grammar cache first: building it is start-up, not validation
         subprocess.run([python, harness, games_file, "1"], check=True, capture_output=True,
-                       env={**os.environ, "XDG_CACHE_HOME": cache})
+                       env={**ENV, "XDG_CACHE_HOME": cache})
         t1, i1 = instructions(python, harness, games_file, max(1, games // 4), cache)
         t2, i2 = instructions(python, harness, games_file, games, cache)
     per = (i2 - i1) / (t2 - t1)
     return per, int(i1 - per * t1)
 
 
+def make_pgn(path: str, games: int, plies: int = 80, seed: int = 1) -> None:
+    """Random legal chess games of ``plies`` plies, as PGN (the games bench_validate.py reads)."""
+    import random
+
+    import chess
+    import chess.pgn
+
+    rng = random.Random(seed)
+    with open(path, "w", encoding="utf-8") as out:
+        for i in range(games):
+            board = chess.Board()
+            game = chess.pgn.Game()
+            game.headers["Event"] = f"random {i}"
+            node = game
+            while board.ply() < plies and not board.is_game_over():
+                move = rng.choice(list(board.legal_moves))
+                node = node.add_variation(move)
+                board.push(move)
+            print(game, file=out, end="\n\n")
+
+
+def startup(python: str, cache: str) -> dict[str, int]:
+    """Instructions of whole processes: ``grn validate`` of one small file of each game, and python-chess."""
+    out: dict[str, int] = {}
+    for game, name in STARTUP_FILES.items():
+        argv = [python, "-m", "grn", "validate", str(ROOT / name)]
+        subprocess.run(argv, capture_output=True, env={**ENV, "XDG_CACHE_HOME": cache}, check=False)  # warm
+        out[f"grn validate {Path(name).name}"] = counted(argv, cache)[1]
+    with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as fh:
+        fh.write(PGN_SHORT)
+    argv = [python, "-c", f"import chess.pgn; chess.pgn.read_game(open({fh.name!r}))"]
+    subprocess.run(argv, capture_output=True, env=ENV, check=False)
+    out["python-chess import + read_game"] = counted(argv, cache)[1]
+    os.unlink(fh.name)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games in the larger run (the smaller has a quarter)")
+    ap.add_argument("--game", action="append", choices=["goldrush", "gold", "carcassonne"],
+                    help="the games to count (default: all three)")
     ap.add_argument("--compare", nargs="*", default=[], help="other Python interpreters with grn installed")
+    ap.add_argument("--no-chess", action="store_true", help="leave python-chess out")
+    ap.add_argument("--startup", action="store_true", help="also count whole processes of one small file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        games_file = os.path.join(tmp, "games.grn")
-        made = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--players", "4", "--seed", "500",
-                               "--games", str(args.games)], capture_output=True, text=True, check=True)
-        Path(games_file).write_text(made.stdout, encoding="utf-8")
         harness = os.path.join(tmp, "harness.py")
         Path(harness).write_text(HARNESS, encoding="utf-8")
-        for python in [sys.executable, *args.compare]:
-            version = subprocess.run([python, "-m", "grn", "--version"], capture_output=True, text=True).stdout.strip()
-            per, start = per_turn(python, harness, games_file, args.games)
-            print(f"{python}: {per:,.0f} instructions a turn, start-up {start / 1e6:,.1f} M ({version})")
+        chess_per = None
+        if not args.no_chess:
+            pgn = os.path.join(tmp, "games.pgn")
+            make_pgn(pgn, args.games)
+            chess_harness = os.path.join(tmp, "chess_harness.py")
+            Path(chess_harness).write_text(CHESS_HARNESS, encoding="utf-8")
+            chess_per, chess_start = per_turn(sys.executable, chess_harness, pgn, args.games)
+            print(f"python-chess read_game: {chess_per:,.0f} instructions a ply, start-up {chess_start / 1e6:,.1f} M")
+        for game in args.game or ["goldrush", "carcassonne", "gold"]:
+            games_file = os.path.join(tmp, f"{game}.grn")
+            made = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--game", game, "--players", "4",
+                                   "--seed", "500", "--games", str(args.games)],
+                                  capture_output=True, text=True, check=True)
+            Path(games_file).write_text(made.stdout, encoding="utf-8")
+            for python in [sys.executable, *args.compare]:
+                version = subprocess.run([python, "-m", "grn", "--version"], capture_output=True,
+                                         text=True).stdout.strip()
+                per, start = per_turn(python, harness, games_file, args.games)
+                ratio = f", {chess_per / per:.2f}x python-chess's plies" if chess_per else ""
+                print(f"{game}: {per:,.0f} instructions a turn{ratio}, start-up {start / 1e6:,.1f} M "
+                      f"({python}; {version})")
+        if args.startup:
+            for python in [sys.executable, *args.compare]:
+                with tempfile.TemporaryDirectory() as cache:
+                    counts = startup(python, cache)
+                chess = counts.pop("python-chess import + read_game")
+                print(f"start-up, whole processes ({python}): python-chess import + read_game {chess / 1e6:,.1f} M")
+                for name, count in counts.items():
+                    print(f"  {name}: {count / 1e6:,.1f} M instructions, {count / chess:.2f}x python-chess")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.append(str(ROOT))  # the grn this Python has installed (compiled or not), else this checkout
 
 
 def make_grn(games: int, players: int, seed0: int, game: str = "goldrush",
@@ -69,7 +69,8 @@ def make_pgn(games: int, plies: int, seed: int) -> str:
     return out.getvalue()
 
 
-def bench_chess(pgn: str, repeat: int) -> tuple[float, int, int]:
+def bench_chess(pgn: str, repeat: int, cpu: list[float] | None = None) -> tuple[float, int, int]:
+    """Best wall time, games and plies of reading ``pgn``; ``cpu`` gets the best CPU time."""
     import chess.pgn
 
     best = float("inf")
@@ -77,6 +78,7 @@ def bench_chess(pgn: str, repeat: int) -> tuple[float, int, int]:
     for _ in range(repeat):
         handle = io.StringIO(pgn)
         games = plies = 0
+        c = time.process_time()
         t = time.perf_counter()
         while True:
             game = chess.pgn.read_game(handle)
@@ -87,6 +89,8 @@ def bench_chess(pgn: str, repeat: int) -> tuple[float, int, int]:
             if game.errors:
                 raise SystemExit(f"python-chess found errors: {game.errors}")
         best = min(best, time.perf_counter() - t)
+        if cpu is not None:
+            cpu.append(time.process_time() - c)
     return best, games, plies
 
 
@@ -97,6 +101,7 @@ def bench_grn(text: str, repeat: int) -> dict[str, float]:
     best: dict[str, float] = {}
     for _ in range(repeat):
         # 1. whole job, as grn validate does it
+        c = time.process_time()
         t = time.perf_counter()
         games = turns = invalid = 0
         for i, record in enumerate(notation.read(io.StringIO(text), file="bench.grn")):
@@ -105,6 +110,7 @@ def bench_grn(text: str, repeat: int) -> dict[str, float]:
             turns += report.turns_played
             invalid += not report.valid
         total = time.perf_counter() - t
+        cpu = time.process_time() - c
         if invalid:
             raise SystemExit(f"{invalid} self-played games did not validate")
         # 2. parsing alone
@@ -113,7 +119,7 @@ def bench_grn(text: str, repeat: int) -> dict[str, float]:
         parse = time.perf_counter() - t
         # 3. rules alone (replaying turns), then final scoring alone
         rules, scoring = _replay_only(records)
-        run = {"total": total, "parse": parse, "rules": rules, "scoring": scoring,
+        run = {"total": total, "cpu": cpu, "parse": parse, "rules": rules, "scoring": scoring,
                "games": games, "turns": turns}
         if not best or total < best["total"]:
             best = run
@@ -191,6 +197,44 @@ def peak_memory(text: str, games: int) -> tuple[float, float]:
     return rss_kb / 1024, secs
 
 
+def _child_cpu(argv: list[str]) -> tuple[float, str]:
+    """CPU seconds (user + system) and standard output of one child process."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True)
+    out = proc.stdout.read() if proc.stdout else ""
+    _, _, usage = os.wait4(proc.pid, 0)
+    return usage.ru_utime + usage.ru_stime, out
+
+
+def cli_ratio(text: str, pgn: str, games: int, repeat: int) -> None:
+    """``grn validate FILE`` of ``games`` games as a command against a script reading the PGN, start-up in both."""
+    parts = text.split("\n\n[Game")
+    part = parts[0] + "".join("\n\n[Game" + g for g in parts[1:games])
+    with tempfile.TemporaryDirectory() as tmp:
+        grn_file = Path(tmp) / "games.grn"
+        grn_file.write_text(part, encoding="utf-8")
+        pgn_file = Path(tmp) / "games.pgn"
+        pgn_file.write_text(pgn, encoding="utf-8")
+        from grn import notation
+        from grn.validate import validate_record
+
+        turns = sum(validate_record(r, keep_turns=False).turns_played for r in notation.parse(part))
+        chess_code = ("import sys, chess.pgn\nh = open(sys.argv[1], encoding='utf-8')\nn = 0\nwhile True:\n"
+                      "    g = chess.pgn.read_game(h)\n    if g is None: break\n"
+                      "    n += sum(1 for _ in g.mainline_moves())\nprint(n)\n")
+        grn_cpu, chess_cpu, plies = [], [], 0
+        _child_cpu([sys.executable, "-m", "grn", "validate", str(grn_file)])  # bytecode and grammar caches
+        for _ in range(repeat):
+            grn_cpu.append(_child_cpu([sys.executable, "-m", "grn", "validate", str(grn_file)])[0])
+            cpu, out = _child_cpu([sys.executable, "-c", chess_code, str(pgn_file)])
+            chess_cpu.append(cpu)
+            plies = int(out.split()[-1])
+    g, c = turns / min(grn_cpu), plies / min(chess_cpu)
+    print(f"as commands, start-up included: grn validate of {games} games ({turns} turns) {min(grn_cpu):.2f} s CPU, "
+          f"{g:.0f} turns a CPU second; python-chess reading {plies} plies {min(chess_cpu):.2f} s CPU, "
+          f"{c:.0f} plies a CPU second; ratio {g / c:.2f}")
+
+
 def pure_python_rate(text: str, repeat: int) -> float:
     """Turns/s of the same validation run by a pure-Python copy of grn (no compiled modules), in a subprocess."""
     import shutil
@@ -223,6 +267,8 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=80)
     ap.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     ap.add_argument("--memory", type=int, default=10000, help="games in the streaming memory run (0: skip)")
+    ap.add_argument("--cli", type=int, default=0, metavar="N",
+                    help="also time grn validate of a file of the first N games as a command, start-up included")
     ap.add_argument("--pure", action="store_true", help="also time a pure-Python copy of grn (no compiled modules)")
     args = ap.parse_args()
 
@@ -241,11 +287,14 @@ def main() -> None:
     # Interleave the two so that both see the same machine (its speed wanders).
     g: dict[str, float] = {}
     c_time = float("inf")
+    g_cpu: list[float] = []
+    c_cpu: list[float] = []
     for _ in range(args.repeat):
         run = bench_grn(text, 1)
+        g_cpu.append(run["cpu"])
         if not g or run["total"] < g["total"]:
             g = run
-        t, c_games, c_plies = bench_chess(pgn, 1)
+        t, c_games, c_plies = bench_chess(pgn, 1, c_cpu)
         c_time = min(c_time, t)
 
     grn_tps = g["turns"] / g["total"]
@@ -255,7 +304,12 @@ def main() -> None:
           f"({g['games']:.0f} games, {g['turns']:.0f} turns, {g['total']:.2f} s)")
     print(f"python-chess : {c_games / c_time:8.1f} games/s  {chess_pps:9.0f} plies/s  "
           f"({c_games} games, {c_plies} plies, {c_time:.2f} s)")
-    print(f"ratio grn turns/s : chess plies/s = {grn_tps / chess_pps:.2f}")
+    print(f"ratio grn turns/s : chess plies/s = {grn_tps / chess_pps:.2f} by wall time (best of {args.repeat}); "
+          f"{(g['turns'] / min(g_cpu)) / (c_plies / min(c_cpu)):.2f} by CPU time "
+          f"({g['turns'] / min(g_cpu):.0f} turns and {c_plies / min(c_cpu):.0f} plies a CPU second); "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    if args.cli:
+        cli_ratio(text, pgn, args.cli, args.repeat)
     per = 1e6 / g["turns"]
     print(f"where grn's time goes (per turn): parsing {g['parse'] * per:.1f} us, "
           f"rules {g['rules'] * per:.1f} us, final scoring {g['scoring'] * per:.1f} us, "

@@ -121,23 +121,7 @@ def _print_diagnostic(d: Diagnostic) -> None:
 TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one.")
 
 
-def _tileset(path: Optional[Path]) -> object:
-    """The tile set of ``--tileset`` (None: the shipped one), or exit 1 with a one-line message."""
-    if path is None:
-        return None
-    from grn.errors import GrnError
-    from grn.tiling.tiles import load_tileset
-
-    try:
-        return load_tileset(path)
-    except GrnError as exc:
-        # the loader's messages start with "FILE:" or "FILE:LINE:COL:"
-        where, _, what = str(exc).partition(": ")
-        print(f"{where}: error: {what}", file=sys.stderr)
-        raise typer.Exit(1)
-    except OSError as exc:
-        print(f"{path}: error: {exc.strerror or exc}", file=sys.stderr)
-        raise typer.Exit(1)
+from grn.clicommon import load_tileset_option as _tileset  # noqa: E402
 
 
 def _version(value: bool) -> None:

@@ -15,8 +15,10 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Iterator
 
+from grn import registry
+from grn.record import Checkpoint, Comment, Markup, Nag, Record, Variation
+
 if TYPE_CHECKING:
-    from grn.record import Record
     from grn.ruleset import Ruleset
 
 
@@ -134,8 +136,6 @@ class Exporter:
 def annotations_of(record: "Record") -> list[str]:
     """What a record holds besides its game, counted ("2 comments", "1 variation"): what a format without
     annotations leaves out."""
-    from grn.record import Checkpoint, Comment, Markup, Nag, Variation
-
     kinds = ((Comment, "comment"), (Variation, "variation"), (Nag, "NAG"), (Markup, "diagram markup"),
              (Checkpoint, "score checkpoint"))
     notes = list(record.intro) + [e for t in record.turns for e in t.extras]
@@ -148,9 +148,7 @@ def annotations_of(record: "Record") -> list[str]:
 
 
 def _rulesets() -> Iterator["Ruleset"]:
-    from grn import games
-
-    return games.rulesets()
+    return registry.rulesets()
 
 
 def importers() -> list[Importer]:
@@ -169,9 +167,7 @@ def find_importer(source: str, fmt: str | None = None) -> Importer | None:
 
 def find_exporter(record: "Record", fmt: str) -> Exporter | None:
     """The exporter named ``fmt`` of ``record``'s game (None: that game does not write it)."""
-    from grn import games
-
-    return games.find_ruleset(record.game).exporters().get(fmt)
+    return registry.find_ruleset(record.game).exporters().get(fmt)
 
 
 __all__ = ["ConversionProblem", "Importer", "Exporter", "importers", "find_importer", "find_exporter", "one_line",

@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, BinaryIO, Iterator
 
+from grn import registry
 from grn.codec import MAX_DIGITS
 from grn.errors import Diagnostic
 from grn.ruleset import Ruleset
@@ -31,9 +32,7 @@ def schema(name: str = "record.schema.json") -> Json:
 
     Loaded once (the record schema again when a game is registered).
     """
-    from grn import games
-
-    return _schema(name, games.generation() if name == "record.schema.json" else 0)
+    return _schema(name, registry.generation() if name == "record.schema.json" else 0)
 
 
 @lru_cache(maxsize=None)
@@ -51,12 +50,10 @@ def record_schema() -> Json:
     ``schemas/record.schema.json`` is this schema written out (``python -m grn.jsonform``); a test
     keeps the two the same.
     """
-    from grn import games
-
     text = resources.files("grn.schemas").joinpath("record-envelope.schema.json").read_text(encoding="utf-8")
     doc = json.loads(text)
     schemas: dict[str, list[Json]] = {}
-    for ruleset in games.rulesets():
+    for ruleset in registry.rulesets():
         for codec in ruleset.codecs:
             # games sharing a command share its codec; where their schemas differ (games reserve other words
             # of their notation, never tile ids), an object of that type must satisfy one of them here, and
@@ -82,9 +79,7 @@ def command_to_json(cmd: Command, ruleset: Ruleset | None = None) -> Json:
     """One engine command as a JSON object (its game's codec: :meth:`grn.codec.CommandCodec.to_json`)."""
     codec = ruleset.codec_for(cmd) if ruleset is not None else None
     if codec is None:
-        from grn import games
-
-        codec = next((c for r in games.rulesets() if (c := r.codec_for(cmd)) is not None), None)
+        codec = next((c for r in registry.rulesets() if (c := r.codec_for(cmd)) is not None), None)
         if codec is None:
             raise TypeError(f"not a command of a known game: {cmd!r}")
     return codec.to_json(cmd)
@@ -118,9 +113,7 @@ def turn_to_json(turn: Turn, ruleset: Ruleset | None = None) -> Json:
 
 def record_to_json(record: Record) -> Json:
     """One game as a JSON object."""
-    from grn import games
-
-    ruleset = games.find_ruleset(record.game) if games.known(record.game) else None
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
     return {
         "tags": [[name, value] for name, value in record.tags],
         "intro": [_extra_to_json(n, ruleset) for n in record.intro],
@@ -179,9 +172,7 @@ def _own_validators(codec: Any) -> tuple[Any, Any]:
 
 def _shared_types() -> frozenset[str]:
     """The action types whose schema differs between games (the record schema takes any of them)."""
-    from grn import games
-
-    return _shared_types_of(games.generation())
+    return _shared_types_of(registry.generation())
 
 
 @lru_cache(maxsize=None)
@@ -219,13 +210,11 @@ def record_from_json(obj: Json, path: str = "$") -> Record:
 
     Raises :class:`NotThisGame` for an unknown ``Game`` or an action of another game.
     """
-    from grn import games
-
     tags = tuple((k, v) for k, v in obj["tags"])
     record = Record(tags)
     try:
-        ruleset = games.find_ruleset(record.game)
-    except games.UnknownGame as exc:
+        ruleset = registry.find_ruleset(record.game)
+    except registry.UnknownGame as exc:
         index = next((i for i, (k, _) in enumerate(tags) if k == "Game"), 0)
         raise NotThisGame(f"{path}.tags[{index}]", str(exc)) from None
     return Record(tags,
@@ -374,10 +363,8 @@ def _schema_problems(pieces: list[tuple[tuple[Any, ...], Any, str | None]], sche
                      file: str | None) -> list[Diagnostic]:
     from jsonschema.exceptions import best_match
 
-    from grn import games
-
     out = []
-    generation = games.generation()
+    generation = registry.generation()
     for base, part, name in pieces:
         quick = _quick_validator(schema_name, generation, name)
         if quick is not None and quick.is_valid(part):

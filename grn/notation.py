@@ -27,13 +27,13 @@ from lark import Lark, Token, Transformer
 from lark.load_grammar import FromPackageLoader
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from grn import games
+from grn import registry
 from grn.codec import CommandCodec, read_int
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader
 from grn.grammar_cache import load_parser
 from grn.record import (
-    MARKUP_KINDS, MAX_VARIATION_DEPTH, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    MARKUP_KINDS, MAX_GAME_CHARS, MAX_LINE_CHARS, MAX_VARIATION_DEPTH, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
 )
 from grn.ruleset import Ruleset
 from grn.value import reduce_dataclass
@@ -225,10 +225,8 @@ class Chunk:
         return reduce_dataclass(self)
 
 
-#: A line holds at most this many characters, and a game at most :data:`MAX_GAME_CHARS`: past them the
-#: game is an error at that line and is not kept, so that no input can take memory without bound.
-MAX_LINE_CHARS = 1_000_000
-MAX_GAME_CHARS = 16_000_000
+# MAX_LINE_CHARS and MAX_GAME_CHARS, the limits of a line and of a game, live in grn.record (the
+# writer keeps to them too) and are imported above.
 
 
 #: Stands for a line longer than :data:`MAX_LINE_CHARS`, whose text is not kept (told apart by identity).
@@ -408,14 +406,14 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
     m = _game_tag(text)
     diags: list[Diagnostic] = []
     try:
-        ruleset = games.find_ruleset(m.group(2) if m else None)
-    except games.UnknownGame as exc:
+        ruleset = registry.find_ruleset(m.group(2) if m else None)
+    except registry.UnknownGame as exc:
         assert m is not None
         line = first_line + text.count("\n", 0, m.start(2))
         diags.append(Diagnostic(str(exc), Span(line, 1), file, code="unknown-game", game=index,
                                 source_line=_caret(text, line - first_line + 1, 1)))
         # read on with the default game's grammar: its syntax errors are reported too
-        ruleset = games.find_ruleset(None)
+        ruleset = registry.find_ruleset(None)
     if text.count("(") > MAX_VARIATION_DEPTH:  # fewer cannot nest too deep: no scan for most games
         deep = _too_deep(text)
         if deep is not None:

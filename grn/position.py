@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from grn import games
+from grn import registry
 from grn.errors import IllegalAction
 from grn.record import Markup, Record, Seat, Turn
 from grn.ruleset import Ruleset, SetupProblem, engine_for, player_key
@@ -78,13 +78,12 @@ class Position:
 
     def __post_init__(self) -> None:
         if self.ruleset is None:
-            self.ruleset = games.find_ruleset(self.record.game)
+            self.ruleset = registry.find_ruleset(self.record.game)
 
     def _repr_svg_(self) -> str:
         """The position drawn, so that a Jupyter notebook shows the board (as python-chess does)."""
-        from grn.render import render_svg
-
-        return render_svg(self)
+        assert self.ruleset is not None  # set by __post_init__
+        return self.ruleset.render_svg(self)
 
     def next_turn(self) -> Turn | None:
         """The turn that follows this position on its line (None at the end of the line)."""
@@ -158,12 +157,12 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
     steps, target = parse_address(address)
     wants_final = str(address or "").strip().endswith("final")
     try:
-        ruleset = games.find_ruleset(record.game)
+        ruleset = registry.find_ruleset(record.game)
         seats = ruleset.seats(record)
         state = engine_for(ruleset, record, seats, tileset)
     except SetupProblem as exc:
         raise PositionError(str(exc), span=record.tag_span(exc.tag or "Game")) from None
-    except games.UnknownGame as exc:
+    except registry.UnknownGame as exc:
         raise PositionError(str(exc), span=record.tag_span("Game")) from None
     line: Sequence[Turn] = record.turns
     markup: list[Markup] = list(record.intro)  # type: ignore[arg-type]

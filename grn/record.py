@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, Iterator, Union
 
+from grn import registry
 from grn.errors import Diagnostic, Span
 from grn.value import Value, reduce_dataclass
 
@@ -25,6 +26,11 @@ Command = Value
 #: Variations nest at most this deep (a variation inside a variation ... ); deeper is an error at the
 #: variation that passes it, so that every tree walk stays within Python's recursion limit.
 MAX_VARIATION_DEPTH = 100
+#: A line holds at most this many characters, and a game at most :data:`MAX_GAME_CHARS`: past them the
+#: game is an error at that line and is not kept, so that no input can take memory without bound
+#: (the reader's limits, :mod:`grn.notation`; the writer keeps its lines within them).
+MAX_LINE_CHARS = 1_000_000
+MAX_GAME_CHARS = 16_000_000
 
 
 class Comment(Value):
@@ -317,9 +323,7 @@ class Record:
         """The ruleset the ``Game`` tag names (:data:`grn.games.DEFAULT` when absent)."""
         value = self.tag("Game")
         if value is None:
-            from grn.games import DEFAULT
-
-            return DEFAULT
+            return registry.DEFAULT
         return value.strip().lower()
 
     def seats(self) -> list[Seat]:
@@ -341,13 +345,8 @@ class Record:
 
     def _repr_html_(self) -> str:
         """A small viewer of the game, for a Jupyter notebook (the page of ``grn html``, framed)."""
-        import html
-
-        from grn.render import render_html
-
-        page = render_html([self], file_name=self.tag("Event") or "game")
-        return (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-scripts" '
-                'style="width:100%;height:640px;border:1px solid #ccc"></iframe>')
+        # the viewer is a layer above the records: the registry names it, loaded on first use
+        return str(registry.view("record html")(self))
 
     def with_tags(self, **tags: str) -> "Record":
         """A copy with some tags set (appended when new)."""

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Sequence
 
+from grn import registry
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
 from grn.record import Record, Seat
@@ -201,9 +202,12 @@ class Ruleset:
 
     def action_words(self, command: Any) -> str:
         """One action of a turn in words, for the viewer's move list (default: its notation)."""
-        from grn.writer import command_text
-
-        return command_text(command, self)
+        codec = self.codec_for(command)
+        if codec is None:  # another game's command (as grn.writer.command_text finds it)
+            codec = next((c for r in registry.rulesets() if (c := r.codec_for(command)) is not None), None)
+            if codec is None:
+                raise TypeError(f"not a command of a known game: {command!r}")
+        return codec.write(command)
 
     def turn_step(self, engine: "Engine", picked: Sequence[str]) -> "Step | None":
         """The next choice of a turn entered by tapping, after the words ``picked`` (``grn serve``).

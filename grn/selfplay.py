@@ -9,12 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from typing import TYPE_CHECKING
 
-from grn.record import Command
-
-if TYPE_CHECKING:
-    from grn.record import Record
+from grn import registry
+from grn.record import Checkpoint, Command, Record, Turn
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +45,6 @@ def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool 
     A checkpoint is written after each turn that changed a score, as a player
     keeping a score sheet would.
     """
-    from grn import games
-    from grn.record import Checkpoint, Record, Turn
-
     owned = game.colours or tuple((c,) for c in game.players)
     players = ", ".join(f"{_NAMES[i]} ({'+'.join(cols)})" for i, cols in enumerate(owned))
     tags: list[tuple[str, str]] = [("Game", game.game), ("Event", "grn selfplay")]
@@ -58,7 +52,7 @@ def to_record(game: SelfPlayGame, *, seed: int | None = None, checkpoints: bool 
         tags.append(("Round", str(seed)))
     tags.append(("Players", players))
     # Only rule options go into the Options tag (self-play keeps other facts there too).
-    rule_options = games.find_ruleset(game.game).option_names
+    rule_options = registry.find_ruleset(game.game).option_names
     options = {k: v for k, v in game.options.items() if k in rule_options}
     if options:
         tags.append(("Options", ", ".join(f"{k}={v}" for k, v in options.items())))

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
-from grn import games
+from grn import registry
 from grn.engine import Engine, Event
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 from grn.ruleset import Ruleset, SetupProblem, engine_for
@@ -390,8 +390,8 @@ def validate_record(record: Record, *, file: str | None = None, index: int = 0,
     if not record.ok:
         return report
     try:
-        ruleset = games.find_ruleset(record.game)
-    except games.UnknownGame as exc:
+        ruleset = registry.find_ruleset(record.game)
+    except registry.UnknownGame as exc:
         report.diagnostics.append(Diagnostic(str(exc), record.tag_span("Game"), file, code="unknown-game",
                                              game=index))
         return report

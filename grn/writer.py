@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from grn import registry
 from grn.ruleset import Ruleset
 
 from grn.record import (
-    TAG_ORDER, Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
+    MAX_LINE_CHARS, TAG_ORDER, Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Record, Turn,
+    Variation,
 )
 
 _NEWLINE = "\n"
@@ -29,9 +31,7 @@ def command_text(cmd: Command, ruleset: Ruleset | None = None) -> str:
     """The canonical spelling of one engine command (of ``ruleset``'s game, else of any known game)."""
     codec = ruleset.codec_for(cmd) if ruleset is not None else None
     if codec is None:
-        from grn import games
-
-        codec = next((c for r in games.rulesets() if (c := r.codec_for(cmd)) is not None), None)
+        codec = next((c for r in registry.rulesets() if (c := r.codec_for(cmd)) is not None), None)
         if codec is None:
             raise TypeError(f"not a command of a known game: {cmd!r}")
     return codec.write(cmd)
@@ -73,8 +73,6 @@ def _join(pieces: Iterable[str]) -> str:
     starts a line of its own: the grammar takes a line break wherever it takes a space, so the text
     still reads back as the same record (R68).
     """
-    from grn.notation import MAX_LINE_CHARS
-
     out: list[str] = []
     fresh = True  # at the start of a line
     width = 0  # characters on the line so far
@@ -111,9 +109,7 @@ def tag_order(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def write_record(record: Record) -> str:
     """One game as canonical GRN text, ending with a newline."""
-    from grn import games
-
-    ruleset = games.find_ruleset(record.game) if games.known(record.game) else None
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
     lines = [f"[{name} {quote(value)}]" for name, value in tag_order(record.tags)]
     if lines:
         lines.append("")

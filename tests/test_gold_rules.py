@@ -568,3 +568,15 @@ def test_setup_errors_are_illegal_actions_with_the_rule():
     s = GoldState.new(seats_for(3), positions=[f"p{i}" for i in range(1, 65)])
     s.play_turn("red", [f("p64", "G1"), f("p1", "D")])
     assert s.removed() == ["p1", "p64"]
+
+
+def test_the_shipped_card_list_follows_its_schema():
+    # load_cards() reads the shipped list without the schema (start-up): this test is its check
+    import json
+    from importlib import resources
+
+    from grn.games.gold.rules import schema_errors
+
+    doc = json.loads(resources.files("grn.games.gold").joinpath("cards.json").read_text(encoding="utf-8"))
+    assert schema_errors(doc) == []
+    assert schema_errors({**doc, "cards": "none"}) == ["cards: 'none' is not of type 'array'"]

@@ -7,16 +7,20 @@ cannot be read (``DB: error: ...``), 2 a usage error (a filter that cannot be re
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterator, List, Optional
+from typing import IO, TYPE_CHECKING, Iterator, List, Optional
 
 import typer
 
-from grn.archive.search import MAX_NUMBER, FilterError, Filters
 from grn.output import check_target, output_folder, writing
+from grn.clicommon import load_tileset_option
+
+if TYPE_CHECKING:  # the commands import the archive's modules (and sqlite3) when they run: grn starts faster
+    import sqlite3
+
+    from grn.archive.search import FilterError, Filters
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -47,6 +51,8 @@ def _filters(game: Optional[str], player: Optional[List[str]], date_from: Option
              score: Optional[List[str]], valid: Optional[bool], complete: Optional[bool],
              event: Optional[List[str]], action: Optional[List[str]], beside: Optional[List[str]],
              duplicates: bool) -> Filters:
+    from grn.archive.search import Filters
+
     return Filters(game=game, players=player or [], date_from=date_from, date_to=date_to, tags=tag or [],
                    result=result, winners=winner or [], scores=score or [], valid=valid, complete=complete,
                    events=event or [], actions=action or [], beside=beside or [], duplicates=duplicates)
@@ -99,9 +105,9 @@ def add(
     """
     from grn.archive.db import add_files, print_progress
     from grn.archive.parallel import start_validator
-    from grn.cli import _tileset
+    import sqlite3
 
-    ts = _tileset(tileset)
+    ts = load_tileset_option(tileset)
     con = _open(db, create=True)
     validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=True,
                                 command="grn archive add", mode="index")
@@ -145,6 +151,8 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
 
 
 def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None:
+    import sqlite3
+
     from grn.archive.sql import SqlRefused, SqlTimeout, run_query, shown_value
 
     con = _open(db, readonly=True)
@@ -199,6 +207,7 @@ def search(
     """
     from grn.archive import search as s
     from grn.archive.export import write_grn, write_json
+    from grn.archive.search import FilterError
 
     if format not in ("table", "grn", "json"):
         print(f"grn archive search: --format must be table, grn or json, not {format!r}", file=sys.stderr)
@@ -208,8 +217,8 @@ def search(
         print(f"grn archive search: --sql-timeout must be more than 0 and at most 86400 seconds, not {sql_timeout}",
               file=sys.stderr)
         raise typer.Exit(2)
-    if limit is not None and not 0 <= limit <= MAX_NUMBER:
-        print(f"grn archive search: --limit must be 0 to {MAX_NUMBER}, not {limit}", file=sys.stderr)
+    if limit is not None and not 0 <= limit <= s.MAX_NUMBER:
+        print(f"grn archive search: --limit must be 0 to {s.MAX_NUMBER}, not {limit}", file=sys.stderr)
         raise typer.Exit(2)
     if sql is not None:
         with _output(output) as out:
@@ -256,6 +265,7 @@ def stats(
     Example: grn archive stats club.db --svg charts/
     """
     from grn.archive.stats import compute, table, write_charts
+    from grn.archive.search import FilterError
 
     if format not in ("table", "json"):
         print(f"grn archive stats: --format must be table or json, not {format!r}", file=sys.stderr)
@@ -294,6 +304,7 @@ def dedup(
     Example: grn archive dedup club.db --merge
     """
     from grn.archive import dedup as d
+    import sqlite3
 
     if format not in ("table", "json"):
         print(f"grn archive dedup: --format must be table or json, not {format!r}", file=sys.stderr)
@@ -340,7 +351,7 @@ def export(
     Example: grn archive export club.db --to parquet -o club-parquet/
     """
     from grn.archive import export as e
-    from grn.archive.search import game_ids
+    from grn.archive.search import FilterError, game_ids
 
     if to not in ("grn", "json", "parquet"):
         print(f"grn archive export: --to must be grn, json or parquet, not {to!r}", file=sys.stderr)

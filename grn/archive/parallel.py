@@ -32,7 +32,8 @@ from grn.errors import Diagnostic
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
-from grn.notation import Chunk
+from grn import registry
+from grn.notation import Chunk, read_chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
 
@@ -141,10 +142,6 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
 
     A module-level function so that process pools and Dask can send it by name.
     """
-    from grn import games as registry
-    from grn.jsonform import record_to_json
-    from grn.notation import read_chunk
-
     ts = tileset if tileset is not None else _tileset(job.tileset)
     out: list[GameResult] = []
     index = first_index
@@ -166,6 +163,8 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
             from grn.archive.facts import game_facts
 
             if fmt == "json":
+                from grn.jsonform import record_to_json  # JSON Schema and all: only for a JSON file
+
                 text = json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":"))
             facts = game_facts(record, report)
             # the facts hold what the archive keeps of the turns: do not send them twice

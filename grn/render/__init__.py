@@ -17,6 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from grn import registry
+from grn.record import Comment
+
 
 __all__ = ["render_svg", "render_tile_sheet", "render_html", "RenderError"]
 
@@ -50,8 +53,6 @@ def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, widt
 def diagram_caption(position: Any) -> str | None:
     """The question a diagram shows: the ``Caption`` tag, else the first comment before the first turn,
     else the comments of the position's last turn."""
-    from grn.record import Comment
-
     record = position.record
     caption = record.tag("Caption")
     if caption:
@@ -68,9 +69,7 @@ def diagram_caption(position: Any) -> str | None:
 
 def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:
     """An SVG sheet of every tile id of ``tileset`` (drawn by the ruleset its ``game`` names)."""
-    from grn import games
-
-    return games.find_ruleset(tileset.game).render_tile_sheet(tileset, columns=columns)
+    return registry.find_ruleset(tileset.game).render_tile_sheet(tileset, columns=columns)
 
 
 def render_html(records: Iterable[Any], *, file_name: str, tileset: Any = None,

@@ -26,6 +26,7 @@ import re
 from importlib import resources
 from typing import Any, Iterable, Sequence
 
+from grn import registry
 from grn.record import Record
 from grn.render.viewer import Page, game_view
 
@@ -88,8 +89,6 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
     own viewer; an embedded one listens only to keys given to it).
     ``links``: (address, text) links shown in the viewer's head (the site's index).
     """
-    from grn import games as registry
-
     page = Page()
     data_games: list[dict[str, Any]] = []
     for index, record in enumerate(records):
@@ -142,6 +141,13 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
             '<h3>Game</h3><dl class="grn-tags"></dl>'
             '<h3>All problems</h3><ul class="grn-allproblems grn-bad"></ul>'
             f'</div></div></div><script>{script}</script>')
+
+
+def notebook_frame(record: Record) -> str:
+    """The page of one game in an ``<iframe>``, for a Jupyter notebook (``Record._repr_html_``)."""
+    page = render_html([record], file_name=record.tag("Event") or "game")
+    return (f'<iframe srcdoc="{html.escape(page, quote=True)}" sandbox="allow-scripts" '
+            'style="width:100%;height:640px;border:1px solid #ccc"></iframe>')
 
 
 def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None,

@@ -19,11 +19,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grn import registry
 from grn.aids import position_aids
-from grn.position import drawable, rejected_markup
+from grn.position import Position, PositionError, _play, drawable, rejected_markup
 from grn.record import Comment, Markup, Record, Seat, Turn
 from grn.render import style as st
 from grn.render.frames import FrameTable
+from grn.ruleset import engine_for
+from grn.validate import _describe, describe_events, validate_record
+from grn.writer import command_text
 
 
 @dataclass
@@ -84,8 +88,6 @@ class _Builder:
     def add(self, position: Any, parent: int, turn: Turn | None, address: str, depth: int,
             events: list[str], comments: list[str], label: str | None = None) -> int:
         """A node for ``position``, the child of ``parent``; its index."""
-        from grn.writer import command_text
-
         scores = position.state.scores
         # the page's script fills in what is left out: "a" is the turn number, "d" 0, "i" the parent's + 1
         node: dict[str, Any] = {"p": parent, "s": [int(scores.get(k, 0)) for k in self.keys]}
@@ -138,9 +140,6 @@ class _Builder:
         Returns the last node and the state after it; a turn the engine
         refuses ends the line (the validator's report says why).
         """
-        from grn.position import Position, PositionError, _play
-        from grn.validate import describe_events
-
         prev = parent
         for t in turns:
             if t.number == 0:
@@ -168,11 +167,6 @@ class _Builder:
 
 def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, report: Any = None) -> dict[str, Any]:
     """The viewer's data for one game: players, header, nodes, problems, and each player's colour."""
-    from grn import games
-    from grn.position import Position, _play
-    from grn.ruleset import engine_for
-    from grn.validate import describe_events, validate_record
-
     if report is None:
         report = validate_record(record, file=None, index=index, tileset=tileset)
     seats, names = player_names(record)
@@ -190,7 +184,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
     intro = [c.text for c in record.intro if isinstance(c, Comment)]
     builder: _Builder | None = None
     try:
-        ruleset = games.find_ruleset(record.game)
+        ruleset = registry.find_ruleset(record.game)
         if ruleset.name not in page.defs:
             page.defs[ruleset.name] = ruleset.page_defs()
         seats = ruleset.seats(record)

@@ -10,11 +10,10 @@ and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` find
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
-from grn.games.carcassonne.options import Options
+from grn.games.carcassonne.options import MAX_COPIES, OPTIONS_HELP, Options, parse_options, start_of
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import SEC_GENERAL
 from grn.errors import IllegalAction
@@ -29,56 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
-
-OPTIONS_HELP = ("goldmines (or goldmines=N copies), farmers=on|off, smallcity (a completed two-tile city scores 1 "
-                "per tile and pennant) and basic=N (copies of the base game's tiles)")
-#: The most copies of a tile set a game may hold.
-MAX_COPIES = 9
-
-
-_START = re.compile(r"^\s*([A-Za-z0-9]{1,12})(?:@(-?\d{1,3}),(-?\d{1,3}))?(?::(0|90|180|270))?\s*$")
-
-
-def start_of(record: Record) -> tuple[str, int, int, int] | None:
-    """The start tile a record declares in its ``Start`` tag (``TILE``, ``TILE@X,Y``, ``TILE@X,Y:R``), or None
-    for the base game's (D at 0,0 unturned).  A tag that cannot be read is a :class:`SetupProblem`."""
-    text = record.tag("Start")
-    if text is None:
-        return None
-    m = _START.match(text)
-    if m is None:
-        raise SetupProblem(f"Start tag: write the start tile as TILE, TILE@X,Y or TILE@X,Y:ROTATION (such as "
-                           f"\"D@0,0\" or \"K@0,0:90\"), not {text!r}", "start", tag="Start")
-    tile, x, y, rot = m.groups()
-    return tile, int(x or 0), int(y or 0), int(rot or 0)
-
-
-def parse_options(words: dict[str, str]) -> Options:
-    """Carcassonne :class:`Options` from the ``Options`` tag's words (a bare word means on)."""
-    kwargs: dict[str, Any] = {}
-    for key, value in words.items():
-        if key not in ("goldmines", "farmers", "smallcity", "basic"):
-            raise SetupProblem(f"Options tag: unknown option {key!r}: the options are {OPTIONS_HELP}",
-                               "options", tag="Options")
-        copies = key in ("goldmines", "basic") and len(value) == 1 and value.isascii() and value.isdigit()
-        if key == "basic":
-            if not copies or not 1 <= int(value) <= MAX_COPIES:
-                raise SetupProblem(f"Options tag: basic is the number of copies of the base game's tiles, 1 to "
-                                   f"{MAX_COPIES}, not {value!r}", "options", tag="Options")
-            kwargs["basic"] = int(value)
-        elif copies:
-            if not int(value) <= MAX_COPIES:  # pragma: no cover - one digit
-                raise SetupProblem(f"Options tag: goldmines=N takes 0 to {MAX_COPIES} copies", "options",
-                                   tag="Options")
-            kwargs["goldmines"] = int(value) > 0
-            kwargs["goldmines_copies"] = max(1, int(value))
-        elif value not in ("on", "off"):
-            what = "on, off or a number of copies" if key == "goldmines" else "on or off"
-            raise SetupProblem(f"Options tag: {key} must be {what}, not {value!r}", "options", tag="Options")
-        else:
-            kwargs[key] = value == "on"
-    return Options(**kwargs)
-
 
 class CarcassonneRuleset(TileRuleset):
     """Carcassonne: 2 to 5 players, 72 land tiles (80 with The Gold Mines), 7 followers each."""

@@ -18,7 +18,7 @@ from grn.games.carcassonne.jcz_format import (
     comment_text, grn_tile_of, jcz_tile_ids, kind_of, location_place, mapping_data, position_of, required,
     slot_colours,
 )
-from grn.games.carcassonne import MAX_COPIES
+from grn.games.carcassonne.options import MAX_COPIES
 from grn.interop import ConversionProblem, one_line, player_name
 from grn.ruleset import COLOURS
 from grn.tiling.tiles import load_shipped_tileset

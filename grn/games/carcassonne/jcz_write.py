@@ -12,22 +12,24 @@ import json
 import re
 from typing import Any, cast
 
+from grn import registry
 from grn.errors import IllegalAction
-from grn.games.carcassonne import start_of
+from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
+from grn.games.carcassonne.options import start_of
+from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.jcz_format import (
     APP_VERSION, GRN_KEY, SMALL, jcz_tile_ids, location_place, place_location, slot_colours,
 )
 from grn.interop import ConversionProblem
 from grn.record import Record
 from grn.ruleset import SetupProblem, engine_for, player_key
+from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.tiling.places import POSITIONS
 from grn.writer import write_record
 
 def grn_to_jcz(record: Record) -> str:
     """The JCloisterZone saved game of ``record``'s main line.  Raises :class:`ConversionProblem`."""
-    from grn.games.carcassonne import RULESET, CarcassonneState, PlaceFollower, PlaceIngot, TakeIngot
-    from grn.tiling.commands import DiscardTile, PlaceTile
-    from grn.tiling.places import POSITIONS
-
+    RULESET = registry.find_ruleset("carcassonne")
     try:
         seats = RULESET.seats(record)
         options = RULESET.parse_options(record.options())

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Final, Literal, SupportsInt, Union, cast
+from typing import Any, Final, Literal, SupportsInt, Union, cast
 
 from grn.engine import Engine, Event, not_playing
 from grn.errors import GrnError, IllegalAction
@@ -124,6 +124,16 @@ def _card_from_json(entry: Mapping[str, object]) -> Card:
     return Card("dynamite")
 
 
+def schema_errors(doc: Any) -> list[str]:
+    """What ``cards.schema.json`` finds wrong in the card list ``doc``, each as "path: message"."""
+    import jsonschema  # optional on the fast path: only a card list given by path needs it
+
+    schema = json.loads(resources.files("grn.games.gold").joinpath("cards.schema.json")
+                        .read_text(encoding="utf-8"))
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    return [f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}" for err in errors]
+
+
 def load_cards(path: str | Path | None = None) -> CardSet:
     """Load and check a card list (default: the shipped ``grn/games/gold/cards.json``).
 
@@ -131,8 +141,6 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     2020-12); a card listed twice or a miner colour without an entrance is also
     refused.  Raises :class:`CardDataError`.
     """
-    import jsonschema
-
     if path is None:
         text = resources.files("grn.games.gold").joinpath("cards.json").read_text(encoding="utf-8")
         where = "grn/games/gold/cards.json"
@@ -143,13 +151,11 @@ def load_cards(path: str | Path | None = None) -> CardSet:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CardDataError(f"{where}: not JSON: {exc}") from exc
-    schema = json.loads(resources.files("grn.games.gold").joinpath("cards.schema.json")
-                        .read_text(encoding="utf-8"))
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
+    # the shipped list is checked against the schema by the tests, not on every run: importing
+    # jsonschema is more than a third of a small Gold file's validation, for data that cannot change
+    errors = schema_errors(doc) if path is not None else []
     if errors:
-        err = errors[0]
-        at = "/".join(str(p) for p in err.path) or "(top)"
-        raise CardDataError(f"{where}: {at}: {err.message}")
+        raise CardDataError(f"{where}: {errors[0]}")
     entrances = tuple(doc["entrances"])
     seen: dict[Card, int] = {}
     for entry in doc["cards"]:
