@@ -40,6 +40,12 @@ class Event(Value):
         """The event as a short sentence, e.g. "blue scores 8 for a completed railroad of 4 tiles"."""
         return repr(self)
 
+    def nothing_for(self) -> str | None:
+        """When the event scored nothing: who and what, for a report's one "no points for ..." line
+        (a final scoring lists every unfinished feature; a reader wants the ones that count).
+        Default: None, the event is always said in full."""
+        return None
+
     def to_json(self) -> dict[str, Any]:
         """``{"type": <class name>, <field>: <value>, ...}``: the event as plain data."""
         out: dict[str, Any] = {"type": type(self).__name__}

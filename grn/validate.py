@@ -27,7 +27,6 @@ from grn import registry
 from grn.engine import Engine, Event
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 from grn.ruleset import Ruleset, SetupProblem, engine_for
-from grn.tiling.events import ScoreEvent
 from grn.value import reduce_dataclass
 
 
@@ -121,8 +120,9 @@ def describe_events(events: Sequence[Any]) -> list[str]:
     out: list[str] = []
     nothing: list[str] = []
     for e in events:
-        if isinstance(e, ScoreEvent) and e.points == 0:
-            nothing.append(f"{e.player} ({e.detail})")
+        said = e.nothing_for() if isinstance(e, Event) else None
+        if said is not None:
+            nothing.append(said)
         else:
             out.append(_describe(e))
     if nothing:

@@ -52,6 +52,9 @@ class ScoreEvent(Event):
     def _key(self) -> tuple[object, ...]:
         return (self.player, self.points, self.feature, self.detail, self.final)
 
+    def nothing_for(self) -> str | None:
+        return f"{self.player} ({self.detail})" if self.points == 0 else None
+
     def describe(self) -> str:
         """E.g. "blue scores 8 for a completed city of 3 tiles with one pennant"."""
         return f"{self.player} scores {self.points} for {self.detail}"
