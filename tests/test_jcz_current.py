@@ -120,3 +120,19 @@ def test_a_jcloisterzone_4_save_says_so(doc: Any, expected: str):
         jcz_to_grn(doc if isinstance(doc, str) else json.dumps(doc))
     assert info.value.line("f.jcz").startswith("f.jcz: " + expected)
     assert "'sets' is missing" not in info.value.line("f.jcz")
+
+
+
+def test_end_turn_counts_draws_so_a_discard_ends_the_game_a_turn_sooner():
+    """JCloisterZone's endTurn is a number of draws (its ForcedDrawTilePack's drawLimit), a tile that fitted
+    nowhere among them (R86): with one tile set aside, endTurn 3 ends the game after two turns, not three."""
+    doc = _doc("09-gold-choice.jcz")
+    placed = [m["payload"]["tileId"] for m in doc["replay"] if m["type"] == "PLACE_TILE"]
+    assert len(placed) >= 3
+    doc["gameAnnotations"]["drawOrder"] = [placed[0], "BA/Rr", *placed[1:]]  # set aside before turn 2's tile
+    doc["gameAnnotations"]["endTurn"] = 3
+    record = _record(jcz_to_grn(json.dumps(doc)))
+    assert len(record.turns) == 2 and record.tag("End") == "now"
+    assert [type(a).__name__ for a in record.turns[1].actions][0] == "DiscardTile"
+    doc["gameAnnotations"]["endTurn"] = 4  # the same draws and one more: three turns
+    assert len(_record(jcz_to_grn(json.dumps(doc))).turns) == 3

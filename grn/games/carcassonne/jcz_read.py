@@ -349,14 +349,33 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     annotations = as_object(doc.get("gameAnnotations", {}), "$.gameAnnotations")
     cut = 0
     if "endTurn" in annotations:
-        # JCloisterZone ends the game after that turn, whatever the replay holds after it (R86)
+        # JCloisterZone ends the game there, whatever the replay holds after it (R86): no more turns than
+        # that, and fewer where tiles were discarded (below)
         end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
         if end < len(turns):
             cut = len(turns) - end
             turns = turns[:end]
     bag = sum(t.count * copies["goldmines" if t.id.startswith("GM") else "basic"]
               for t in load_shipped_tileset(__package__)) - 1  # the start tile is not drawn
-    last_discards = [] if cut else _draws(annotations, turns, bag)
+    last_discards = _draws(annotations, turns, bag)  # each turn's discards, and those that emptied the bag
+    if cut:
+        last_discards = []
+    drawn = 0
+    if "endTurn" in annotations:
+        # endTurn counts draws (ForcedDrawTilePack's drawLimit), a tile that fitted nowhere among them, so
+        # with discards the game ends before that many turns; cutting at endTurn turns above is the most
+        # it can hold (R86)
+        end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
+        for n, t in enumerate(turns):
+            if drawn + len(t.discards) + 1 > end:
+                last_discards = t.discards[:max(0, end - drawn)]
+                drawn += len(last_discards)
+                cut += len(turns) - n
+                turns = turns[:n]
+                break
+            drawn += len(t.discards) + 1
+        else:
+            drawn += len(last_discards)
     for n, spots in takes.items():
         if 1 <= n <= len(turns):
             turns[n - 1].takes = spots
@@ -370,7 +389,7 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     ended = False
     if "endTurn" in annotations:
         end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
-        ended = end == len(turns) and all(t.committed for t in turns)
+        ended = end == drawn and all(t.committed for t in turns)
     points, notes = _assertions(doc, raw_names, colours)
     if cut:
         notes.insert(0, f"the game ends after turn {len(turns)} (gameAnnotations.endTurn): the replay's "

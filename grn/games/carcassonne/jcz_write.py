@@ -130,7 +130,9 @@ def grn_to_jcz(record: Record) -> str:
     doc["replay"] = replay
     annotations: dict[str, Any] = {"drawOrder": draws}
     if (record.tag("End") or "").strip() == "now" and not engine.is_over:
-        annotations["endTurn"] = count
+        # JCloisterZone's endTurn is a number of draws (its ForcedDrawTilePack's drawLimit), a tile that
+        # fitted nowhere among them: the turns alone would end a game with discards too early (R86)
+        annotations["endTurn"] = len(draws)
     doc["gameAnnotations"] = annotations
     kept = [[k, v] for k, v in record.tags if k != "Game"]
     doc[GRN_KEY] = {"tags": kept, **({"takes": takes} if takes else {}), **({"written": written} if written else {})}
