@@ -106,6 +106,12 @@ class Engine:
         """Score the end of the game once it :attr:`is_over`; returns the events.  Default: nothing to score."""
         return []
 
+    def projected_scores(self) -> dict[str, int]:
+        """The scores if the game ended now: a copy's scores after its :meth:`final_scoring`."""
+        branch = self.copy()
+        branch.final_scoring()
+        return branch.scores
+
     def score_ranges(self) -> dict[str, tuple[int, int]]:
         """Lowest and highest possible score per player, when hidden values are unknown.  Default: exact."""
         return {p: (s, s) for p, s in self.scores.items()}
