@@ -33,8 +33,8 @@ class NoBot(Exception):
 def margin(values: dict[str, float], player: str) -> float:
     """``player``'s points minus the mean of the opponents' (docs/analysis.md, "Margin")."""
     others = [v for p, v in values.items() if p != player]
-    mine = values.get(player, 0.0)
-    return mine - (sum(others) / len(others) if others else 0.0)
+    own = values.get(player, 0.0)
+    return own - (sum(others) / len(others) if others else 0.0)
 
 
 class World:
