@@ -925,6 +925,10 @@ from grn.archive.cli import app as _archive_app  # noqa: E402
 
 app.add_typer(_archive_app, name="archive")
 
+from grn.analyse_cli import register as _register_analyse  # noqa: E402
+
+_register_analyse(app, _report)
+
 
 def main() -> None:
     """Entry point of the ``grn`` console script."""

@@ -225,6 +225,8 @@ class Ruleset:
         raise NotImplementedError(f"grn cannot play {self.title or self.name} by itself")
 
     # -- bots (grn.bots, grn analyse, grn arena) ----------------------------
+    #: Points lost from which ``grn analyse`` calls a move an inaccuracy, a mistake, a blunder (docs/analysis.md).
+    analysis_thresholds: tuple[float, float, float] = (2.0, 5.0, 10.0)
     #: Determinisations a greedy bot averages its immediate values over (more than one where faces are hidden).
     greedy_samples: int = 1
 
