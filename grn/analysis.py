@@ -287,17 +287,20 @@ def _serial(record: Record, groups: list[list[int]], settings: Settings) -> list
 
 def analyse(record: Record, *, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
             seed: int = 0, thresholds: Thresholds | None = None, tileset: Any = None,
-            runner: Runner | None = None, parts: int = 1) -> GameAnalysis:
+            runner: Runner | None = None, parts: int = 1, only: Sequence[int] | None = None) -> GameAnalysis:
     """Analyse every turn of ``record``'s main line up to its first illegal turn.
 
     ``level`` names a budget (``quick``, ``normal`` (default), ``deep``, ``max``); ``playouts`` or
     ``seconds`` per move override it; the same ``seed`` gives the same analysis (with a playout budget).
-    ``runner`` and ``parts`` spread the turns over processes (``grn analyse --jobs``).
+    ``runner`` and ``parts`` spread the turns over processes (``grn analyse --jobs``); ``only`` names the turns
+    to analyse (default: all).
     """
     settings = settings_for(level=level, playouts=playouts, seconds=seconds, seed=seed, thresholds=thresholds)
     ruleset, seats, line = replay(record, tileset)
     used = thresholds or ruleset_thresholds(ruleset)
     settings = Settings(settings.level, settings.playouts, settings.seconds, settings.width, seed, used)
+    wanted = None if only is None else set(only)
+    line = [(turn, before) for turn, before in line if wanted is None or turn.number in wanted or before is None]
     numbers = [turn.number for turn, before in line if before is not None]
     stopped = next((turn.number for turn, before in line if before is None), None)
     if runner is None or parts <= 1 or tileset is not None:

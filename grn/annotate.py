@@ -94,7 +94,7 @@ def annotate_text(text: str, first_line: int, record: Record, analysis: GameAnal
         found = by_turn.get(turn.number)
         if found is None or turn.number == 0 or not turn.actions:
             continue
-        at = offset(turn.actions[-1].span)
+        at = offset(getattr(turn.actions[-1], "span", None))
         if at is None:
             continue
         end = _action_end(text, at)

@@ -16,7 +16,7 @@ Every hook has a default, so a small game overrides only what it has
 from __future__ import annotations
 
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
@@ -259,11 +259,11 @@ class Ruleset:
         """The commands that write ``decision`` as a variation at ``engine`` (None: it cannot be written, for
         example a card whose face nobody saw).  ``seen`` is what the whole record revealed.  Default: the
         decision's commands."""
-        return tuple(decision)  # type: ignore[call-overload]
+        return tuple(cast(Iterable[Any], decision))
 
     def decision_words(self, engine: "Engine", decision: Decision) -> str:
         """A decision in words, for the review (default: its commands in words)."""
-        return ", ".join(self.action_words(c) for c in decision)  # type: ignore[attr-defined]
+        return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
 
     # -- other programs' files -------------------------------------------
     def importers(self) -> "list[Importer]":

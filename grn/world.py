@@ -18,7 +18,7 @@ lists.  Tile-laying games use :class:`grn.tiling.world.TileWorld`.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, Iterable, cast
 
 from grn.engine import Engine
 
@@ -77,11 +77,20 @@ class World:
 
     def commands(self, decision: Decision) -> tuple[Any, ...]:
         """The commands of ``decision`` in this world, as a record writes them."""
-        return tuple(decision)  # type: ignore[call-overload]
+        return tuple(cast(Iterable[Any], decision))
+
+    def recorded(self, decision: Decision) -> tuple[Any, ...]:
+        """The commands of ``decision`` as the game's true table records them (default: :meth:`commands`);
+        a game whose turns reveal hidden faces writes them here (the arena's table knows them)."""
+        return self.commands(decision)
 
     def play(self, decision: Decision) -> list[Any]:
         """Play ``decision`` for the player to move; returns the engine's events."""
-        return self.engine.play_turn(self.player, self.commands(decision))
+        return self.play_commands(self.commands(decision))
+
+    def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
+        """Play a turn's commands (as :meth:`commands` or :meth:`recorded` wrote them) for the player to move."""
+        return self.engine.play_turn(self.player, commands)
 
     # -- evaluation ---------------------------------------------------------
     def value(self) -> dict[str, float]:

@@ -60,8 +60,8 @@ def play_game(ruleset: Any, bots: Sequence[Bot], deal_seed: int, bot_seed: int, 
         player = table.player
         seat = keys.index(player)
         decision = bots[seat % len(bots)].choose(table.engine.copy(), rngs[seat], table.hand())
-        commands = table.commands(decision)
-        table.play(decision)
+        commands = table.recorded(decision)
+        table.play_commands(commands)
         turns.append(PlayedTurn(player, commands, table.engine.scores))
     final = table.engine.copy()
     if final.is_over and not getattr(final, "final_done", False):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence
 
+from grn.engine import Engine
 from grn.tiling.commands import DiscardTile, PlaceTile
 from grn.tiling.engine import TileEngine
 from grn.world import Decision, World
@@ -28,9 +29,9 @@ class TileWorld(World):
 
     __slots__ = ("pile",)
 
-    horizon = 8
+    horizon = 6
 
-    def __init__(self, ruleset: Any, engine: TileEngine, pile: list[str]) -> None:
+    def __init__(self, ruleset: Any, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine)
         self.pile = pile
 
@@ -119,8 +120,8 @@ class TileWorld(World):
         p = rng.choice(legal)
         return head + (p,) + self.quick_followup(p, rng)
 
-    def play(self, decision: Decision) -> list[Any]:
-        commands = self.commands(decision)
+    def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
+        """Play a turn's commands and take its tiles from the pile."""
         events = self.engine.play_turn(self.player, commands)
         for c in commands:
             if isinstance(c, (DiscardTile, PlaceTile)):

@@ -61,7 +61,8 @@ class GoldWorld(World):
         seen = [p for p in down if p in known]
         unseen = [p for p in down if p not in known]
         if state.flips_due == 1:
-            return [(p,) for p in seen] + ([(unseen[0],)] if unseen else [])
+            singles: list[Decision] = [(p,) for p in seen]
+            return singles + ([(unseen[0],)] if unseen else [])
         out: list[Decision] = [(a, b) for i, a in enumerate(seen) for b in seen[i + 1:]]
         if unseen:
             out += [(a, unseen[0]) for a in seen]
