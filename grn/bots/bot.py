@@ -17,7 +17,7 @@ from typing import Any
 
 import jsonschema
 
-from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds
+from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.engine import Engine
 from grn.world import Decision
 
@@ -83,7 +83,8 @@ class GreedyBot(Bot):
 
 class MctsBot(Bot):
     """Determinised Monte-Carlo search at the root: the greedy bot's ``width`` best moves race through
-    playouts in sampled worlds (:func:`grn.bots.search.evaluate`), and the best mean wins."""
+    playouts in sampled worlds (:func:`grn.bots.search.evaluate`); the best mean wins when it beats the greedy
+    bot's choice by more than one standard error (measured on the same worlds), else the greedy choice stands."""
 
     name = "mcts"
 
@@ -103,7 +104,10 @@ class MctsBot(Bot):
             return candidates[0]
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
                              playouts=self.playouts, seconds=self.seconds)
-        return best_of(estimates).decision
+        best = best_of(estimates)
+        diff, se = paired_difference(best, estimates[0])
+        # the greedy bot's choice stands unless the search finds a move clearly better (one standard error)
+        return best.decision if diff > se else candidates[0]
 
 
 #: The bots by name.
