@@ -72,18 +72,24 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--out", default="ladder.jsonl")
-    ap.add_argument("--summary", metavar="JSONL", help="print the table of a run and stop")
+    ap.add_argument("--pairings", default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
+                    help="which pairings, e.g. greedy-random")
+    ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the table of runs and stop")
     args = ap.parse_args()
     if args.summary:
-        lines = [json.loads(x) for x in Path(args.summary).read_text().splitlines() if x.strip()]
-        print(summary(lines))
+        seen: dict[tuple, dict] = {}
+        for path in args.summary:  # runs in parallel may have played a deal twice: count it once
+            for x in (json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()):
+                seen.setdefault((x["game"], x["first"], x["second"], x["deal"]), x)
+        print(summary(list(seen.values())))
         return
     done = set()
     out = Path(args.out)
     if out.exists():  # resume: skip the deals already played
         for x in (json.loads(x) for x in out.read_text().splitlines() if x.strip()):
             done.add((x["game"], x["first"], x["second"], x["deal"]))
-    work = [(g, a, b, d, args.seed) for d in range(args.deals) for a, b in PAIRINGS for g in args.games.split(",")
+    pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
+    work = [(g, a, b, d, args.seed) for d in range(args.deals) for a, b in pairings for g in args.games.split(",")
             if (g, a, b, d) not in done]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as sink:
         futures = [pool.submit(one_deal, *w) for w in work]

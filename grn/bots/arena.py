@@ -133,7 +133,9 @@ def _num(x: float) -> float | None:
 
 
 def _fmt(x: float) -> str:
-    return ("+inf" if x > 0 else "-inf") if math.isinf(x) else f"{x:+.0f}"
+    if math.isinf(x):
+        return "+inf" if x > 0 else "-inf"
+    return f"{round(x):+d}"
 
 
 def match(ruleset: Any, first: Bot, second: Bot, deals: int, seed: int, *, options: Any = None,
