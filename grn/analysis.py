@@ -187,10 +187,10 @@ def summarise(turns: Sequence[TurnAnalysis], seats: Sequence[Seat], thresholds: 
     """Each seated player's summary of ``turns``."""
     out = []
     for seat in seats:
-        mine = [t for t in turns if t.player == seat.key]
-        losses = [t.points_lost for t in mine]
-        counts = {j: sum(1 for t in mine if t.judgement == j) for j in JUDGEMENTS}
-        out.append(PlayerSummary(seat.key, len(mine), sum(losses) / len(losses) if losses else 0.0,
+        own = [t for t in turns if t.player == seat.key]
+        losses = [t.points_lost for t in own]
+        counts = {j: sum(1 for t in own if t.judgement == j) for j in JUDGEMENTS}
+        out.append(PlayerSummary(seat.key, len(own), sum(losses) / len(losses) if losses else 0.0,
                                  accuracy(losses, thresholds.mistake), counts["inaccuracy"], counts["mistake"],
                                  counts["blunder"]))
     return tuple(out)
@@ -214,11 +214,11 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
                          seconds=settings.seconds, keep=[played])
     best = best_of(estimates)
-    mine = estimates[candidates.index(played)]
+    own = estimates[candidates.index(played)]
     if best.decision == played:
         lost, lost_se = 0.0, 0.0
     else:
-        diff, lost_se = paired_difference(best, mine)
+        diff, lost_se = paired_difference(best, own)
         lost = max(0.0, diff)
     judgement = thresholds.judge(lost, lost_se)
     best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
@@ -226,7 +226,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
-        ruleset.decision_words(engine, best.decision), mine.mean, mine.se, best.mean, best.se, lost, lost_se,
+        ruleset.decision_words(engine, best.decision), own.mean, own.se, best.mean, best.se, lost, lost_se,
         judgement, len(candidates), sum(e.playouts for e in estimates), best_actions)
 
 
