@@ -15,6 +15,7 @@ import dataclasses
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,7 +55,7 @@ def _record(game: str, seed: int):
 
 def speed(args: argparse.Namespace) -> None:
     print(f"# speed ({load()}; compiled: {grn._compiled.stale() == [] and _is_compiled()})")
-    for game in GAMES:
+    for game in ([] if args.analyse_only else GAMES):
         ruleset = games.find_ruleset(game)
         record = _record(game, 1)
         _, seats, line = replay(record)
@@ -92,10 +93,13 @@ def speed(args: argparse.Namespace) -> None:
             turns = len(grn.parse(path.read_text())[0].turns)
             for jobs in (1, 2):
                 start = time.perf_counter()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
                 subprocess.run([sys.executable, "-m", "grn", "analyse", str(path), "--jobs", str(jobs),
                                 "--format", "json", "-o", os.devnull], check=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
                 print(f"{game}: grn analyse of a {turns}-turn 2-player game at the default level, --jobs {jobs}: "
-                      f"{time.perf_counter() - start:.1f} s ({load()})", flush=True)
+                      f"{time.perf_counter() - start:.1f} s wall, {cpu:.1f} s of CPU in all ({load()})", flush=True)
 
 
 def _is_compiled() -> bool:
@@ -161,6 +165,7 @@ def main() -> None:
     sp = sub.add_parser("speed")
     sp.add_argument("--playouts", type=int, default=200)
     sp.add_argument("--repeat", type=int, default=5)
+    sp.add_argument("--analyse-only", action="store_true", help="only the times of grn analyse")
     st = sub.add_parser("stability")
     st.add_argument("--games", type=int, default=20)
     st.add_argument("--only", default=",".join(GAMES))

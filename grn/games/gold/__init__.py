@@ -89,6 +89,8 @@ class GoldRuleset(Ruleset):
             return f"turns over {command.pos}: {what}"
         return super().action_words(command)
 
+    #: Gold scores tens of points, not a hundred: a gold card of 3 is a big loss (docs/analysis.md, calibration).
+    analysis_thresholds = (1.0, 2.5, 5.0)
     #: Turning an unseen card is a gamble: a greedy bot averages its immediate value over this many deals.
     greedy_samples = 8
 
