@@ -72,11 +72,11 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> st
     if worst:
         lines.append("  costliest moves:")
     for t in worst:
-        better = t.best if t.best else t.best_words
+        better = f"{t.best} ({t.best_words})" if t.best else t.best_words
         lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}, "
                      f"{t.points_lost:.1f} ± {t.lost_se:.1f} points lost")
         lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}")
-        lines.append(f"    better {better} ({t.best_words}): expected margin {t.expected_best:+.1f}")
+        lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}")
     if not worst and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
     if analysis.stopped is not None:
