@@ -226,7 +226,7 @@ class Ruleset:
 
     # -- bots (grn.bots, grn analyse, grn arena) ----------------------------
     #: Points lost from which ``grn analyse`` calls a move an inaccuracy, a mistake, a blunder (docs/analysis.md).
-    analysis_thresholds: tuple[float, float, float] = (2.0, 5.0, 10.0)
+    analysis_thresholds: tuple[float, float, float] = (3.0, 6.0, 12.0)
     #: Determinisations a greedy bot averages its immediate values over (more than one where faces are hidden).
     greedy_samples: int = 1
 
