@@ -466,6 +466,7 @@ def selfplay(
     games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
     options: Optional[str] = typer.Option(None, "--options", help='The game\'s options, as its Options tag writes them.'),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+    bot: Optional[str] = typer.Option(None, "--bot", help="Let a bot play every seat: random, greedy or mcts."),
 ) -> None:
     """Write complete, legal, random game records, reproducible from the seed.
 
@@ -493,7 +494,10 @@ def selfplay(
         raise typer.Exit(2)
     texts = []
     for i in range(games):
-        played = ruleset.selfplay(players, seed + i, opts)
+        if bot is not None:
+            played = _bot_game(ruleset, bot, players, seed + i, opts)
+        else:
+            played = ruleset.selfplay(players, seed + i, opts)
         texts.append(write_record(to_record(played, seed=seed + i)))
     _emit("\n".join(texts), output)
 
@@ -937,6 +941,28 @@ def schema(
 from grn.archive.cli import app as _archive_app  # noqa: E402
 
 app.add_typer(_archive_app, name="archive")
+
+from grn.analyse_cli import register as _register_analyse  # noqa: E402
+from grn.arena_cli import register as _register_arena  # noqa: E402
+
+_register_analyse(app, _report)
+_register_arena(app)
+
+
+def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> Any:
+    """``grn selfplay --bot``: a game played by the bot, or exit 2 (unknown bot) / 1 (the game has no bot)."""
+    from grn.arena_cli import bot_selfplay
+    from grn.bots.bot import UnknownBot
+    from grn.world import NoBot
+
+    try:
+        return bot_selfplay(ruleset, bot, players, seed, options)
+    except UnknownBot as exc:
+        print(f"grn selfplay: --bot: {exc}", file=sys.stderr)
+        raise typer.Exit(2)
+    except NoBot as exc:
+        print(f"grn selfplay: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def main() -> None:

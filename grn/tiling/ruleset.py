@@ -11,6 +11,7 @@ from typing import Any
 
 from grn.ruleset import Ruleset
 from grn.tiling import markup
+from grn.tiling.world import TileWorld, tile_hand
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
@@ -23,6 +24,16 @@ class TileRuleset(Ruleset):
     #: The shipped tile set's package and file.
     tileset_package: str = ""
     tileset_file: str = "tileset.json"
+    #: The bots' world of the game (its follow-ups and values): see :mod:`grn.tiling.world`.
+    world_class: type[TileWorld] = TileWorld
+
+    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> TileWorld:
+        """The bag shuffled, the tiles of ``hand`` (drawn this turn) on top."""
+        return self.world_class.sample(self, engine, rng, hand)
+
+    def hand_of(self, actions: Any) -> tuple[Any, ...]:
+        """The tiles the turn drew: the player saw them before choosing."""
+        return tile_hand(actions)
 
     def action_words(self, command: Any) -> str:
         """Placing and discarding a tile in words (``tile 61 at -2,4 turned 270°``); the game's own commands

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from grn.games.carcassonne import bot
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
@@ -95,6 +96,8 @@ class CarcassonneRuleset(TileRuleset):
         from grn.games.carcassonne.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
+
+    world_class = bot.CarcassonneWorld
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""

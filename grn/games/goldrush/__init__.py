@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grn.games.goldrush import bot
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.record import Record, Seat
@@ -111,6 +112,12 @@ class GoldRushRuleset(TileRuleset):
         from grn.games.goldrush.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
+
+    world_class = bot.GoldRushWorld
+
+    def decision_of(self, engine: Any, actions: Any) -> Any:
+        """The turn without the token faces it revealed (the player chose before seeing them)."""
+        return bot.decision_of(actions)
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
