@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
-from grn.record import Record, Seat
+from grn.record import Markup, Record, Seat
 from grn.world import Decision, NoBot, World
 
 if TYPE_CHECKING:
@@ -233,6 +233,11 @@ class Ruleset:
         """The player panel in words, for the viewer to show beside the board at a readable size (then it asks
         :meth:`render_svg` for the board with ``panel=False``).  Default None: the drawing keeps its panel."""
         return None
+
+    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+        """Diagram markup that shows ``actions`` (the best move an analysis found) on the board of the judged
+        turn: a ghost tile, a ring on a card.  Default: nothing drawn (the move is still told in words)."""
+        return []
 
     def open_squares(self, position: "Position") -> dict[str, int]:
         """For each open place of the position where a piece may go next (by its name in the notation), how

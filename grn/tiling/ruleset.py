@@ -7,9 +7,11 @@ and ``<ghost 17@2,0:90>`` shows a tile that is not there.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
+from grn.record import Markup
 from grn.ruleset import Ruleset
+from grn.tiling.commands import PlaceFigure, PlaceTile
 from grn.tiling import markup
 from grn.tiling.world import TileWorld, tile_hand
 from grn.tiling.places import LOCATIONS, ROTATIONS
@@ -105,7 +107,7 @@ class TileRuleset(Ruleset):
         return {f"{x},{y}": n for (x, y), n in counts.items()}
 
     def legal_problem(self, position: Any) -> str | None:
-        from grn.tiling.commands import PlaceTile
+        from grn.tiling.commands import PlaceFigure, PlaceTile
 
         if position.final or position.state.is_over:
             return "the game is over: no tile is left to place"
@@ -138,6 +140,19 @@ class TileRuleset(Ruleset):
         if (problem is None or markup.is_point_shaped(word)) and place is not None and place.group(1) not in LOCATIONS:
             return f"<{kind}>: {place.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
         return None if problem is None else f"<{kind}>: {problem}"
+
+    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+        """The best move's tile as a ghost where it would have gone (``<ghost 33@2,0:90>``), and a ring on the
+        feature where it puts a figure (``<highlight 2,0:N>``)."""
+        out: list[Markup] = []
+        tile: PlaceTile | None = None
+        for a in actions:
+            if isinstance(a, PlaceTile):
+                tile = a
+                out.append(Markup("ghost", (f"{a.tile}@{a.x},{a.y}:{a.rotation}",)))
+            elif isinstance(a, PlaceFigure) and tile is not None:
+                out.append(Markup("highlight", (f"{tile.x},{tile.y}:{a.location}",)))
+        return out
 
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         g = markup.ghost(word)

@@ -10,12 +10,12 @@ codec (:mod:`.commands`), the match checks (:mod:`.match`), the grammar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.gold import bot
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
-from grn.record import Record, Seat
+from grn.record import Markup, Record, Seat
 from grn.ruleset import Ruleset, SeriesChecker, SetupProblem
 
 if TYPE_CHECKING:
@@ -62,6 +62,10 @@ class GoldRuleset(Ruleset):
         if word not in frozenset(getattr(engine, "positions", ()) or ()):
             return f"<{kind}>: {word!r} is not a position of the layout"
         return None
+
+    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+        """A ring on each card the best move turns over."""
+        return [Markup("highlight", (a.pos,)) for a in actions if isinstance(a, FlipCard)]
 
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         return "<ghost> shows a tile: the card game has none"
