@@ -642,6 +642,19 @@ def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path]
         raise typer.Exit(2 if exc.usage else 1)
 
 
+def _best_turn(file: str, game: int, turn: Optional[str]) -> Any:
+    """The analysed turn whose best move ``render --best`` draws, or exit 1 (2 for a --turn it cannot take)."""
+    from grn.review import ReviewError, best_turn
+
+    try:
+        return best_turn(_one_record(file, game), turn)
+    except ReviewError as exc:
+        name = "<stdin>" if file == "-" else file
+        where = f"{name}:{exc.span.line}:{exc.span.column}" if exc.span is not None else name
+        print(f"{where}: error: game {game}: --best: {exc.message}", file=sys.stderr)
+        raise typer.Exit(2 if "--turn takes" in exc.message else 1)
+
+
 #: What each drawing flag does (for the message when a game has no use for it).
 _RENDER_FLAGS = {"legal": "it shows where the next tile may go", "reveal": "it shows the faces seen of what lies face down",
                  "diagram": "its pictures have no board to crop"}
@@ -664,6 +677,8 @@ def render(
     diagram: bool = typer.Option(False, "--diagram", help="A picture for a rules discussion: the board around the "
                                  "markup, the question as caption, no player panel, 700 px wide."),
     crop: Optional[str] = typer.Option(None, "--crop", help="With --diagram: the board box to draw, X0,Y0,X1,Y1."),
+    best: bool = typer.Option(False, "--best", help="An analysed record (grn analyse --format grn): draw turn N "
+                              "(default: the costliest judged move) with the best move found on it."),
     tileset: Optional[Path] = TilesetOpt,
 ) -> None:
     """Draw a position of a game as SVG (or PNG), with the record's diagram markup.
@@ -675,9 +690,12 @@ def render(
     if format not in ("svg", "png"):
         print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
-    position = _position(file, game, turn, tileset)
+    shown = _best_turn(file, game, turn) if best else None
+    position = _position(file, game, str(shown.number) if shown is not None else turn, tileset)
     ruleset = position.ruleset
     assert ruleset is not None
+    if shown is not None:
+        position.markup = position.markup + ruleset.best_move_markup(shown.best)
     box = None
     if crop is not None:
         parts = crop.split(",")

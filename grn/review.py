@@ -131,5 +131,34 @@ def read_review(record: Record, seats: list[Seat] | None = None, ruleset: Any = 
     return Review(done, player_summaries(done, seats, scale))
 
 
-__all__ = ["Review", "ReviewedTurn", "ReviewError", "read_review", "turn_note", "best_actions", "eval_comment",
+__all__ = ["Review", "ReviewedTurn", "ReviewError", "read_review", "best_turn", "turn_note", "best_actions", "eval_comment",
            "is_best_variation", "player_summaries"]
+
+
+def best_turn(record: Record, turn: str | None) -> ReviewedTurn:
+    """The analysed main-line turn whose best move ``grn render --best`` draws: turn ``turn`` (a number), or,
+    without one, the turn that lost the most points among those whose best move the record writes.
+
+    Raises :class:`ReviewError` in plain words: the record is not analysed, the turn was not analysed, or
+    the record writes no best move for it (the analysis writes one for a judged move only).
+    """
+    review = read_review(record)
+    if review is None:
+        raise ReviewError("the record is not analysed (no [%eval] comment): write one with "
+                          "grn analyse FILE --format grn -o ANALYSED.grn")
+    if turn is None:
+        shown = [t for t in review.turns if t.best]
+        if not shown:
+            raise ReviewError("the analysis judged no move, so the record writes no best move to draw")
+        return max(shown, key=lambda t: (t.note.lost, -t.number))
+    if not turn.strip().isdigit():
+        raise ReviewError(f"the best move is drawn on a turn of the main line: --turn takes a number, not {turn!r}")
+    seen = review.turn(int(turn))
+    if seen is None:
+        raise ReviewError(f"turn {int(turn)} was not analysed (no [%eval] comment on it)")
+    if not seen.best:
+        said = ("the move played is the best found" if seen.note.lost <= 0 else
+                f"the move was not judged (it lost {seen.note.lost:.1f} points)" if not seen.note.judgement else
+                "its best move cannot be written")
+        raise ReviewError(f"turn {seen.number}: the record writes no best move: {said}")
+    return seen
