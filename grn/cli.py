@@ -644,10 +644,13 @@ def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path]
 
 def _best_turn(file: str, game: int, turn: Optional[str]) -> Any:
     """The analysed turn whose best move ``render --best`` draws, or exit 1 (2 for a --turn it cannot take)."""
+    from grn.record import Record
     from grn.review import ReviewError, best_turn
 
+    record = _one_record(file, game)
+    assert isinstance(record, Record)
     try:
-        return best_turn(_one_record(file, game), turn)
+        return best_turn(record, turn)
     except ReviewError as exc:
         name = "<stdin>" if file == "-" else file
         where = f"{name}:{exc.span.line}:{exc.span.column}" if exc.span is not None else name
