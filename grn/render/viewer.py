@@ -63,6 +63,7 @@ class _Builder:
         self.problems_at: dict[int, list[str]] = {}
         self.trouble: list[str] = []
         self.review: Review | None = None
+        self.in_best = False
 
     def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
         """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
@@ -124,7 +125,8 @@ class _Builder:
         aids = position_aids(position)
         if aids.projected is not None and aids.projected != dict(scores):
             node["j"] = [int(aids.projected.get(k, 0)) for k in self.keys]
-        if aids.open:
+        if aids.open and not self.in_best:
+            # a best-move variation is the analysis's aside: its open squares would double a long list per judged move
             node["o"] = [[k, n] for k, n in aids.open.items()]
         node["f"] = self.picture(position, parent, panel is None)
         self.nodes.append(node)
@@ -173,7 +175,9 @@ class _Builder:
                 best = self.review is not None and is_best_variation(var)
                 said = [n.text for n in var.intro if isinstance(n, Comment) and not (best and n is var.intro[0])]
                 first = len(self.nodes)
+                self.in_best, outer = best, self.in_best
                 self.line(before.copy(), var.turns, prev, f"{prefix}{t.number}({k})", depth + 1, ply - 1, said)
+                self.in_best = outer
                 if best and first < len(self.nodes):
                     self.nodes[first]["b"] = 1  # the variation is the analysis's best move
             prev = node
