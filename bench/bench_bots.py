@@ -87,7 +87,7 @@ def speed(args: argparse.Namespace) -> None:
               f"a whole random game {1000 * full:.1f} ms against validating a {len(record.turns)}-turn game "
               f"{1000 * check:.1f} ms ({full / check:.1f}x)")
     with tempfile.TemporaryDirectory() as tmp:
-        for game in GAMES:
+        for game in args.only.split(","):
             path = Path(tmp) / f"{game}.grn"
             path.write_text(grn.write_record(_record(game, 7)), encoding="utf-8")
             turns = len(grn.parse(path.read_text())[0].turns)
@@ -166,6 +166,7 @@ def main() -> None:
     sp.add_argument("--playouts", type=int, default=200)
     sp.add_argument("--repeat", type=int, default=5)
     sp.add_argument("--analyse-only", action="store_true", help="only the times of grn analyse")
+    sp.add_argument("--only", default=",".join(GAMES), help="the games whose analysis is timed")
     st = sub.add_parser("stability")
     st.add_argument("--games", type=int, default=20)
     st.add_argument("--only", default=",".join(GAMES))
