@@ -118,6 +118,10 @@ def stability(args: argparse.Namespace) -> None:
             for seed in (1, 2):
                 a = analyse(record, seed=seed)
                 flagged.append({t.turn for t in a.turns if t.judgement in ("mistake", "blunder")})
+                if args.out:  # every turn's loss and error, to judge again with other thresholds
+                    with open(args.out, "a") as sink:
+                        sink.write(json.dumps({"game": game, "record": g, "seed": seed, "turns": [
+                            (t.turn, t.points_lost, t.lost_se, t.judgement) for t in a.turns]}) + "\n")
             both += len(flagged[0] & flagged[1])
             either += len(flagged[0] | flagged[1])
             print(f"  {game} game {g + 1}: {len(flagged[0])} and {len(flagged[1])} mistakes or worse, "
@@ -170,6 +174,7 @@ def main() -> None:
     st = sub.add_parser("stability")
     st.add_argument("--games", type=int, default=20)
     st.add_argument("--only", default=",".join(GAMES))
+    st.add_argument("--out", help="append every turn's loss and standard error here (JSON lines)")
     ca = sub.add_parser("calibrate")
     ca.add_argument("--games", type=int, default=3)
     ca.add_argument("--level", default="quick")
