@@ -87,7 +87,7 @@ def speed(args: argparse.Namespace) -> None:
               f"a whole random game {1000 * full:.1f} ms against validating a {len(record.turns)}-turn game "
               f"{1000 * check:.1f} ms ({full / check:.1f}x)")
     with tempfile.TemporaryDirectory() as tmp:
-        for game in GAMES:
+        for game in args.only.split(","):
             path = Path(tmp) / f"{game}.grn"
             path.write_text(grn.write_record(_record(game, 7)), encoding="utf-8")
             turns = len(grn.parse(path.read_text())[0].turns)
@@ -118,6 +118,10 @@ def stability(args: argparse.Namespace) -> None:
             for seed in (1, 2):
                 a = analyse(record, seed=seed)
                 flagged.append({t.turn for t in a.turns if t.judgement in ("mistake", "blunder")})
+                if args.out:  # every turn's loss and error, to judge again with other thresholds
+                    with open(args.out, "a") as sink:
+                        sink.write(json.dumps({"game": game, "record": g, "seed": seed, "turns": [
+                            (t.turn, t.points_lost, t.lost_se, t.judgement) for t in a.turns]}) + "\n")
             both += len(flagged[0] & flagged[1])
             either += len(flagged[0] | flagged[1])
             print(f"  {game} game {g + 1}: {len(flagged[0])} and {len(flagged[1])} mistakes or worse, "
@@ -166,9 +170,11 @@ def main() -> None:
     sp.add_argument("--playouts", type=int, default=200)
     sp.add_argument("--repeat", type=int, default=5)
     sp.add_argument("--analyse-only", action="store_true", help="only the times of grn analyse")
+    sp.add_argument("--only", default=",".join(GAMES), help="the games whose analysis is timed")
     st = sub.add_parser("stability")
     st.add_argument("--games", type=int, default=20)
     st.add_argument("--only", default=",".join(GAMES))
+    st.add_argument("--out", help="append every turn's loss and standard error here (JSON lines)")
     ca = sub.add_parser("calibrate")
     ca.add_argument("--games", type=int, default=3)
     ca.add_argument("--level", default="quick")

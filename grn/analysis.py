@@ -281,10 +281,6 @@ def ruleset_thresholds(ruleset: Ruleset) -> Thresholds:
 Runner = Callable[[Record, list[list[int]], Settings], list[list[TurnAnalysis]]]
 
 
-def _serial(record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
-    return [analyse_numbers(record, g, settings) for g in groups]
-
-
 def analyse(record: Record, *, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
             seed: int = 0, thresholds: Thresholds | None = None, tileset: Any = None,
             runner: Runner | None = None, parts: int = 1, only: Sequence[int] | None = None) -> GameAnalysis:

@@ -216,3 +216,30 @@ def test_thresholds_and_accuracy():
     assert t.judge(11, 6) is None  # a loss within two standard errors of nothing is not judged
     assert t.judge(1, 0.1) is None
     assert accuracy([0, 0], 5) == 100 and accuracy([5], 5) == pytest.approx(36.8, abs=0.1)
+
+
+def test_random_play_loses_more_points_than_greedy_play():
+    # the half of the validity check that this engine can make (docs/analysis.md, "Validity")
+    from grn.bots import RandomBot
+    from grn.bots.arena import play_game
+
+    ruleset = games.find_ruleset("carcassonne")
+    lost = {}
+    for name, bot in (("greedy", GreedyBot(ruleset)), ("random", RandomBot(ruleset))):
+        record = play_game(ruleset, [bot, bot], deal_seed=6, bot_seed=6).record()
+        a = grn.analyse(record, playouts=12, only=range(10, 30), seed=1)
+        lost[name] = sum(t.points_lost for t in a.turns) / len(a.turns)
+    assert lost["random"] > 2 * lost["greedy"], lost
+
+
+def test_the_gold_mines_tiles_are_analysed():
+    ruleset = games.find_ruleset("carcassonne")
+    from grn.record import parse_options
+
+    record = to_record(ruleset.selfplay(2, 3, ruleset.parse_options(parse_options("goldmines"))))
+    gold_turns = [t.number for t in record.turns if any(type(a).__name__ == "PlaceIngot" for a in t.actions)][:3]
+    assert gold_turns
+    analysis = grn.analyse(record, playouts=8, only=gold_turns, seed=1)
+    assert [t.turn for t in analysis.turns] == gold_turns
+    for t in analysis.turns:
+        assert t.best is not None and t.best.split()[0].startswith("GM") and "ingot@" in t.best

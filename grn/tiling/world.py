@@ -80,6 +80,10 @@ class TileWorld(World):
         """What may follow ``placement`` in the same turn, each a tuple of commands (``()``: nothing)."""
         return [()]
 
+    def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
+        """The least a turn must add to ``placement`` to be legal (default: nothing), for ranking placements."""
+        return ()
+
     def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
         """A follow-up for a playout (default: a random one of :meth:`followups`)."""
         return rng.choice(self.followups(placement))
@@ -97,7 +101,8 @@ class TileWorld(World):
         head = tuple(discards)
         if tile is None:
             return [(rank(head), head)]
-        bare = sorted(((rank(head + (p,)), i, p) for i, p in enumerate(legal)), key=lambda t: (-t[0], t[1]))
+        bare = sorted(((rank(head + (p,) + self.bare_followup(p)), i, p) for i, p in enumerate(legal)),
+                      key=lambda t: (-t[0], t[1]))
         best: list[tuple[float, int, Decision]] = []
         n = 0
         for _, _, p in bare[:max(1, (limit + 1) // 2)]:

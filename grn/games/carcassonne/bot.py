@@ -27,6 +27,11 @@ class CarcassonneWorld(TileWorld):
         followers: list[tuple[Any, ...]] = [()] + [(f,) for f in state.follower_options(placement)]
         return [i + f for i in ingots for f in followers]
 
+    def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
+        """A Gold Mines tile must say where its second ingot goes: the first tile next to it."""
+        ingots = self.state.ingot_options(placement)
+        return (ingots[0],) if ingots else ()
+
     def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
         state = self.state
         ingots = state.ingot_options(placement)

@@ -114,6 +114,8 @@ class GoldRushRuleset(TileRuleset):
         return render_tile_sheet(tileset, columns=columns)
 
     world_class = bot.GoldRushWorld
+    #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
+    analysis_thresholds = (4.0, 8.0, 16.0)
 
     def decision_of(self, engine: Any, actions: Any) -> Any:
         """The turn without the token faces it revealed (the player chose before seeing them)."""
