@@ -144,3 +144,17 @@ def test_a_player_reads_the_evaluation_chart_and_jumps_to_a_blunder(gold, tmp_pa
         assert rows.count() == 2 and "%" in rows.nth(0).inner_text()
         assert errors == []
         browser.close()
+
+
+def test_site_pages_and_embeds_of_an_analysed_record_carry_its_review(city, tmp_path):
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["site", str(city), "-o", str(site)])
+    assert result.exit_code == 0, result.output
+    pages = [p for p in site.rglob("*.html") if p.name != "index.html"]
+    assert pages
+    game = viewer_data(pages[0].read_text())["games"][0]
+    assert game["review"][0][0] == "blue" and game["review"][0][6] == 1  # blue's one blunder
+    embed = runner.invoke(app, ["html", str(city), "--embed"])
+    assert embed.exit_code == 0, embed.output
+    assert 'class="grn-evalchart"' in embed.stdout
+    assert viewer_data(embed.stdout)["games"][0]["review"] == game["review"]
