@@ -10,7 +10,10 @@ until the viewer shows its first position (playwright driving /usr/bin/chromium)
 main branch's worktree) on the same games, in the same run, for comparison.
 
 Targets (issue 14): one complete game at most 150 KB; 100 games at most
-5 MB, open in under 2 s.
+5 MB, open in under 2 s.  The same game analysed (``grn analyse --format grn``
+at ``--analysed-playouts`` playouts a move, issue 21 item 7: the evaluation
+chart, judgements, best moves and summary) is measured too, with the same
+150 KB target.
 """
 
 from __future__ import annotations
@@ -40,14 +43,37 @@ open(out, "w", encoding="utf-8").write(page)
 print(json.dumps({"seconds": took, "tiles": [len([t for t in r.turns if t.number > 0]) for r in records][:1]}))
 """
 
+WRITE_ANALYSED = r"""
+import sys, time, json, subprocess
+from grn.games.goldrush import selfplay
+from grn.selfplay import to_record
+from grn.render import render_html
+from grn.writer import write_record
+import grn
+playouts, out = sys.argv[1], sys.argv[2]
+plain = out + ".grn"
+open(plain, "w", encoding="utf-8").write(write_record(to_record(selfplay.play(2, 1), seed=1)))
+t0 = time.perf_counter()
+subprocess.run([sys.executable, "-m", "grn", "analyse", plain, "--format", "grn", "--playouts", playouts,
+                "-o", out + ".analysed.grn"], check=True)
+analysed = time.perf_counter() - t0
+records = list(grn.read(out + ".analysed.grn"))
+t0 = time.perf_counter()
+page = render_html(records, file_name="bench.grn")
+took = time.perf_counter() - t0
+open(out, "w", encoding="utf-8").write(page)
+print(json.dumps({"seconds": took, "analysis_seconds": analysed}))
+"""
+
 # the old page filled #label, the viewer marks itself ready
 READY = ("() => { const v = document.querySelector('.grn-viewer.grn-ready'); const l = document.getElementById('label');"
          " return !!v || !!(l && l.textContent); }")
 
 
-def write_page(src: Path, games: int, out: Path) -> dict:
+def write_page(src: Path, games: int, out: Path, playouts: int = 0) -> dict:
     env = dict(os.environ, PYTHONPATH=str(src))
-    got = subprocess.run([sys.executable, "-c", WRITE, str(games), str(out)], env=env, cwd=src,
+    script, first = (WRITE_ANALYSED, str(playouts)) if playouts else (WRITE, str(games))
+    got = subprocess.run([sys.executable, "-c", script, first, str(out)], env=env, cwd=src,
                          capture_output=True, text=True, check=True)
     return json.loads(got.stdout)
 
@@ -69,6 +95,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--baseline", type=Path, help="an earlier grn checkout to measure the same way")
     ap.add_argument("--no-browser", action="store_true")
+    ap.add_argument("--analysed-playouts", type=int, default=8, help="the analysed game's budget (0: skip it)")
     args = ap.parse_args()
     here = Path(__file__).resolve().parent.parent
     sources = [("this grn", here)] + ([("baseline", args.baseline.resolve())] if args.baseline else [])
@@ -85,14 +112,20 @@ def main() -> int:
     ok = True
     try:
         for name, src in sources:
-            for games, limit_kb, limit_s in ((1, 150, None), (args.games, 5 * 1024, 2.0)):
-                out = tmp / f"{name.replace(' ', '-')}-{games}.html"
-                info = write_page(src, games, out)
+            runs = [(1, 150, None, 0), (args.games, 5 * 1024, 2.0, 0)]
+            if args.analysed_playouts and name == "this grn":
+                runs.insert(1, (1, 150, None, args.analysed_playouts))
+            for games, limit_kb, limit_s, playouts in runs:
+                out = tmp / f"{name.replace(' ', '-')}-{games}-{playouts}.html"
+                info = write_page(src, games, out, playouts)
                 raw = out.read_bytes()
                 kb = len(raw) / 1024
                 gz = len(gzip.compress(raw, 6)) / 1024
-                line = (f"{name:9} {games:4} game{'s' if games > 1 else ' '}: {kb:9.1f} KiB ({gz:8.1f} KiB gzipped), "
+                what = "analysed" if playouts else f"game{'s' if games > 1 else ' '}"
+                line = (f"{name:9} {games:4} {what}: {kb:9.1f} KiB ({gz:8.1f} KiB gzipped), "
                         f"written in {info['seconds']:.2f} s")
+                if playouts:
+                    line += f" (analysed at {playouts} playouts a move in {info['analysis_seconds']:.1f} s)"
                 if browser is not None:
                     secs = open_time(browser, out, 1 if kb > 20_000 else 3)
                     line += f", opens in {secs:.2f} s"

@@ -9,7 +9,7 @@ __version__ = "0.1.0"
 
 import os  # noqa: E402
 import warnings  # noqa: E402
-from typing import IO, Iterable, Iterator  # noqa: E402
+from typing import IO, TYPE_CHECKING, Iterable, Iterator  # noqa: E402
 
 from grn import _compiled  # noqa: E402
 
@@ -21,6 +21,9 @@ if _stale:
 from grn.notation import parse, read_game  # noqa: E402
 from grn.record import Record, Turn  # noqa: E402
 from grn.writer import write_record, write_records  # noqa: E402
+
+if TYPE_CHECKING:
+    from grn.analysis import GameAnalysis
 
 
 def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: str | None = None) -> Iterator[Record]:
@@ -54,4 +57,12 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
         return
     yield from notation.read(source, file=file)
 
-__all__ = ["read", "read_game", "parse", "write_record", "write_records", "Record", "Turn"]
+def analyse(record: Record, **options: object) -> "GameAnalysis":
+    """Analyse a record's moves: points lost, judgements, best moves (:func:`grn.analysis.analyse`)."""
+    # imported here: the search and its data load only when asked for (grn's start-up stays quick)
+    from grn.analysis import analyse as run
+
+    return run(record, **options)  # type: ignore[arg-type]
+
+
+__all__ = ["analyse", "read", "read_game", "parse", "write_record", "write_records", "Record", "Turn"]

@@ -452,6 +452,7 @@ def selfplay(
     games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
     options: Optional[str] = typer.Option(None, "--options", help='The game\'s options, as its Options tag writes them.'),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+    bot: Optional[str] = typer.Option(None, "--bot", help="Let a bot play every seat: random, greedy or mcts."),
 ) -> None:
     """Write complete, legal, random game records, reproducible from the seed.
 
@@ -480,7 +481,10 @@ def selfplay(
         raise typer.Exit(2)
     texts = []
     for i in range(games):
-        played = ruleset.selfplay(players, seed + i, opts)
+        if bot is not None:
+            played = _bot_game(ruleset, bot, players, seed + i, opts)
+        else:
+            played = ruleset.selfplay(players, seed + i, opts)
         texts.append(write_record(to_record(played, seed=seed + i)))
     _emit("\n".join(texts), output)
 
@@ -664,6 +668,22 @@ def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path]
     return position
 
 
+def _best_turn(file: str, game: int, turn: Optional[str]) -> Any:
+    """The analysed turn whose best move ``render --best`` draws, or exit 1 (2 for a --turn it cannot take)."""
+    from grn.record import Record
+    from grn.review import ReviewError, best_turn
+
+    record = _one_record(file, game)
+    assert isinstance(record, Record)
+    try:
+        return best_turn(record, turn)
+    except ReviewError as exc:
+        name = "<stdin>" if file == "-" else file
+        where = f"{name}:{exc.span.line}:{exc.span.column}" if exc.span is not None else name
+        print(f"{where}: error: game {game}: --best: {exc.message}", file=sys.stderr)
+        raise typer.Exit(2 if "--turn takes" in exc.message else 1)
+
+
 #: What each drawing flag does (for the message when a game has no use for it).
 _RENDER_FLAGS = {"legal": "it shows where the next tile may go", "reveal": "it shows the faces seen of what lies face down",
                  "diagram": "its pictures have no board to crop"}
@@ -688,6 +708,8 @@ def render(
     diagram: bool = typer.Option(False, "--diagram", help="A picture for a rules discussion: the board around the "
                                  "markup, the question as caption, no player panel, 700 px wide."),
     crop: Optional[str] = typer.Option(None, "--crop", help="With --diagram: the board box to draw, X0,Y0,X1,Y1."),
+    best: bool = typer.Option(False, "--best", help="An analysed record (grn analyse --format grn): draw turn N "
+                              "(default: the costliest judged move) with the best move found on it."),
     tileset: Optional[Path] = TilesetOpt,
     force: bool = typer.Option(False, "--force", help="Without -o on a terminal: replace the file named after "
                                "the input if it is there."),
@@ -703,9 +725,12 @@ def render(
         print(f"grn render: --width must be 1 to {MAX_WIDTH} pixels, not {width}", file=sys.stderr)
         raise typer.Exit(2)
     check_target(output)
-    position = _position(file, game, turn, tileset)
+    shown = _best_turn(file, game, turn) if best else None
+    position = _position(file, game, str(shown.number) if shown is not None else turn, tileset)
     ruleset = position.ruleset
     assert ruleset is not None
+    if shown is not None:
+        position.markup = position.markup + ruleset.best_move_markup(shown.best)
     box = None
     if crop is not None:
         parts = crop.split(",")
@@ -1006,6 +1031,27 @@ app.add_typer(_archive_app, name="archive")
 from grn.serve.cli import serve as _serve  # noqa: E402
 
 app.command("serve")(_serve)
+from grn.analyse_cli import register as _register_analyse  # noqa: E402
+from grn.arena_cli import register as _register_arena  # noqa: E402
+
+_register_analyse(app, _report)
+_register_arena(app)
+
+
+def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> Any:
+    """``grn selfplay --bot``: a game played by the bot, or exit 2 (unknown bot) / 1 (the game has no bot)."""
+    from grn.arena_cli import bot_selfplay
+    from grn.bots.bot import UnknownBot
+    from grn.world import NoBot
+
+    try:
+        return bot_selfplay(ruleset, bot, players, seed, options)
+    except UnknownBot as exc:
+        print(f"grn selfplay: --bot: {exc}", file=sys.stderr)
+        raise typer.Exit(2)
+    except NoBot as exc:
+        print(f"grn selfplay: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
 
 
 def main() -> None:

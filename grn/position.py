@@ -102,6 +102,20 @@ class Position:
         return self.record.game
 
 
+def state_svg(state: Any, game: str) -> str:
+    """An engine state of ``game`` drawn as SVG (a game state's ``_repr_svg_``: Jupyter shows it as a board).
+
+    The players are named by their colours; nothing of a record is needed.
+    """
+    ruleset = games.find_ruleset(game)
+    owned = getattr(state, "colours", None)
+    players = ", ".join(f"{p} ({'+'.join(owned[p]) if isinstance(owned, dict) and p in owned else p})"
+                        for p in state.players)
+    record = Record((("Game", ruleset.name), ("Players", players)))
+    position = Position(record, state, ruleset.seats(record), None, getattr(state, "turn", 0), ruleset=ruleset)
+    return ruleset.render_svg(position)
+
+
 _ADDRESS_RE = re.compile(r"([0-9]+)\(([0-9]+)\)")
 
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
 
 from grn import registry
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
-from grn.record import Record, Seat
+from grn.record import Markup, Record, Seat
+from grn.world import Decision, NoBot, World
 
 if TYPE_CHECKING:
     from grn.choices import Step
@@ -248,6 +249,11 @@ class Ruleset:
         :meth:`render_svg` for the board with ``panel=False``).  Default None: the drawing keeps its panel."""
         return None
 
+    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+        """Diagram markup that shows ``actions`` (the best move an analysis found) on the board of the judged
+        turn: a ghost tile, a ring on a card.  Default: nothing drawn (the move is still told in words)."""
+        return []
+
     def open_squares(self, position: "Position") -> dict[str, int]:
         """For each open place of the position where a piece may go next (by its name in the notation), how
         many of the pieces left could go there; 0: none left can fill it.  Default: nothing to say."""
@@ -261,6 +267,47 @@ class Ruleset:
     def selfplay(self, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
         """A complete random legal game, the same for the same seed."""
         raise NotImplementedError(f"grn cannot play {self.title or self.name} by itself")
+
+    # -- bots (grn.bots, grn analyse, grn arena) ----------------------------
+    #: Points lost from which ``grn analyse`` calls a move an inaccuracy, a mistake, a blunder (docs/analysis.md).
+    analysis_thresholds: tuple[float, float, float] = (3.0, 6.0, 12.0)
+    #: Determinisations a greedy bot averages its immediate values over (more than one where faces are hidden).
+    greedy_samples: int = 1
+
+    def legal_turns(self, engine: "Engine") -> list[tuple[Any, ...]]:
+        """Every legal turn of the player to move, each a tuple of commands (default: the game has no bot).
+
+        A game without hidden information needs only this hook to get every
+        bot and ``grn analyse``; a game with hidden information overrides
+        :meth:`determinise` instead.
+        """
+        raise NoBot(f"grn has no bot for {self.title or self.name}: the game lists no legal turns")
+
+    def determinise(self, engine: "Engine", rng: Any, hand: tuple[Any, ...] = ()) -> World:
+        """A :class:`~grn.world.World`: a copy of ``engine`` in which what the player to move cannot know is
+        drawn at random (with ``rng``) from what they do know; ``hand`` is what they hold privately
+        (:meth:`hand_of`).  Default: nothing is hidden."""
+        return World(self, engine.copy())
+
+    def hand_of(self, actions: Sequence[Any]) -> tuple[Any, ...]:
+        """What the player knew privately when choosing the recorded turn ``actions`` (tile games: the tiles
+        drawn).  Default: nothing."""
+        return ()
+
+    def decision_of(self, engine: "Engine", actions: Sequence[Any]) -> Decision:
+        """The decision a recorded turn took, without what the turn only revealed afterwards.  Default: the
+        commands as written."""
+        return tuple(actions)
+
+    def decision_actions(self, engine: "Engine", decision: Decision, seen: Any = None) -> tuple[Any, ...] | None:
+        """The commands that write ``decision`` as a variation at ``engine`` (None: it cannot be written, for
+        example a card whose face nobody saw).  ``seen`` is what the whole record revealed.  Default: the
+        decision's commands."""
+        return tuple(cast(Iterable[Any], decision))
+
+    def decision_words(self, engine: "Engine", decision: Decision) -> str:
+        """A decision in words, for the review (default: its commands in words)."""
+        return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
 
     # -- other programs' files -------------------------------------------
     def importers(self) -> "list[Importer]":

@@ -10,7 +10,7 @@ import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Iterator, List, Optional
+from typing import IO, TYPE_CHECKING, Any, Iterator, List, Optional
 
 import typer
 
@@ -185,6 +185,90 @@ def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None
         con.close()
 
 
+def _budget(ctx: typer.Context, level: str, playouts: Optional[int], seconds: Optional[float],
+            thresholds: Optional[str], jobs: int, dask_scheduler: Optional[str]) -> tuple[Any, Any, int]:
+    """The options of ``archive analyse`` checked as ``grn analyse`` checks them (exit 2 with a one-line
+    message), and where the turns run: (thresholds, runner, parts)."""
+    from grn.analyse_cli import _Turns, parse_thresholds
+    from grn.archive.parallel import SchedulerError, _Dask, _Pool
+    from grn.bots.bot import LEVELS
+
+    def usage(message: str) -> typer.Exit:
+        print(f"grn archive analyse: {message}", file=sys.stderr)
+        return typer.Exit(2)
+
+    if level not in LEVELS:
+        raise usage(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if playouts is not None and not 1 <= playouts <= 1_000_000:
+        raise usage(f"--playouts must be from 1 to 1000000, not {playouts}")
+    if seconds is not None and not 0 < seconds <= 3600:
+        raise usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
+    if playouts is not None and seconds is not None:
+        raise usage("give --playouts or --seconds, not both")
+    if jobs < 1:
+        raise usage(f"--jobs must be 1 or more, not {jobs}")
+    limits = None
+    if thresholds is not None:
+        try:
+            limits = parse_thresholds(thresholds)
+        except ValueError as exc:
+            raise usage(str(exc))
+    runner: Any = None
+    try:
+        if dask_scheduler is not None:
+            runner = _Dask(dask_scheduler)
+        elif jobs > 1:
+            runner = _Pool(jobs)
+    except SchedulerError as exc:
+        print(f"grn archive analyse: error: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    if runner is None:
+        return limits, None, 1
+    ctx.call_on_close(runner.close)
+    return limits, _Turns(runner), jobs if dask_scheduler is None else max(jobs, 8)
+
+
+@app.command("analyse")
+def analyse_games(
+    ctx: typer.Context,
+    db: Path = DbArg,
+    level: str = typer.Option("normal", "--level", help="Search budget: quick, normal, deep, max (as grn analyse)."),
+    playouts: Optional[int] = typer.Option(None, "--playouts", help="Playouts per move (overrides --level)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", help="Seconds per move (overrides --level)."),
+    seed: int = typer.Option(0, "--seed", help="The same seed gives the same analysis."),
+    thresholds: Optional[str] = typer.Option(None, "--thresholds", metavar="I,M,B",
+                                             help="Points lost for an inaccuracy, a mistake, a blunder."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Analyse the turns of each game in N processes."),
+    dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
+                                                 help="Analyse on a Dask cluster (needs grn's dask extra)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Analyse at most this many games this run."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but problems."),
+) -> None:
+    """Analyse the archived games not analysed yet and keep each move's figures in the archive.
+
+    Each game is kept as soon as it is analysed: a stopped run goes on where it stopped.
+
+    Example: grn archive analyse club.db --level quick --jobs 2
+    """
+    from grn.archive.review import analyse_archive
+
+    limits, runner, parts = _budget(ctx, level, playouts, seconds, thresholds, jobs, dask_scheduler)
+    con = _open(db)
+    try:
+        summary = analyse_archive(con, level=level, playouts=playouts, seconds=seconds, seed=seed,
+                                  thresholds=limits, runner=runner, parts=parts, limit=limit,
+                                  progress=None if quiet else lambda m: print(m, file=sys.stderr))
+    except sqlite3.DatabaseError as exc:
+        raise _fail(db, f"cannot write the archive ({exc})")
+    finally:
+        con.close()
+    for problem in summary.problems:
+        print(f"{db}: {problem}", file=sys.stderr)
+    if not quiet:
+        print(f"{summary.analysed} game{'s' if summary.analysed != 1 else ''} analysed, {summary.skipped} "
+              f"that cannot be; {summary.left} left to analyse")
+
+
 @app.command()
 def search(
     db: Path = DbArg,
@@ -193,6 +277,10 @@ def search(
     winner: Optional[List[str]] = _WINNER, score: Optional[List[str]] = _SCORE, valid: Optional[bool] = _VALID,
     complete: Optional[bool] = _COMPLETE, event: Optional[List[str]] = _EVENT,
     action: Optional[List[str]] = _ACTION, beside: Optional[List[str]] = _BESIDE, duplicates: bool = _DUPS,
+    blunders: bool = typer.Option(False, "--blunders", help="Only analysed games with a blunder (grn archive analyse)."),
+    judgement: Optional[List[str]] = typer.Option(None, "--judgement", help='Judgement counts of a seat: '
+                                                  '"mistakes>=2", "Ada:blunders>=1", "inaccuracies=0".'),
+    analysed: Optional[bool] = typer.Option(None, "--analysed/--not-analysed", help="Only games analysed / not yet."),
     format: str = typer.Option("table", "--format", help="table, grn or json."),
     limit: Optional[int] = typer.Option(None, "--limit", help="At most this many games."),
     count: bool = typer.Option(False, "--count", help="Print only how many games match."),
@@ -207,6 +295,7 @@ def search(
     """
     from grn.archive import search as s
     from grn.archive.export import write_grn, write_json
+    from grn.archive.review import has_analysis
     from grn.archive.search import FilterError
 
     if format not in ("table", "grn", "json"):
@@ -226,7 +315,10 @@ def search(
         return
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
+    f.judgements = (["blunders>=1"] if blunders else []) + list(judgement or [])
+    f.analysed = analysed
     con = _open(db, readonly=True)
+    f.analysis_tables = has_analysis(con)
     try:
         if count:
             print(s.count(con, f))
@@ -264,6 +356,8 @@ def stats(
 
     Example: grn archive stats club.db --svg charts/
     """
+    from grn.archive.review import accuracy_stats, accuracy_table
+    from grn.archive.search import where
     from grn.archive.stats import compute, table, write_charts
     from grn.archive.search import FilterError
 
@@ -277,14 +371,18 @@ def stats(
     con = _open(db, readonly=True)
     try:
         st = compute(con, f)
+        # the analysed moves (grn archive analyse): accuracy and points lost per player and per game kind
+        played, kinds = accuracy_stats(con, *where(f))
     except FilterError as exc:
         raise _usage("stats", exc)
     finally:
         con.close()
     if format == "json":
-        sys.stdout.write(json.dumps(st.to_json(), indent=1, ensure_ascii=False) + "\n")
+        data = st.to_json()
+        data["analysis"] = {"players": [a.to_json() for a in played], "games": [a.to_json() for a in kinds]}
+        sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(table(st))
+        sys.stdout.write(table(st) + accuracy_table(played, kinds))
     if svg is not None:
         for path in write_charts(st, svg):
             print(f"wrote {path}", file=sys.stderr)

@@ -52,6 +52,12 @@ class Filters:
     actions: list[str] = field(default_factory=list)
     beside: list[str] = field(default_factory=list)
     duplicates: bool = False
+    #: ``[PLAYER:]COUNT OP N`` on the analysis (``blunders>=1``): see :func:`judgement_condition`.
+    judgements: list[str] = field(default_factory=list)
+    #: Only games analysed (True) or not analysed yet (False) by ``grn archive analyse``.
+    analysed: bool | None = None
+    #: Whether the archive has the analysis tables (an archive made before them: nothing is analysed).
+    analysis_tables: bool = True
 
 
 #: The largest number a filter compares (SQLite's integers are 64-bit).
@@ -150,6 +156,30 @@ def _date_bound(text: str, what: str) -> str:
     return year + (f"-{int(month):02d}" if month else "") + (f"-{int(day):02d}" if day else "")
 
 
+#: The judgement counts a search can ask for, by their plural (the columns of ``analysis_players``).
+COUNTS = ("inaccuracies", "mistakes", "blunders")
+
+
+def judgement_condition(spec: str) -> tuple[str, list[Any]]:
+    """The SQL condition on ``games g`` of ``--judgement`` ``[PLAYER:]COUNT OP N`` (``blunders>=2``,
+    ``Ada:mistakes>=1``, ``inaccuracies=0``): a seat of the game (that player's, when named) has so many.
+
+    Raises :class:`FilterError` in plain words for anything else.
+    """
+    m = re.fullmatch(r"\s*(?:([^:]+?)\s*:)?\s*([a-z]+)\s*(>=|<=|!=|=|>|<)\s*(\d{1,6})\s*", spec)
+    if m is None or m.group(2) not in COUNTS:
+        raise FilterError(f"--judgement {spec!r}: write COUNT>=N with COUNT one of {', '.join(COUNTS)} "
+                         "(Ada:blunders>=1 for one player)")
+    who, column, op, n = m.group(1), m.group(2), m.group(3), int(m.group(4))
+    sql_op = "<>" if op == "!=" else op
+    cond = f"g.id IN (SELECT game_id FROM analysis_players WHERE {column} {sql_op} ?"
+    params: list[Any] = [n]
+    if who:
+        cond += " AND (name = ? COLLATE NOCASE OR player = ?)"
+        params += [who.strip(), who.strip()]
+    return cond + ")", params
+
+
 def where(f: Filters) -> tuple[str, list[Any]]:
     """The SQL condition on ``games g`` that the filters mean, and its parameters."""
     conds: list[str] = []
@@ -216,6 +246,16 @@ def where(f: Filters) -> tuple[str, list[Any]]:
         params += parts
     if f.duplicates:
         conds.append("g.dedup IN (SELECT dedup FROM games GROUP BY dedup HAVING count(*) > 1)")
+    for spec in f.judgements:
+        cond, more = judgement_condition(spec)
+        conds.append(cond if f.analysis_tables else "0")
+        params += more if f.analysis_tables else []
+    if f.analysed is not None:
+        if f.analysis_tables:
+            conds.append(("" if f.analysed else "NOT ") +
+                         "g.id IN (SELECT game_id FROM analysed WHERE problem IS NULL)")
+        elif f.analysed:
+            conds.append("0")
     return (" AND ".join(conds) or "1"), params
 
 

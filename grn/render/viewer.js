@@ -27,6 +27,8 @@ function moveButton(i){
   else{b.appendChild(el("span","grn-num",n.n+". "));b.appendChild(el("span","grn-who",(G.names[n.k]||n.k)+": "));
     b.appendChild(el("span","grn-words",n.w));b.title=n.m;}
   if(n.g){b.appendChild(el("span","grn-glyph"," "+n.g));}
+  if(n.v&&n.v[5]){b.appendChild(el("span","grn-judge grn-"+n.v[5]," "+n.v[5]+" (\u2212"+n.v[4].toFixed(1)+")"));}
+  if(n.b){b.insertBefore(el("span","grn-bestmark","best move: "),b.firstChild);}
   if(n.x){var w=el("span","grn-flag"," \u26a0 problem");b.appendChild(w);b.title=(b.title?b.title+"\n":"")+n.x.join("\n");}
   b.onclick=function(){go(i,true);};
   buttons[i]=b;return b;}
@@ -36,7 +38,7 @@ function line(i,box){
     if(n.c){for(var k=0;k<n.c.length;k++){row.appendChild(el("span","grn-comment",n.c[k]));}}
     if(n.p>=0&&kids[n.p][0]===i&&kids[n.p].length>1){
       for(var v=1;v<kids[n.p].length;v++){var f=G.nodes[kids[n.p][v]],d=el("div","grn-var");d.setAttribute("role","group");
-        d.setAttribute("aria-label","variation "+v+" instead of turn "+f.n);line(kids[n.p][v],d);box.appendChild(d);}}
+        d.setAttribute("aria-label",(f.b?"the analysis's best move":"variation "+v)+" instead of turn "+f.n);if(f.b){d.className+=" grn-bestvar";}line(kids[n.p][v],d);box.appendChild(d);}}
     i=kids[i][0];}}
 function load(k){
   g=k;G=D.games[k];kids=G.nodes.map(function(){return [];});pics=[];buttons=[];
@@ -44,7 +46,7 @@ function load(k){
     if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;});
   G.mainLen=G.nodes.filter(function(m){return m.d===0;}).length;
   var list=q("moves");clear(list);line(0,list);
-  chart();
+  chart();review();
   var leg=q("legend");clear(leg);
   G.players.forEach(function(p,j){var li=el("li");var s=document.createElementNS("http://www.w3.org/2000/svg","svg");
     s.setAttribute("width","28");s.setAttribute("height","10");s.setAttribute("aria-hidden","true");
@@ -77,6 +79,57 @@ function chart(){
     var l=svgEl("polyline",{"class":"series",points:pts,fill:"none",stroke:G.colours[j],"stroke-width":"2.2"},s);
     if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}svgEl("title",{},l).textContent=p[1];});
   svgEl("line",{"class":"cursor",x1:L,x2:L,y1:T,y2:H-B,stroke:"#2b2118","stroke-width":"1.5","stroke-dasharray":"3 3"},s);}
+function sgn(x){return (x>0?"+":x<0?"\u2212":"\u00b1")+Math.abs(x).toFixed(1);}
+function legend(box){clear(box);
+  G.players.forEach(function(p,j){var li=el("li"),s=svgEl("svg",{width:28,height:10,"aria-hidden":"true"},li);
+    var l=svgEl("line",{x1:0,x2:28,y1:5,y2:5,"stroke-width":"2.2",stroke:G.colours[j]},s);
+    if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}
+    li.appendChild(document.createTextNode(" "+p[1]+" ("+p[0]+")"));box.appendChild(li);});}
+function review(){
+  /* the analysis written in the record (grn analyse --format grn), read back by grn: never computed here */
+  var on=!!G.review;R.querySelectorAll(".grn-analysis").forEach(function(e){e.hidden=!on;});
+  var box=q("evalchart");clear(box);var tb=q("summary");clear(tb);if(!on){return;}
+  var main=G.nodes.filter(function(m){return !m.d;}),W=360,H=180,L=34,Rm=10,T=12,B=24,n=Math.max(1,main.length-1),top=1;
+  main.forEach(function(m){if(m.v){top=Math.max(top,Math.abs(m.v[0]));}});top=Math.ceil(top);
+  var dx=(W-L-Rm)/n,mid=T+(H-T-B)/2,sy=(H-T-B)/2/top,worst=[];
+  var s=svgEl("svg",{viewBox:"0 0 "+W+" "+H,"class":"eval-chart",role:"img","font-size":"10"},box);
+  svgEl("rect",{width:W,height:H,fill:"#fbf6ea",stroke:"#b9a57f"},s);
+  [top,0,-top].forEach(function(v){var y=mid-v*sy;svgEl("line",{x1:L,x2:W-Rm,y1:y,y2:y,stroke:v?"#ddd0b3":"#8f7a55"},s);
+    svgEl("text",{x:L-4,y:y+4,"text-anchor":"end",fill:"#5b4a36"},s).textContent=v?sgn(v):"0";});
+  svgEl("text",{x:L,y:H-8,fill:"#5b4a36"},s).textContent="turn 0";
+  svgEl("text",{x:W-Rm,y:H-8,"text-anchor":"end",fill:"#5b4a36"},s).textContent=String(main.length-1);
+  G.players.forEach(function(p,j){var pts=[];
+    main.forEach(function(m,i){if(m.v&&m.k===p[0]){pts.push([L+i*dx,mid-m.v[0]*sy,m,i]);}});
+    if(!pts.length){return;}
+    var l=svgEl("polyline",{"class":"series",points:pts.map(function(x){return x[0].toFixed(1)+","+x[1].toFixed(1);}).join(" "),
+      fill:"none",stroke:G.colours[j],"stroke-width":"2.2"},s);
+    if(DASH[j%5]){l.setAttribute("stroke-dasharray",DASH[j%5]);}svgEl("title",{},l).textContent=p[1]+": expected final margin after each move";
+    pts.forEach(function(x){var m=x[2];if(!m.v[5]){return;}
+      var r={inaccuracy:3,mistake:4.5,blunder:6}[m.v[5]],c=svgEl("circle",{"class":"judged "+m.v[5],cx:x[0].toFixed(1),cy:x[1].toFixed(1),r:r,
+        fill:G.colours[j],stroke:"#2b2118","stroke-width":"1.2"},s);
+      svgEl("title",{},c).textContent="turn "+m.n+", "+p[1]+": "+m.v[5]+", lost "+m.v[4].toFixed(1)+" points";
+      worst.push(m);});});
+  svgEl("line",{"class":"cursor",x1:L,x2:L,y1:T,y2:H-B,stroke:"#2b2118","stroke-width":"1.5","stroke-dasharray":"3 3"},s);
+  worst.sort(function(a,b){return b.v[4]-a.v[4];});
+  s.setAttribute("aria-label","Evaluation chart: each player's expected final margin (points ahead of the others) after each of their moves, from "+
+    sgn(-top)+" to "+sgn(top)+". "+(worst.length?"Judged moves: "+worst.slice(0,5).map(function(m){return "turn "+m.n+" "+(G.names[m.k]||m.k)+" "+m.v[5];}).join(", ")+".":"No move judged."));
+  G.evalChart={x0:L,dx:dx};
+  /* a click on the chart goes to that turn, as lichess's advantage chart does */
+  s.addEventListener("click",function(e){var b=s.getBoundingClientRect(),x=(e.clientX-b.left)*W/b.width,i=Math.round((x-L)/dx);
+    i=Math.max(0,Math.min(main.length-1,i));go(G.nodes.indexOf(main[i]));});
+  legend(q("evallegend"));
+  var hr=el("tr");[["player"],["moves"],["accuracy"],["lost per move","average points lost per move"],["?!","inaccuracies"],["?","mistakes"],["??","blunders"]].forEach(function(h){
+    var th=el("th",null,h[0]);th.scope="col";if(h[1]){th.title=h[1];th.setAttribute("aria-label",h[1]);}hr.appendChild(th);});
+  var th=el("thead");th.appendChild(hr);tb.appendChild(th);var body=el("tbody");tb.appendChild(body);
+  G.review.forEach(function(r){var tr=el("tr");tr.appendChild(el("th",null,(G.names[r[0]]||r[0])+" ("+r[0]+")"));
+    [String(r[1]),r[3].toFixed(1)+"%",r[2].toFixed(1),String(r[4]),String(r[5]),String(r[6])].forEach(function(x){tr.appendChild(el("td",null,x));});body.appendChild(tr);});}
+function turnEval(n){var box=q("turneval");clear(box);if(!G.review){return;}
+  if(!n.v){box.appendChild(el("p","grn-none",n.n&&!n.d?"this turn was not analysed":"no analysis here"));return;}
+  var v=n.v,who=G.names[n.k]||n.k;
+  box.appendChild(el("p","grn-verdict"+(v[5]?" grn-"+v[5]:""),v[5]?(n.g?n.g+" ":"")+v[5].charAt(0).toUpperCase()+v[5].slice(1)+": "+who+" lost "+v[4].toFixed(1)+" points":
+    v[4]>0?"Not judged: "+who+" lost "+v[4].toFixed(1)+" points (within the thresholds or the noise)":"The best move found"));
+  box.appendChild(el("p",null,"Expected final margin after the move played: "+sgn(v[0])+" \u00b1 "+v[1].toFixed(1)+"; after the best move found: "+sgn(v[2])+" \u00b1 "+v[3].toFixed(1)+"."));
+  if(n.bw){box.appendChild(el("p","grn-best","Best move: "+n.bw+" ("+n.bm+"), drawn on the board."));}}
 function fill(box,xs,none){clear(box);if(!xs||!xs.length){box.appendChild(el("li","grn-none",none));return;}
   for(var k=0;k<xs.length;k++){box.appendChild(el("li",null,xs[k]));}}
 function show(){
@@ -104,6 +157,8 @@ function show(){
     op.appendChild(el("p","grn-hole",hole.length?"No tile left can fill "+hole.join(", ")+".":"Every open square can still be filled."));}
   fill(q("events"),n.e,"no score this turn");fill(q("comments"),n.c,"no comment");fill(q("problems"),n.x,"none at this turn");
   q("status").textContent=text+". Scores: "+G.players.map(function(p,j){return p[1]+" "+n.s[j];}).join(", ")+".";
+  turnEval(n);var ec=q("evalchart").querySelector(".cursor");
+  if(ec){var ex=G.evalChart.x0+G.evalChart.dx*Math.min(n.i,G.mainLen-1);ec.setAttribute("x1",ex);ec.setAttribute("x2",ex);}
   var c=q("chart").querySelector(".cursor");
   if(c){var x=G.chart.x0+G.chart.dx*Math.min(n.i,G.mainLen-1);c.setAttribute("x1",x);c.setAttribute("x2",x);}
   for(var k=0;k<buttons.length;k++){var b=buttons[k];if(!b){continue;}

@@ -23,6 +23,7 @@ from grn import registry
 from grn.aids import position_aids
 from grn.position import Position, PositionError, _play, drawable, rejected_markup
 from grn.record import Comment, Markup, Record, Seat, Turn
+from grn.review import Review, ReviewError, eval_comment, is_best_variation, read_review
 from grn.render import style as st
 from grn.render.frames import FrameTable
 from grn.ruleset import engine_for
@@ -68,6 +69,8 @@ class _Builder:
         self.trouble: list[str] = []
         #: Where the markup stands that the validator rejected: it is not drawn (R89).
         self.rejected: frozenset[tuple[int, int]] = frozenset()
+        self.review: Review | None = None
+        self.in_best = False
 
     def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
         """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
@@ -105,6 +108,14 @@ class _Builder:
                 node["g"] = glyphs
             if depth == 0 and turn.number in self.problems_at:
                 node["x"] = self.problems_at[turn.number]
+            seen = self.review.turn(turn.number) if self.review is not None and depth == 0 else None
+            if seen is not None:
+                # the analysis read back from the record (never analysed again here): margins, loss, judgement
+                note = seen.note
+                node["v"] = [note.played, note.played_se, note.best, note.best_se, note.lost, note.judgement or ""]
+                if seen.best:
+                    node["bm"] = " ".join(command_text(a, self.ruleset) for a in seen.best)
+                    node["bw"] = "; ".join(self.ruleset.action_words(a) for a in seen.best)
         if label:
             node["t"] = label
         if comments:
@@ -119,7 +130,8 @@ class _Builder:
         aids = position_aids(position)
         if aids.projected is not None and aids.projected != dict(scores):
             node["j"] = [int(aids.projected.get(k, 0)) for k in self.keys]
-        if aids.open:
+        if aids.open and not self.in_best:
+            # a best-move variation is the analysis's aside: its open squares would double a long list per judged move
             node["o"] = [[k, n] for k, n in aids.open.items()]
         node["f"] = self.picture(position, parent, panel is None)
         self.nodes.append(node)
@@ -154,13 +166,23 @@ class _Builder:
             pos = Position(self.record, state, self.seats, t, ply, drawable(t.markup, self.rejected), events,
                            f"{prefix}{t.number}",
                            turns, self.ruleset)
-            comments = intro + [c.text for c in t.comments]
+            comments = intro + [c.text for c in t.comments if not (self.review is not None and eval_comment(c))]
             intro = []
+            seen = self.review.turn(t.number) if self.review is not None and depth == 0 else None
+            if seen is not None and seen.best:
+                # the best move found, drawn on the board of the judged turn by the game's own markup
+                pos.markup = pos.markup + self.ruleset.best_move_markup(seen.best)
             node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, describe_events(events), comments)
             for k, var in enumerate(t.variations, 1):
                 assert before is not None
-                said = [n.text for n in var.intro if isinstance(n, Comment)]
+                best = self.review is not None and is_best_variation(var)
+                said = [n.text for n in var.intro if isinstance(n, Comment) and not (best and n is var.intro[0])]
+                first = len(self.nodes)
+                self.in_best, outer = best, self.in_best
                 self.line(before.copy(), var.turns, prev, f"{prefix}{t.number}({k})", depth + 1, ply - 1, said)
+                self.in_best = outer
+                if best and first < len(self.nodes):
+                    self.nodes[first]["b"] = 1  # the variation is the analysis's best move
             prev = node
         return prev, state
 
@@ -194,6 +216,16 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         for d in problems:
             if d.turn is not None:
                 builder.problems_at.setdefault(d.turn, []).append(d.message)
+        try:
+            builder.review = read_review(record, seats, ruleset)
+        except ReviewError as exc:
+            where = f"line {exc.span.line}, column {exc.span.column}: " if exc.span is not None else ""
+            trouble = [f"cannot read the analysis: {where}{exc.message}"]
+        else:
+            trouble = []
+        if builder.review is not None:
+            data["review"] = [[p.player, p.moves, round(p.average_points_lost, 2), round(p.accuracy, 1),
+                               p.inaccuracies, p.mistakes, p.blunders] for p in builder.review.players]
         markup = drawable([m for m in record.intro if isinstance(m, Markup)], builder.rejected)
         setup = [t for t in record.turns if t.number == 0]
         for t in setup:
@@ -213,8 +245,9 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
             final_turn = next((t for t in reversed(record.turns) if t.number > 0), None)
             pos = Position(record, state, seats, final_turn, ply, [], [], "final", record.turns, ruleset, True)
             builder.add(pos, last, None, "final", 0, events, [], "Final scoring")
-        data["problems"] = [[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show {t}"]
-                                                                         for t in builder.trouble]
+        data["problems"] = ([[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show {t}"]
+                                                                          for t in builder.trouble]
+                            + [[None, x] for x in trouble])
     except Exception as exc:  # noqa: BLE001 - a game that cannot be replayed still gets a page
         message = getattr(exc, "message", None) or str(exc)
         data["problems"] = [[d.turn, d.one_line()] for d in problems] + [[None, f"cannot show the game: {message}"]]

@@ -10,8 +10,11 @@ import re
 from typing import Any, Sequence
 
 from grn.choices import ChoiceError, Option, Step, finished
+from grn.record import Markup
 from grn.ruleset import Ruleset
+from grn.tiling.commands import PlaceFigure, PlaceTile
 from grn.tiling import markup
+from grn.tiling.world import TileWorld, tile_hand
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
@@ -25,6 +28,16 @@ class TileRuleset(Ruleset):
     #: The shipped tile set's package and file.
     tileset_package: str = ""
     tileset_file: str = "tileset.json"
+    #: The bots' world of the game (its follow-ups and values): see :mod:`grn.tiling.world`.
+    world_class: type[TileWorld] = TileWorld
+
+    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> TileWorld:
+        """The bag shuffled, the tiles of ``hand`` (drawn this turn) on top."""
+        return self.world_class.sample(self, engine, rng, hand)
+
+    def hand_of(self, actions: Any) -> tuple[Any, ...]:
+        """The tiles the turn drew: the player saw them before choosing."""
+        return tile_hand(actions)
 
     def action_words(self, command: Any) -> str:
         """Placing and discarding a tile in words (``tile 61 at -2,4 turned 270°``); the game's own commands
@@ -96,7 +109,7 @@ class TileRuleset(Ruleset):
         return {f"{x},{y}": n for (x, y), n in counts.items()}
 
     def legal_problem(self, position: Any) -> str | None:
-        from grn.tiling.commands import PlaceTile
+        from grn.tiling.commands import PlaceFigure, PlaceTile
 
         if position.final or position.state.is_over:
             return "the game is over: no tile is left to place"
@@ -129,6 +142,19 @@ class TileRuleset(Ruleset):
         if (problem is None or markup.is_point_shaped(word)) and place is not None and place.group(1) not in LOCATIONS:
             return f"<{kind}>: {place.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
         return None if problem is None else f"<{kind}>: {problem}"
+
+    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+        """The best move's tile as a ghost where it would have gone (``<ghost 33@2,0:90>``), and a ring on the
+        feature where it puts a figure (``<highlight 2,0:N>``)."""
+        out: list[Markup] = []
+        tile: PlaceTile | None = None
+        for a in actions:
+            if isinstance(a, PlaceTile):
+                tile = a
+                out.append(Markup("ghost", (f"{a.tile}@{a.x},{a.y}:{a.rotation}",)))
+            elif isinstance(a, PlaceFigure) and tile is not None:
+                out.append(Markup("highlight", (f"{tile.x},{tile.y}:{a.location}",)))
+        return out
 
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         g = markup.ghost(word)

@@ -196,6 +196,13 @@ class NimRuleset(Ruleset):
     def describe(self, position: Any) -> list[str]:
         return [f"  {position.state.heap} stones in the heap"]
 
+    #: A stone is one point: a move that hands the last stone away loses 1.
+    analysis_thresholds = (0.3, 0.6, 0.9)
+
+    def legal_turns(self, engine: Any) -> list[tuple[Any, ...]]:
+        """The one hook a game without hidden information adds to get every bot and ``grn analyse``."""
+        return [(Take(n),) for n in range(1, min(3, engine.heap) + 1)]
+
     def importers(self) -> list[Importer]:
         return [NimMovesImporter()]
 

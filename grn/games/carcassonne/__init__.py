@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from grn.games.carcassonne import bot
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import MAX_COPIES, OPTIONS_HELP, Options, parse_options, start_of
 from grn.games.carcassonne.rules import CarcassonneState
@@ -103,6 +104,7 @@ class CarcassonneRuleset(TileRuleset):
         from grn.games.carcassonne.recording import followup_step
 
         return followup_step(self, engine, before, placement, picked)
+    world_class = bot.CarcassonneWorld
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""

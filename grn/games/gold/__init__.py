@@ -10,11 +10,12 @@ codec (:mod:`.commands`), the match checks (:mod:`.match`), the grammar
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
+from grn.games.gold import bot
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
-from grn.record import Record, Seat
+from grn.record import Markup, Record, Seat
 from grn.ruleset import Ruleset, SeriesChecker, SetupProblem
 
 if TYPE_CHECKING:
@@ -62,6 +63,10 @@ class GoldRuleset(Ruleset):
             return f"<{kind}>: {word!r} is not a position of the layout"
         return None
 
+    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+        """A ring on each card the best move turns over."""
+        return [Markup("highlight", (a.pos,)) for a in actions if isinstance(a, FlipCard)]
+
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         return "<ghost> shows a tile: the card game has none"
 
@@ -94,6 +99,29 @@ class GoldRuleset(Ruleset):
                 face.kind, f"{face.colour} miner {face.value}")
             return f"turns over {command.pos}: {what}"
         return super().action_words(command)
+
+    #: Gold scores tens of points, not a hundred: a gold card of 3 is a big loss (docs/analysis.md, calibration).
+    analysis_thresholds = (1.0, 2.5, 5.0)
+    #: Turning an unseen card is a gamble: a greedy bot averages its immediate value over this many deals.
+    greedy_samples = 8
+
+    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> bot.GoldWorld:
+        """The cards nobody has seen, dealt again at random among their places."""
+        return bot.GoldWorld.sample(self, engine, rng)
+
+    def decision_of(self, engine: Any, actions: Any) -> Any:
+        """The places turned over; unseen cards are alike, so each stands as the bots' unseen stand-in."""
+        return bot.canonical(engine, [a.pos for a in actions if isinstance(a, FlipCard)])
+
+    def decision_actions(self, engine: Any, decision: Any, seen: Any = None) -> tuple[Any, ...] | None:
+        """A variation only of remembered cards: an unseen card's face cannot be written."""
+        known = engine.known_faces()
+        if any(p not in known for p in decision):
+            return None
+        return tuple(FlipCard(p, known[p]) for p in decision)
+
+    def decision_words(self, engine: Any, decision: Any) -> str:
+        return bot.words(engine, decision)
 
     def describe(self, position: "Position") -> list[str]:
         state = position.state

@@ -607,6 +607,13 @@ class GoldState(Engine):
         return (f"<GoldState turn {self._turn} {self.phase} next={self.current_player} "
                 f"down={self._down} scores={self._scores}>")
 
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, so that a Jupyter notebook shows the board (as python-chess's Board does)."""
+        # imported here: drawing (svgwrite, the renderer) loads only when a notebook asks
+        from grn.position import state_svg
+
+        return state_svg(self, "gold")
+
     # -- playing ----------------------------------------------------------
 
     def check_turn(self, player: str, flips: Sequence[FlipCard]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grn.games.goldrush import bot
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.record import Record, Seat
@@ -127,6 +128,13 @@ class GoldRushRuleset(TileRuleset):
         from grn.games.goldrush.recording import followup_step
 
         return followup_step(self, engine, before, placement, picked)
+    world_class = bot.GoldRushWorld
+    #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
+    analysis_thresholds = (4.0, 8.0, 16.0)
+
+    def decision_of(self, engine: Any, actions: Any) -> Any:
+        """The turn without the token faces it revealed (the player chose before seeing them)."""
+        return bot.decision_of(actions)
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""

@@ -140,6 +140,13 @@ class GoldRushState(Moves):
         return (f"<GoldRushState turn {self.turn}, {self.current_player} to play, {len(self.board)} tiles, "
                 f"{self.bag_left} in bag; {sc}>")
 
+    def _repr_svg_(self) -> str:
+        """The position drawn as SVG, so that a Jupyter notebook shows the board (as python-chess's Board does)."""
+        # imported here: drawing (svgwrite, the renderer) loads only when a notebook asks
+        from grn.position import state_svg
+
+        return state_svg(self, "goldrush")
+
     def fingerprint(self) -> Any:
         """A hashable summary of the whole state (tests use it to check an illegal turn changed nothing)."""
         return (self.board.state_key(), self.seat, self.turn, tuple(sorted(self._bag.items())), self.bag_left,

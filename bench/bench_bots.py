@@ -1,0 +1,187 @@
+"""Speed, stability and calibration of the bots and of ``grn analyse`` (figures in docs/analysis.md, docs/bots.md).
+
+    nice .venv/bin/python bench/bench_bots.py speed            # playouts/s, playout vs validation, analyse times
+    nice .venv/bin/python bench/bench_bots.py stability --games 20
+    nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
+
+Every run prints the machine's load average beside its figures: the machine
+is shared, and a figure means little without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grn  # noqa: E402
+from grn import games  # noqa: E402
+from grn.analysis import analyse, replay  # noqa: E402
+from grn.bots import GreedyBot, RandomBot  # noqa: E402
+from grn.bots.arena import play_game  # noqa: E402
+from grn.bots.search import evaluate  # noqa: E402
+from grn.selfplay import to_record  # noqa: E402
+from grn.validate import validate_record  # noqa: E402
+from grn.world import rollout  # noqa: E402
+
+GAMES = ("goldrush", "carcassonne", "gold")
+OPTIONS = {"goldrush": None, "carcassonne": "goldmines", "gold": None}
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
+def _record(game: str, seed: int):
+    ruleset = games.find_ruleset(game)
+    from grn.record import parse_options
+
+    opts = ruleset.parse_options(parse_options(OPTIONS[game] or ""))
+    return to_record(ruleset.selfplay(2, seed, opts), seed=seed)
+
+
+def speed(args: argparse.Namespace) -> None:
+    print(f"# speed ({load()}; compiled: {grn._compiled.stale() == [] and _is_compiled()})")
+    for game in ([] if args.analyse_only else GAMES):
+        ruleset = games.find_ruleset(game)
+        record = _record(game, 1)
+        _, seats, line = replay(record)
+        # playouts per second: the analysis search at five positions through the game
+        done, spent = 0, 0.0
+        for turn, before in line[5::max(1, len(line) // 5)][:5]:
+            if before is None:
+                continue
+            hand = ruleset.hand_of(turn.actions)
+            played = ruleset.decision_of(before, turn.actions)
+            start = time.perf_counter()
+            est = evaluate(ruleset, before, hand, [played], seed=1, playouts=args.playouts)
+            spent += time.perf_counter() - start
+            done += sum(e.playouts for e in est)
+        # a whole game of random moves from the start (a playout to the end) against validating a whole game
+        start = time.perf_counter()
+        n = 0
+        for s in range(args.repeat):
+            world = ruleset.determinise(line[0][1], random.Random(s))
+            rollout(world, random.Random(s), 10_000)
+            world.value()
+            n += 1
+        full = (time.perf_counter() - start) / n
+        start = time.perf_counter()
+        for _ in range(args.repeat):
+            validate_record(record, keep_turns=False)
+        check = (time.perf_counter() - start) / args.repeat
+        print(f"{game}: {done / spent:.0f} playouts/s (horizon {line[0][1] and ruleset.determinise(line[0][1], random.Random(0)).horizon} turns); "
+              f"a whole random game {1000 * full:.1f} ms against validating a {len(record.turns)}-turn game "
+              f"{1000 * check:.1f} ms ({full / check:.1f}x)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for game in args.only.split(","):
+            path = Path(tmp) / f"{game}.grn"
+            path.write_text(grn.write_record(_record(game, 7)), encoding="utf-8")
+            turns = len(grn.parse(path.read_text())[0].turns)
+            for jobs in (1, 2):
+                start = time.perf_counter()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                subprocess.run([sys.executable, "-m", "grn", "analyse", str(path), "--jobs", str(jobs),
+                                "--format", "json", "-o", os.devnull], check=True)
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+                print(f"{game}: grn analyse of a {turns}-turn 2-player game at the default level, --jobs {jobs}: "
+                      f"{time.perf_counter() - start:.1f} s wall, {cpu:.1f} s of CPU in all ({load()})", flush=True)
+
+
+def _is_compiled() -> bool:
+    import grn.engine
+
+    return not grn.engine.__file__.endswith(".py")
+
+
+def stability(args: argparse.Namespace) -> None:
+    print(f"# stability: {args.games} games of each, seeds 1 and 2, default level ({load()})")
+    for game in args.only.split(","):
+        both = either = 0
+        for g in range(args.games):
+            record = _record(game, 100 + g)
+            flagged = []
+            for seed in (1, 2):
+                a = analyse(record, seed=seed)
+                flagged.append({t.turn for t in a.turns if t.judgement in ("mistake", "blunder")})
+                if args.out:  # every turn's loss and error, to judge again with other thresholds
+                    with open(args.out, "a") as sink:
+                        sink.write(json.dumps({"game": game, "record": g, "seed": seed, "turns": [
+                            (t.turn, t.points_lost, t.lost_se, t.judgement) for t in a.turns]}) + "\n")
+            both += len(flagged[0] & flagged[1])
+            either += len(flagged[0] | flagged[1])
+            print(f"  {game} game {g + 1}: {len(flagged[0])} and {len(flagged[1])} mistakes or worse, "
+                  f"{len(flagged[0] & flagged[1])} in both", flush=True)
+        share = both / either if either else 1.0
+        print(f"{game}: the two runs agree on {100 * share:.0f}% of the moves judged mistake or worse "
+              f"({both} of {either}) ({load()})", flush=True)
+
+
+def _bot_record(game: str, bot: str, seed: int):
+    ruleset = games.find_ruleset(game)
+    cls = {"greedy": GreedyBot, "random": RandomBot}[bot]
+    return play_game(ruleset, [cls(ruleset), cls(ruleset)], seed, seed).record()
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    print(f"# calibration: points lost per move at level {args.level} ({load()})")
+    sources: dict[str, list] = {}
+    real = [ROOT / "tests" / "data" / "bga-361578832.grn", ROOT / "examples" / "carcassonne" / "carcassonne-2p.grn",
+            ROOT / "examples" / "goldrush-2p.grn", ROOT / "examples" / "gold-2p.grn"]
+    for path in real:
+        if path.exists():
+            for record in grn.read(path):
+                sources.setdefault(f"real {record.game}", []).append(record)
+    for game in GAMES:
+        for bot in ("greedy", "random"):
+            sources[f"{bot} {game}"] = [_bot_record(game, bot, s) for s in range(args.games)]
+    out = {}
+    for name, records in sources.items():
+        losses = []
+        for record in records:
+            a = analyse(record, level=args.level, seed=1)
+            losses += [t.points_lost for t in a.turns]
+        q = statistics.quantiles(losses, n=20) if len(losses) > 1 else [0.0] * 19
+        out[name] = losses
+        print(f"{name}: {len(losses)} moves, mean {statistics.mean(losses):.2f} points lost; "
+              f"median {q[9]:.1f}, 75% {q[14]:.1f}, 90% {q[17]:.1f}, 95% {q[18]:.1f}", flush=True)
+    if args.out:
+        Path(args.out).write_text(json.dumps(out))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    sp = sub.add_parser("speed")
+    sp.add_argument("--playouts", type=int, default=200)
+    sp.add_argument("--repeat", type=int, default=5)
+    sp.add_argument("--analyse-only", action="store_true", help="only the times of grn analyse")
+    sp.add_argument("--only", default=",".join(GAMES), help="the games whose analysis is timed")
+    st = sub.add_parser("stability")
+    st.add_argument("--games", type=int, default=20)
+    st.add_argument("--only", default=",".join(GAMES))
+    st.add_argument("--out", help="append every turn's loss and standard error here (JSON lines)")
+    ca = sub.add_parser("calibrate")
+    ca.add_argument("--games", type=int, default=3)
+    ca.add_argument("--level", default="quick")
+    ca.add_argument("--out")
+    args = ap.parse_args()
+    {"speed": speed, "stability": stability, "calibrate": calibrate}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""The bots' ladder: duplicate matches greedy-random and mcts-greedy in every game (docs/bots.md).
+
+    nice .venv/bin/python bench/ladder.py --deals 100 --jobs 2 --out ladder.jsonl
+    .venv/bin/python bench/ladder.py --summary ladder.jsonl
+
+Each deal is played twice, once per seating (grn.bots.arena.match), so a
+pairing of 100 deals is 200 games.  Every finished pair of games is appended
+to ``--out`` as one JSON line at once, so a run stopped early still tells
+what it played; ``--summary`` turns the lines into the table of docs/bots.md.
+Deals are interleaved across games and pairings, so every pairing advances.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from grn import games  # noqa: E402
+from grn.bots import make_bot  # noqa: E402
+from grn.bots.arena import MatchResult, match  # noqa: E402
+
+GAMES = ("goldrush", "carcassonne", "gold")
+PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
+
+
+def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict:
+    """Play deal ``deal`` twice (both seatings); the pair's result as a JSON-able dict."""
+    ruleset = games.find_ruleset(game)
+    start = time.perf_counter()
+    r = match(ruleset, make_bot(first, ruleset), make_bot(second, ruleset), 1, seed * 1000 + deal)
+    return {"game": game, "first": first, "second": second, "deal": deal, "wins": r.wins, "games": r.games,
+            "margins": r.margins, "seconds": round(time.perf_counter() - start, 2), "load": os.getloadavg()[0]}
+
+
+def summary(lines: list[dict]) -> str:
+    """The ladder as a Markdown table."""
+    rows = ["| game | pairing | games | first bot's wins | score | mean margin | Elo (95% interval) | s per game |",
+            "|---|---|---|---|---|---|---|---|"]
+    for game in GAMES:
+        for first, second in PAIRINGS:
+            mine = [x for x in lines if x["game"] == game and x["first"] == first and x["second"] == second]
+            if not mine:
+                continue
+            r = MatchResult((first, second))
+            for x in mine:
+                r.games += x["games"]
+                r.wins += x["wins"]
+                r.margins += x["margins"]
+                r.pair_scores.append(x["wins"] / x["games"])
+            low, mid, high = r.elo()
+            secs = sum(x["seconds"] for x in mine) / r.games
+
+            def f(v: float) -> str:
+                return ("+inf" if v > 0 else "-inf") if math.isinf(v) else f"{v:+.0f}"
+            rows.append(f"| {game} | {first} vs {second} | {r.games} | {r.wins:g} | {100 * r.score:.1f}% | "
+                        f"{r.mean_margin:+.1f} | {f(mid)} ({f(low)} to {f(high)}) | {secs:.1f} |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--deals", type=int, default=100, help="deals per pairing (two games each)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--out", default="ladder.jsonl")
+    ap.add_argument("--pairings", default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
+                    help="which pairings, e.g. greedy-random")
+    ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the table of runs and stop")
+    args = ap.parse_args()
+    if args.summary:
+        seen: dict[tuple, dict] = {}
+        for path in args.summary:  # runs in parallel may have played a deal twice: count it once
+            for x in (json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()):
+                seen.setdefault((x["game"], x["first"], x["second"], x["deal"]), x)
+        print(summary(list(seen.values())))
+        return
+    done = set()
+    out = Path(args.out)
+    if out.exists():  # resume: skip the deals already played
+        for x in (json.loads(x) for x in out.read_text().splitlines() if x.strip()):
+            done.add((x["game"], x["first"], x["second"], x["deal"]))
+    pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
+    work = [(g, a, b, d, args.seed) for d in range(args.deals) for a, b in pairings for g in args.games.split(",")
+            if (g, a, b, d) not in done]
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as sink:
+        futures = [pool.submit(one_deal, *w) for w in work]
+        for future in as_completed(futures):
+            sink.write(json.dumps(future.result()) + "\n")
+            sink.flush()
+    lines = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+    print(summary(lines))
+
+
+if __name__ == "__main__":
+    main()

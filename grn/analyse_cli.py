@@ -1,0 +1,202 @@
+"""``grn analyse``: every move of a record judged by the points it gave up (text, JSON or annotated GRN).
+
+:func:`register` adds the command to grn's typer app; the command line
+module hands over how it prints diagnostics, so this module does not import it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterable, List, Optional
+
+import typer
+
+from grn import games
+from grn.archive.parallel import SchedulerError, _Dask, _Pool, _units
+from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse, analyse_numbers
+from grn.annotate import annotate_record, annotate_text
+from grn.bots.bot import DEFAULT_LEVEL, LEVELS
+from grn.errors import Diagnostic
+from grn.notation import read_chunk
+from grn.record import Record
+from grn.ruleset import SetupProblem
+from grn.validate import validate_record
+from grn.world import NoBot
+from grn.writer import write_record
+
+FORMATS = ("text", "json", "grn")
+
+
+def _usage(message: str) -> typer.Exit:
+    print(f"grn analyse: {message}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+def parse_thresholds(text: str) -> Thresholds:
+    """``2,5,10`` (inaccuracy, mistake, blunder points), optionally ``,z``."""
+    try:
+        values = [float(x) for x in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--thresholds takes numbers such as 2,5,10, not {text!r}") from None
+    if len(values) not in (3, 4):
+        raise ValueError(f"--thresholds takes three numbers (inaccuracy,mistake,blunder), not {text!r}")
+    return Thresholds(*values)
+
+
+class _Turns:
+    """Spreads a game's turns over a process pool or a Dask cluster (the machinery of ``grn validate``)."""
+
+    def __init__(self, runner: Any) -> None:
+        self.runner = runner
+
+    def __call__(self, record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
+        futures = [self.runner.submit(analyse_numbers, record, g, settings) for g in groups]
+        return [self.runner.result(f) for f in futures]
+
+
+def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> str:
+    """The text a player reads: each player's figures, then the judged moves, the costliest first."""
+    names = {s.key: s.name for s in record.seats()}
+    s = analysis.settings
+    budget = f"{s.playouts} playouts a move" if s.playouts is not None else f"{s.seconds:g} s a move"
+    lines = [f"{file}: game {index} ({analysis.game}): level {s.level}, {budget}, seed {s.seed}"]
+    for p in analysis.players:
+        lines.append(f"  {names.get(p.player, p.player)} ({p.player}): {p.moves} moves, "
+                     f"{p.average_points_lost:.1f} points lost a move, accuracy {p.accuracy:.0f}%, "
+                     f"{p.inaccuracies} inaccurac{'y' if p.inaccuracies == 1 else 'ies'}, "
+                     f"{p.mistakes} mistake{'' if p.mistakes == 1 else 's'}, "
+                     f"{p.blunders} blunder{'' if p.blunders == 1 else 's'}")
+    worst = analysis.worst()
+    if worst:
+        lines.append("  costliest moves:")
+    for t in worst:
+        better = f"{t.best} ({t.best_words})" if t.best else t.best_words
+        lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}, "
+                     f"{t.points_lost:.1f} ± {t.lost_se:.1f} points lost")
+        lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}")
+        lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}")
+    if not worst and analysis.turns:
+        lines.append("  no move judged: every loss was small or within the noise of the estimates")
+    if analysis.stopped is not None:
+        lines.append(f"  analysed up to turn {analysis.stopped}, which breaks the rules (see above)")
+    return "\n".join(lines) + "\n"
+
+
+def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) -> None:
+    """Add ``grn analyse`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors)."""
+
+    @app.command("analyse")
+    def analyse_command(
+        ctx: typer.Context,
+        files: List[str] = typer.Argument(..., help="Record files (.grn or .json); - reads standard input."),
+        output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+        format: str = typer.Option("text", "--format", help="text (a review), json, or grn (the annotated record)."),
+        level: str = typer.Option(DEFAULT_LEVEL, "--level", help="Search budget: " + ", ".join(LEVELS) + "."),
+        playouts: Optional[int] = typer.Option(None, "--playouts", help="Playouts per move (overrides --level)."),
+        seconds: Optional[float] = typer.Option(None, "--seconds", help="Seconds per move (overrides --level)."),
+        seed: int = typer.Option(0, "--seed", help="The same seed gives the same analysis."),
+        thresholds: Optional[str] = typer.Option(None, "--thresholds", metavar="I,M,B",
+                                                 help="Points lost for an inaccuracy, a mistake, a blunder "
+                                                      "(default: the game's, docs/analysis.md)."),
+        jobs: int = typer.Option(1, "--jobs", "-j", help="Analyse the turns of a game in N processes."),
+        dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
+                                                     help="Analyse on a Dask cluster (needs grn's dask extra)."),
+    ) -> None:
+        """Judge every move of a record by the points it gave up against the best move found.
+
+        Example: grn analyse game.grn --format grn -o game-analysed.grn
+        """
+        if format not in FORMATS:
+            raise _usage(f"--format must be text, json or grn, not {format!r}")
+        if level not in LEVELS:
+            raise _usage(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
+        if playouts is not None and not 1 <= playouts <= 1_000_000:
+            raise _usage(f"--playouts must be from 1 to 1000000, not {playouts}")
+        if seconds is not None and not 0 < seconds <= 3600:
+            raise _usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
+        if playouts is not None and seconds is not None:
+            raise _usage("give --playouts or --seconds, not both")
+        limits = None
+        if thresholds is not None:
+            try:
+                limits = parse_thresholds(thresholds)
+            except ValueError as exc:
+                raise _usage(str(exc))
+        if jobs < 1:
+            raise _usage(f"--jobs must be 1 or more, not {jobs}")
+        runner: Any = None
+        try:
+            if dask_scheduler is not None:
+                runner = _Dask(dask_scheduler)
+            elif jobs > 1:
+                runner = _Pool(jobs)
+        except SchedulerError as exc:
+            print(f"grn analyse: error: {exc}", file=sys.stderr)
+            raise typer.Exit(1)
+        if runner is not None:
+            ctx.call_on_close(runner.close)
+        parts = 1 if runner is None else (jobs if dask_scheduler is None else max(jobs, 8))
+        sink = open(output, "w", encoding="utf-8", newline="") if output is not None else sys.stdout
+        errors = 0
+        first_json = True
+        try:
+            if format == "json":
+                sink.write('{"grn_analysis": 1, "games": [')
+            for path in files:
+                name = "<stdin>" if path == "-" else path
+                index = 0
+                for unit in _units(path):
+                    if isinstance(unit, Diagnostic):
+                        errors += report([unit])
+                        continue
+                    index += 1
+                    if isinstance(unit, Record):
+                        record, text, first_line = unit, None, 1
+                    else:
+                        chunk, number = unit
+                        record = read_chunk(chunk, file=name, index=number)
+                        text, first_line = chunk.text, chunk.first_line
+                    result = validate_record(record, file=name, index=index - 1, keep_turns=False)
+                    errors += report(result.diagnostics)
+                    if not record.ok:
+                        if format == "grn" and text is not None:
+                            sink.write(text)
+                        continue
+                    try:
+                        analysis = analyse(record, level=level, playouts=playouts, seconds=seconds, seed=seed,
+                                           thresholds=limits, runner=_Turns(runner) if runner else None, parts=parts)
+                    except NoBot as exc:
+                        span = record.tag_span("Game")
+                        where = f"{name}:{span.line}:{span.column}" if span else name
+                        print(f"{where}: error: {exc}", file=sys.stderr)
+                        errors += 1
+                        if format == "grn" and text is not None:
+                            sink.write(text)
+                        continue
+                    except (SetupProblem, games.UnknownGame):
+                        continue  # validate said what is wrong with the header
+                    ruleset = games.find_ruleset(record.game)
+                    if format == "text":
+                        sink.write(_review(analysis, record, index, name))
+                    elif format == "json":
+                        doc = analysis.to_json()
+                        doc = {"file": name, "index": index, **doc}
+                        sink.write(("" if first_json else ",") + "\n " + json.dumps(doc, ensure_ascii=False))
+                        first_json = False
+                    elif text is not None:
+                        sink.write(annotate_text(text, first_line, record, analysis, ruleset))
+                    else:
+                        sink.write(("\n" if index > 1 else "") + write_record(annotate_record(record, analysis, ruleset)))
+                if index == 0:
+                    errors += report([Diagnostic("no game found: the file holds no record", None, name, code="empty")])
+            if format == "json":
+                sink.write("\n]}\n")
+        finally:
+            if output is not None:
+                sink.close()
+        raise typer.Exit(1 if errors else 0)
+
+
+__all__ = ["register", "parse_thresholds"]

@@ -1,0 +1,314 @@
+"""Analysing a record: the points each move gave up, judged, per turn and per player.
+
+For every turn of the main line :func:`analyse` rebuilds what the player to
+move knew (the position before the turn, the tiles they drew; never the
+record's later turns), lists the greedy bot's best candidate moves plus the
+move played, and estimates each one's expected final margin by Monte-Carlo
+search over determinised worlds (:func:`grn.bots.search.evaluate`).  The
+points lost are best - played, with the standard error of that difference
+(both were played in the same worlds).  A move is judged (inaccuracy,
+mistake, blunder) only when the loss reaches a threshold *and* is more than
+``z`` standard errors from zero, so noise does not invent a blunder.
+docs/analysis.md gives the formulas and their limits.
+
+Each turn's search is seeded from ``(seed, turn number)``, so two records
+that agree up to turn k get the same analysis of turns 1..k, and turns can be
+analysed in any order, in several processes.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from grn import games
+from grn.bots.bot import DEFAULT_LEVEL, LEVELS
+from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_difference
+from grn.engine import Engine
+from grn.errors import IllegalAction
+from grn.evalnote import JUDGEMENTS, EvalNote
+from grn.record import Record, Seat, Turn
+from grn.ruleset import Ruleset, engine_for, player_key
+from grn.writer import command_text
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Points lost from which a move is an inaccuracy, a mistake, a blunder; ``z``: how many standard
+    errors the loss must stand clear of zero before any judgement."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    z: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not 0 < self.inaccuracy <= self.mistake <= self.blunder:
+            raise ValueError("thresholds must be positive and in order: inaccuracy <= mistake <= blunder")
+        if self.z < 0:
+            raise ValueError("z must not be negative")
+
+    def judge(self, lost: float, se: float) -> str | None:
+        """The judgement of a move that lost ``lost`` ± ``se`` points (None: not judged)."""
+        if lost <= self.z * se:
+            return None  # not clearly apart from the best move
+        verdict = None
+        for name, limit in zip(JUDGEMENTS, (self.inaccuracy, self.mistake, self.blunder)):
+            if lost >= limit:
+                verdict = name
+        return verdict
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """The budget of an analysis: playouts (or seconds) per move, candidates, seed, thresholds."""
+
+    level: str
+    playouts: int | None
+    seconds: float | None
+    width: int
+    seed: int
+    thresholds: Thresholds | None = None
+
+
+def settings_for(*, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
+                 seed: int = 0, thresholds: Thresholds | None = None) -> Settings:
+    """Settings from a level name (default: the default level) and the budget options that override it."""
+    name = level or DEFAULT_LEVEL
+    if name not in LEVELS:
+        raise ValueError(f"unknown level {name!r}: the levels are {', '.join(LEVELS)}")
+    chosen = LEVELS[name]
+    if playouts is not None and playouts < 1:
+        raise ValueError(f"playouts must be 1 or more, not {playouts}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be more than 0, not {seconds}")
+    if playouts is None and seconds is None:
+        playouts = chosen.playouts
+    return Settings(name, playouts, seconds, chosen.width, seed, thresholds)
+
+
+@dataclass(frozen=True, slots=True)
+class TurnAnalysis:
+    """One turn: the move played and the best move found, their expected final margins (points, for the
+    player who moved, ± one standard error), the points lost and the judgement."""
+
+    turn: int
+    player: str
+    played: str
+    played_words: str
+    best: str | None
+    best_words: str
+    expected_played: float
+    played_se: float
+    expected_best: float
+    best_se: float
+    points_lost: float
+    lost_se: float
+    judgement: str | None
+    candidates: int
+    playouts: int
+    #: The best move's commands, to write as a variation (None: it cannot be written, or it is the move played).
+    best_actions: tuple[Any, ...] | None = field(default=None, repr=False)
+
+    @property
+    def note(self) -> EvalNote:
+        """The ``[%eval ...]`` of this turn."""
+        return EvalNote(self.expected_played, self.played_se, self.expected_best, self.best_se,
+                        self.points_lost, self.judgement)
+
+    def to_json(self) -> dict[str, Any]:
+        """The turn as the JSON report gives it (``schemas/analysis.schema.json``)."""
+        return {"turn": self.turn, "player": self.player, "played": self.played, "played_words": self.played_words,
+                "best": self.best, "best_words": self.best_words,
+                "expected_played": round(self.expected_played, 2), "played_se": round(self.played_se, 2),
+                "expected_best": round(self.expected_best, 2), "best_se": round(self.best_se, 2),
+                "points_lost": round(self.points_lost, 2), "lost_se": round(self.lost_se, 2),
+                "judgement": self.judgement, "candidates": self.candidates, "playouts": self.playouts}
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSummary:
+    """A player's moves: average points lost, the accuracy figure and the count of each judgement."""
+
+    player: str
+    moves: int
+    average_points_lost: float
+    accuracy: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The player as the JSON report gives it."""
+        return {"player": self.player, "moves": self.moves, "average_points_lost": round(self.average_points_lost, 2),
+                "accuracy": round(self.accuracy, 1), "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
+                "blunders": self.blunders}
+
+
+@dataclass(frozen=True, slots=True)
+class GameAnalysis:
+    """The analysis of one record: every turn analysed, each player's summary, and where it stopped.
+
+    ``stopped`` is the number of the first turn that breaks the rules (not analysed, nor anything after
+    it), None when the whole main line was analysed.
+    """
+
+    game: str
+    turns: tuple[TurnAnalysis, ...]
+    players: tuple[PlayerSummary, ...]
+    settings: Settings
+    thresholds: Thresholds
+    stopped: int | None = None
+
+    def worst(self, count: int | None = None) -> list[TurnAnalysis]:
+        """The judged moves, the costliest first."""
+        judged = sorted((t for t in self.turns if t.judgement), key=lambda t: (-t.points_lost, t.turn))
+        return judged[:count] if count is not None else judged
+
+    def to_json(self) -> dict[str, Any]:
+        """The analysis as plain data (``schemas/analysis.schema.json`` describes one game of the report)."""
+        s, t = self.settings, self.thresholds
+        return {"game": self.game, "level": s.level, "playouts": s.playouts, "seconds": s.seconds, "seed": s.seed,
+                "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder, "z": t.z},
+                "stopped_at_turn": self.stopped,
+                "turns": [x.to_json() for x in self.turns], "players": [p.to_json() for p in self.players]}
+
+
+def accuracy(losses: Sequence[float], scale: float) -> float:
+    """100 × the mean of exp(-lost / scale) over the moves (100: no point lost; docs/analysis.md)."""
+    if not losses:
+        return 100.0
+    return 100.0 * sum(math.exp(-x / scale) for x in losses) / len(losses)
+
+
+def summarise(turns: Sequence[TurnAnalysis], seats: Sequence[Seat], thresholds: Thresholds) -> tuple[PlayerSummary, ...]:
+    """Each seated player's summary of ``turns``."""
+    out = []
+    for seat in seats:
+        own = [t for t in turns if t.player == seat.key]
+        losses = [t.points_lost for t in own]
+        counts = {j: sum(1 for t in own if t.judgement == j) for j in JUDGEMENTS}
+        out.append(PlayerSummary(seat.key, len(own), sum(losses) / len(losses) if losses else 0.0,
+                                 accuracy(losses, thresholds.mistake), counts["inaccuracy"], counts["mistake"],
+                                 counts["blunder"]))
+    return tuple(out)
+
+
+def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
+    return " ".join(command_text(c, ruleset) for c in commands)
+
+
+def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, settings: Settings,
+                 thresholds: Thresholds) -> TurnAnalysis:
+    """Analyse one turn from the position before it (``engine``, left unchanged)."""
+    hand = ruleset.hand_of(turn.actions)
+    played = ruleset.decision_of(engine, turn.actions)
+    seed = random.Random(f"{settings.seed}:{turn.number}")
+    worlds = make_worlds(ruleset, engine, hand, seed, ruleset.greedy_samples)
+    listed = worlds[0].shortlist(greedy_rank(worlds, player), settings.width)
+    candidates = [d for _, d in listed]
+    if played not in candidates:
+        candidates.append(played)
+    estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
+                         seconds=settings.seconds, keep=[played])
+    best = best_of(estimates)
+    own = estimates[candidates.index(played)]
+    if best.decision == played:
+        lost, lost_se = 0.0, 0.0
+    else:
+        diff, lost_se = paired_difference(best, own)
+        lost = max(0.0, diff)
+    judgement = thresholds.judge(lost, lost_se)
+    best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
+    played_text = _text(turn.actions, ruleset)
+    return TurnAnalysis(
+        turn.number, player, played_text, ruleset.decision_words(engine, played),
+        played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
+        ruleset.decision_words(engine, best.decision), own.mean, own.se, best.mean, best.se, lost, lost_se,
+        judgement, len(candidates), sum(e.playouts for e in estimates), best_actions)
+
+
+def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]:
+    """The main line's turns, each with the position before it (None from the first turn that breaks the rules).
+
+    Raises :class:`grn.ruleset.SetupProblem` or :class:`grn.games.UnknownGame` for a header that sets up no game.
+    """
+    ruleset = games.find_ruleset(record.game)
+    seats = ruleset.seats(record)
+    engine = engine_for(ruleset, record, seats, tileset)
+    out: list[tuple[Turn, Engine | None]] = []
+    broken = False
+    for turn in record.turns:
+        player = player_key(seats, turn.player)
+        if broken:
+            out.append((turn, None))
+            continue
+        before = engine.copy()
+        try:
+            if turn.number == 0:
+                engine.setup(player, turn.actions)
+                cp = turn.checkpoint
+                if cp is not None:
+                    engine.set_scores({player_key(seats, p): s for p, s in cp.scores})
+                continue
+            engine.play_turn(player, turn.actions)
+        except IllegalAction:
+            broken = True
+            out.append((turn, None))
+            continue
+        out.append((turn, before))
+    return ruleset, seats, out
+
+
+def analyse_numbers(record: Record, numbers: Sequence[int], settings: Settings, tileset: Any = None) -> list[TurnAnalysis]:
+    """Analyse the main-line turns numbered ``numbers`` (a unit of work for a process pool or Dask)."""
+    ruleset, seats, line = replay(record, tileset)
+    thresholds = settings.thresholds or ruleset_thresholds(ruleset)
+    wanted = set(numbers)
+    return [analyse_turn(ruleset, before, turn, player_key(seats, turn.player), settings, thresholds)
+            for turn, before in line if before is not None and turn.number in wanted]
+
+
+def ruleset_thresholds(ruleset: Ruleset) -> Thresholds:
+    """The game's default thresholds (calibrated on real games: docs/analysis.md)."""
+    a, m, b = ruleset.analysis_thresholds
+    return Thresholds(a, m, b)
+
+
+#: Runs ``analyse_numbers`` over groups of turn numbers: (record, groups, settings) -> results per group.
+Runner = Callable[[Record, list[list[int]], Settings], list[list[TurnAnalysis]]]
+
+
+def analyse(record: Record, *, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
+            seed: int = 0, thresholds: Thresholds | None = None, tileset: Any = None,
+            runner: Runner | None = None, parts: int = 1, only: Sequence[int] | None = None) -> GameAnalysis:
+    """Analyse every turn of ``record``'s main line up to its first illegal turn.
+
+    ``level`` names a budget (``quick``, ``normal`` (default), ``deep``, ``max``); ``playouts`` or
+    ``seconds`` per move override it; the same ``seed`` gives the same analysis (with a playout budget).
+    ``runner`` and ``parts`` spread the turns over processes (``grn analyse --jobs``); ``only`` names the turns
+    to analyse (default: all).
+    """
+    settings = settings_for(level=level, playouts=playouts, seconds=seconds, seed=seed, thresholds=thresholds)
+    ruleset, seats, line = replay(record, tileset)
+    used = thresholds or ruleset_thresholds(ruleset)
+    settings = Settings(settings.level, settings.playouts, settings.seconds, settings.width, seed, used)
+    wanted = None if only is None else set(only)
+    line = [(turn, before) for turn, before in line if wanted is None or turn.number in wanted or before is None]
+    numbers = [turn.number for turn, before in line if before is not None]
+    stopped = next((turn.number for turn, before in line if before is None), None)
+    if runner is None or parts <= 1 or tileset is not None:
+        results = [analyse_turn(ruleset, before, turn, player_key(seats, turn.player), settings, used)
+                   for turn, before in line if before is not None]
+    else:
+        groups = [numbers[i::parts] for i in range(parts)]
+        by_number = {t.turn: t for part in runner(record, [g for g in groups if g], settings) for t in part}
+        results = [by_number[n] for n in numbers]
+    turns = tuple(results)
+    return GameAnalysis(ruleset.name, turns, summarise(turns, seats, used), settings, used, stopped)
+
+
+__all__ = ["analyse", "analyse_turn", "analyse_numbers", "GameAnalysis", "TurnAnalysis", "PlayerSummary",
+           "Thresholds", "Settings", "settings_for", "accuracy", "replay"]

@@ -1,0 +1,136 @@
+"""The bots: ``random``, ``greedy`` and ``mcts``, generic over any game whose ruleset lists its turns.
+
+A bot sees what the player to move sees: the engine's public position and
+that player's ``hand`` (:meth:`grn.world.World.hand`: the tiles drawn this
+turn), never the bag's order or an unseen card; :meth:`Bot.choose` returns a
+decision, which the game's true :class:`~grn.world.World` plays.  The same
+seed (``rng``) gives the same choices.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_difference
+from grn.engine import Engine
+from grn.world import Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A named search budget: ``playouts`` per move, over the ``width`` best moves by the greedy bot."""
+
+    name: str
+    playouts: int
+    width: int
+
+
+def _load_levels() -> tuple[str, dict[str, Level]]:
+    doc = json.loads(resources.files("grn.bots").joinpath("levels.json").read_text(encoding="utf-8"))
+    schema = json.loads(resources.files("grn.schemas").joinpath("levels.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema)
+    levels = {name: Level(name, v["playouts"], v["width"]) for name, v in doc["levels"].items()}
+    return doc["default"], levels
+
+
+#: The default level's name, and every level by name (grn/bots/levels.json).
+DEFAULT_LEVEL, LEVELS = _load_levels()
+
+
+class Bot:
+    """A player: :meth:`choose` picks the decision of the player to move."""
+
+    name = "bot"
+
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} for {self.ruleset.name}>"
+
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+        """The decision for the player to move at ``state``; ``hand`` is what they hold privately."""
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """A legal move at random (:meth:`grn.world.World.random_move`: as self-play plays a tile game)."""
+
+    name = "random"
+
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+        world = self.ruleset.determinise(state, random.Random(rng.getrandbits(64)), hand)
+        return world.random_move(rng)
+
+
+class GreedyBot(Bot):
+    """The move with the best immediate worth: the projected final margin right after it (the points it
+    scores and the value of the open features it claims), plus a point per follower kept while tiles are left."""
+
+    name = "greedy"
+
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+        worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
+        rank = greedy_rank(worlds, state.current_player)
+        return worlds[0].shortlist(rank, 1)[0][1]
+
+
+class MctsBot(Bot):
+    """Determinised Monte-Carlo search at the root: the greedy bot's ``width`` best moves race through
+    playouts in sampled worlds (:func:`grn.bots.search.evaluate`); the best mean wins when it beats the greedy
+    bot's choice by more than one standard error (measured on the same worlds), else the greedy choice stands."""
+
+    name = "mcts"
+
+    def __init__(self, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
+                 seconds: float | None = None, width: int | None = None) -> None:
+        super().__init__(ruleset)
+        chosen = LEVELS[level or DEFAULT_LEVEL]
+        self.playouts = playouts if playouts is not None or seconds is not None else chosen.playouts
+        self.seconds = seconds
+        self.width = width if width is not None else chosen.width
+
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+        worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
+        listed = worlds[0].shortlist(greedy_rank(worlds, state.current_player), self.width)
+        candidates = [d for _, d in listed]
+        if len(candidates) == 1:
+            return candidates[0]
+        estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
+                             playouts=self.playouts, seconds=self.seconds)
+        best = best_of(estimates)
+        diff, se = paired_difference(best, estimates[0])
+        # the greedy bot's choice stands unless the search finds a move clearly better (one standard error)
+        return best.decision if diff > se else candidates[0]
+
+
+#: The bots by name.
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
+
+
+class UnknownBot(ValueError):
+    """A bot or level name grn does not know."""
+
+
+def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
+             seconds: float | None = None) -> Bot:
+    """The bot called ``name`` (``random``, ``greedy``, ``mcts``; ``mcts:deep`` names a level too)."""
+    base, _, lvl = name.partition(":")
+    if base not in BOTS:
+        raise UnknownBot(f"unknown bot {name!r}: the bots are {', '.join(BOTS)}")
+    level = lvl or level
+    if level is not None and level not in LEVELS:
+        raise UnknownBot(f"unknown level {level!r}: the levels are {', '.join(LEVELS)}")
+    if base == "mcts":
+        return MctsBot(ruleset, level=level, playouts=playouts, seconds=seconds)
+    return BOTS[base](ruleset)
+
+
+__all__ = ["Bot", "RandomBot", "GreedyBot", "MctsBot", "BOTS", "LEVELS", "DEFAULT_LEVEL", "Level", "make_bot",
+           "UnknownBot"]

@@ -1,0 +1,132 @@
+"""Monte-Carlo evaluation of a player's candidate decisions over determinised worlds.
+
+Each *round* draws one world from what the player to move knows
+(:meth:`grn.ruleset.Ruleset.determinise`) and plays every candidate still in
+the race in that same world, each followed by the same quick playout
+(common random numbers: the luck of the draw is shared, so differences
+between candidates are measured with less noise), truncated after the
+world's ``horizon`` turns and scored by the projected final margin
+(:meth:`grn.world.World.value`, :func:`grn.world.margin`).  Successive
+halving drops the worse half of the candidates at rounds 4, 8, 16, ...
+(candidates in ``keep`` always stay: the played move of an analysis).  The
+search stops when the budget of playouts or of seconds is spent, always at
+the end of a round, and never later than the first round past the budget.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from grn.engine import Engine
+from grn.world import Decision, World, margin, rollout
+
+#: Rounds before the first halving (each candidate is played in at least this many worlds).
+FIRST_HALVING = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A candidate's expected final margin for the player to move: ``mean`` points, ``se`` one standard error."""
+
+    decision: Decision
+    mean: float
+    se: float
+    playouts: int
+    samples: tuple[float, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"<Estimate {self.mean:+.1f}±{self.se:.1f} over {self.playouts} playouts>"
+
+
+def _se(xs: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return math.inf if n == 0 else 0.0
+    mean = sum(xs) / n
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return math.sqrt(var / n)
+
+
+def paired_difference(a: Estimate, b: Estimate) -> tuple[float, float]:
+    """``a - b`` over the rounds both were played in, with its standard error (the worlds are shared)."""
+    n = min(len(a.samples), len(b.samples))
+    if n == 0:
+        return a.mean - b.mean, math.inf
+    diffs = [x - y for x, y in zip(a.samples[:n], b.samples[:n])]
+    return sum(diffs) / n, _se(diffs)
+
+
+def greedy_rank(worlds: Sequence[World], player: str) -> Callable[[Decision], float]:
+    """A decision's immediate worth to ``player``: the projected final margin right after it (plus what the
+    player keeps for later), averaged over ``worlds``."""
+    def rank(decision: Decision) -> float:
+        total = 0.0
+        for w in worlds:
+            branch = w.copy()
+            branch.play(decision)
+            total += margin(branch.value(), player) + branch.reserve(player)
+        return total / len(worlds)
+    return rank
+
+
+def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random.Random, count: int) -> list[World]:
+    """``count`` determinisations of ``engine`` for the player to move."""
+    return [ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand) for _ in range(count)]
+
+
+def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
+             seed: int, playouts: int | None = None, seconds: float | None = None,
+             keep: Sequence[Decision] = (), horizon: int | None = None) -> list[Estimate]:
+    """Estimate every candidate's expected final margin for the player to move at ``engine``.
+
+    ``hand`` is what that player holds privately (:meth:`grn.ruleset.Ruleset.hand_of`); ``seed`` makes the
+    result reproducible (with a playout budget; a time budget depends on the machine's speed).  Returns one
+    :class:`Estimate` per candidate, in the order given.
+    """
+    if playouts is None and seconds is None:
+        raise ValueError("a search needs a budget: playouts or seconds")
+    player = engine.current_player
+    order = list(dict.fromkeys(candidates))
+    alive = list(order)
+    kept = set(keep)
+    samples: dict[Decision, list[float]] = {d: [] for d in order}
+    used = 0
+    start = time.perf_counter()
+    rng = random.Random(seed)
+    rounds = 0
+    while alive:
+        world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
+        depth = world.horizon if horizon is None else horizon
+        playout_seed = rng.getrandbits(64)
+        for d in alive:
+            branch = world.copy()
+            branch.play(d)
+            rollout(branch, random.Random(playout_seed), depth)
+            samples[d].append(margin(branch.value(), player))
+            used += 1
+        rounds += 1
+        if len(order) == 1 and rounds >= 16:
+            break  # a forced move: its estimate is all there is to know
+        if playouts is not None and used >= playouts:
+            break
+        if seconds is not None and time.perf_counter() - start >= seconds:
+            break
+        if rounds >= FIRST_HALVING and rounds & (rounds - 1) == 0 and len(alive) > 2:
+            ranked = sorted(alive, key=lambda d: -sum(samples[d]) / len(samples[d]))
+            survivors = set(ranked[:max(2, (len(ranked) + 1) // 2)]) | (kept & set(alive))
+            alive = [d for d in alive if d in survivors]
+    return [Estimate(d, sum(xs) / len(xs), _se(xs), len(xs), tuple(xs)) for d in order for xs in (samples[d],)]
+
+
+def best_of(estimates: Sequence[Estimate]) -> Estimate:
+    """The candidate with the highest mean among those played in the most worlds (the race's finalists)."""
+    most = max(e.playouts for e in estimates)
+    finalists = [e for e in estimates if e.playouts == most]
+    return max(finalists, key=lambda e: e.mean)
+
+
+__all__ = ["Estimate", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]

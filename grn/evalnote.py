@@ -1,0 +1,90 @@
+"""The machine-readable evaluation that ``grn analyse`` writes in a move's comment.
+
+``{[%eval played=+3.2±1.1 best=+7.4±1.0 lost=4.2 judgement=mistake]}``:
+the expected final margin (points, for the player who moved) after the
+played move and after the best move found, each with one standard error;
+the points lost (best - played); and, only when the move was judged, the
+judgement.  One decimal; a margin always carries its sign.  The form follows
+lichess's ``[%eval ...]`` command in PGN comments (docs/notation.md,
+"Evaluation comments").  :func:`write_eval` writes it, :func:`parse_eval`
+reads it back from a comment's text (``+-`` is read as ``±`` too).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: The judgements, mildest first, and the glyph each puts on the move.
+JUDGEMENTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
+GLYPHS: dict[str, str] = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+_NUMBER = r"[+-]?\d+(?:\.\d+)?"
+_EVAL = re.compile(
+    r"\[%eval played=(?P<played>[+-]\d+(?:\.\d+)?)(?:±|\+-)(?P<played_se>\d+(?:\.\d+)?)"
+    r" best=(?P<best>[+-]\d+(?:\.\d+)?)(?:±|\+-)(?P<best_se>\d+(?:\.\d+)?)"
+    r" lost=(?P<lost>" + _NUMBER + r")"
+    r"(?: judgement=(?P<judgement>[a-z]+))?\]")
+#: Any ``[%eval ...]`` command, well formed or not (what re-analysis replaces).
+EVAL_COMMAND = re.compile(r"\[%eval[^\]]*\]")
+
+
+@dataclass(frozen=True, slots=True)
+class EvalNote:
+    """One move's evaluation: margins in points for the player who moved, with one standard error each."""
+
+    played: float
+    played_se: float
+    best: float
+    best_se: float
+    lost: float
+    judgement: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.judgement is not None and self.judgement not in JUDGEMENTS:
+            raise ValueError(f"unknown judgement {self.judgement!r}: one of {', '.join(JUDGEMENTS)}")
+
+    @property
+    def glyph(self) -> str | None:
+        """The annotation glyph of the judgement (``?!``, ``?``, ``??``), None when not judged."""
+        return GLYPHS[self.judgement] if self.judgement else None
+
+
+def _signed(x: float) -> str:
+    text = f"{x:+.1f}"
+    return "+0.0" if text == "-0.0" else text
+
+
+def _plain(x: float) -> str:
+    text = f"{x:.1f}"
+    return "0.0" if text == "-0.0" else text
+
+
+def write_eval(note: EvalNote) -> str:
+    """The ``[%eval ...]`` command of ``note`` (without the braces of the comment)."""
+    text = (f"[%eval played={_signed(note.played)}±{_plain(note.played_se)} "
+            f"best={_signed(note.best)}±{_plain(note.best_se)} lost={_plain(note.lost)}")
+    if note.judgement:
+        text += f" judgement={note.judgement}"
+    return text + "]"
+
+
+def parse_eval(text: str) -> EvalNote | None:
+    """The evaluation in a comment's text (None: the comment holds none).
+
+    Raises ValueError for an ``[%eval ...]`` command that is not of this form.
+    """
+    if "[%eval" not in text:
+        return None
+    m = _EVAL.search(text)
+    if m is None:
+        bad = EVAL_COMMAND.search(text)
+        raise ValueError(f"malformed evaluation {bad.group(0) if bad else text!r}: expected "
+                         "[%eval played=+N.N±N.N best=+N.N±N.N lost=N.N judgement=WORD]")
+    if m["judgement"] is not None and m["judgement"] not in JUDGEMENTS:
+        raise ValueError(f"evaluation with unknown judgement {m['judgement']!r}: one of {', '.join(JUDGEMENTS)}")
+    return EvalNote(float(m["played"]), float(m["played_se"]), float(m["best"]), float(m["best_se"]),
+                    float(m["lost"]), m["judgement"])
+
+
+__all__ = ["EvalNote", "write_eval", "parse_eval", "JUDGEMENTS", "GLYPHS", "EVAL_COMMAND"]

@@ -1,0 +1,108 @@
+"""Gold Rush for bots: a turn's follow-ups (a cowboy, a tent, mining) and the value of unknown mining tokens."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from grn.errors import IllegalAction
+from grn.games.goldrush.commands import Mine, RevealTokens
+from grn.games.goldrush.rules import GoldRushState, TokenMined, TokensTaken
+from grn.tiling.commands import PlaceTile
+from grn.tiling.world import TileWorld
+
+
+class GoldRushWorld(TileWorld):
+    """A Gold Rush game with one order of the bag.
+
+    Mining tokens taken face down count at the mean of the faces still
+    unaccounted for: what a player can expect of them (R71).
+    """
+
+    __slots__ = ("faces",)
+
+    def __init__(self, ruleset: Any, engine: Any, pile: list[str], faces: dict[int, int] | None = None) -> None:
+        super().__init__(ruleset, engine, pile)
+        #: token id -> face, for the tokens whose face nobody has seen (drawn with the bag's order)
+        self.faces = faces if faces is not None else {}
+
+    @classmethod
+    def sample(cls, ruleset: Any, engine: Any, rng: random.Random, hand: tuple[Any, ...] = ()) -> "GoldRushWorld":
+        world = super().sample(ruleset, engine, rng, hand)
+        assert isinstance(world, GoldRushWorld)
+        state = world.state
+        pool: list[int] = []
+        for v, n in sorted(state._token_counts.items()):
+            pool += [v] * max(0, n - state.known.get(v, 0))
+        rng.shuffle(pool)
+        unseen = [t for t in range(state.tileset.token_total) if t not in state.token_value]
+        world.faces = dict(zip(unseen, pool))
+        return world
+
+    def copy(self) -> "GoldRushWorld":
+        return GoldRushWorld(self.ruleset, self.engine.copy(), list(self.pile), self.faces)
+
+    def recorded(self, decision: Any) -> tuple[Any, ...]:
+        """The turn as a table that knows the token faces writes it: the mined token's face, the faces handed out."""
+        actions = list(self.commands(decision))
+        _, events = self.state.after(self.player, actions)
+        handed: list[int | None] = []
+        for e in events:
+            if isinstance(e, TokenMined):
+                actions = [Mine(self.faces.get(e.id)) if isinstance(a, Mine) else a for a in actions]
+            elif isinstance(e, TokensTaken):
+                handed += [self.faces.get(i) for i in e.ids]
+        if handed:
+            actions.append(RevealTokens(tuple(handed)))
+        return tuple(actions)
+
+    @property
+    def state(self) -> GoldRushState:
+        engine = self.engine
+        assert isinstance(engine, GoldRushState)
+        return engine
+
+    def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
+        return [() if f is None else (f,) for f in self.state.legal_followups(placement)]
+
+    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
+        """Half the time nothing, else a random cowboy or mining: listing every tent costs a playout three
+        times what the placement costs, and a tent pays only turns later."""
+        if rng.random() < 0.5:
+            return ()
+        state = self.state
+        p = state._preview(placement, state._design(placement.tile, None))
+        options: list[Any] = list(state._cowboy_options(state.seat, p))
+        if state.tent[state.seat] >= 0:
+            try:
+                state._check_mine(state.seat, p, Mine(), state._alloc_tokens(p.design))
+            except IllegalAction:
+                pass
+            else:
+                options.append(Mine())
+        return (rng.choice(options),) if options else ()
+
+    def value(self) -> dict[str, float]:
+        state = self.state
+        projected = state.copy()
+        if not projected.final_done:
+            projected.final_scoring()
+        pool: list[int] = []
+        for v, n in state._token_counts.items():
+            pool += [v] * max(0, n - state.known.get(v, 0))
+        mean = sum(pool) / len(pool) if pool else 0.0
+        gold = projected.gold()
+        return {p: s + gold[p].unknown * mean for p, s in projected.scores.items()}
+
+
+def decision_of(actions: Sequence[Any]) -> tuple[Any, ...]:
+    """A recorded turn without what its scoring revealed: mined and handed-out token faces."""
+    out: list[Any] = []
+    for a in actions:
+        if isinstance(a, RevealTokens):
+            continue
+        out.append(Mine() if isinstance(a, Mine) else a)
+    return tuple(out)
+
+
+__all__ = ["GoldRushWorld", "decision_of"]

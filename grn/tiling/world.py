@@ -1,0 +1,153 @@
+"""Bots' worlds for tile-laying games: the bag's order is what a player cannot see.
+
+The engine knows the bag's contents; a :class:`TileWorld` adds one order of
+it (the pile, next tile last).  A determinisation keeps the tiles the player
+to move already drew on top (the hand: tiles that fit nowhere, then the tile
+to place) and shuffles the rest.  A decision is a whole turn's commands:
+the discards, the placement, then the game's follow-ups (a follower, a tent,
+an ingot ...), which each game lists in :meth:`TileWorld.followups`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Sequence
+
+from grn.engine import Engine
+from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.tiling.engine import TileEngine
+from grn.world import Decision, World
+
+
+def tile_hand(actions: Sequence[Any]) -> tuple[str, ...]:
+    """The tiles a recorded turn drew, in drawing order (discards, then the tile placed)."""
+    return tuple(a.tile for a in actions if isinstance(a, (DiscardTile, PlaceTile)))
+
+
+class TileWorld(World):
+    """A tile-laying game with one order of its bag: ``pile`` holds tile ids, the next drawn last."""
+
+    __slots__ = ("pile",)
+
+    horizon = 6
+
+    def __init__(self, ruleset: Any, engine: Engine, pile: list[str]) -> None:
+        super().__init__(ruleset, engine)
+        self.pile = pile
+
+    @classmethod
+    def sample(cls, ruleset: Any, engine: TileEngine, rng: random.Random, hand: tuple[Any, ...] = ()) -> "TileWorld":
+        """A world whose pile is the bag shuffled, with ``hand`` (tile ids, in drawing order) drawn first."""
+        rest = dict(engine.bag())
+        for tile in hand:
+            if rest.get(tile, 0) <= 0:
+                raise ValueError(f"tile {tile} of the hand is not in the bag")
+            rest[tile] -= 1
+        pile = [tid for tid, n in sorted(rest.items()) for _ in range(n)]
+        rng.shuffle(pile)
+        pile.extend(reversed(hand))
+        return cls(ruleset, engine.copy(), pile)
+
+    def copy(self) -> "TileWorld":
+        return type(self)(self.ruleset, self.engine.copy(), list(self.pile))
+
+    @property
+    def tiles(self) -> TileEngine:
+        """The engine, typed as a tile-laying one."""
+        engine = self.engine
+        assert isinstance(engine, TileEngine)
+        return engine
+
+    def _draw(self) -> tuple[list[DiscardTile], str | None, list[PlaceTile]]:
+        """What the player to move draws: the discards, the tile that fits (None: the bag ran out), its placements."""
+        engine = self.tiles
+        discards: list[DiscardTile] = []
+        i = len(self.pile)
+        while i:
+            i -= 1
+            tile = self.pile[i]
+            legal = engine.legal_placements(tile)
+            if legal:
+                return discards, tile, legal
+            discards.append(DiscardTile(tile))
+        return discards, None, []
+
+    def hand(self) -> tuple[Any, ...]:
+        discards, tile, _ = self._draw()
+        return tuple(d.tile for d in discards) + ((tile,) if tile is not None else ())
+
+    def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
+        """What may follow ``placement`` in the same turn, each a tuple of commands (``()``: nothing)."""
+        return [()]
+
+    def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
+        """The least a turn must add to ``placement`` to be legal (default: nothing), for ranking placements."""
+        return ()
+
+    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
+        """A follow-up for a playout (default: a random one of :meth:`followups`)."""
+        return rng.choice(self.followups(placement))
+
+    def moves(self) -> list[Decision]:
+        discards, tile, legal = self._draw()
+        head = tuple(discards)
+        if tile is None:
+            return [head]
+        return [head + (p,) + f for p in legal for f in self.followups(p)]
+
+    def shortlist(self, rank: Callable[[Decision], float], limit: int) -> list[tuple[float, Decision]]:
+        """Rank the placements alone, then the follow-ups of the best ``limit`` placements."""
+        discards, tile, legal = self._draw()
+        head = tuple(discards)
+        if tile is None:
+            return [(rank(head), head)]
+        bare = sorted(((rank(head + (p,) + self.bare_followup(p)), i, p) for i, p in enumerate(legal)),
+                      key=lambda t: (-t[0], t[1]))
+        best: list[tuple[float, int, Decision]] = []
+        n = 0
+        for _, _, p in bare[:max(1, (limit + 1) // 2)]:
+            for f in self.followups(p):
+                d = head + (p,) + f
+                best.append((rank(d), n, d))
+                n += 1
+        best.sort(key=lambda t: (-t[0], t[1]))
+        return [(r, d) for r, _, d in best[:limit]]
+
+    def random_move(self, rng: random.Random) -> Decision:
+        """A random placement of the tile drawn and a random follow-up (as self-play plays)."""
+        return self.rollout_move(rng)
+
+    def rollout_move(self, rng: random.Random) -> Decision:
+        discards, tile, legal = self._draw()
+        head = tuple(discards)
+        if tile is None:
+            return head
+        p = rng.choice(legal)
+        return head + (p,) + self.quick_followup(p, rng)
+
+    def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
+        """Play a turn's commands and take its tiles from the pile."""
+        events = self.engine.play_turn(self.player, commands)
+        for c in commands:
+            if isinstance(c, (DiscardTile, PlaceTile)):
+                self._take(c.tile)
+        return events
+
+    def _take(self, tile: str) -> None:
+        pile = self.pile
+        if pile and pile[-1] == tile:
+            pile.pop()
+        else:  # a decision that drew another tile than the pile's next (a recorded turn): keep the sample whole
+            pile.remove(tile)
+
+    def reserve(self, player: str) -> float:
+        """A follower kept is worth a point while enough tiles are left to use it (fading as the bag empties)."""
+        engine = self.tiles
+        supply = getattr(engine, "supply", None)
+        if supply is None:
+            return 0.0
+        seat = engine.players.index(player)
+        return float(supply[seat]) * min(1.0, engine.bag_left / 24)
+
+
+__all__ = ["TileWorld", "tile_hand"]

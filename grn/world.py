@@ -1,0 +1,134 @@
+"""A determinised game for bots: a rules engine plus one sample of what its players cannot see.
+
+A record knows every tile drawn and every card turned; a player at the table
+knows the board, the scores, the pieces, the tile in hand, the bag's contents
+(not its order) and the cards revealed so far.  A :class:`World` is the
+engine's public position with the hidden part fixed by a sample (the order of
+the bag, the faces of the face-down cards): a bot searches many worlds, each
+drawn by :meth:`grn.ruleset.Ruleset.determinise` from what the player to move
+knows, so that it never reads the record's future.
+
+A world's moves are *decisions*: hashable values (for most games the tuple of
+commands of a whole turn) that :meth:`World.play` applies and
+:meth:`World.commands` writes.  The base class serves a game without hidden
+information: its decisions are the turns :meth:`grn.ruleset.Ruleset.legal_turns`
+lists.  Tile-laying games use :class:`grn.tiling.world.TileWorld`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable, Hashable, Iterable, cast
+
+from grn.engine import Engine
+
+#: A decision: what a player chooses on one turn (hashable; usually a tuple of commands).
+Decision = Hashable
+
+
+class NoBot(Exception):
+    """The game has no move generator, so no bot can play it or analyse its records."""
+
+
+def margin(values: dict[str, float], player: str) -> float:
+    """``player``'s points minus the mean of the opponents' (docs/analysis.md, "Margin")."""
+    others = [v for p, v in values.items() if p != player]
+    own = values.get(player, 0.0)
+    return own - (sum(others) / len(others) if others else 0.0)
+
+
+class World:
+    """One sample of a game's hidden state: the engine it wraps is this world's own copy.
+
+    ``ruleset`` is the game's :class:`grn.ruleset.Ruleset` (the world asks it
+    for :meth:`~grn.ruleset.Ruleset.legal_turns`).
+    """
+
+    __slots__ = ("ruleset", "engine")
+
+    #: Turns a playout plays before it is scored by :meth:`value` (a truncated playout).
+    horizon: int = 8
+
+    def __init__(self, ruleset: Any, engine: Engine) -> None:
+        self.ruleset = ruleset
+        self.engine = engine
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.engine!r}>"
+
+    # -- what every game has ----------------------------------------------
+    @property
+    def player(self) -> str:
+        """The player to move."""
+        return self.engine.current_player
+
+    @property
+    def is_over(self) -> bool:
+        """No decision is left: the game is over (or can no longer end)."""
+        return self.engine.is_over or self.engine.is_blocked
+
+    def copy(self) -> "World":
+        """An independent copy of this world (the same sample)."""
+        return type(self)(self.ruleset, self.engine.copy())
+
+    def moves(self) -> list[Decision]:
+        """Every decision the player to move may take, in a fixed order."""
+        return list(self.ruleset.legal_turns(self.engine))
+
+    def commands(self, decision: Decision) -> tuple[Any, ...]:
+        """The commands of ``decision`` in this world, as a record writes them."""
+        return tuple(cast(Iterable[Any], decision))
+
+    def recorded(self, decision: Decision) -> tuple[Any, ...]:
+        """The commands of ``decision`` as the game's true table records them (default: :meth:`commands`);
+        a game whose turns reveal hidden faces writes them here (the arena's table knows them)."""
+        return self.commands(decision)
+
+    def play(self, decision: Decision) -> list[Any]:
+        """Play ``decision`` for the player to move; returns the engine's events."""
+        return self.play_commands(self.commands(decision))
+
+    def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
+        """Play a turn's commands (as :meth:`commands` or :meth:`recorded` wrote them) for the player to move."""
+        return self.engine.play_turn(self.player, commands)
+
+    # -- evaluation ---------------------------------------------------------
+    def value(self) -> dict[str, float]:
+        """Each player's projected final score: the scores if the game ended now (after its final scoring)."""
+        return {p: float(s) for p, s in self.engine.projected_scores().items()}
+
+    def reserve(self, player: str) -> float:
+        """Points a greedy bot credits for what ``player`` keeps for later (followers left); default none."""
+        return 0.0
+
+    def shortlist(self, rank: Callable[[Decision], float], limit: int) -> list[tuple[float, Decision]]:
+        """The ``limit`` best decisions by ``rank`` (higher first), as (rank, decision).
+
+        The default ranks every decision; a game with many decisions per turn
+        ranks a cheap first cut (tile games: placements before their follow-ups).
+        """
+        ranked = sorted(((rank(d), i, d) for i, d in enumerate(self.moves())), key=lambda t: (-t[0], t[1]))
+        return [(r, d) for r, _, d in ranked[:limit]]
+
+    def rollout_move(self, rng: random.Random) -> Decision:
+        """A quick decision for a playout (default: :meth:`random_move`)."""
+        return self.random_move(rng)
+
+    def random_move(self, rng: random.Random) -> Decision:
+        """A legal decision at random (the ``random`` bot; default: one of :meth:`moves`)."""
+        return rng.choice(self.moves())
+
+    def hand(self) -> tuple[Any, ...]:
+        """What the player to move privately knows now (tile games: the tiles drawn this turn); default nothing."""
+        return ()
+
+
+def rollout(world: World, rng: random.Random, horizon: int) -> None:
+    """Play up to ``horizon`` turns of quick decisions (fewer when the game ends)."""
+    for _ in range(horizon):
+        if world.is_over:
+            return
+        world.play(world.rollout_move(rng))
+
+
+__all__ = ["World", "Decision", "NoBot", "margin", "rollout"]
