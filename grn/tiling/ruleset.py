@@ -7,9 +7,10 @@ and ``<ghost 17@2,0:90>`` shows a tile that is not there.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
-from grn.ruleset import Ruleset
+from grn.errors import IllegalAction
+from grn.ruleset import Ruleset, Suggestion
 from grn.tiling import markup
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
@@ -49,23 +50,51 @@ class TileRuleset(Ruleset):
 
     def tile_table(self, tileset: Any) -> list[str]:
         """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what lies inside, symbols."""
-        from grn.tiling.places import EDGE_MIDDLES
-
         lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
                  f"{'id':<6}{'copies':>6}  {'N':<10}{'E':<10}{'S':<10}{'W':<10}{'inside':<12}symbols"]
         for design in tileset.tiles:
-            segments = design.segments
-            owner = {p: seg for seg in segments for p in seg.places}
-            edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
-            inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
-            counts: dict[str, int] = {}
-            for seg in segments:
-                for name, n in seg.symbols:
-                    counts[name] = counts.get(name, 0) + n
-            symbols = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+            edges, inside, symbols = _tile_facts(design)
             lines.append(f"{design.id:<6}{design.count:>6}  " + "".join(f"{e:<10}" for e in edges)
                          + f"{inside:<12}{symbols}".rstrip())
         return lines
+
+    def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
+        """Before a tile is written: the tile ids still in the bag, and every legal placement of the tile id
+        typed (``17`` or ``17@...``); after it: what may follow the placement (:meth:`follow_ups`)."""
+        from grn.tiling.commands import PlaceTile
+        from grn.writer import command_text
+
+        placed = [c for c in written if isinstance(c, PlaceTile)]
+        if placed:
+            return self.follow_ups(engine, player, written, placed[0])
+        bag = {t: n for t, n in engine.bag().items() if n > 0}
+        tile, at, _ = word.partition("@")
+        out: list[Suggestion] = []
+        if tile in bag:
+            try:
+                spots = engine.legal_placements(tile)
+            except IllegalAction:
+                spots = []
+            out += [Suggestion(command_text(p, self), self.action_words(p), "placement") for p in spots]
+        if not at:
+            out += [Suggestion(t, f"{n} left in the bag", "tile") for t, n in sorted(bag.items())]
+        return out
+
+    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
+        """What may follow ``placement`` in the turn, after the commands ``written`` (default: nothing)."""
+        return []
+
+    def word_info(self, word: str, engine: Any) -> str | None:
+        """A tile id: what lies on its edges and inside, its symbols, and how many are left in the bag."""
+        tile = word.partition("@")[0]
+        tileset = getattr(engine, "tileset", None)
+        if tileset is None or tile not in tileset:
+            return None
+        edges, inside, symbols = _tile_facts(tileset[tile])
+        text = f"tile {tile}: " + ", ".join(f"{side} {kind}" for side, kind in zip("NESW", edges))
+        text += f"; inside: {inside}" if inside != "-" else ""
+        text += f"; {symbols}" if symbols else ""
+        return text + f"; {engine.bag().get(tile, 0)} left in the bag"
 
     def legal_problem(self, position: Any) -> str | None:
         from grn.tiling.commands import PlaceTile
@@ -105,3 +134,18 @@ class TileRuleset(Ruleset):
         if rotation not in ROTATIONS:
             return f"<ghost>: rotation {rotation} is not one of 0, 90, 180, 270"
         return None
+
+
+def _tile_facts(design: Any) -> tuple[list[str], str, str]:
+    """What lies on a tile's four edges (N E S W), inside it, and its symbols, in words."""
+    from grn.tiling.places import EDGE_MIDDLES
+
+    segments = design.segments
+    owner = {p: seg for seg in segments for p in seg.places}
+    edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
+    inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
+    counts: dict[str, int] = {}
+    for seg in segments:
+        for name, n in seg.symbols:
+            counts[name] = counts.get(name, 0) + n
+    return edges, inside, ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))

@@ -10,14 +10,14 @@ and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` find
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import SEC_GENERAL
 from grn.record import Record, Seat
-from grn.ruleset import SetupProblem
+from grn.ruleset import SetupProblem, Suggestion
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 
@@ -88,6 +88,26 @@ class CarcassonneRuleset(TileRuleset):
         from grn.games.carcassonne.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
+
+    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
+        """After the placement: the second ingot's squares (a Gold Mines tile), then a follower's places;
+        each one the engine takes after what is written."""
+        from grn.errors import IllegalAction
+        from grn.writer import command_text
+
+        candidates: list[Any] = []
+        if not any(isinstance(c, PlaceIngot) for c in written):
+            candidates += engine.ingot_options(placement)
+        if not any(isinstance(c, PlaceFollower) for c in written):
+            candidates += engine.follower_options(placement)
+        out = []
+        for c in candidates:
+            try:
+                engine.copy().play_turn(player, [*written, c])
+            except IllegalAction:
+                continue
+            out.append(Suggestion(command_text(c, self), self.action_words(c), "action"))
+        return out
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
