@@ -2,24 +2,64 @@
 
 Once grn is installed, ``pygmentize -l grn game.grn``, Sphinx and MkDocs code
 blocks marked ``grn`` colour records with it.  It follows the envelope grammar
-(``grammar/envelope.lark``) and the union of the games' action terminals, so
-it needs no ``Game`` tag: header tags, turn numbers and players, actions,
-glyphs, score checkpoints, comments, diagram markup and variations.  What no
-game's grammar reads is an error token.
+(``grammar/envelope.lark``): header tags, turn numbers and players, glyphs,
+score checkpoints, comments, diagram markup and variations.  The actions are
+every registered game's own action terminals, taken from its Lark grammar when
+the lexer is first used (so it needs no ``Game`` tag, and a game added to grn
+is coloured with no change here).  What no game's grammar reads is an error
+token.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
+from typing import Any, ClassVar
 
-from pygments.lexer import RegexLexer, bygroups, include
-from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text,
-                            Whitespace, _TokenType)
-
-_COORD = r"-?\d+,-?\d+"
+from pygments.lexer import RegexLexer, RegexLexerMeta, bygroups, include
+from pygments.token import (Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Whitespace,
+                            _TokenType)
 
 
-class GrnLexer(RegexLexer):
+def action_rules() -> list[tuple[str, _TokenType]]:
+    """One rule per action terminal of every registered game, in the order Lark's lexer tries them.
+
+    A terminal that starts with a fixed word (``discard ...``) is a keyword, one
+    that starts with ``+`` an attribute (a piece on a place of the new tile), any
+    other a name (a tile placed, a card turned).
+    """
+    from grn import games
+    from grn.notation import _parser
+
+    seen: dict[str, tuple[Any, ...]] = {}
+    for ruleset in games.rulesets():
+        parser = _parser(ruleset)[0]
+        wanted = {c.terminal for c in ruleset.codecs}
+        for t in parser.terminals:
+            regex = t.pattern.to_regexp()
+            if t.name in wanted and regex not in seen:
+                seen[regex] = (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name)
+    out = []
+    for regex in sorted(seen, key=lambda r: seen[r]):
+        if re.match(r"[a-z]{2,}", regex):
+            kind = Keyword
+        elif regex.startswith("\\+"):
+            kind = Name.Attribute
+        else:
+            kind = Name.Function
+        out.append((regex, kind))
+    return out
+
+
+class _GamesMeta(RegexLexerMeta):
+    """Pygments builds a lexer's rules on its first use: add the games' action terminals then."""
+
+    def get_tokendefs(cls) -> dict[str, list[Any]]:
+        tokens = dict(RegexLexerMeta.get_tokendefs(cls))
+        tokens["actions"] = list(action_rules())
+        return tokens
+
+
+class GrnLexer(RegexLexer, metaclass=_GamesMeta):
     """GRN, the game record notation of the Gold Rush family (grn)."""
 
     name = "GRN"
@@ -29,23 +69,15 @@ class GrnLexer(RegexLexer):
     url = "https://github.com/grn/grn/blob/main/docs/notation.md"
     version_added = ""
 
-    tokens: ClassVar[dict[str, list[tuple[object, ...] | include | str]]] = {  # type: ignore[assignment]
+    tokens: ClassVar[dict[str, list[Any]]] = {
         "root": [
             (r'(\[)(\s*)([A-Za-z][A-Za-z0-9_]*)(\s*)("(?:[^"\\\n]|\\.)*")(\s*)(\])',
              bygroups(Punctuation, Whitespace, Name.Tag, Whitespace, String.Double, Whitespace, Punctuation)),
             include("notes"),
             (r"(\d+\.)(\s*)([a-z][a-z0-9_]*)", bygroups(Number.Integer, Whitespace, Name.Variable)),
             (r"(score)(?![A-Za-z0-9_=@])", Keyword.Pseudo),
-            # actions: every game's terminals (grn/games/*/*.lark)
-            (r"discard\s+[A-Za-z0-9_]+(?![@A-Za-z0-9_])", Keyword),
-            (rf"(tent|ingot|take)(@)({_COORD})((?::[A-Z]+)?)", bygroups(Keyword, Operator, Number, Name.Attribute)),
-            (r"(mine)(=)(\d+|\?)", bygroups(Keyword, Operator, Number)),
-            (r"mine(?![@A-Za-z0-9_])", Keyword),
-            (r"(tokens)(=)((?:\d+|\?)(?:,(?:\d+|\?))*)", bygroups(Keyword, Operator, Number)),
-            (rf"([A-Za-z0-9_]+)(@)({_COORD})((?::\d+)?)", bygroups(Name.Function, Operator, Number, Number)),
-            (r"\+[A-Z]+", Name.Attribute),
-            (r"([a-z][a-z0-9_]*)(=)(-?\d+)(?![A-Za-z])", bygroups(Name.Variable, Operator, Number.Integer)),
-            (r"([a-z][a-z0-9]*)(=)(G\d+|D|[a-z]+\d+)", bygroups(Name.Function, Operator, Name.Constant)),
+            include("actions"),
+            (r"([a-z][a-z0-9_]*)(=)(-?\d+)", bygroups(Name.Variable, Operator, Number.Integer)),
             (r"\$\d+|!!|\?\?|!\?|\?!|!|\?", Operator),
             (r"[()]", Punctuation),
             (r"\s+", Whitespace),
@@ -68,13 +100,8 @@ class GrnLexer(RegexLexer):
             (r'[^\s<>"{}();]+', Name.Other),
             (r".", Error),
         ],
+        "actions": [],  # every game's action terminals: _GamesMeta
     }
 
 
-#: Token types the lexer gives (for the tests and for style sheets).
-TOKEN_TYPES: tuple[_TokenType, ...] = (Comment.Multiline, Comment.Single, Error, Keyword, Keyword.Pseudo, Name.Attribute,
-                                       Name.Constant, Name.Decorator, Name.Function, Name.Other, Name.Tag,
-                                       Name.Variable, Number, Number.Integer, Operator, Punctuation, String.Double,
-                                       Text, Whitespace)
-
-__all__ = ["GrnLexer"]
+__all__ = ["GrnLexer", "action_rules"]

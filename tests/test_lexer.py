@@ -44,7 +44,7 @@ def test_pygmentize_colours_a_record() -> None:
                           str(ROOT / "examples" / "goldrush-2p.grn")], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert '<span class="nt">Game</span>' in run.stdout  # a tag name
-    assert '<span class="nf">47a</span>' in run.stdout  # a tile id
+    assert '<span class="nf">47a@-1,0</span>' in run.stdout  # a tile placed
     assert '<span class="err">' not in run.stdout
 
 
@@ -73,11 +73,13 @@ def test_words_get_their_kinds() -> None:
         '<label 0,1 "x"> (2. green 17@1,0:90 +N tent@0,0 mine=? ingot@1,1) $3 discard 17\n3.blue zz@@')}
     assert kinds["Game"] == Token.Name.Tag and kinds['"gold"'] == Token.Literal.String.Double
     assert kinds["1."] == Token.Literal.Number.Integer and kinds["red"] in Token.Name.Variable
-    assert kinds["c1"] == Token.Name.Function and kinds["yellow2"] == Token.Name.Constant
+    assert kinds["c1=yellow2"] == Token.Name.Function and kinds["d4=D"] == Token.Name.Function
     assert kinds["{"] in Token.Comment and kinds["two\nlines"] in Token.Comment and kinds["; rest"] in Token.Comment
     assert kinds["score"] == Token.Keyword.Pseudo and kinds["label"] == Token.Name.Decorator
-    assert kinds["17"] == Token.Name.Function and kinds["+N"] == Token.Name.Attribute
-    assert kinds["tent"] == Token.Keyword and kinds["$3"] == Token.Operator
+    assert kinds["17@1,0:90"] == Token.Name.Function and kinds["+N"] == Token.Name.Attribute
+    assert kinds["tent@0,0"] == Token.Keyword and kinds["mine=?"] == Token.Keyword and kinds["$3"] == Token.Operator
+    assert kinds["ingot@1,1"] == Token.Keyword and kinds["discard 17"] == Token.Keyword
+    assert kinds["red"] in Token.Name.Variable and kinds["3"] == Token.Literal.Number.Integer
     assert kinds["blue"] in Token.Name.Variable
     assert kinds["zz@@"] == Token.Error
 
