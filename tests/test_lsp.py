@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest_lsp = pytest.importorskip("pytest_lsp", reason="grn lsp's tests need the test extra (pytest-lsp)")
 
@@ -23,12 +25,14 @@ from pygls.exceptions import JsonRpcException  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
 import grn  # noqa: E402
-from grn.lsp.document import Document  # noqa: E402
+from grn.lsp.document import Document, chunks_after_edit  # noqa: E402
 from grn.position import position_at  # noqa: E402
+from grn.sources import text_chunks  # noqa: E402
 from grn.writer import command_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GRN = [sys.executable, "-m", "grn"]
+EXAMPLE_TEXTS = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "examples").rglob("*.grn"))]
 
 asyncio_module = pytest.mark.asyncio(loop_scope="module")
 
@@ -357,3 +361,21 @@ def test_a_long_file_rechecks_only_the_game_that_changed() -> None:
     fresh.update(broken)
     assert doc.checked < 4
     assert [d.one_line() for d in doc.diagnostics()] == [d.one_line() for d in fresh.diagnostics()]
+
+
+EDIT_PIECES = ["[", "]", "\n", '[Event "x"]\n', "1. red 17@0,0\n", "{", "}", "\n\n", " ", "\ufeff", "(", ";", '"']
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(range(len(EXAMPLE_TEXTS))), min_size=1, max_size=4),
+       st.lists(st.tuples(st.integers(0, 10 ** 6), st.integers(0, 200), st.sampled_from(EDIT_PIECES)),
+                min_size=1, max_size=3))
+def test_cutting_again_only_around_an_edit_cuts_as_the_whole_text_is_cut(which: list[int], edits: list) -> None:
+    """The server cuts a long document into games again only near an edit: always the same games, lines and
+    texts as cutting the whole new text (a tag line typed or removed moves where games begin)."""
+    old = "\n".join(EXAMPLE_TEXTS[i] for i in which)
+    new = old
+    for at, drop, piece in edits:
+        at %= len(new) + 1
+        new = new[:at] + (piece if drop % 2 else "") + new[at + (0 if drop % 2 else drop):]
+    assert chunks_after_edit(list(text_chunks(old)), old, new) == list(text_chunks(new))

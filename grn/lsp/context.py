@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from grn import games as registry
 from grn.notation import parse_game
-from grn.position import PositionError, position_at
+from grn.position import Position, PositionError, position_at
 from grn.record import Record, Seat, Turn, Variation
 from grn.ruleset import Ruleset, SetupProblem, player_key
 
@@ -173,12 +174,44 @@ def _turn_context(text: str, moves: Cleaned, m: re.Match[str], words: list[str],
         # the turn starts a variation: it is played from the position before the turn the variation follows
         cut = text[:opens[-1]]
         opens = opens[:-1]
-    record = parse_game(cut + ")" * len(opens))
+    found = position_before(cut + ")" * len(opens), len(opens), fresh_variation)
+    if found is None:
+        return None
+    record, position = found
+    ruleset = position.ruleset
+    assert ruleset is not None
+    seats = position.seats
+    written: list[Any] = []
+    if words:
+        # the words written so far, read by the game's grammar as the end of the same text
+        depth = len(opens) + fresh_variation
+        full = parse_game(text[:start] + m.group(0) + " " + " ".join(words) + ")" * depth)
+        if not full.ok:
+            return None
+        turn = _last_turn(full.turns, depth)
+        if turn is None:
+            return None
+        written = list(turn.actions)
+    player = player_key(seats, m.group(2) or "")
+    return TurnContext(ruleset, record, seats, position.state, int(m.group(1)), player, written, word,
+                       player_typed)
+
+
+@lru_cache(maxsize=16)
+def position_before(text: str, depth: int, fresh_variation: bool) -> tuple[Record, Position] | None:
+    """The record of a game's text up to a turn (its open variations closed), and the position that turn is
+    played from: the end of the line ``depth`` variations deep, or, for a turn that starts a variation, the
+    position before the turn that variation follows.
+
+    Kept for the last few texts: completions while one turn is typed share it.  Callers must not change
+    the position's state (copy it first).
+    """
+    record = parse_game(text)
     if not record.ok:
         return None
     line: tuple[Turn, ...] = record.turns
     steps: list[tuple[int, int]] = []
-    for _ in opens:
+    for _ in range(depth):
         if not line:
             return None
         branch = line[-1]
@@ -197,26 +230,9 @@ def _turn_context(text: str, moves: Cleaned, m: re.Match[str], words: list[str],
     else:
         after = steps[-1][0] - 1 if steps else 0
     try:
-        position = position_at(record, "".join(f"{n}({k})" for n, k in steps) + str(after))
+        return record, position_at(record, "".join(f"{n}({k})" for n, k in steps) + str(after))
     except (PositionError, SetupProblem, registry.UnknownGame):
         return None
-    ruleset = position.ruleset
-    assert ruleset is not None
-    seats = position.seats
-    written: list[Any] = []
-    if words:
-        # the words written so far, read by the game's grammar as the end of the same text
-        depth = len(opens) + fresh_variation
-        full = parse_game(text[:start] + m.group(0) + " " + " ".join(words) + ")" * depth)
-        if not full.ok:
-            return None
-        turn = _last_turn(full.turns, depth)
-        if turn is None:
-            return None
-        written = list(turn.actions)
-    player = player_key(seats, m.group(2) or "")
-    return TurnContext(ruleset, record, seats, position.state, int(m.group(1)), player, written, word,
-                       player_typed)
 
 
 def _last_turn(line: tuple[Turn, ...], depth: int) -> Turn | None:

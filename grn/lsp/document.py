@@ -17,7 +17,7 @@ from typing import Iterator
 
 from grn import games as registry
 from grn.errors import Diagnostic, Span
-from grn.notation import read_chunk
+from grn.notation import Chunk, read_chunk
 from grn.record import Record, Turn, Variation
 from grn.ruleset import SeriesChecker
 from grn.sources import text_chunks
@@ -93,16 +93,18 @@ class Document:
         self.games: list[Game] = []
         self.problems: list[Diagnostic] = []  # the file's own: no game, the checks across games
         self._cache: dict[str, Game] = {}
+        self._chunks: list[Chunk] = []
         #: how many games the last update read and checked anew (the rest were kept)
         self.checked = 0
 
     def update(self, text: str) -> None:
         """Take the document's new text: read and check the games whose text changed."""
+        self._chunks = chunks_after_edit(self._chunks, self.text, text)
         self.text = text
         cache, fresh = self._cache, {}
         kept: list[Game] = []
         self.checked = 0
-        for index, chunk in enumerate(text_chunks(text)):
+        for index, chunk in enumerate(self._chunks):
             old = cache.get(chunk.text) if chunk.problem is None else None
             if old is not None and old.first_line != chunk.first_line and _in_series(old.record):
                 old = None  # a match check reads the record's own span: read it again where it is now
@@ -153,6 +155,71 @@ class Document:
                 break
             found = game
         return found
+
+
+def _common_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix of ``a`` and ``b`` (a binary search of C-speed slice compares)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def _common_suffix(a: str, b: str, most: int) -> int:
+    """The length of the longest common suffix of ``a`` and ``b``, at most ``most``."""
+    low, high = 0, min(len(a), len(b), most)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[len(a) - mid:] == b[len(b) - mid:]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+def chunks_after_edit(old: list[Chunk], old_text: str, text: str) -> list[Chunk]:
+    """The games of ``text`` as :func:`grn.sources.text_chunks` cuts them, cutting again only around the edit
+    that turned ``old_text`` (cut into ``old``) into ``text``.
+
+    A game starts at a header tag line after movetext, which only the lines before it decide; so the cut is
+    the same as before up to the game before the first changed line, and again from the first game start
+    after the last changed line that was a game start before too (the state of the cutter is the same at
+    every game start).  A game too long to keep says its line in its message: then the whole text is cut.
+    """
+    if not old or any(c.problem is not None for c in old):
+        return list(text_chunks(text))
+    prefix = _common_prefix(old_text, text)
+    suffix = _common_suffix(old_text, text, min(len(old_text), len(text)) - prefix)
+    first_changed = text.count("\n", 0, prefix) + 1
+    # the game before the one holding the first changed line: its end may move
+    at = max(0, sum(1 for c in old if c.first_line <= first_changed) - 2)
+    start_line = old[at].first_line if at else 1
+    offset = 0
+    if start_line > 1:
+        offset = _line_offset(text, start_line)
+    delta = text.count("\n") - old_text.count("\n")
+    # lines from here on are the same as before (in the new text's numbering)
+    same_from = text.count("\n", 0, len(text) - suffix) + 2
+    old_starts = {c.first_line: i for i, c in enumerate(old)}
+    out = old[:at]
+    for chunk in text_chunks(text[offset:]):
+        if chunk.problem is not None:
+            return list(text_chunks(text))
+        line = chunk.first_line + start_line - 1
+        back = old_starts.get(line - delta)
+        if line >= same_from and back is not None and back >= at:
+            return out + [Chunk(c.text, c.first_line + delta, c.problem) for c in old[back:]]
+        out.append(Chunk(chunk.text, line, None))
+    return out
+
+
+def _line_offset(text: str, line: int) -> int:
+    """Where 1-based ``line`` of ``text`` starts."""
+    return len(text) - len(text.split("\n", line - 1)[-1])
 
 
 def _in_series(record: Record) -> bool:
