@@ -152,6 +152,11 @@ async def test_typing_a_game_turn_by_turn(client: LanguageClient, tmp_path: Path
         for word in rest:
             if not word.startswith("score") and "=" not in word.split("@")[0]:
                 assert word in offered or word.startswith(("score", "red=", "yellow="))
+        # a score checkpoint: each player's score after the turn, as the rules give it
+        actions = line.split(" score ")[0]
+        editor.type(record_text + actions + " score ")
+        after = position_at(grn.notation.parse(record_text + actions + "\n")[0], k + 1).state.scores
+        assert await editor.complete() == [f"{who}={pts}" for who, pts in after.items()]
         record_text += line + "\n"
         editor.type(record_text)
         assert shown(await editor.diagnostics()) == []

@@ -25,6 +25,7 @@ from grn.ruleset import Ruleset, SetupProblem, player_key
 _TURN = re.compile(r"(?<![\w@,:.=#-])(\d{1,9})\.[ \t\r\n]+([a-z][a-z0-9_]*)?")
 #: Words after which a turn holds no more actions: a checkpoint, a glyph, a variation's brackets.
 _STOP = re.compile(r"^(score|[!?]{1,2}|\$\d+|[()].*)$")
+_SCORE_ITEM = re.compile(r"^[a-z][a-z0-9_]*=-?\d+$")
 _TAG_NAME = re.compile(r"^\s*\[\s*([A-Za-z][A-Za-z0-9_]*)?$")
 _TAG_VALUE = re.compile(r'^\s*\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)$')
 
@@ -42,6 +43,8 @@ class TurnContext:
     written: list[Any]  # the commands written before the word under the cursor
     word: str  # the part of the word under the cursor before it
     player_typed: bool = True  # False: the cursor is on the player word itself
+    #: In the turn's score checkpoint (after ``score``): the items written there; None: not in one.
+    checkpoint: tuple[str, ...] | None = None
 
 
 @dataclass(slots=True)
@@ -145,11 +148,25 @@ def at(text: str, first_line: int, line: int, column: int) -> TurnContext | TagC
     player_typed = bool(rest) and last.group(2) is not None
     words = rest.split()
     word = "" if not rest or rest[-1].isspace() else words.pop()
-    if any(_STOP.match(w) for w in words) or "(" in rest or ")" in rest:
+    if "(" in rest or ")" in rest:
         return None
+    stop = next((i for i, w in enumerate(words) if _STOP.match(w)), len(words))
+    words, after = words[:stop], words[stop:]
+    checkpoint = None
+    if after:
+        # past the actions: only a score checkpoint's items are offered (glyphs may stand before it)
+        if "score" not in after:
+            return None
+        items = after[after.index("score") + 1:]
+        if not all(_SCORE_ITEM.match(w) for w in items):
+            return None
+        checkpoint = tuple(items)
     if not player_typed:
         word = last.group(2) or ""
-    return _turn_context(text, moves, last, words, word, player_typed)
+    found = _turn_context(text, moves, last, words, word, player_typed)
+    if found is not None:
+        found.checkpoint = checkpoint
+    return found
 
 
 def _tag_context(text: str, current: str) -> TagContext | None:

@@ -151,6 +151,9 @@ def completion(doc: Document, lines: Lines, line: int, column: int) -> lsp.Compl
             current = where.state.current_player
             items = [(s.key, f"{s.name}" + (", to play" if s.key == current else ""), "player", None)
                      for s in sorted(where.seats, key=lambda s: s.key != current)]
+        elif where.checkpoint is not None:
+            word = where.word
+            items = _checkpoint_items(where)
         else:
             word = where.word
             try:
@@ -166,6 +169,18 @@ def completion(doc: Document, lines: Lines, line: int, column: int) -> lsp.Compl
             label=text, detail=detail or None, kind=_KINDS.get(kind, lsp.CompletionItemKind.Text),
             text_edit=lsp.TextEdit(edit_range, text), filter_text=text, sort_text=f"{order:05d}"))
     return lsp.CompletionList(is_incomplete=False, items=out)
+
+
+def _checkpoint_items(where: context.TurnContext) -> list[tuple[str, str, str, str | None]]:
+    """A score checkpoint's items: each player not yet named, with the score the rules give after the turn."""
+    try:
+        scores = where.state.after(where.player, where.written)[0].scores
+    except GrnError:
+        return []  # the turn breaks the rules: the diagnostics say how
+    assert where.checkpoint is not None
+    named = {player_key(where.seats, item.partition("=")[0]) for item in where.checkpoint}
+    return [(f"{s.key}={scores[s.key]}", "the score after this turn", "value", None)
+            for s in where.seats if s.key not in named and s.key in scores]
 
 
 def _in_tag_name(lines: Lines, line: int, column: int) -> bool:
