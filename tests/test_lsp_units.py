@@ -11,12 +11,16 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 pytest.importorskip("pygls", reason="grn lsp needs the lsp extra (pygls)")
 
 from lsprotocol import types as lsp  # noqa: E402
 
 from grn import games  # noqa: E402
+from grn.cli import app  # noqa: E402
 from grn.lsp import features  # noqa: E402
 from grn.lsp.document import Document  # noqa: E402
 from grn.lsp.server import make_server  # noqa: E402
@@ -96,3 +100,26 @@ def test_the_tags_offered_are_checked_by_their_schema() -> None:
     from grn.record import TAG_ORDER
 
     assert set(TAG_ORDER) <= {t["name"] for t in data["tags"]}
+
+
+EXAMPLES = sorted((ROOT / "examples").rglob("*.grn"))
+PIECES = ["score red=1", "17@0,0", "+N", "tent@0,0", "mine", "c4=G3", "(", ")", "{", "}", "\n", "[Round \"2\"]\n",
+          "9.", "red", "blue", "!", "<arrow 0,0 9,9>", "[game \"gold\"]\n", "discard 17", ""]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.sampled_from(range(len(EXAMPLES))), st.lists(st.tuples(st.integers(0, 10 ** 6), st.sampled_from(PIECES),
+                                                                 st.integers(0, 12)), min_size=1, max_size=3))
+def test_the_editor_says_what_grn_validate_says(tmp_path: Path, which: int, edits: list) -> None:
+    """Edited examples of every game: the document's diagnostics are the lines ``grn validate`` prints."""
+    text = EXAMPLES[which].read_text(encoding="utf-8")
+    for at, piece, drop in edits:
+        at %= len(text) + 1
+        text = text[:at] + piece + text[at + drop:]
+    path = tmp_path / "edited.grn"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    printed = [line for line in result.stderr.splitlines() if line.startswith(str(path))]
+    doc = Document(str(path))
+    doc.update(text)
+    assert [d.one_line() for d in doc.diagnostics()] == printed
