@@ -49,9 +49,10 @@ class Lines:
     def word_end(self, line: int, column: int) -> int:
         """The column just past the word that starts at ``line``:``column`` (at least one character on)."""
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        m = _WORD.match(text, column - 1)
-        end = m.end() if m and m.end() > column - 1 else column
-        return min(end + 1, len(text) + 1) if end == column - 1 else end + 1
+        m = _WORD.match(text, column - 1) if column >= 1 else None
+        if m is not None and m.end() > column - 1:
+            return m.end() + 1
+        return max(column, min(column + 1, len(text) + 1))
 
     def range_of_word(self, line: int, column: int) -> lsp.Range:
         """The range of the word a grn span points at."""
@@ -136,12 +137,12 @@ def completion(doc: Document, lines: Lines, line: int, column: int) -> lsp.Compl
         where: Any = context.TagContext("") if _in_tag_name(lines, line, column) else None
     else:
         where = context.at(game.text, game.first_line, line, column)
-    items: list[tuple[str, str, str, str | None]] = []  # text, detail, kind, what the word is replaced by
+    items: list[tuple[str, str, str]] = []  # text, detail, kind
     word = ""
     if isinstance(where, context.TagContext):
         if where.value is None:
             word = where.name
-            items = [(f'{t["name"]} "', t["detail"], "tag", None) for t in tag_list()]
+            items = [(f'{t["name"]} "', t["detail"], "tag") for t in tag_list()]
         else:
             word = where.value.rsplit(",", 1)[-1].lstrip() if where.name in ("Options", "Result") else where.value
             items = _tag_values(where, game)
@@ -149,7 +150,7 @@ def completion(doc: Document, lines: Lines, line: int, column: int) -> lsp.Compl
         if not where.player_typed:
             word = where.word
             current = where.state.current_player
-            items = [(s.key, f"{s.name}" + (", to play" if s.key == current else ""), "player", None)
+            items = [(s.key, f"{s.name}" + (", to play" if s.key == current else ""), "player")
                      for s in sorted(where.seats, key=lambda s: s.key != current)]
         elif where.checkpoint is not None:
             word = where.word
@@ -160,18 +161,18 @@ def completion(doc: Document, lines: Lines, line: int, column: int) -> lsp.Compl
                 found = where.ruleset.suggestions(where.state, where.player, where.written, where.word)
             except (GrnError, PositionError):
                 found = []  # the turn so far breaks the rules: the diagnostics say how
-            items = [(s.text, s.detail, s.kind, None) for s in found]
+            items = [(s.text, s.detail, s.kind) for s in found]
     start = column - len(word)
     edit_range = lsp.Range(lines.position(line, start), lines.position(line, column))
     out = []
-    for order, (text, detail, kind, _) in enumerate(items):
+    for order, (text, detail, kind) in enumerate(items):
         out.append(lsp.CompletionItem(
             label=text, detail=detail or None, kind=_KINDS.get(kind, lsp.CompletionItemKind.Text),
             text_edit=lsp.TextEdit(edit_range, text), filter_text=text, sort_text=f"{order:05d}"))
     return lsp.CompletionList(is_incomplete=False, items=out)
 
 
-def _checkpoint_items(where: context.TurnContext) -> list[tuple[str, str, str, str | None]]:
+def _checkpoint_items(where: context.TurnContext) -> list[tuple[str, str, str]]:
     """A score checkpoint's items: each player not yet named, with the score the rules give after the turn."""
     try:
         scores = where.state.after(where.player, where.written)[0].scores
@@ -179,7 +180,7 @@ def _checkpoint_items(where: context.TurnContext) -> list[tuple[str, str, str, s
         return []  # the turn breaks the rules: the diagnostics say how
     assert where.checkpoint is not None
     named = {player_key(where.seats, item.partition("=")[0]) for item in where.checkpoint}
-    return [(f"{s.key}={scores[s.key]}", "the score after this turn", "value", None)
+    return [(f"{s.key}={scores[s.key]}", "the score after this turn", "value")
             for s in where.seats if s.key not in named and s.key in scores]
 
 
@@ -188,16 +189,16 @@ def _in_tag_name(lines: Lines, line: int, column: int) -> bool:
     return re.fullmatch(r"\s*\[\s*[A-Za-z0-9_]*", text) is not None
 
 
-def _tag_values(where: context.TagContext, game: Game | None) -> list[tuple[str, str, str, str | None]]:
+def _tag_values(where: context.TagContext, game: Game | None) -> list[tuple[str, str, str]]:
     spec = next((t for t in tag_list() if t["name"] == where.name), None)
     values = spec.get("values") if spec else None
     ruleset = where.ruleset
     if isinstance(values, list):
-        return [(v, "", "value", None) for v in values]
+        return [(v, "", "value") for v in values]
     if values == "games":
-        return [(name, registry.find_ruleset(name).title, "game", None) for name in registry.names()]
+        return [(name, registry.find_ruleset(name).title, "game") for name in registry.names()]
     if values == "options" and ruleset is not None:
-        return [(name, ruleset.options_help, "value", None) for name in sorted(ruleset.option_names)]
+        return [(name, ruleset.options_help, "value") for name in sorted(ruleset.option_names)]
     if values == "colours" and ruleset is not None:
         value = where.value or ""
         if not re.search(r"\([a-z+ ]*$", value):
@@ -205,10 +206,10 @@ def _tag_values(where: context.TagContext, game: Game | None) -> list[tuple[str,
         taken = set(re.findall(r"[a-z]+", value[value.rfind("("):]))
         used = set(re.findall(r"\(([a-z+ ]+)\)", value))
         used = {c for group in used for c in group.split("+")}
-        return [(c, "a colour", "value", None) for c in ruleset.colours if c not in used | taken]
+        return [(c, "a colour", "value") for c in ruleset.colours if c not in used | taken]
     if values == "result" and game is not None and game.report.final_scores and game.report.complete:
         scores = game.report.final_scores
-        return [(", ".join(f"{who} {pts}" for who, pts in scores.items()), "the final scoring", "value", None)]
+        return [(", ".join(f"{who} {pts}" for who, pts in scores.items()), "the final scoring", "value")]
     return []
 
 
