@@ -123,3 +123,38 @@ def test_the_editor_says_what_grn_validate_says(tmp_path: Path, which: int, edit
     doc = Document(str(path))
     doc.update(text)
     assert [d.one_line() for d in doc.diagnostics()] == printed
+
+
+def test_carcassonne_offers_the_tiles_gold_may_be_taken_from() -> None:
+    """take@ is offered on the turns that hand gold out, and each one offered is a turn the engine takes."""
+    from grn.errors import IllegalAction
+    from grn.games.carcassonne.commands import TakeIngot
+    from grn.games.carcassonne.options import Options
+    from grn.position import position_at
+    from grn.selfplay import to_record
+    from grn.tiling.commands import PlaceTile
+
+    ruleset = games.find_ruleset("carcassonne")
+    record = to_record(ruleset.selfplay(3, 1, Options(goldmines=True)))
+    handing_out = 0
+    for turn in record.turns:
+        state = position_at(record, turn.number - 1).state
+        if not any(isinstance(a, PlaceTile) for a in turn.actions):
+            continue
+        written = [a for a in turn.actions if not isinstance(a, TakeIngot)]
+        offered = [s.text for s in ruleset.suggestions(state, turn.player, written, "") if s.text.startswith("take@")]
+        gold_before = sum(state.held)
+        after = state.copy()
+        after.play_turn(turn.player, written)
+        if sum(after.held) == gold_before:
+            assert offered == [], turn
+            continue
+        handing_out += 1
+        assert offered, turn
+        for word in offered:
+            x, y = map(int, word[len("take@"):].split(","))
+            try:
+                state.copy().play_turn(turn.player, [*written, TakeIngot(x, y)])
+            except IllegalAction as exc:
+                raise AssertionError(f"{turn}: {word} offered but refused: {exc}") from None
+    assert handing_out >= 1

@@ -90,8 +90,8 @@ class CarcassonneRuleset(TileRuleset):
         return render_tile_sheet(tileset, columns=columns)
 
     def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
-        """After the placement: the second ingot's squares (a Gold Mines tile), then a follower's places;
-        each one the engine takes after what is written."""
+        """After the placement: the second ingot's squares (a Gold Mines tile), a follower's places, and the
+        tiles the next ingot handed out may come from; each one the engine takes after what is written."""
         from grn.errors import IllegalAction
         from grn.writer import command_text
 
@@ -100,6 +100,12 @@ class CarcassonneRuleset(TileRuleset):
             candidates += engine.ingot_options(placement)
         if not any(isinstance(c, PlaceFollower) for c in written):
             candidates += engine.follower_options(placement)
+        if engine.options.goldmines:
+            # which tile the next ingot handed out comes from: any tile that holds one, the new tile and the
+            # square the second ingot goes to included (the engine refuses a take@ when no gold is handed out)
+            spots = {q for q, n in engine.ingots.items() if n > 0} | {(placement.x, placement.y)}
+            spots |= {(c.x, c.y) for c in written if isinstance(c, PlaceIngot)}
+            candidates += [TakeIngot(x, y) for x, y in sorted(spots)]
         out = []
         for c in candidates:
             try:
