@@ -20,6 +20,7 @@ from pygments.token import Error, Token
 
 from grn import games, notation
 from grn.lexer import GrnLexer
+from tests.test_fuzz import _apply, edit
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").rglob("*.grn"))
@@ -84,35 +85,8 @@ def test_words_get_their_kinds() -> None:
     assert kinds["zz@@"] == Token.Error
 
 
-WORDS = ["+N", "+C", "tent@0,0", "tent@1,0:N", "mine", "mine=?", "mine=5", "tokens=?,2", "discard 12", "12@0,0",
-         "12a@1,1:90", "x@1,1", "score", "red=3", "blue=-1", "!", "$1", "!?", "0.", "1.", "red", "a1=G3", "b2=red4",
-         "c3=D", "<ghost 12@1,1>", "<highlight 0,0:N red>", '<label 1,0 "a \\" b">', "{c}", "{", "}", "(", ")",
-         ";", "\n", "@", ":", ",", "-", "[", "]", '"', "[Event \"x\"]", "\t", "\f", "ingot@1,1", "take@0,0", "é"]
-
-edit = st.tuples(st.integers(0, 10_000), st.integers(0, 10_000), st.sampled_from(["replace", "insert", "drop", "join"]),
-                 st.sampled_from(WORDS))
-
-
-def _apply(text: str, edits: list) -> str:
-    lines = text.split("\n")
-    for line_no, word_no, op, word in edits:
-        i = line_no % len(lines)
-        words = lines[i].split(" ")
-        j = word_no % len(words)
-        if op == "replace":
-            words[j] = word
-        elif op == "insert":
-            words.insert(j, word)
-        elif op == "drop":
-            del words[j]
-        else:
-            words[j] += word
-        lines[i] = " ".join(words)
-    return "\n".join(lines)
-
-
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(range(len(TEXTS))), st.lists(edit, min_size=1, max_size=5))
+@given(st.sampled_from(range(len(TEXTS))), st.lists(edit, min_size=1, max_size=5))  # the edits of test_fuzz
 def test_edited_records_the_reader_takes_have_no_error_token(which: int, edits: list) -> None:
     text = _apply(TEXTS[which], edits)
     got = tokens(text)
