@@ -384,3 +384,24 @@ def test_cutting_again_only_around_an_edit_cuts_as_the_whole_text_is_cut(which: 
         at %= len(new) + 1
         new = new[:at] + (piece if drop % 2 else "") + new[at + (0 if drop % 2 else drop):]
     assert chunks_after_edit(list(text_chunks(old)), old, new) == list(text_chunks(new))
+
+
+@asyncio_module
+async def test_positions_count_utf16_as_the_protocol_does(client: LanguageClient, tmp_path: Path) -> None:
+    """A comment with a character outside the Basic Multilingual Plane before a problem on the same line: grn
+    counts one column for it, the protocol two (UTF-16), and the underline still starts at the placement."""
+    head, turns = split(selfplay("--players", "2", "--seed", "3"))
+    text = head + "\n".join(turns[:2]) + "\n{\U0001F920 cowboy hat} 3. red 17@2,-1\n"
+    line = text.split("\n")[8]
+    start = line.index("17@")
+    assert validate_cli(text, tmp_path)[0][:2] == (9, start + 1)  # grn: one column a character
+    editor = Editor(client, "utf16.grn")
+    editor.open(text)
+    (d,) = await editor.diagnostics()
+    assert (d.range.start.line, d.range.start.character) == (8, start + 1)  # the emoji is two UTF-16 units
+    assert d.range.end.character == start + 1 + len("17@2,-1")
+    said = await editor.hover(8, start + 2)
+    assert "**Rule:**" in said
+    offered = await editor.complete(lsp.Position(8, start + 1 + len("17")))
+    assert "17@2,-1:180" in offered
+    editor.close()
