@@ -8,6 +8,7 @@ quick fixes and formatting (the same as ``grn fmt``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import subprocess
@@ -68,11 +69,17 @@ class Editor:
             [lsp.TextDocumentContentChangeWholeDocument(text)]))
 
     async def diagnostics(self) -> list[lsp.Diagnostic]:
-        """The diagnostics the server publishes for the text as it is now (after the pause in typing)."""
-        while True:
-            params = await self.client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-            if params.uri == self.uri and params.version == self.version:
-                return list(params.diagnostics)
+        """The diagnostics the server publishes for the text as it is now (after the pause in typing).
+
+        Called right after the change that made that text: the server waits for a pause before it sends them,
+        so the wait starts before they can come."""
+        async def published() -> list[lsp.Diagnostic]:
+            while True:
+                params = await self.client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+                if params.uri == self.uri and params.version == self.version:
+                    return list(params.diagnostics)
+
+        return await asyncio.wait_for(published(), 120)
 
     def end(self) -> lsp.Position:
         lines = self.text.split("\n")

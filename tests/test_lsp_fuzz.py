@@ -14,6 +14,7 @@ any place, far more cases than the protocol can carry in the time.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sys
 from pathlib import Path
@@ -111,11 +112,21 @@ async def test_edited_documents_through_the_protocol(client: LanguageClient) -> 
                 assert "cannot format" in str(exc), f"step {step}: {exc}\n{text}"
                 refused += 1
     assert answered > 200 and refused > 0
-    # the server still checks and answers: the document as it is now, diagnostics included
-    while True:
-        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.version == version:
-            break
+    # the server still checks and answers: one more edit, and the diagnostics of the document as it is then
+    old = text
+    text, start, end, piece = _edit(old, rand)
+    version += 1
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=version, uri=uri),
+        [lsp.TextDocumentContentChangePartial(lsp.Range(_position(old, start), _position(old, end)), piece)]))
+
+    async def published() -> lsp.PublishDiagnosticsParams:
+        while True:
+            params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if params.version == version:
+                return params
+
+    params = await asyncio.wait_for(published(), 120)
     expected = Document(uri)
     expected.update(text)
     assert len(params.diagnostics) == len(expected.diagnostics())
