@@ -27,6 +27,8 @@ def action_rules() -> list[tuple[str, _TokenType]]:
     that starts with ``+`` an attribute (a piece on a place of the new tile), any
     other a name (a tile placed, a card turned).
     """
+    # Imported here: Pygments imports every plug-in lexer's module to look a file name up, and the games'
+    # grammars (Lark) should load only when GRN is coloured.
     from grn import games
     from grn.notation import _parser
 
