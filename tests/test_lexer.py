@@ -85,7 +85,7 @@ def test_words_get_their_kinds() -> None:
     assert kinds["zz@@"] == Token.Error
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(TEXTS))), st.lists(edit, min_size=1, max_size=5))  # the edits of test_fuzz
 def test_edited_records_the_reader_takes_have_no_error_token(which: int, edits: list) -> None:
     text = _apply(TEXTS[which], edits)

@@ -378,7 +378,7 @@ def test_a_long_file_rechecks_only_the_game_that_changed() -> None:
 EDIT_PIECES = ["[", "]", "\n", '[Event "x"]\n', "1. red 17@0,0\n", "{", "}", "\n\n", " ", "\ufeff", "(", ";", '"']
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(range(len(EXAMPLE_TEXTS))), min_size=1, max_size=4),
        st.lists(st.tuples(st.integers(0, 10 ** 6), st.integers(0, 200), st.sampled_from(EDIT_PIECES)),
                 min_size=1, max_size=3))
