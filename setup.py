@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from setuptools import setup
 
@@ -52,20 +53,54 @@ def compiler_problem() -> str | None:
     return None
 
 
-def ext_modules() -> list:
+def _build_cache() -> Any:
+    """``build_cache.py`` beside this file (loaded by path, as grn/_compiled.py is)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_grn_build_cache", os.path.join(HERE, "build_cache.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+OPT_LEVEL = "3"
+
+
+def ext_modules() -> tuple[list, dict]:
+    """The extensions to build and the command classes that build them (empty: pure Python).
+
+    An unchanged reinstall takes the compiled files from the build cache (``build_cache.py``) instead of
+    running mypyc and the C compiler again.
+    """
     if os.environ.get("GRN_PURE_PYTHON"):
         print("grn: GRN_PURE_PYTHON is set: installing pure Python", file=sys.stderr)
-        return []
+        return [], {}
     # All or nothing, decided before building: a half-built set of modules would not import.
     problem = compiler_problem()
     if problem is not None:
         print(f"grn: cannot compile C extensions here ({problem}): installing pure Python, "
               "two to three times slower", file=sys.stderr)
-        return []
+        return [], {}
+    from importlib.metadata import version
+
+    from setuptools import Extension
+    from setuptools.command.build_ext import build_ext
+
+    bc = _build_cache()
+    paths = [os.path.join(*name.split(".")) + ".py" for name in compiled_modules()]
+    cache = bc.BuildCache(os.path.join(HERE, "build", "mypyc-cache"),
+                          bc.cache_key(HERE, paths, OPT_LEVEL, version("mypy")))
+    names = cache.names()
+    if names is not None:
+        print("grn: the compiled modules are unchanged: taking them from the build cache", file=sys.stderr)
+        # declared with their names only: the cached build_ext copies each file, nothing is compiled
+        return ([Extension(name, sources=[]) for name in names],
+                {"build_ext": bc.cached_build_ext(build_ext, cache, True)})
     from mypyc.build import mypycify
 
-    paths = [os.path.join(*name.split(".")) + ".py" for name in compiled_modules()]
-    return mypycify(paths, opt_level="3")
+    return mypycify(paths, opt_level=OPT_LEVEL), {"build_ext": bc.cached_build_ext(build_ext, cache, False)}
 
 
-setup(ext_modules=ext_modules())
+_EXTENSIONS, _COMMANDS = ext_modules()
+setup(ext_modules=_EXTENSIONS, cmdclass=_COMMANDS)

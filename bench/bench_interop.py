@@ -1,11 +1,12 @@
 """Export self-played Carcassonne games to JCloisterZone and import them back; print games per second.
 
-    .venv/bin/python bench/bench_interop.py [GAMES]
+    .venv/bin/python bench/bench_interop.py [GAMES] [LINKS]
 
 Half the games are played with The Gold Mines.  Each game is exported
 (``grn export --to jcz``'s work), imported (``grn import``'s), and the
 imported record is read back; the commands of every game must come back the
-same.  Also times importing the CarcassonneLab link of a whole Board Game Arena game.
+same.  Also times importing the CarcassonneLab link of a whole Board Game Arena game, and a batch
+import of LINKS such links (default 2,000) from one list in one process (``grn import club.txt``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from grn.games.carcassonne import Options, selfplay
 from grn.games.carcassonne.carcassonnelab import link_to_grn
 from grn.games.carcassonne.jcz import grn_to_jcz, jcz_to_grn
 from grn.notation import parse
+from grn.notation import read as parse_file
 from grn.selfplay import to_record
 
 
@@ -47,7 +49,33 @@ def main(argv: list[str]) -> int:
     for _ in range(100):
         link_to_grn(link)
     print(f"a CarcassonneLab link of a whole game (71 tiles): {(time.perf_counter() - t0) * 10:.2f} ms an import")
-    return 0 if same == n else 1
+    batch_ok = _batch(link, int(argv[2]) if len(argv) > 2 else 2000)
+    return 0 if same == n and batch_ok else 1
+
+
+def _batch(link: str, count: int) -> bool:
+    """``grn import LINKS.txt -o OUT.grn`` in one process: links a second, start-up included (target: 500)."""
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        links = os.path.join(folder, "club.txt")
+        with open(links, "w", encoding="utf-8") as fh:
+            for k in range(count):  # the same whole game under other names: each link is read in full
+                fh.write(link.replace("players=A,B", f"players=Player{k},Other{k}") + "\n")
+        out = os.path.join(folder, "club.grn")
+        t0 = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "grn", "import", links, "-o", out], capture_output=True,
+                              text=True)
+        elapsed = time.perf_counter() - t0
+        with open(out, encoding="utf-8") as fh:
+            games = sum(line.startswith("[Game ") for line in fh)
+        back = sum(1 for _ in parse_file(out))
+    rate = count / elapsed
+    print(f"batch import of {count} CarcassonneLab links in one process: {elapsed:.2f} s, {rate:.0f} links/s "
+          f"(target 500); {games} games written, {back} read back; {done.stderr.strip()}")
+    return done.returncode == 0 and games == back == count
 
 
 if __name__ == "__main__":

@@ -20,11 +20,17 @@ replaced): ``validate``, ``validate --format json``, ``fmt``, ``convert`` to the
 other form and back (what convert writes must read back, and say the same),
 ``render``, ``show``, ``render --turn ADDRESS``, ``render --turn ADDRESS
 --diagram``, for one input in ten ``html``, and
-``export`` to every format the game writes, read back with ``import``.  One
+``export`` to every format the game writes, read back with ``import``; for one
+input in four a writing command with a hostile ``-o`` (a missing folder, a
+folder, ``/dev/full``, a symlink, an existing file, an odd name), and for one
+in six an archive of the input searched with random filters and ``--sql``
+statements (ATTACH, VACUUM INTO, endless recursion, writes).  One
 input in twenty is instead another program's file (a JCloisterZone save, as
 ``grn export`` writes them for the corpus games), mutated as JSON or as text,
 for ``import``: it must be refused in one line or give GRN that reads and
-validates without a traceback.
+validates without a traceback (some with a player's name about the 200-character
+limit or far past it, a tag or comment of 100,000 characters, or a file past the
+16 MiB an import reads).
 
 A *crash* is an uncaught exception (a traceback), a worker killed by a signal
 or stopped for running past ``--input-timeout``, an exit code other than 0, 1
@@ -605,8 +611,23 @@ JSON_MUTATORS: list[tuple[Callable[..., None], int]] = [
     (j_int, 15), (j_str, 10), (j_other_action, 10), (j_game, 8), (j_markup, 10), (j_deep, 6), (j_types, 12),
     (j_top, 4),
 ]
+def j_size(rng: random.Random, doc: Any, c: Corpus, game: str) -> None:
+    """Import sizes (issue 25): a player's name about the limit or far past it, a tag or comment of a
+    hundred thousand characters, or, rarely, a file past the 16 MiB that an import reads."""
+    names = [n for n, k in _nodes(doc) if k == "name" and isinstance(n[k], str)]
+    r = rng.random()
+    if r < 0.6 and names:
+        rng.choice(names)["name"] = rng.choice(["N" * 199, "N" * 200, "N" * 201, "N" * 10_000, "N" * 1_000_000,
+                                                "(" * 300, "a,b" * 100])
+    elif r < 0.95 and isinstance(doc, dict):
+        doc[rng.choice(["name", "appVersion"])] = "x" * rng.choice([99_999, 100_001, 400_000])
+    elif isinstance(doc, dict):
+        doc["padding"] = "p" * (17 * 1024 * 1024)
+
+
 #: The mutations that fit any JSON document (another program's file).
-FOREIGN_JSON_MUTATORS: list[tuple[Callable[..., None], int]] = [(j_int, 15), (j_str, 10), (j_types, 15)]
+FOREIGN_JSON_MUTATORS: list[tuple[Callable[..., None], int]] = [(j_int, 15), (j_str, 10), (j_types, 15),
+                                                                 (j_size, 6)]
 
 
 def _json_text_edit(rng: random.Random, text: str) -> str:
@@ -921,11 +942,141 @@ def step_import(ctx: Ctx) -> None:
     _cli(ctx, "validate (imported)", ["validate", out])
 
 
+#: Output paths a writing command is given (issue 25): each names what it must do.
+_OUTPUTS = ("missing-folder", "folder", "full-disk", "symlink", "existing", "odd-name", "new")
+
+
+def _writers(ctx: Ctx, out: str) -> list[list[str]]:
+    """The commands that write a file, each with ``-o out``."""
+    return [["render", ctx.path, "-o", out], ["convert", ctx.path, "--to", "json" if ctx.kind == "grn" else "grn",
+                                               "-o", out],
+            ["html", ctx.path, "-o", out], ["selfplay", "--seed", "1", "-o", out], ["tiles", "-o", out]]
+
+
+def step_output(ctx: Ctx) -> None:
+    """Hostile output paths (one input in four): a missing folder or a folder is a usage error, a full disk
+    one line, a symlink is written through, an existing file replaced whole or left as it was, and no
+    temporary file is left behind (grn.output, R80-R82)."""
+    import shutil
+    import stat as st_
+
+    crc = zlib.crc32(ctx.data)
+    if crc % 4:
+        return
+    rng = random.Random(crc)
+    folder = os.path.join(ctx.work, "out")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    kind = rng.choice(_OUTPUTS)
+    if kind == "full-disk" and not os.path.exists("/dev/full"):
+        kind = "new"
+    target = {"missing-folder": os.path.join(folder, "nosuch", "x.svg"), "folder": folder, "full-disk": "/dev/full",
+              "symlink": os.path.join(folder, "link.out"), "existing": os.path.join(folder, "old.out"),
+              "odd-name": os.path.join(folder, rng.choice(["we\nird.svg", " .svg", "-x.svg", "ü\u2028.svg"])),
+              "new": os.path.join(folder, "new.out")}[kind]
+    if kind == "symlink":
+        with open(os.path.join(folder, "real.out"), "w") as fh:
+            fh.write("old")
+        os.symlink("real.out", target)
+    if kind == "existing":
+        with open(target, "w") as fh:
+            fh.write("old")
+    args = rng.choice(_writers(ctx, target))
+    name = f"{args[0]} -o <{kind}>"
+    rc, _, err = _cli(ctx, name, args)
+    lines = [line for line in err.splitlines() if line.strip()]
+    if kind in ("missing-folder", "folder") and rc != 2:
+        raise Crash("output-path", f"-o {kind}: exit {rc}, not 2", name, err[-300:])
+    if kind in ("missing-folder", "folder", "full-disk") and rc != 0 and len(lines) != 1 and args[0] not in (
+            "render", "html", "convert"):  # record commands may report the record's own problems first
+        raise Crash("output-path", f"-o {kind}: {len(lines)} lines", name, err[-300:])
+    if kind == "missing-folder" and os.path.exists(os.path.dirname(target)):
+        raise Crash("output-path", "a missing folder was made", name, "")
+    if kind == "full-disk" and (rc == 0 or not st_.S_ISCHR(os.stat("/dev/full").st_mode)):
+        raise Crash("output-path", "a full disk was not reported, or the device was replaced", name, err[-300:])
+    if kind == "symlink" and not os.path.islink(target):
+        raise Crash("output-path", "a symlink was replaced by a file", name, "")
+    # (html writes the page of an illegal game, shown up to its first illegal turn, and exits 1)
+    if kind in ("existing", "symlink") and rc != 0 and not (args[0] == "html" and rc == 1):
+        with open(os.path.join(folder, "real.out" if kind == "symlink" else "old.out")) as fh:
+            if fh.read() != "old":
+                raise Crash("output-path", "a failed command changed the existing file", name, err[-300:])
+    left = [n for n in os.listdir(folder) if n.endswith(".part")]
+    if left:
+        raise Crash("output-path", "a temporary file was left behind", name, ", ".join(left))
+
+
+_FILTER_KEYS = ("type", "feature", "points", "player", "tile", "x", "y", "detail", "tiles", "rotation", "_", "a" * 300)
+_FILTER_VALUES = ("0", "-1", "99999999999999999999", "9" * 5000, "'quoted'", '"x"', "", "%", "_", "'", "\\",
+                  "red", "Ada", "1e5", "0x10", "NULL", "'); DROP TABLE games; --", "\x00", "\u2028")
+_SQL = (
+    "SELECT count(*) FROM games", "SELECT * FROM seats LIMIT 3", "PRAGMA table_info(games)",
+    "ATTACH DATABASE '{dir}/attached.db' AS x", "VACUUM INTO '{dir}/copy.db'", "PRAGMA query_only = OFF",
+    "DELETE FROM games", "DROP TABLE games", "CREATE TABLE t(x)", "INSERT INTO meta VALUES ('a', 'b')",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c",
+    "SELECT 99999999999999999999999", "SELECT 1; SELECT 2", "SELECT load_extension('x')",
+    "SELECT json_extract(json, '$.a') FROM events", "PRAGMA journal_mode = DELETE", "DETACH DATABASE main",
+    "SELECT readfile('/etc/passwd')", "BEGIN", "SELECT zeroblob(1000000000)", "", ";", "SELECT",
+)
+
+
+def _filter(rng: random.Random) -> list[str]:
+    """One random filter option of ``grn archive search``."""
+    option = rng.choice(["--score", "--event", "--action", "--tag", "--player", "--from", "--to-date", "--beside",
+                         "--winner", "--result", "--limit"])
+    value = rng.choice(_FILTER_VALUES)
+    if option == "--score":
+        text = rng.choice(["", "red", "Ada", "x y"]) + rng.choice([">=", "<", "=", "!=", ">>", "~"]) + value
+    elif option in ("--event", "--action"):
+        text = " ".join(rng.choice(_FILTER_KEYS) + rng.choice(["=", ">=", "<", "~", "!=", ""]) + rng.choice(
+            _FILTER_VALUES) for _ in range(rng.randint(1, 3)))
+    elif option == "--tag":
+        text = rng.choice(["Event", "Date", "x"]) + rng.choice(["=", "~", ""]) + value
+    elif option == "--beside":
+        text = f"{value},{rng.choice(_FILTER_VALUES)}"
+    elif option == "--limit":
+        text = rng.choice(["0", "1", "99999999999999999999", "-1"])
+    else:
+        text = value
+    return [option, text]
+
+
+def step_archive(ctx: Ctx) -> None:
+    """Archive search filters and ``--sql`` statements (one input in six): one-line errors, and ``--sql``
+    makes no file (R85)."""
+    import shutil
+
+    crc = zlib.crc32(ctx.data)
+    if crc % 6:
+        return
+    rng = random.Random(crc ^ 0x5EA)
+    folder = os.path.join(ctx.work, "archive")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    db = os.path.join(folder, "a.db")
+    rc, _, _ = _cli(ctx, "archive add", ["archive", "add", db, ctx.path, "-q"])
+    if not os.path.exists(db):
+        return
+    for _ in range(3):
+        _cli(ctx, "archive search (filters)", ["archive", "search", db] + _filter(rng) + rng.choice(
+            [[], ["--count"], ["--format", "json"]]))
+    before = sorted(os.listdir(folder))
+    for _ in range(2):
+        sql = rng.choice(_SQL).format(dir=folder)
+        rc, _, err = _cli(ctx, "archive search --sql", ["archive", "search", db, "--sql", sql, "--sql-timeout", "2"])
+        if rc != 0 and len([line for line in err.splitlines() if line.strip()]) != 1:
+            raise Crash("sql", "an --sql error is not one line", "archive search --sql", err[-300:])
+        made = sorted(set(os.listdir(folder)) - set(before))
+        if made:
+            raise Crash("sql", "--sql made a file", "archive search --sql", f"{sql}: {made}")
+
+
 Step = tuple[str, Callable[[Ctx], None]]
 STEPS: list[Step] = [
     ("validate", step_validate), ("validate --format json", step_validate_json), ("fmt", step_fmt),
     ("convert", step_convert), ("render", step_render), ("show", step_show), ("render --turn", step_render_turn),
     ("render --diagram", step_render_diagram), ("html", step_html), ("export", step_export), ("import", step_import),
+    ("output paths", step_output), ("archive search", step_archive),
 ]
 #: The steps for another program's file, and those for a game record (a step added by a test runs for both).
 FOREIGN_STEPS = frozenset({"import"})

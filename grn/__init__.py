@@ -46,6 +46,12 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
             elif item.problem is not None:
                 yield Record((), diagnostics=(item.problem,))
         return
+    if isinstance(source, (str, os.PathLike)):
+        from grn.sources import read_path
+
+        # bytes decoded by grn: a file that is not UTF-8 is a diagnostic, never a UnicodeDecodeError
+        yield from read_path(os.fspath(source), file=file)
+        return
     yield from notation.read(source, file=file)
 
 __all__ = ["read", "read_game", "parse", "write_record", "write_records", "Record", "Turn"]

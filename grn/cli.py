@@ -12,16 +12,33 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, List, Optional
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional
 
 import typer
+import typer.core
 
+from grn.aids import aids_lines
+from grn.games import BUILTIN as _GAMES, DEFAULT as _DEFAULT_GAME
 from grn.errors import Diagnostic
+from grn.output import OutputError, beside_input, check_target, write_bytes, write_text, writing
 
 if TYPE_CHECKING:
     from grn.position import Position
 
+class _Commands(typer.core.TyperGroup):
+    """grn's commands: an output path that cannot be used, or a write that fails, is one line (grn.output)."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OutputError as exc:
+            print(exc.line(), file=sys.stderr)
+            raise typer.Exit(exc.exit_code)
+
+
 app = typer.Typer(
+    cls=_Commands,
     add_completion=False,
     no_args_is_help=True,
     help="Record, check and draw board-game records in the GRN notation.",
@@ -38,7 +55,7 @@ _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 def _source_line(file: str, line: int) -> str | None:
     """Line ``line`` of a record file (or of standard input), lines ending at "\\n" as the grammar counts them."""
-    from grn.sources import stdin_bytes
+    from grn.sources import stdin_bytes, utf8_bytes
 
     try:
         if file == "<stdin>":
@@ -57,7 +74,7 @@ def _source_line(file: str, line: int) -> str | None:
         try:
             if data is None and os.path.getsize(file) > (32 << 20):
                 return _line_of_big_file(file, line)  # scanned to the line: memory stays bounded
-            data = data if data is not None else Path(file).read_bytes()
+            data = utf8_bytes(data if data is not None else Path(file).read_bytes())
         except OSError:
             return None
         _LINES.clear()  # one file at a time: reports come file by file
@@ -139,11 +156,8 @@ def _options(version: bool = typer.Option(False, "--version", callback=_version,
 
 
 def _emit(text: str, output: Optional[Path]) -> None:
-    """Write ``text`` to ``output``, or to standard output when there is none."""
-    if output is None:
-        sys.stdout.write(text)
-    else:
-        output.write_text(text, encoding="utf-8")
+    """Write ``text`` to ``output``, or to standard output when there is none (grn.output: atomic, one-line errors)."""
+    write_text(output, text)
 
 
 def _no_game(path: str) -> Diagnostic:
@@ -152,20 +166,25 @@ def _no_game(path: str) -> Diagnostic:
                       code="empty")
 
 
-def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn: Optional[str] = None) -> Optional[Path]:
+def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn: Optional[str] = None,
+                         force: bool = False) -> tuple[Optional[Path], bool]:
     """Where a drawing goes: ``-o``; a pipe; or, rather than pouring markup onto a terminal, a file
-    named after the input (``game.grn`` -> ``game.svg``, ``game-turn12.svg`` with ``--turn 12``)."""
+    named after the input (``game.grn`` -> ``game.svg``, ``game-turn12.svg`` with ``--turn 12``), which
+    replaces no file unless ``force`` (R83).  The flag says whether to tell the user where it went."""
     if output is not None or not sys.stdout.isatty():
-        return output
+        check_target(output)
+        return output, False
     if source == "-":
         print(f"grn: refusing to write {suffix[1:].upper()} to the terminal: pass -o FILE{suffix} or pipe it",
               file=sys.stderr)
         raise typer.Exit(2)
     stem = Path(source).stem + (f"-turn{re.sub(r'[^A-Za-z0-9]+', '_', turn)}" if turn else "")
-    target = Path(source).with_name(stem + suffix)
+    return beside_input(source, stem + suffix, force=force), True
+
+
+def _wrote(target: Path, suffix: str) -> None:
     print(f"grn: wrote {target} (the terminal gets no {suffix[1:].upper()}; -o FILE chooses the name)",
           file=sys.stderr)
-    return target
 
 
 def _report(diags: Iterable[Diagnostic]) -> int:
@@ -174,6 +193,10 @@ def _report(diags: Iterable[Diagnostic]) -> int:
         _print_diagnostic(d)
         count += d.severity == "error"
     return count
+
+
+#: --game of selfplay and tiles: the games grn knows, and which one it takes without the option.
+_GAME_HELP = f"Which game: {', '.join(_GAMES)} (default: {_DEFAULT_GAME})."
 
 
 @app.command()
@@ -187,50 +210,40 @@ def fmt(
     Example: grn fmt game.grn --check
     """
     import hashlib
-    import shutil
-    import tempfile
 
     from grn.sources import load
     from grn.writer import write_record
 
     bad = 0
     for path in files:
-        # Game by game into a temporary file (or, for --check, a running digest): memory stays flat,
-        # and a file with an error prints or rewrites nothing.
+        # Game by game into a temporary file (grn.output; for --check, a running digest): memory stays
+        # flat, and a file with an error prints or rewrites nothing.
         rewrite = write and path != "-" and not path.lower().endswith(".json")
         digest = hashlib.sha256() if check else None
-        sink = None if check else (open(Path(path).with_name(Path(path).name + ".fmt-part"), "w", encoding="utf-8",
-                                        newline="\n") if rewrite else tempfile.TemporaryFile("w+", encoding="utf-8"))
         written = errors = 0
         try:
-            for item in load(path):
-                if item.problem is not None:
-                    errors += _report([item.problem])
-                    continue
-                assert item.record is not None
-                errors += _report(item.record.diagnostics)
+            to_stdout = not write and digest is None
+            with (writing(Path(path)) if rewrite else writing(None) if to_stdout else _no_sink()) as sink:
+                for item in load(path):
+                    if item.problem is not None:
+                        errors += _report([item.problem])
+                        continue
+                    assert item.record is not None
+                    errors += _report(item.record.diagnostics)
+                    if errors:
+                        continue
+                    piece = ("\n" if written else "") + write_record(item.record)
+                    written += 1
+                    if digest is not None:
+                        digest.update(piece.encode("utf-8"))
+                    elif sink is not None:
+                        sink.write(piece)
+                if not written and not errors:
+                    errors += _report([_no_game(path)])
                 if errors:
-                    continue
-                piece = ("\n" if written else "") + write_record(item.record)
-                written += 1
-                if digest is not None:
-                    digest.update(piece.encode("utf-8"))
-                elif sink is not None:
-                    sink.write(piece)
-            if not written and not errors:
-                errors += _report([_no_game(path)])
-            if not errors and sink is not None and not rewrite and not write:
-                sink.seek(0)
-                shutil.copyfileobj(sink, sys.stdout)
-        finally:
-            if sink is not None:
-                sink.close()
-        if rewrite:
-            part = Path(path).with_name(Path(path).name + ".fmt-part")
-            if errors:
-                part.unlink()
-            else:
-                part.replace(path)
+                    raise _Discard()
+        except _Discard:
+            pass
         if errors:
             bad += 1
             continue
@@ -238,6 +251,15 @@ def fmt(
             print(f"{path}: not in canonical form (run grn fmt --write)", file=sys.stderr)
             bad += 1
     raise typer.Exit(1 if bad else 0)
+
+
+class _Discard(Exception):
+    """Leaves a ``writing`` block so that what it wrote is thrown away (a file with an error)."""
+
+
+@contextmanager
+def _no_sink() -> Iterator[Any]:
+    yield None
 
 
 def _file_digest(path: str) -> bytes:
@@ -274,16 +296,11 @@ def convert(
         print(f"grn convert: --to must be json or grn, not {to!r}", file=sys.stderr)
         raise typer.Exit(2)
     as_json = None if from_ is None else (from_ == "json")
-    # Game by game: a record is written as soon as it is read, and forgotten.  The text goes to a file
-    # (beside the target with -o, else a temporary one) that is kept only when every game was read
-    # without error: an error writes nothing, as it always did, and memory stays flat.
-    import tempfile
-
-    target = None if output is None else output.with_name(output.name + ".part")
-    sink = (tempfile.TemporaryFile("w+", encoding="utf-8") if target is None
-            else open(target, "w", encoding="utf-8"))
+    # Game by game: a record is written as soon as it is read, and forgotten.  The text goes to a
+    # temporary file (grn.output) that becomes the output only when every game was read without error:
+    # an error writes nothing, and memory stays flat.
     written = errors = 0
-    try:
+    with writing(output) as sink:
         if to == "json":
             sink.write(f'{{\n "grn": {FORMAT_VERSION},\n "games": [')
         for item in load(file, as_json=as_json):
@@ -304,20 +321,8 @@ def convert(
             errors += _report([_no_game(file)])
         if to == "json":
             sink.write(("\n ]" if written else "]") + "\n}\n")
-        if target is None and not errors:
-            import shutil
-
-            sink.seek(0)
-            shutil.copyfileobj(sink, sys.stdout)
-    finally:
-        sink.close()
-    if target is not None:
         if errors:
-            target.unlink()
-        else:
-            target.replace(output)  # type: ignore[arg-type]
-    if errors:
-        raise typer.Exit(1)
+            raise typer.Exit(1)  # inside the block: nothing is written
 
 
 @app.command()
@@ -344,7 +349,7 @@ def validate(
         raise typer.Exit(2)
     ts = _tileset(tileset)
     validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=explain or format == "json")
-    games = valid = 0
+    games = valid = unfinished = 0
     errors = 0
     # The report streams: each game is written (or printed) as it is checked and then forgotten,
     # so memory stays flat however many games a file holds.
@@ -363,6 +368,7 @@ def validate(
             report = item.report
             games += 1
             valid += report.valid
+            unfinished += report.valid and not report.complete  # valid so far, and stops before the end
             errors += sum(d.severity == "error" for d in report.diagnostics)
             index += 1
             if item.record is not None and registry.known(item.record.game):  # kept when a series check needs it
@@ -396,7 +402,9 @@ def validate(
         out.end({"games": games, "valid": valid, "invalid": games - valid, "errors": errors})
     else:
         status = "ok" if errors == 0 else f"{errors} error{'s' if errors != 1 else ''}"
-        print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid: {status}")
+        # an unfinished game is valid as far as it goes, and said to be unfinished (docs/notation.md, End)
+        print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid"
+              + (f", {unfinished} unfinished" if unfinished else "") + f": {status}")
     raise typer.Exit(1 if errors else 0)
 
 
@@ -454,7 +462,7 @@ def _explain(report: object) -> None:
 
 @app.command()
 def selfplay(
-    game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one; grn validate --help lists none, see README)."),
+    game: Optional[str] = typer.Option(None, "--game", help=_GAME_HELP),
     players: int = typer.Option(2, "--players", "-n", help="Number of players (2 to 5)."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same game."),
     games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
@@ -471,6 +479,7 @@ def selfplay(
     from grn.selfplay import to_record
     from grn.writer import write_record
 
+    check_target(output)
     try:
         ruleset = registry.find_ruleset(game)
     except registry.UnknownGame:
@@ -492,20 +501,6 @@ def selfplay(
     _emit("\n".join(texts), output)
 
 
-def _read_source_text(source: str) -> str:
-    """The text of a file to import (``-``: standard input), or exit 1 with a one-line message."""
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as exc:
-        print(f"{source}: error: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        print(f"{source}: error: not UTF-8 text (byte {exc.start})", file=sys.stderr)
-        raise typer.Exit(1)
-
-
 def _tag_options(pairs: Optional[List[str]]) -> dict[str, str]:
     tags: dict[str, str] = {}
     for pair in pairs or []:
@@ -520,35 +515,65 @@ def _tag_options(pairs: Optional[List[str]]) -> dict[str, str]:
 
 @app.command("import")
 def import_(
-    source: str = typer.Argument(..., help="A file of another program (.jcz, ...), a replay link, or - for "
-                                           "standard input (with --from)."),
+    sources: List[str] = typer.Argument(..., help="A file of another program (.jcz, ...), a replay link, or - for "
+                                                  "standard input (with --from); or a batch: several of them, a "
+                                                  "folder, a list of links or file names (.txt, one a line; .csv)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
     from_: Optional[str] = typer.Option(None, "--from", help="The input's format, when its name does not say "
-                                                             "(standard input)."),
+                                                             "(standard input); 'list' for a list of links."),
     tag: Optional[List[str]] = typer.Option(None, "--tag", help="Set a header tag, NAME=VALUE (repeatable): "
                                                                 "players' names, the date, the event."),
+    column: Optional[str] = typer.Option(None, "--column", help="In a CSV list: the column of the links, by "
+                                                                "name or number (default: the first that has them)."),
 ) -> None:
-    """Read another program's saved game (or replay link) as a GRN record.
+    """Read another program's saved game (or replay link) as a GRN record; a batch into one multi-game file.
 
-    Example: grn import game.jcz -o game.grn
+    Example: grn import game.jcz -o game.grn; grn import club-links.txt -o club.grn
     """
-    from grn.interop import ConversionProblem, find_importer, importers
+    from grn.importing import ImportProblem, convert, is_batch, single_item
 
-    importer = find_importer(source, from_)
-    if importer is None:
-        known = ", ".join(f"{i.name} ({' '.join(i.suffixes + i.prefixes)})" for i in importers())
-        what = f"--from {from_!r}" if from_ else repr(source)
-        print(f"grn import: no reader for {what}: grn imports {known}", file=sys.stderr)
-        raise typer.Exit(2)
+    check_target(output)
     tags = _tag_options(tag)
-    text = source if importer.reads_link(source) and from_ is None else _read_source_text(source)
-    label = "<link>" if text is source else ("<stdin>" if source == "-" else source)
+    if is_batch(sources, from_):
+        _import_batch(sources, output, tags, from_, column)
     try:
-        grn_text = importer.to_grn(text, tags=tags)
-    except ConversionProblem as exc:
-        print(exc.line(label), file=sys.stderr)
-        raise typer.Exit(1)
-    _emit(grn_text, output)
+        text = convert(single_item(sources[0], from_), tags, from_)
+    except ImportProblem as exc:
+        print(f"grn import: {exc.message}" if exc.exit_code == 2 else exc.line(), file=sys.stderr)
+        raise typer.Exit(exc.exit_code)
+    _emit(text, output)
+
+
+def _import_batch(sources: List[str], output: Optional[Path], tags: dict[str, str], fmt: Optional[str],
+                  column: Optional[str]) -> None:
+    """A batch import: every game into one GRN file, each refused input a line; a progress bar on a terminal."""
+    from grn.importing import ImportProblem, batch_items, run_batch
+
+    items = list(batch_items(sources, column))
+    usage = [i for i in items if isinstance(i, ImportProblem) and i.exit_code == 2]
+    if usage:
+        print(usage[0].line(), file=sys.stderr)
+        raise typer.Exit(2)
+
+    def refused(problem: ImportProblem) -> None:
+        print(problem.line(), file=sys.stderr)
+
+    with writing(output) as out:
+        if sys.stderr.isatty():
+            from rich.console import Console
+            from rich.progress import Progress
+
+            with Progress(console=Console(stderr=True), transient=True) as bar:
+                task = bar.add_task("importing", total=len(items))
+                summary = run_batch(items, out, tags, fmt, refused=lambda p: bar.console.print(p.line(), markup=False,
+                                                                                               highlight=False),
+                                    step=lambda: bar.advance(task))
+        else:
+            summary = run_batch(items, out, tags, fmt, refused=refused)
+    print(f"grn import: {summary.games} game{'s' if summary.games != 1 else ''} imported"
+          + (f", {summary.refused} refused" if summary.refused else "")
+          + (f" into {output}" if output is not None else ""), file=sys.stderr)
+    raise typer.Exit(1 if summary.refused else 0)
 
 
 @app.command("export")
@@ -564,6 +589,7 @@ def export(
     """
     from grn.interop import ConversionProblem, annotations_of, find_exporter
 
+    check_target(output)
     record = _one_record(file, game)
     exporter = find_exporter(record, to)  # type: ignore[arg-type]
     if exporter is None:
@@ -617,19 +643,41 @@ def _one_record(file: str, game: int) -> object:
 
 
 def _position(file: str, game: int, turn: Optional[str], tileset: Optional[Path] = None) -> "Position":
-    """The position ``turn`` of game ``game`` of ``file``, or exit 1 with a one-line message."""
-    from grn.position import PositionError, position_at
+    """The position ``turn`` of game ``game`` of ``file``, or exit 1 with a one-line message.
+
+    The record is held to what ``grn validate`` checks (R89): a turn that breaks the rules on the way,
+    or markup of the position that the validator rejects, is reported as validate reports it."""
+    from grn.position import PositionError, drawable, position_at, rejected_markup
     from grn.record import Record
+    from grn.validate import validate_record
 
     record = _one_record(file, game)
     assert isinstance(record, Record)
+    name = "<stdin>" if file == "-" else file
+    ts = _tileset(tileset)
     try:
-        return position_at(record, turn, tileset=_tileset(tileset))
+        position = position_at(record, turn, tileset=ts)
     except PositionError as exc:
-        name = "<stdin>" if file == "-" else file
+        if exc.rule:  # validate's own diagnostic: file:line:col, the rule, the source line and a caret
+            report = validate_record(record, file=name, index=game - 1, keep_turns=False, tileset=ts)
+            first = next((d for d in report.diagnostics if d.severity == "error" and d.span == exc.span), None)
+            if first is not None:
+                _print_diagnostic(first)
+                raise typer.Exit(1)
         where = f"{name}:{exc.span.line}:{exc.span.column}" if exc.span is not None else name
         print(f"{where}: error: game {game}: {exc}", file=sys.stderr)
         raise typer.Exit(2 if exc.usage else 1)
+    if position.markup:
+        report = validate_record(record, file=name, index=game - 1, keep_turns=False, tileset=ts)
+        rejected = rejected_markup(report.diagnostics)
+        if len(drawable(position.markup, rejected)) != len(position.markup):
+            for d in report.diagnostics:
+                if d.code == "markup" and d.span is not None and any(
+                        m.span is not None and (m.span.line, m.span.column) == (d.span.line, d.span.column)
+                        for m in position.markup):
+                    _print_diagnostic(d)
+            raise typer.Exit(1)
+    return position
 
 
 #: What each drawing flag does (for the message when a game has no use for it).
@@ -644,15 +692,21 @@ def render(
     turn: Optional[str] = typer.Option(None, "--turn", "-t",
                                        help="Position: N (after turn N, 0 = start), N(k)M in a variation; "
                                             "default the end (after the final scoring of a finished game)."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output)."),
-    format: str = typer.Option("svg", "--format", help="svg or png (png needs cairosvg)."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Output file (default standard output); "
+                                          "its extension, .svg or .png, says the format."),
+    format: Optional[str] = typer.Option(None, "--format", help="svg or png (png needs cairosvg); default: what "
+                                         "-o's extension says, else svg."),
     legal: bool = typer.Option(False, "--legal", help="Overlay every legal placement of the next tile."),
+    tile: Optional[str] = typer.Option(None, "--tile", help="With --legal: ask about this tile instead of the one "
+                                       "the record places next."),
     reveal: bool = typer.Option(False, "--reveal", help="Show the faces seen so far on what lies face down (games with hidden faces)."),
     width: Optional[int] = typer.Option(None, "--width", help="Width in pixels (default: natural size)."),
     diagram: bool = typer.Option(False, "--diagram", help="A picture for a rules discussion: the board around the "
                                  "markup, the question as caption, no player panel, 700 px wide."),
     crop: Optional[str] = typer.Option(None, "--crop", help="With --diagram: the board box to draw, X0,Y0,X1,Y1."),
     tileset: Optional[Path] = TilesetOpt,
+    force: bool = typer.Option(False, "--force", help="Without -o on a terminal: replace the file named after "
+                               "the input if it is there."),
 ) -> None:
     """Draw a position of a game as SVG (or PNG), with the record's diagram markup.
 
@@ -660,9 +714,11 @@ def render(
     """
     from grn.render import render_svg
 
-    if format not in ("svg", "png"):
-        print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
+    format = _picture_format(format, output)
+    if width is not None and not 1 <= width <= MAX_WIDTH:
+        print(f"grn render: --width must be 1 to {MAX_WIDTH} pixels, not {width}", file=sys.stderr)
         raise typer.Exit(2)
+    check_target(output)
     position = _position(file, game, turn, tileset)
     ruleset = position.ruleset
     assert ruleset is not None
@@ -678,7 +734,11 @@ def render(
         if wanted and flag not in ruleset.render_options:
             print(f"grn render: --{flag} is not for {ruleset.title}: {_RENDER_FLAGS[flag]}", file=sys.stderr)
             raise typer.Exit(2)
+    if tile is not None and not legal:
+        print("grn render: --tile goes with --legal (which tile's legal places to draw)", file=sys.stderr)
+        raise typer.Exit(2)
     if legal:
+        position.asked = tile
         problem = ruleset.legal_problem(position)
         if problem:
             print(f"grn render: --legal: {problem}", file=sys.stderr)
@@ -691,14 +751,38 @@ def render(
             print("grn render: --format png needs cairosvg: pip install 'grn[png]' (or use the SVG)",
                   file=sys.stderr)
             raise typer.Exit(1)
-        data = cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width)
-        output = _output_for_terminal(output, file, ".png", turn)
-        if output is None:
-            sys.stdout.buffer.write(data)
-        else:
-            output.write_bytes(data)
-        return
-    _emit(svg, _output_for_terminal(output, file, ".svg", turn))
+        target, tell = _output_for_terminal(output, file, ".png", turn, force)
+        write_bytes(target, cairosvg.svg2png(bytestring=svg.encode("utf-8"), output_width=width))
+    else:
+        target, tell = _output_for_terminal(output, file, ".svg", turn, force)
+        write_text(target, svg)
+    if tell:
+        assert target is not None
+        _wrote(target, "." + format)
+
+
+#: The widest drawing ``--width`` asks for, in pixels.
+MAX_WIDTH = 20000
+#: Picture formats grn does not write, by extension: refused rather than written as SVG under another name.
+_OTHER_PICTURES = {".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".pdf", ".eps", ".ps", ".avif"}
+
+
+def _picture_format(format: Optional[str], output: Optional[Path]) -> str:
+    """The format ``render`` writes: ``--format``, else what ``-o``'s extension says (.svg, .png), else SVG (R84)."""
+    if format is not None and format not in ("svg", "png"):
+        print(f"grn render: --format must be svg or png, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    suffix = output.suffix.lower() if output is not None and str(output) != "-" else ""
+    named = {".svg": "svg", ".png": "png"}.get(suffix)
+    if suffix in _OTHER_PICTURES:
+        print(f"{output}: error: grn draws SVG or PNG, not {suffix[1:].upper()}: name the file .svg or .png",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    if format is not None and named is not None and named != format:
+        print(f"{output}: error: --format {format} but the name ends in {suffix}: the two must agree",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    return format or named or "svg"
 
 
 @app.command()
@@ -730,10 +814,11 @@ def describe_position(pos: object) -> list[str]:
     names = {s.key: s.name for s in pos.seats}
     assert pos.ruleset is not None
     lines += pos.ruleset.describe(pos)
+    lines += aids_lines(pos)
     if pos.final:
-        from grn.validate import _describe
+        from grn.validate import describe_events
 
-        lines += [f"  final scoring: {_describe(e)}" for e in pos.events]
+        lines += [f"  final scoring: {d}" for d in describe_events(pos.events)]
     if not state.is_over:
         lines.append(f"  next: {names.get(state.current_player, state.current_player)} "
                      f"({state.current_player})")
@@ -747,6 +832,8 @@ def html(
     tileset: Optional[Path] = TilesetOpt,
     embed: bool = typer.Option(False, "--embed", help="Write only the viewer (one <div> and one <script>) to "
                                "paste into another page."),
+    force: bool = typer.Option(False, "--force", help="Without -o on a terminal: replace the file named after "
+                               "the input if it is there."),
 ) -> None:
     """Write one self-contained HTML page to step through the games of a file (a move list, variations,
     scores, a score chart; links to any position).
@@ -756,6 +843,7 @@ def html(
     from grn.render import render_html
     from grn.sources import load
 
+    target, tell = _output_for_terminal(output, file, ".html", force=force)
     records = []
     for item in load(file):
         if item.problem is not None:
@@ -778,7 +866,10 @@ def html(
     reports = [validate_record(r, file=name, index=i, tileset=ts) for i, r in enumerate(records)]
     page = render_html(records, file_name=Path(file).name if file != "-" else "stdin", tileset=ts, reports=reports,
                        embed=embed)
-    _emit(page, _output_for_terminal(output, file, ".html"))
+    write_text(target, page)
+    if tell:
+        assert target is not None
+        _wrote(target, ".html")
     errors = sum(_report(d for d in rep.diagnostics if d.severity == "error") for rep in reports)
     if errors:
         raise typer.Exit(1)
@@ -800,8 +891,10 @@ def site(
     """
     from grn.render.site import Anonymiser, SiteGame, write_site
     from grn.sources import load
+    from grn.output import output_folder
     from grn.validate import validate_record
 
+    output_folder(output)  # before any work: the folder that holds it must exist (R80)
     ts = _tileset(tileset)
     found: list[tuple[Any, str]] = []
     failed = False
@@ -862,7 +955,7 @@ def _archive_records(path: Path) -> list[tuple[Any, str]]:
 
 @app.command()
 def tiles(
-    game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
+    game: Optional[str] = typer.Option(None, "--game", help=_GAME_HELP),
     format: str = typer.Option("text", "--format", help="text (a table) or svg (a drawn sheet)."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
     tileset: Optional[Path] = TilesetOpt,
@@ -873,6 +966,7 @@ def tiles(
     """
     from grn import games as registry
 
+    check_target(output)
     try:
         ruleset = registry.find_ruleset(game)
     except registry.UnknownGame as exc:
@@ -936,6 +1030,10 @@ def schema(
 from grn.archive.cli import app as _archive_app  # noqa: E402
 
 app.add_typer(_archive_app, name="archive")
+
+from grn.serve.cli import serve as _serve  # noqa: E402
+
+app.command("serve")(_serve)
 
 
 def main() -> None:

@@ -106,6 +106,13 @@ class Engine:
         """Score the end of the game once it :attr:`is_over`; returns the events.  Default: nothing to score."""
         return []
 
+    def projected_scores(self) -> dict[str, int]:
+        """Each player's final score if the game ended now: the scores after :meth:`final_scoring` on a copy
+        (this state is unchanged)."""
+        branch = self.copy()
+        branch.final_scoring()
+        return branch.scores
+
     def score_ranges(self) -> dict[str, tuple[int, int]]:
         """Lowest and highest possible score per player, when hidden values are unknown.  Default: exact."""
         return {p: (s, s) for p, s in self.scores.items()}

@@ -40,9 +40,45 @@ def one_line(text: str) -> str:
     return " ".join(kept.split())
 
 
-def player_name(text: str) -> str:
-    """A player's name as the ``Players`` tag can hold it (no comma, parenthesis, quote or backslash)."""
-    return one_line(re.sub(r"[,()\"\\]", " ", text))
+#: The most bytes an import reads from one file: a real saved game is a few hundred KB (docs/interop.md, R87).
+MAX_IMPORT_BYTES = 16 * 1024 * 1024
+#: The longest player's name an import writes (R87).
+MAX_NAME_CHARS = 200
+#: The longest line of a record an import writes: a tag value, a comment (R87).
+MAX_IMPORT_LINE = 100_000
+
+
+def player_name(text: str, where: str | None = None) -> str:
+    """A player's name as the ``Players`` tag can hold it (no comma, parenthesis, quote or backslash).
+
+    A name longer than :data:`MAX_NAME_CHARS` is a :class:`ConversionProblem` at ``where`` (R87).
+    """
+    if len(text) > 4 * MAX_NAME_CHARS:  # never clean a million characters only to refuse them
+        raise ConversionProblem(f"a player's name of {len(text):,} characters: grn takes at most {MAX_NAME_CHARS}",
+                                where)
+    name = one_line(re.sub(r"[,()\"\\]", " ", text))
+    if len(name) > MAX_NAME_CHARS:
+        raise ConversionProblem(f"a player's name of {len(name):,} characters: grn takes at most {MAX_NAME_CHARS}",
+                                where)
+    return name
+
+
+def check_written(text: str) -> str:
+    """``text``, a record an importer wrote, if grn's reader can hold it (R87): no line longer than
+    :data:`MAX_IMPORT_LINE` (a tag value or comment from the input); else a :class:`ConversionProblem`."""
+    start = 0
+    number = 1
+    while True:
+        end = text.find("\n", start)
+        stop = len(text) if end < 0 else end
+        if stop - start > MAX_IMPORT_LINE:
+            what = "a tag" if text.startswith("[", start) else "a comment" if text.startswith("{", start) else "a line"
+            raise ConversionProblem(f"the record would hold {what} of {stop - start:,} characters (line {number}); "
+                                    f"grn writes at most {MAX_IMPORT_LINE:,} from an import")
+        if end < 0:
+            return text
+        start = end + 1
+        number += 1
 
 
 class Importer:
@@ -57,6 +93,8 @@ class Importer:
     name: str = ""
     #: What it reads, in a few words (for messages and help).
     title: str = ""
+    #: The most bytes read from one input: past it the input is refused before it is parsed.
+    max_bytes: int = MAX_IMPORT_BYTES
     suffixes: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = ()
 
@@ -137,4 +175,4 @@ def find_exporter(record: "Record", fmt: str) -> Exporter | None:
 
 
 __all__ = ["ConversionProblem", "Importer", "Exporter", "importers", "find_importer", "find_exporter", "one_line",
-           "player_name", "annotations_of"]
+           "player_name", "annotations_of", "check_written", "MAX_IMPORT_BYTES", "MAX_NAME_CHARS", "MAX_IMPORT_LINE"]

@@ -33,11 +33,26 @@ class PositionError(Exception):
     mistake), False when the record is.
     """
 
-    def __init__(self, message: str, *, usage: bool = False, span: Any = None) -> None:
+    def __init__(self, message: str, *, usage: bool = False, span: Any = None, rule: bool = False) -> None:
         super().__init__(message)
         self.usage = usage
         #: Where in the record the problem lies (a header tag's line and column), when known.
         self.span = span
+        #: True when a turn breaks the rules (``grn validate`` says the same, in full).
+        self.rule = rule
+
+
+def rejected_markup(diagnostics: Sequence[Any]) -> frozenset[tuple[int, int]]:
+    """Where (line, column) the markup the validator rejected stands: what no drawing shows (R89)."""
+    return frozenset((d.span.line, d.span.column) for d in diagnostics
+                     if getattr(d, "code", None) == "markup" and d.span is not None)
+
+
+def drawable(markup: Sequence[Markup], rejected: frozenset[tuple[int, int]]) -> list[Markup]:
+    """``markup`` less what the validator rejected (``rejected``: :func:`rejected_markup`)."""
+    if not rejected:
+        return list(markup)
+    return [m for m in markup if m.span is None or (m.span.line, m.span.column) not in rejected]
 
 
 @dataclass(slots=True)
@@ -58,6 +73,8 @@ class Position:
     ruleset: Ruleset | None = None
     #: The position is after the final scoring (``events`` are its events).
     final: bool = False
+    #: What ``render --legal`` asks about instead of what the record plays next (``--tile``), if anything.
+    asked: str | None = None
 
     def __post_init__(self) -> None:
         if self.ruleset is None:
@@ -130,7 +147,7 @@ def _play(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
     except IllegalAction as exc:
         where = f"{exc.span.line}:{exc.span.column}" if exc.span else f"turn {turn.number}"
         raise PositionError(f"the record breaks the rules at {where}: {exc.message} "
-                            f"(run grn validate)") from None
+                            f"(run grn validate)", span=exc.span, rule=True) from None
 
 
 def position_at(record: Record, address: str | int | None = None, *, tileset: Any = None) -> Position:

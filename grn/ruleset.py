@@ -24,6 +24,7 @@ from grn.errors import IllegalAction
 from grn.record import Record, Seat
 
 if TYPE_CHECKING:
+    from grn.choices import Step
     from grn.engine import Engine
     from grn.interop import Exporter, Importer
     from grn.position import Position
@@ -48,6 +49,18 @@ class Suggestion:
 
     def __repr__(self) -> str:
         return f"<Suggestion {self.kind} {self.text}>"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """What the viewer shows beside the board about a position, in words: ``lines`` about the whole position
+    (what is left in the bag), and for each player (by key) short lines about their pieces."""
+
+    lines: tuple[str, ...]
+    players: dict[str, tuple[str, ...]]
+
+    def __repr__(self) -> str:
+        return f"<Panel {len(self.lines)} lines, {len(self.players)} players>"
 
 
 class SetupProblem(Exception):
@@ -217,8 +230,9 @@ class Ruleset:
 
     # -- what users see -------------------------------------------------
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
-        """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many)."""
+                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
+        """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many;
+        ``panel=False``: without the player panel, which the viewer then shows from :meth:`player_panel`)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
 
     def action_words(self, command: Any) -> str:
@@ -226,6 +240,16 @@ class Ruleset:
         from grn.writer import command_text
 
         return command_text(command, self)
+
+    def turn_step(self, engine: "Engine", picked: Sequence[str]) -> "Step | None":
+        """The next choice of a turn entered by tapping, after the words ``picked`` (``grn serve``).
+
+        Every option must come from the rules engine, so that the words offered
+        can only make a legal turn; a word in ``picked`` that was not offered
+        raises :class:`grn.choices.ChoiceError`.  Default None: the game offers
+        no choices, and a turn is typed in GRN.
+        """
+        return None
 
     def legal_problem(self, position: "Position") -> str | None:
         """Why ``--legal`` cannot draw the next move at this position (None: it can)."""
@@ -250,6 +274,16 @@ class Ruleset:
     def tile_table(self, tileset: Any) -> list[str]:
         """Every tile of ``tileset`` as a line of text (tile-laying games)."""
         raise NotImplementedError(f"{self.title or self.name} has no tiles")
+
+    def player_panel(self, position: "Position") -> Panel | None:
+        """The player panel in words, for the viewer to show beside the board at a readable size (then it asks
+        :meth:`render_svg` for the board with ``panel=False``).  Default None: the drawing keeps its panel."""
+        return None
+
+    def open_squares(self, position: "Position") -> dict[str, int]:
+        """For each open place of the position where a piece may go next (by its name in the notation), how
+        many of the pieces left could go there; 0: none left can fill it.  Default: nothing to say."""
+        return {}
 
     def describe(self, position: "Position") -> list[str]:
         """The lines ``grn show`` prints under the heading (default: each player's score)."""

@@ -34,18 +34,59 @@ def is_json(path: str) -> bool:
 class BadEncoding(Exception):
     """A line that is not UTF-8: where, in file coordinates."""
 
-    def __init__(self, line: int, column: int) -> None:
+    def __init__(self, line: int, column: int, encoding: str = "utf-8") -> None:
         super().__init__(f"{line}:{column}")
         self.line = line
         self.column = column
+        self.encoding = encoding
+
+
+#: The byte-order marks of UTF-16 (Windows Notepad's "Unicode"), little- and big-endian.
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+class _Utf16AsUtf8:
+    """A UTF-16 file (with its byte-order mark) read as the UTF-8 lines the readers expect (R89)."""
+
+    def __init__(self, raw: Any) -> None:
+        self._text = io.TextIOWrapper(raw, encoding="utf-16", newline="")
+        self.line = 0
+
+    def readline(self, limit: int = -1) -> bytes:
+        """The next line (at most ``limit`` characters), as UTF-8; an undecodable one raises BadEncoding."""
+        try:
+            text = self._text.readline(limit)
+            data = text.encode("utf-8")  # a lone surrogate is no character
+        except (UnicodeDecodeError, UnicodeEncodeError):
+            raise BadEncoding(self.line + 1, 1, "utf-16") from None
+        if text.endswith("\n"):
+            self.line += 1
+        return data
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(lambda: self.readline(), b"")
+
+
+def utf8_bytes(data: bytes) -> bytes:
+    """``data`` as UTF-8: a UTF-16 text with its byte-order mark is converted (undecodable bytes replaced)."""
+    if data.startswith(UTF16_BOMS):
+        return data.decode("utf-16", errors="replace").encode("utf-8")
+    return data
 
 
 def decoded_lines(raw: Any, *, bounded: bool = True) -> Iterator[str]:
     """Decode the lines of a binary file as UTF-8, raising :class:`BadEncoding` at the first bad byte.
 
-    ``bounded``: lines longer than GRN allows come as :data:`grn.notation.LONG_LINE`, their text not
-    kept (a JSON document, whose one line may be long, is read whole).
+    A file that starts with UTF-16's byte-order mark is read as UTF-16 (R89).  ``bounded``: lines
+    longer than GRN allows come as :data:`grn.notation.LONG_LINE`, their text not kept (a JSON
+    document, whose one line may be long, is read whole).
     """
+    peek = getattr(raw, "peek", None)
+    head = peek(2)[:2] if peek is not None else b""
+    if not head and hasattr(raw, "getvalue"):
+        head = raw.getvalue()[:2]
+    if head in UTF16_BOMS:
+        raw = _Utf16AsUtf8(raw)
     lines = notation.bounded_lines(raw.readline, b"") if bounded else iter(raw)
     for number, data in enumerate(lines, start=1):
         if data is notation.LONG_LINE:
@@ -81,6 +122,25 @@ def raw_bytes(path: str) -> bytes:
         return stdin_bytes()
     with open(path, "rb") as fh:
         return fh.read()
+
+
+def encoding_problem(exc: BadEncoding, name: str) -> Diagnostic:
+    """The diagnostic of a file that cannot be decoded."""
+    if exc.encoding == "utf-16":
+        return Diagnostic("UTF-16 text that cannot be decoded (it starts with UTF-16's byte-order mark): save "
+                          "the file as UTF-8", Span(exc.line, exc.column), name, code="encoding")
+    return Diagnostic("not UTF-8 text: save the file as UTF-8", Span(exc.line, exc.column), name, code="encoding")
+
+
+def read_path(path: str, *, file: str | None = None) -> Iterator[Record]:
+    """The GRN records of the file ``path``, as :func:`grn.read` gives them: a file that cannot be decoded
+    ends in a record holding that problem as a diagnostic (an unreadable path raises ``OSError``)."""
+    name = file or path
+    with open(path, "rb") as fh:
+        try:
+            yield from notation.read(decoded_lines(fh), file=name)
+        except BadEncoding as exc:
+            yield Record((), diagnostics=(encoding_problem(exc, name),))
 
 
 def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
@@ -141,8 +201,7 @@ def load(path: str, *, as_json: bool | None = None) -> Iterator[Loaded]:
         with open(path, "rb") as fh:
             yield from (Loaded(r) for r in notation.read(decoded_lines(fh), file=name))
     except BadEncoding as exc:
-        yield Loaded(None, Diagnostic("not UTF-8 text: save the file as UTF-8", Span(exc.line, exc.column),
-                                      name, code="encoding"))
+        yield Loaded(None, encoding_problem(exc, name))
     except FileNotFoundError:
         yield Loaded(None, Diagnostic("no such file", None, name, code="io"))
     except IsADirectoryError:

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
 from grn import games
 from grn.engine import Engine, Event
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 from grn.ruleset import Ruleset, SetupProblem, engine_for
+from grn.tiling.events import ScoreEvent
 from grn.value import reduce_dataclass
 
 
@@ -42,7 +43,7 @@ class TurnReport:
     @property
     def events(self) -> tuple[str, ...]:
         """The events as short sentences (described only when asked: validating stays quick)."""
-        return tuple(_describe(e) for e in self.raw_events)
+        return tuple(describe_events(self.raw_events))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return reduce_dataclass(self)
@@ -112,6 +113,21 @@ def parse_result(value: str) -> dict[str, int]:
 
 def _describe(event: Any) -> str:
     return event.describe().rstrip(".") if isinstance(event, Event) else repr(event)
+
+
+def describe_events(events: Sequence[Any]) -> list[str]:
+    """The events in words, those that score 0 points folded into one line at the end (a final scoring
+    lists every unfinished feature; a reader wants the ones that count)."""
+    out: list[str] = []
+    nothing: list[str] = []
+    for e in events:
+        if isinstance(e, ScoreEvent) and e.points == 0:
+            nothing.append(f"{e.player} ({e.detail})")
+        else:
+            out.append(_describe(e))
+    if nothing:
+        out.append("no points for " + ", ".join(nothing))
+    return out
 
 
 def markup_problem(m: Markup, ruleset: Ruleset, engine: Engine) -> str | None:
@@ -245,7 +261,7 @@ class _Replay:
             if scores[key] != pts:
                 wrong.append(f"{who} {pts} (the rules give {scores[key]})")
         if wrong:
-            said = [f"turn {turn.number}: {_describe(e)}" for e in events] or [f"turn {turn.number} scored nothing"]
+            said = [f"turn {turn.number}: {d}" for d in describe_events(events)] or [f"turn {turn.number} scored nothing"]
             self.error("score checkpoint differs from the rules: " + ", ".join(wrong)
                        + "; this is the first turn where the record and the rules differ",
                        cp.span, turn=turn, code="checkpoint", notes=tuple(said))
@@ -261,7 +277,7 @@ class _Replay:
             # a puzzle or a rules question ends on purpose: score it as if the game ended after its last turn
             self.report.notes.append('the record ends here on purpose ([End "now"]): final scoring as at the end '
                                      "of the game")
-            self.report.final_events = [_describe(e) for e in engine.final_scoring()]
+            self.report.final_events = describe_events(engine.final_scoring())
             self.report.final_scores = dict(engine.scores)
             self.check_result(engine)
             return
@@ -277,7 +293,7 @@ class _Replay:
             return
         self.report.complete = True
         events = engine.final_scoring()
-        self.report.final_events = [_describe(e) for e in events]
+        self.report.final_events = describe_events(events)
         if self.keep_turns:
             self.report.final_raw_events = tuple(events)
         self.report.final_scores = dict(engine.scores)

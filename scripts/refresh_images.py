@@ -1,5 +1,8 @@
-"""Regenerate the pictures of the docs: docs/images/{goldrush-example,gold-example,tileset-sheet}.svg
-and the scoring pictures of docs/scoring.md (docs/images/scoring-*.svg, rulebook examples drawn as diagrams).
+"""Regenerate the pictures of the docs: docs/images/{goldrush-example,gold-example,tileset-sheet}.svg,
+the scoring pictures of docs/scoring.md (docs/images/scoring-*.svg, rulebook examples drawn as diagrams),
+the charts of ``grn archive stats --svg`` (docs/images/archive-*.svg, an archive of the examples and
+self-played games) and a screenshot of the viewer (docs/images/viewer.png: Debian's chromium through
+playwright, headless; left as it is, with a message, where they are missing).
 
     .venv/bin/python scripts/refresh_images.py
 
@@ -74,6 +77,8 @@ def main() -> int:
     (out / "tileset-sheet.svg").write_text(render_tile_sheet(load_tileset()), encoding="utf-8")
     for name in ("goldrush-example.svg", "gold-example.svg", "tileset-sheet.svg"):
         print(f"wrote docs/images/{name}")
+    archive_charts(out)
+    viewer_screenshot(out)
     for name, (example, caption, *at) in SCORING.items():
         (record,) = list(grn.read(ROOT / "examples" / example))
         record = record.with_tags(Caption=caption)
@@ -81,6 +86,64 @@ def main() -> int:
         (out / f"scoring-{name}.svg").write_text(render_svg(position, diagram=True, width=520), encoding="utf-8")
         print(f"wrote docs/images/scoring-{name}.svg")
     return 0
+
+
+def archive_charts(out: Path) -> None:
+    """The charts of ``grn archive stats --svg`` for an archive of the examples and 30 self-played games."""
+    import subprocess
+    import tempfile
+
+    from grn.archive.db import connect
+    from grn.archive.stats import compute, write_charts
+
+    with tempfile.TemporaryDirectory() as tmp:
+        files = [str(p) for p in sorted((ROOT / "examples").glob("**/*.grn"))]
+        for game in ("goldrush", "carcassonne", "gold"):
+            path = Path(tmp) / f"{game}.grn"
+            done = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--game", game, "--games", "10",
+                                   "--seed", "1", "-o", str(path)], cwd=ROOT, capture_output=True, text=True)
+            if done.returncode == 0:
+                files.append(str(path))
+        db = Path(tmp) / "games.sqlite"
+        subprocess.run([sys.executable, "-m", "grn", "archive", "add", str(db), *files, "--quiet"], cwd=ROOT,
+                       capture_output=True, text=True)
+        con = connect(db)
+        charts = write_charts(compute(con), Path(tmp) / "charts")
+        for chart in charts:
+            if chart.name in ("first-player.svg", "scores-carcassonne-2p.svg"):
+                (out / f"archive-{chart.name}").write_text(chart.read_text(encoding="utf-8"), encoding="utf-8")
+                print(f"wrote docs/images/archive-{chart.name}")
+
+
+def viewer_screenshot(out: Path) -> None:
+    """The viewer of a finished Carcassonne game with The Gold Mines (80 tiles) at 1280x800, in chromium."""
+    import shutil
+    import tempfile
+
+    chromium = shutil.which("chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        chromium = None
+    if chromium is None:
+        print("docs/images/viewer.png left as it is: chromium and playwright are needed")
+        return
+    from grn import games
+    from grn.render import render_html
+
+    ruleset = games.find_ruleset("carcassonne")
+    record = to_record(ruleset.selfplay(2, 3, ruleset.parse_options({"goldmines": "on"})), seed=3)
+    record = record.with_tags(Players="Ada (red), Bo (yellow)")
+    with tempfile.TemporaryDirectory() as tmp:
+        page_path = Path(tmp) / "game.html"
+        page_path.write_text(render_html([record], file_name="carcassonne-goldmines.grn"), encoding="utf-8")
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1280, "height": 800})
+            page.goto(page_path.as_uri() + "#game=1&turn=60")
+            page.screenshot(path=str(out / "viewer.png"))
+            browser.close()
+    print("wrote docs/images/viewer.png")
 
 
 #: The pictures of docs/scoring.md: a rulebook example each, drawn as a diagram at its end, or at the

@@ -331,15 +331,15 @@ def test_the_site_index_filters_and_sorts(tmp_path, open_page):
     assert 0 < len(shown) < total
     assert page.inner_text("#shown") == f"{len(shown)} of {total} games shown"
     page.fill("#filter", "")
-    page.click("th:nth-child(2) button")  # by date
-    assert page.get_attribute("th:nth-child(2)", "aria-sort") == "ascending"
-    dates = [rows.nth(r).locator("td").nth(1).inner_text() for r in range(total)]
+    page.click("th:nth-child(3) button")  # by date
+    assert page.get_attribute("th:nth-child(3)", "aria-sort") == "ascending"
+    dates = [rows.nth(r).locator("td").nth(2).inner_text() for r in range(total)]
     assert dates == sorted(dates)
-    page.click("th:nth-child(2) button")
-    dates = [rows.nth(r).locator("td").nth(1).inner_text() for r in range(total)]
+    page.click("th:nth-child(3) button")
+    dates = [rows.nth(r).locator("td").nth(2).inner_text() for r in range(total)]
     assert dates == sorted(dates, reverse=True)
     # each game's page is a viewer that links back to the index
-    page.click("#games tbody tr:first-child td:nth-child(3) a")
+    page.click("#games tbody tr:first-child td:nth-child(4) a")
     assert page.locator(".grn-viewer").count() == 1 and label(page) == "Start"
     page.click("text=\u2190 Games")
     assert page.title() == "Games"

@@ -536,7 +536,7 @@ def test_known_faces_copy_and_events():
               CardsReturned(("a1", "a2"), (card("G1"), card("G2")), "two gold cards"),
               RushBegins("red", 9), GameEnds((("red", 3),), ("red",))]:
         assert e.describe().endswith(".") and repr(e).startswith("<")
-    assert "G3" in GoldTaken("red", card("G3"), "a1", "a2").describe()
+    assert "the gold card 3" in GoldTaken("red", card("G3"), "a1", "a2").describe()
 
 
 def test_play_turn_is_fast():

@@ -100,7 +100,8 @@ def test_axes_rotations_and_places() -> None:
     assert location_place("_S", "$") == "N" and location_place("SW", "$") == "S"
     assert place_location(["NNW", "N", "NNE", "W", "WNW", "WSW"], "city") == "NW"
     assert place_location(["ESE", "SSE"], "field") == "ER.SL"
-    assert place_location([], "cloister") == "CLOISTER"
+    assert place_location([], "cloister") == "I"  # JCloisterZone 5.7 and later (R86)
+    assert location_place("I", "$") == location_place("CLOISTER", "$") == "C"  # 5.6.3 and earlier too
 
 
 def test_players_names_slots_and_date(tmp_path: Path) -> None:
@@ -166,14 +167,20 @@ def _base() -> dict[str, Any]:
      "f.jcz: $.replay[4].payload.token: error: the token 'BRIDGE' is not supported"),
     (lambda d: d.pop("players"), "f.jcz: $: error: 'players' is missing"),
     (lambda d: d["players"].pop(), "f.jcz: $.players: error: Carcassonne is for 2 to 5 players, not 1"),
-    (lambda d: d["gameAnnotations"].update({"endTurn": 2}),
-     "f.jcz: $.gameAnnotations.endTurn: error: the game ends after turn 2, but the replay has 4 turns"),
+    (lambda d: d["gameAnnotations"].update({"endTurn": -1}),
+     "f.jcz: $.gameAnnotations.endTurn: error: -1 is out of range"),
     (lambda d: d["gameAnnotations"].update({"drawOrder": ["BA/RFr"]}),
      "f.jcz: $.gameAnnotations.drawOrder: error: turn 2 places tile GO/LRr that the draw order does not hold"),
     (lambda d: d["replay"][1]["payload"]["pointer"].update({"location": "TOWER"}),
      "f.jcz: $.replay[1].payload.pointer.location: error: location 'TOWER' is not a place"),
-    (lambda d: d["setup"].update({"start": [{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 90}]}),
-     "f.jcz: $.setup.start: error: the start is not the base game's start tile"),
+    (lambda d: d["setup"].update({"start": [{"tile": "BA/RCr", "x": 0, "y": 0, "rotation": 45}]}),
+     "f.jcz: $.setup.start[0].rotation: error: rotation 45 is not 0, 90, 180 or 270"),
+    (lambda d: d["setup"].update({"start": [{"tile": "RI/RR", "x": 0, "y": 0}]}),
+     "f.jcz: $.setup.start[0].tile: error: the start tile 'RI/RR' is not a tile of the base game"),
+    (lambda d: d["setup"].update({"start": [{"tile": "BA/RCr"}, {"tile": "BA/RCr"}]}),
+     "f.jcz: $.setup.start: error: 2 start tiles: grn reads one"),
+    (lambda d: d["setup"]["sets"].update({"basic:1": 10}),
+     'f.jcz: $.setup.sets["basic:1"]: error: 10 is out of range (0 to 9)'),
 ])
 def test_refused_with_the_json_path(change: Any, expected: str) -> None:
     doc = _base()

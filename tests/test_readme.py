@@ -42,8 +42,10 @@ def test_main_command_validates_and_draws(tmp_path):
         args = words[1:]
         if "-o" in args:
             args[args.index("-o") + 1] = str(tmp_path / "out.svg")
-        if args[0] == "validate":
-            args = ["validate", *sorted(str(p) for p in ROOT.glob(args[1]))]
+        if args[0] == "validate":  # every example, Carcassonne's folder too (issue 22)
+            assert {"examples/*.grn", "examples/carcassonne/*.grn"} <= set(args[1:])
+            args = ["validate", *sorted(str(p) for pattern in args[1:] for p in ROOT.glob(pattern))]
+            assert any("carcassonne" in a for a in args)
         result = subprocess.run([sys.executable, "-m", "grn", *args], cwd=ROOT, capture_output=True, text=True)
         assert result.returncode == 0, result.stdout + result.stderr
     ET.parse(tmp_path / "out.svg")

@@ -314,7 +314,9 @@ def test_html_embeds_every_position(goldrush_records, gold_records):
     for node in goldrush["nodes"]:
         pictures.append(apply_edits(pictures[node["p"]] if node["p"] >= 0 else [], node["f"][1]))
     position = position_at(records[0], 10)
-    drawn = position.ruleset.render_svg(position, shared_defs=position.ruleset.page_defs())
+    # the board alone: the viewer shows the player panel beside it, in words (issue 22)
+    assert position.ruleset.player_panel(position) is not None
+    drawn = position.ruleset.render_svg(position, shared_defs=position.ruleset.page_defs(), panel=False)
     rebuilt = items[main[10]["f"][0]] + "".join(items[i] for i in pictures[goldrush["nodes"].index(main[10])])
     assert re.sub(r"#v[0-9a-f]{5}", "#", rebuilt) + "</svg>" == drawn
 

@@ -15,7 +15,8 @@ from typing import IO, Iterator, List, Optional
 
 import typer
 
-from grn.archive.search import FilterError, Filters
+from grn.archive.search import MAX_NUMBER, FilterError, Filters
+from grn.output import check_target, output_folder, writing
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -72,10 +73,8 @@ def _usage(command: str, exc: FilterError) -> typer.Exit:
 
 @contextmanager
 def _output(path: Optional[Path]) -> Iterator[IO[str]]:
-    if path is None:
-        yield sys.stdout
-        return
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+    """A file (written whole, then renamed: grn.output), or standard output, streamed."""
+    with writing(path, whole=False) as fh:
         yield fh
 
 
@@ -124,7 +123,12 @@ def add(
 def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
     from grn.archive.export import batches
 
-    out.write(f"{'id':>6}  {'game':<9} {'date':<10}  {'event':<24} {'valid':<8} players (final scores)\n")
+    # the widest game name of the archive: the columns stay in line however long a game's name is (the
+    # table streams in batches, so the width is asked of the database once, up front)
+    (longest,) = con.execute("SELECT MAX(LENGTH(game)) FROM games").fetchone()
+    wide = max(4, longest or 0)
+    unfinished = 0
+    out.write(f"{'id':>6}  {'game':<{wide}} {'date':<10}  {'event':<24} {'valid':<8} players (final scores)\n")
     for rows in batches(con, ids, "id, game, date, event, valid, complete"):
         marks = ",".join("?" * len(rows))
         seats: dict[int, list[str]] = {}
@@ -133,32 +137,44 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
             seats.setdefault(gid, []).append(name if score is None else f"{name} {score}")
         for gid, game, date, event, valid, complete in rows:
             state = ("valid" if valid else "INVALID") + ("" if complete else "*")
-            out.write(f"{gid:>6}  {game:<9} {date or '-':<10}  {(event or '-')[:24]:<24} {state:<8} "
+            unfinished += 0 if complete else 1
+            out.write(f"{gid:>6}  {game:<{wide}} {(date or '-')[:10]:<10}  {(event or '-')[:24]:<24} {state:<8} "
                       f"{', '.join(seats.get(gid, []))}\n")
-    out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''} (* unfinished)\n")
+    legend = f" ({unfinished} unfinished, marked *)" if unfinished else ""
+    out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''}{legend}\n")
 
 
-def _run_sql(db: Path, sql: str, fmt: str, out: IO[str]) -> None:
+def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None:
+    from grn.archive.sql import SqlRefused, SqlTimeout, run_query, shown_value
+
     con = _open(db, readonly=True)
     try:
-        cur = con.execute(sql)
-        names = [d[0] for d in cur.description or ()]
-        rows = cur.fetchall()
+        names, rows = run_query(con, sql, timeout)
+        if fmt == "json":
+            # one row after another, the layout json.dumps(indent=1) gives a list of objects
+            out.write("[")
+            n = 0
+            for r in rows:
+                text = json.dumps(dict(zip(names, map(shown_value, r))), ensure_ascii=False,
+                                  indent=1).replace("\n", "\n ")
+                out.write(("," if n else "") + "\n " + text)
+                n += 1
+            out.write(("\n]" if n else "]") + "\n")
+        else:
+            out.write("\t".join(names) + "\n")
+            for r in rows:
+                out.write("\t".join("" if v is None else str(shown_value(v)) for v in r) + "\n")
+    except (SqlRefused, SqlTimeout) as exc:
+        raise _fail(db, str(exc))
     except sqlite3.OperationalError as exc:
         text = str(exc)
         if "readonly" in text or "read-only" in text or "query_only" in text.replace(" ", "_"):
             raise _fail(db, f"--sql is read-only: {text}")
         raise _fail(db, f"SQL: {text}")
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, sqlite3.Warning, OverflowError, ValueError) as exc:
         raise _fail(db, f"SQL: {exc}")
     finally:
         con.close()
-    if fmt == "json":
-        out.write(json.dumps([dict(zip(names, r)) for r in rows], ensure_ascii=False, indent=1) + "\n")
-        return
-    out.write("\t".join(names) + "\n")
-    for r in rows:
-        out.write("\t".join("" if v is None else str(v) for v in r) + "\n")
 
 
 @app.command()
@@ -173,6 +189,8 @@ def search(
     limit: Optional[int] = typer.Option(None, "--limit", help="At most this many games."),
     count: bool = typer.Option(False, "--count", help="Print only how many games match."),
     sql: Optional[str] = typer.Option(None, "--sql", help="Run this SQL on the archive, read-only, and print the rows."),
+    sql_timeout: float = typer.Option(30.0, "--sql-timeout", metavar="SECONDS",
+                                      help="Stop a --sql query that runs longer than this."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
 ) -> None:
     """Find games: by kind, player, date, tags, result, winner, scores, validity, events and commands.
@@ -185,9 +203,17 @@ def search(
     if format not in ("table", "grn", "json"):
         print(f"grn archive search: --format must be table, grn or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
+    check_target(output)
+    if not 0 < sql_timeout <= 86400:
+        print(f"grn archive search: --sql-timeout must be more than 0 and at most 86400 seconds, not {sql_timeout}",
+              file=sys.stderr)
+        raise typer.Exit(2)
+    if limit is not None and not 0 <= limit <= MAX_NUMBER:
+        print(f"grn archive search: --limit must be 0 to {MAX_NUMBER}, not {limit}", file=sys.stderr)
+        raise typer.Exit(2)
     if sql is not None:
         with _output(output) as out:
-            _run_sql(db, sql, format, out)
+            _run_sql(db, sql, format, out, sql_timeout)
         return
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
@@ -234,6 +260,8 @@ def stats(
     if format not in ("table", "json"):
         print(f"grn archive stats: --format must be table or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
+    if svg is not None:
+        output_folder(svg)  # before any work (R80)
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
     con = _open(db, readonly=True)
@@ -320,6 +348,8 @@ def export(
     if to == "parquet" and output is None:
         print("grn archive export: --to parquet needs -o DIRECTORY", file=sys.stderr)
         raise typer.Exit(2)
+    if to != "parquet":
+        check_target(output)
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
     con = _open(db, readonly=True)

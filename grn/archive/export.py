@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from grn.archive.dedup import record_of
+from grn.output import output_folder, writing
 
 BATCH = 5000
 
@@ -92,8 +93,23 @@ def _schemas() -> tuple[Any, Any]:
         ("game_id", pa.int64()), ("turn", pa.int32()), ("seq", pa.int32()), ("player", pa.string()),
         ("player_name", pa.string()), ("points", pa.int32()), ("feature", pa.string()),
         ("detail", pa.string()), ("final", pa.bool_()), ("type", pa.string()),
+        # what the points were counted from (tiles and the like), as the event JSON of the SQLite archive has it
+        ("counts", pa.map_(pa.string(), pa.int32())),
     ])
     return games, events
+
+
+#: The fields every score event's JSON has; any other whole-number field is one of its counts.
+_EVENT_FIELDS = frozenset({"type", "player", "points", "feature", "detail", "final"})
+
+
+def _counts(event_json: str | None) -> list[tuple[str, int]]:
+    """The counts of a score event (``tiles`` and the like) from the event JSON in the archive."""
+    if not event_json:
+        return []
+    data = json.loads(event_json)
+    return [(k, v) for k, v in data.items()
+            if k not in _EVENT_FIELDS and isinstance(v, int) and not isinstance(v, bool)]
 
 
 def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> int:
@@ -101,11 +117,14 @@ def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> i
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    directory.mkdir(parents=True, exist_ok=True)
+    output_folder(directory)
     games_schema, events_schema = _schemas()
     n = 0
-    with pq.ParquetWriter(directory / "games.parquet", games_schema) as gw, \
-            pq.ParquetWriter(directory / "score_events.parquet", events_schema) as ew:
+    # each table into a temporary file renamed at the end (grn.output): a stopped run leaves no half table
+    with writing(directory / "games.parquet", binary=True) as gfh, \
+            writing(directory / "score_events.parquet", binary=True) as efh, \
+            pq.ParquetWriter(pa.PythonFile(gfh, mode="w"), games_schema) as gw, \
+            pq.ParquetWriter(pa.PythonFile(efh, mode="w"), events_schema) as ew:
         for start in range(0, len(ids), BATCH):
             part = ids[start:start + BATCH]
             marks = ",".join("?" * len(part))
@@ -139,13 +158,13 @@ def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> i
                 n += 1
             gw.write_table(pa.table(cols, schema=games_schema))
             ecols: dict[str, list[Any]] = {f.name: [] for f in events_schema}
-            for gid, turn, seq, player, points, feature, detail, final, type_ in con.execute(
-                    "SELECT game_id, turn, seq, player, points, feature, detail, final, type FROM events "
+            for gid, turn, seq, player, points, feature, detail, final, type_, event in con.execute(
+                    "SELECT game_id, turn, seq, player, points, feature, detail, final, type, json FROM events "
                     f"WHERE game_id IN ({marks}) AND points IS NOT NULL ORDER BY game_id, final, turn, seq", part):
                 for name, value in (("game_id", gid), ("turn", turn), ("seq", seq), ("player", player),
                                     ("player_name", names.get((gid, player or ""))), ("points", points),
                                     ("feature", feature), ("detail", detail), ("final", bool(final)),
-                                    ("type", type_)):
+                                    ("type", type_), ("counts", _counts(event))):
                     ecols[name].append(value)
             ew.write_table(pa.table(ecols, schema=events_schema))
     return n

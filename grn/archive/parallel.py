@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterator, Protocol
 
-from grn.errors import Diagnostic, Span
+from grn.errors import Diagnostic
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -117,8 +117,7 @@ def _units(path: str) -> Iterator[tuple[Chunk, int] | Record | Diagnostic]:
             for index, chunk in enumerate(notation.split_games(sources.decoded_lines(fh))):
                 yield (chunk, index)
         except sources.BadEncoding as exc:
-            yield Diagnostic("not UTF-8 text: save the file as UTF-8", Span(exc.line, exc.column), path,
-                             code="encoding")
+            yield sources.encoding_problem(exc, path)
         except IsADirectoryError:  # pragma: no cover - open() refuses directories first on Linux
             yield Diagnostic("is a directory, not a record file", None, path, code="io")
 

@@ -54,14 +54,34 @@ class Filters:
     duplicates: bool = False
 
 
-def _value(text: str) -> int | str:
+#: The largest number a filter compares (SQLite's integers are 64-bit).
+MAX_NUMBER = 2**63 - 1
+_NUMBER_RE = re.compile(r"[+-]?\d+")
+
+
+def shown(spec: str) -> str:
+    """A filter as a message quotes it: at most 40 characters of it."""
+    return repr(spec if len(spec) <= 40 else spec[:37] + "...")
+
+
+def number(text: str, what: str) -> int:
+    """A whole number of a filter, or a FilterError for one SQLite cannot hold (R85)."""
+    digits = text.strip().lstrip("+-")
+    if len(digits) > 18 and int(digits[:30]) > MAX_NUMBER:  # never int() of 5,000 digits
+        raise FilterError(f"{what}: the number {digits[:12]}... is too large (at most {MAX_NUMBER})")
+    n = int(text)
+    if not -MAX_NUMBER <= n <= MAX_NUMBER:
+        raise FilterError(f"{what}: the number {text.strip()} is too large (at most {MAX_NUMBER})")
+    return n
+
+
+def _value(text: str, what: str = "filter") -> int | str:
     text = text.strip()
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         return text[1:-1]
-    try:
-        return int(text)
-    except ValueError:
-        return text
+    if _NUMBER_RE.fullmatch(text):
+        return number(text, what)
+    return text
 
 
 def terms(spec: str, what: str) -> list[tuple[str, str, int | str]]:
@@ -69,16 +89,16 @@ def terms(spec: str, what: str) -> list[tuple[str, str, int | str]]:
     try:
         words = shlex.split(spec)
     except ValueError as exc:
-        raise FilterError(f"{what} {spec!r}: {exc}") from None
+        raise FilterError(f"{what} {shown(spec)}: {exc}") from None
     out: list[tuple[str, str, int | str]] = []
     for word in words:
         m = _TERM_RE.match(word)
         if m is None:
-            raise FilterError(f"{what} {spec!r}: cannot read {word!r}: write KEY=VALUE, KEY>=N or KEY~TEXT")
+            raise FilterError(f"{what} {shown(spec)}: cannot read {shown(word)}: write KEY=VALUE, KEY>=N or KEY~TEXT")
         key, op, raw = m.group(1), m.group(2), m.group(3)
-        value = _value(raw)
+        value = _value(raw, f"{what} {shown(spec)}")
         if raw[:1] in ("<", ">", "=", "!", "~") or (op in ("<", "<=", ">", ">=") and not isinstance(value, int)):
-            raise FilterError(f"{what} {spec!r}: cannot read {word!r}: <, <=, >, >= compare whole numbers")
+            raise FilterError(f"{what} {shown(spec)}: cannot read {shown(word)}: <, <=, >, >= compare whole numbers")
         out.append((key, op, value))
     if not out:
         raise FilterError(f"{what} is empty: give at least one KEY=VALUE")
@@ -150,7 +170,7 @@ def where(f: Filters) -> tuple[str, list[Any]]:
     for spec in f.tags:
         m = re.match(r"^\s*([A-Za-z][A-Za-z0-9_]*)\s*(=|~)(.*)$", spec, re.S)
         if m is None:
-            raise FilterError(f"--tag {spec!r}: write NAME=VALUE or NAME~TEXT")
+            raise FilterError(f"--tag {shown(spec)}: write NAME=VALUE or NAME~TEXT")
         name, op, value = m.group(1), m.group(2), m.group(3).strip()
         if op == "=":
             conds.append("g.id IN (SELECT game_id FROM tags WHERE name = ? AND value = ? COLLATE NOCASE)")
@@ -166,8 +186,8 @@ def where(f: Filters) -> tuple[str, list[Any]]:
     for spec in f.scores:
         m = _SCORE_RE.match(spec)
         if m is None:
-            raise FilterError(f"--score {spec!r}: write >=60, Ada>=60 or red<40")
-        who, op, n = m.group(1), m.group(2), int(m.group(3))
+            raise FilterError(f"--score {shown(spec)}: write >=60, Ada>=60 or red<40")
+        who, op, n = m.group(1), m.group(2), number(m.group(3), f"--score {shown(spec)}")
         sql_op = "<>" if op == "!=" else op
         if who:
             conds.append(f"g.id IN (SELECT game_id FROM seats WHERE score {sql_op} ? "
@@ -189,7 +209,7 @@ def where(f: Filters) -> tuple[str, list[Any]]:
     for spec in f.beside:
         parts = [p.strip() for p in spec.split(",")]
         if len(parts) != 2 or not all(parts):
-            raise FilterError(f"--beside {spec!r}: write two tiles, e.g. 33,66")
+            raise FilterError(f"--beside {shown(spec)}: write two tiles, e.g. 33,66")
         conds.append("g.id IN (SELECT a.game_id FROM actions a JOIN actions b ON b.game_id = a.game_id "
                      "AND abs(a.x - b.x) + abs(a.y - b.y) = 1 WHERE a.tile = ? AND b.tile = ? "
                      "AND a.x IS NOT NULL AND b.x IS NOT NULL)")

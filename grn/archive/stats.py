@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from grn.archive.search import Filters, where
+from grn.output import output_folder, write_text
 
 #: Width of a bin of the score distribution.
 BIN = 10
@@ -156,7 +157,7 @@ def table(stats: Stats) -> str:
 
 def write_charts(stats: Stats, directory: Path, *, top: int = 20) -> list[Path]:
     """Write the charts as SVG files in ``directory``; return their paths."""
-    directory.mkdir(parents=True, exist_ok=True)
+    output_folder(directory)
     out = [_players_chart(stats, directory / "players.svg", top), _first_chart(stats, directory / "first-player.svg")]
     for g in stats.games:
         if g.scores:
@@ -196,58 +197,93 @@ def _players_chart(stats: Stats, path: Path, top: int) -> Path:
         yy = y + (i // 4) * 20
         dwg.add(dwg.rect((x, yy), (12, 12), fill=colour[k]))
         dwg.add(dwg.text(k, insert=(x + 16, yy + 11), font_size=12, font_family="sans-serif"))
-    dwg.save()
+    write_text(path, dwg.tostring())
     return path
 
 
+def _text_width(text: str, size: float) -> float:
+    """About how wide ``text`` is at ``size`` in a sans-serif face (DejaVu Sans averages 0.6 em a character):
+    enough to keep labels apart and inside the picture."""
+    return len(text) * size * 0.6
+
+
 def _first_chart(stats: Stats, path: Path) -> Path:
-    """The first player's win rate per game kind and table size, with the rate of no advantage."""
+    """The first player's win rate per game kind and table size, with the rate of no advantage.
+
+    Each column is as wide as its label; a rate's percentage sits above both its bar and its reference line.
+    """
     import svgwrite
 
     groups = [g for g in stats.games if g.first_rate is not None]
-    bar, gap, base, h = 40, 30, 260, 200
-    width = 60 + (bar + gap) * max(1, len(groups))
-    dwg = svgwrite.Drawing(str(path), size=(width, base + 50))
-    dwg.add(dwg.rect((0, 0), (width, base + 50), fill="white"))
-    dwg.add(dwg.text("First player's win rate (line: no advantage)", insert=(10, 22), font_size=16,
-                     font_family="sans-serif"))
+    title = "First player's win rate (line: no advantage)"
+    labels = [(g.game, f"{g.players} players") for g in groups]
+    bar, base, h, left = 40, 270, 200, 50
+    cols = [max(bar, _text_width(a, 11), _text_width(b, 11)) + 18 for a, b in labels] or [bar + 18.0]
+    width = max(left + sum(cols) + 10, _text_width(title, 16) + 30)
+    dwg = svgwrite.Drawing(str(path), size=(width, base + 56))
+    dwg.add(dwg.rect((0, 0), (width, base + 56), fill="white"))
+    dwg.add(dwg.text(title, insert=(10, 22), font_size=16, font_family="sans-serif"))
     dwg.add(dwg.line((40, base), (width - 10, base), stroke="black"))
-    for i, g in enumerate(groups):
-        x = 50 + i * (bar + gap)
+    x0 = float(left)
+    for g, (game, seats), col in zip(groups, labels, cols):
+        x = x0 + (col - bar) / 2
         rate = g.first_rate or 0.0
         r = dwg.rect((x, base - h * rate), (bar, h * rate), fill=PALETTE[0])
         r.set_desc(title=f"{g.game} {g.players} players: {100 * rate:.1f}% of {g.finished} games")
         dwg.add(r)
         expected = base - h / g.players
         dwg.add(dwg.line((x - 4, expected), (x + bar + 4, expected), stroke=PALETTE[2], stroke_width=2))
-        dwg.add(dwg.text(f"{100 * rate:.0f}%", insert=(x + 4, base - h * rate - 4), font_size=11,
-                         font_family="sans-serif"))
-        dwg.add(dwg.text(f"{g.game} {g.players}p", insert=(x - 4, base + 16), font_size=11,
-                         font_family="sans-serif"))
-    dwg.save()
+        # above the bar and the line both, so that neither crosses the figure
+        dwg.add(dwg.text(f"{100 * rate:.0f}%", insert=(x + bar / 2, min(base - h * rate, expected) - 5),
+                         font_size=11, font_family="sans-serif", text_anchor="middle", class_="rate"))
+        dwg.add(dwg.text(game, insert=(x + bar / 2, base + 16), font_size=11, font_family="sans-serif",
+                         text_anchor="middle", class_="label"))
+        dwg.add(dwg.text(seats, insert=(x + bar / 2, base + 30), font_size=11, font_family="sans-serif",
+                         text_anchor="middle", class_="label"))
+        x0 += col
+    write_text(path, dwg.tostring())
     return path
 
 
 def _scores_chart(g: GameStats, path: Path) -> Path:
-    """Histogram of the final scores of one game kind at one table size."""
+    """Histogram of the final scores of one game kind at one table size: a y axis of counts, each bar's count
+    above it, the score bins along the x axis."""
     import svgwrite
 
     bins = list(range(min(g.scores), max(g.scores) + BIN, BIN))
     top = max(g.scores.values())
-    bar, base, h = 28, 250, 200
-    width = 60 + bar * len(bins)
-    dwg = svgwrite.Drawing(str(path), size=(width, base + 50))
-    dwg.add(dwg.rect((0, 0), (width, base + 50), fill="white"))
-    dwg.add(dwg.text(f"Final scores: {g.game}, {g.players} players ({g.finished} games)", insert=(10, 22),
-                     font_size=16, font_family="sans-serif"))
+    title = f"Final scores: {g.game}, {g.players} players ({g.finished} games)"
+    bar, base, h, left = 28, 270, 200, 56
+    width = max(left + bar * len(bins) + 20, _text_width(title, 16) + 30)
+    dwg = svgwrite.Drawing(str(path), size=(width, base + 60))
+    dwg.add(dwg.rect((0, 0), (width, base + 60), fill="white"))
+    dwg.add(dwg.text(title, insert=(10, 22), font_size=16, font_family="sans-serif", class_="title"))
+    # the y axis: the number of final scores, with a few round ticks
+    step = max(1, -(-top // 4))
+    ticks = list(range(0, top + 1, step))
+    if ticks[-1] != top:
+        ticks.append(top)
+    dwg.add(dwg.line((left - 4, base), (left - 4, base - h), stroke="black"))
+    for t in ticks:
+        y = base - h * t / top
+        dwg.add(dwg.line((left - 8, y), (left - 4, y), stroke="black"))
+        dwg.add(dwg.text(str(t), insert=(left - 10, y + 4), font_size=10, font_family="sans-serif",
+                         text_anchor="end", class_="tick"))
+    dwg.add(dwg.text("games", insert=(10, base - h - 12), font_size=11, font_family="sans-serif", class_="axis"))
     for i, start in enumerate(bins):
         n = g.scores.get(start, 0)
-        x = 40 + i * bar
+        x = left + i * bar
         r = dwg.rect((x, base - h * n / top), (bar - 2, h * n / top), fill=PALETTE[0])
         r.set_desc(title=f"{start} to {start + BIN - 1}: {n}")
         dwg.add(r)
+        if n:
+            dwg.add(dwg.text(str(n), insert=(x + (bar - 2) / 2, base - h * n / top - 4), font_size=10,
+                             font_family="sans-serif", text_anchor="middle", class_="count"))
         if i % 2 == 0:
-            dwg.add(dwg.text(str(start), insert=(x, base + 16), font_size=10, font_family="sans-serif"))
-    dwg.add(dwg.line((36, base), (width - 10, base), stroke="black"))
-    dwg.save()
+            dwg.add(dwg.text(str(start), insert=(x, base + 16), font_size=10, font_family="sans-serif",
+                             class_="bin"))
+    dwg.add(dwg.line((left - 4, base), (width - 10, base), stroke="black"))
+    dwg.add(dwg.text(f"final score (bins of {BIN} points)", insert=(left, base + 40), font_size=11,
+                     font_family="sans-serif", class_="axis"))
+    write_text(path, dwg.tostring())
     return path

@@ -116,7 +116,10 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
                                  ("next", "next move (right arrow)", "&#x25B6;"),
                                  ("last", "last position of this line (End)", "&#x25B6;&#x25B6;")))
     script = _asset("viewer.js").replace("/*DATA*/null", data, 1)
-    return (f'<div class="grn-viewer" lang="en"><style>{_asset("viewer.css")}</style>'
+    # an embed listens only to keys given to it: the root takes the focus (a click on the board gives it)
+    focus = ("" if follow_address else
+             f' tabindex="0" role="region" aria-label="game viewer: {html.escape(title)}; arrow keys step through it"')
+    return (f'<div class="grn-viewer" lang="en"{focus}><style>{_asset("viewer.css")}</style>'
             '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">'
             f'{defs}</svg>'
             f'<div class="grn-head"><h2>{html.escape(title)}</h2>{nav}{picker}'
@@ -127,7 +130,9 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
             '<p class="grn-status grn-sr" aria-live="polite"></p>'
             '<noscript><p>The viewer needs JavaScript to show the positions.</p></noscript></div>'
             '<div class="grn-side"><p class="grn-label"></p><p class="grn-notation"></p><p class="grn-where"></p>'
-            '<h3>Scores</h3><table><tbody class="grn-scores"></tbody></table>'
+            '<h3>Scores</h3><table class="grn-score-table"><thead><tr><th scope="col">player</th>'
+            '<th scope="col">points</th><th scope="col"></th><th scope="col" class="grn-projhead"></th></tr></thead>'
+            '<tbody class="grn-scores"></tbody></table><ul class="grn-panel"></ul><div class="grn-open"></div>'
             '<h3>Score events of this turn</h3><ul class="grn-events"></ul>'
             '<h3>Comments</h3><ul class="grn-comments"></ul>'
             '<h3>Problems at this turn</h3><ul class="grn-problems grn-bad"></ul>'

@@ -98,7 +98,9 @@ def place_label(target: Box, w: float, h: float, obstacles: list[Box], segments:
     cx, cy = x + tw / 2, y + th / 2
     candidates = [(cx - w / 2, y - gap - h), (cx - w / 2, y + th + gap), (x + tw + gap, cy - h / 2),
                   (x - gap - w, cy - h / 2), (x + tw + gap, y - gap - h), (x - gap - w, y - gap - h),
-                  (x + tw + gap, y + th + gap), (x - gap - w, y + th + gap)]
+                  (x + tw + gap, y + th + gap), (x - gap - w, y + th + gap),
+                  # below or above, flush with one side of the target: a wide label beside a narrow board
+                  (x, y + th + gap), (x + tw - w, y + th + gap), (x, y - gap - h), (x + tw - w, y - gap - h)]
     chosen: Box | None = None
     for blocked in ((obstacles + (avoid or [])), obstacles):
         for lx, ly in candidates:

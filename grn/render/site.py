@@ -1,7 +1,7 @@
 """A static archive site: an index page of games and one viewer page per game, for any static host.
 
-``index.html`` lists the games in a table (number, date, event, players,
-result, licence, validity) that sorts by any column and filters by text and
+``index.html`` lists the games in a table (number, game, date, event, players,
+result, winner, licence, validity) that sorts by any column and filters by text and
 validity, with a few lines of inline script (without script the table is
 still there, in file order); ``games/N.html`` is the viewer of game N
 (:func:`grn.render.html.render_html`), linked back to the index.  No page
@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from grn.output import output_folder, write_text
 from grn.record import Comment, Record, Turn, Variation
 from grn.render.html import render_html
 from grn.render.viewer import player_names
@@ -92,6 +93,43 @@ def _result(game: SiteGame) -> str:
     return ", ".join(f"{k} {v}" for k, v in scores.items())
 
 
+_POINTS = re.compile(r"(?<![\w.])(\d+)(?![\w.])")
+
+
+def _final_scores(game: SiteGame) -> dict[str, int]:
+    """The final scores: the validator's, else what the Result tag says (``red 33, yellow 42``)."""
+    scores = game.report.final_scores
+    if scores:
+        return {k: int(v) for k, v in scores.items()}
+    said = game.record.tag("Result") or ""
+    out: dict[str, int] = {}
+    for part in said.split(","):
+        words = part.split()
+        if len(words) == 2 and words[1].isdigit():
+            out[words[0]] = int(words[1])
+    return out
+
+
+def _winner(game: SiteGame, names: dict[str, str]) -> str:
+    """Who has the most points at the end (all of them on a tie); empty for an unfinished game."""
+    scores = _final_scores(game)
+    if not scores or not game.report.complete:
+        return ""
+    top = max(scores.values())
+    best = [k for k, v in scores.items() if v == top]
+    text = ", ".join(f"{names[k]} ({k})" if k in names else k for k in best)
+    return text + (" (tie)" if len(best) > 1 else "")
+
+
+def _result_key(game: SiteGame) -> str:
+    """What the Result column sorts by: the winning score, as a number (-1: no result)."""
+    scores = _final_scores(game)
+    if not scores:
+        numbers = [int(n) for n in _POINTS.findall(game.record.tag("Result") or "")]
+        return str(max(numbers)) if numbers else "-1"
+    return str(max(scores.values()))
+
+
 def _validity(report: Any) -> tuple[str, str]:
     """(filter word, what the index says) for a game's report."""
     errors = sum(1 for d in report.diagnostics if d.severity == "error")
@@ -103,11 +141,12 @@ def _validity(report: Any) -> tuple[str, str]:
 _INDEX_JS = r"""
 (function(){"use strict";
 var t=document.getElementById("games"),body=t.tBodies[0],rows=Array.prototype.slice.call(body.rows);
-var f=document.getElementById("filter"),v=document.getElementById("validity"),n=document.getElementById("shown");
-function apply(){var w=f.value.toLowerCase().trim(),k=v.value,c=0;
-  rows.forEach(function(r){var ok=(!w||r.textContent.toLowerCase().indexOf(w)>=0)&&(!k||r.getAttribute("data-validity")===k);
+var f=document.getElementById("filter"),v=document.getElementById("validity"),gm=document.getElementById("game"),n=document.getElementById("shown");
+function apply(){var w=f.value.toLowerCase().trim(),k=v.value,h=gm.value,c=0;
+  rows.forEach(function(r){var ok=(!w||r.textContent.toLowerCase().indexOf(w)>=0)&&(!k||r.getAttribute("data-validity")===k)
+    &&(!h||r.getAttribute("data-game")===h);
     r.hidden=!ok;if(ok){c++;}});n.textContent=c+" of "+rows.length+" games shown";}
-f.addEventListener("input",apply);v.addEventListener("change",apply);
+f.addEventListener("input",apply);v.addEventListener("change",apply);gm.addEventListener("change",apply);
 var ths=t.tHead.rows[0].cells;
 Array.prototype.forEach.call(ths,function(th,col){var b=th.querySelector("button");if(!b){return;}
   b.addEventListener("click",function(){var up=th.getAttribute("aria-sort")!=="ascending";
@@ -134,20 +173,33 @@ td{border:0;padding:.05em .3em}td::before{content:attr(data-label) ": ";font-wei
 
 def index_page(games: list[SiteGame], title: str) -> str:
     """The index: a sortable, filterable table of the games, each linked to its page."""
-    columns = ("#", "Date", "Event", "Players", "Result", "License", "Validity")
+    from grn import games as registry
+
+    columns = ("#", "Game", "Date", "Event", "Players", "Result", "Winner", "License", "Validity")
+    kinds: dict[str, str] = {}
     head = "".join(f'<th scope="col"><button type="button">{c}</button></th>' for c in columns)
     rows = []
     for k, g in enumerate(games, 1):
         rec = g.record
-        seats, _ = player_names(rec)
+        seats, names = player_names(rec)
+        try:
+            ruleset = registry.find_ruleset(rec.game)
+            kind, kind_title = ruleset.name, ruleset.title or ruleset.name
+        except Exception:  # noqa: BLE001 - a game grn does not know still has a row (its report says why)
+            kind, kind_title = rec.game, rec.game
+        # the Game tag's own word too, so that filtering by "carcassonne" or "goldrush" finds the games
+        kinds[kind] = kind_title
+        game_cell = html.escape(kind_title if kind_title.lower() == kind else f"{kind_title} ({kind})")
         players = ", ".join(f"{s.name} ({' '.join(s.colours)})" for s in seats) or (rec.tag("Players") or "")
         event = rec.tag("Event") or f"game {k}"
         word, validity = _validity(g.report)
         cells = [(str(k), f'<a href="games/{k}.html">{k}</a>', str(k)),
+                 ("Game", game_cell, None),
                  ("Date", html.escape(rec.tag("Date") or ""), None),
                  ("Event", f'<a href="games/{k}.html">{html.escape(event)}</a>', None),
                  ("Players", html.escape(players), None),
-                 ("Result", html.escape(_result(g)), None),
+                 ("Result", html.escape(_result(g)), _result_key(g)),
+                 ("Winner", html.escape(_winner(g, names)), None),
                  ("License", html.escape(rec.tag("License") or "not stated"), None),
                  ("Validity", html.escape(validity), None)]
         tds = []
@@ -155,7 +207,9 @@ def index_page(games: list[SiteGame], title: str) -> str:
             extra = f' data-key="{key}"' if key else ""
             cls = ' class="invalid"' if col == "Validity" and word == "invalid" else ""
             tds.append(f'<td data-label="{col}"{extra}{cls}>{content}</td>')
-        rows.append(f'<tr data-validity="{word}">{"".join(tds)}</tr>')
+        rows.append(f'<tr data-validity="{word}" data-game="{html.escape(kind)}">{"".join(tds)}</tr>')
+    game_options = "".join(f'<option value="{html.escape(k)}">{html.escape(t)}</option>'
+                           for k, t in sorted(kinds.items(), key=lambda kv: kv[1]))
     name = html.escape(title)
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
@@ -165,6 +219,7 @@ def index_page(games: list[SiteGame], title: str) -> str:
             f"<header><h1>{name}</h1></header><main>"
             '<div class="tools"><label>Filter <input id="filter" type="search" '
             'placeholder="player, event, date..."></label>'
+            f'<label>Game <select id="game"><option value="">all</option>{game_options}</select></label>'
             '<label>Validity <select id="validity"><option value="">all</option><option value="valid">valid'
             '</option><option value="invalid">not valid</option></select></label>'
             f'<span id="shown" aria-live="polite">{len(games)} games</span></div>'
@@ -175,13 +230,13 @@ def index_page(games: list[SiteGame], title: str) -> str:
 
 def write_site(games: list[SiteGame], directory: Path, *, title: str = "Games", tileset: Any = None) -> list[Path]:
     """Write ``index.html`` and ``games/N.html`` under ``directory``; the paths written."""
-    (directory / "games").mkdir(parents=True, exist_ok=True)
+    output_folder(output_folder(directory) / "games")  # R80: the folder named, never one above it
     written = [directory / "index.html"]
-    written[0].write_text(index_page(games, title), encoding="utf-8")
+    write_text(written[0], index_page(games, title))
     for k, g in enumerate(games, 1):
         page = render_html([g.record], file_name=g.record.tag("Event") or f"game {k}", tileset=tileset,
                            reports=[g.report], links=[("../index.html", f"\u2190 {title}")])
         path = directory / "games" / f"{k}.html"
-        path.write_text(page, encoding="utf-8")
+        write_text(path, page)
         written.append(path)
     return written

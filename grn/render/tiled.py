@@ -61,9 +61,10 @@ class MarkupExtent:
     focus: list[tuple[int, int]] = field(default_factory=list)
 
 
-def markup_extent(markup: Iterable[Any], tileset: Any) -> MarkupExtent:
+def markup_extent(markup: Iterable[Any], tileset: Any, *, label_room: bool = True) -> MarkupExtent:
     """The ghosts and squares of ``markup``; a ghost of a tile not in ``tileset``, a rotation that is not
-    one, or a point far off the board is left out (the checks report them)."""
+    one, or a point far off the board is left out (the checks report them).  ``label_room``: the square
+    above a label's target too (a diagram, as tall as its content, finds its labels a place inside)."""
     out = MarkupExtent()
     for m in markup:
         words = mk.word_args(m)
@@ -79,7 +80,7 @@ def markup_extent(markup: Iterable[Any], tileset: Any) -> MarkupExtent:
             if p and abs(p[0]) < _FAR and abs(p[1]) < _FAR:
                 out.cells.append((p[0], p[1]))
                 out.focus.append((p[0], p[1]))
-                if m.kind == "label":
+                if m.kind == "label" and label_room:
                     # room above the tile for the label, clear of what it names
                     out.cells.append((p[0], p[1] + 1))
                     out.focus.append((p[0], p[1] + 1))
@@ -100,6 +101,13 @@ def diagram_box(focus: list[tuple[int, int]], tiles: Iterable[tuple[int, int]],
             max(c[1] for c in cells))
 
 
+def coord_size(board_w: float, board_h: float) -> float:
+    """The font size of the coordinates of a board ``board_w`` by ``board_h`` units drawn without its panel for
+    the viewer, which scales the picture to its column: about 11 pixels or more where the larger side is shown
+    700 pixels long, however many squares the board has (15 units on a small board)."""
+    return float(min(26, max(15, round(max(board_w, board_h) / 52))))
+
+
 def wrap_text(text: str, chars: int) -> list[str]:
     """``text`` in lines of at most ``chars`` characters (a long word has a line of its own)."""
     lines: list[str] = []
@@ -109,6 +117,16 @@ def wrap_text(text: str, chars: int) -> list[str]:
         else:
             lines.append(word)
     return lines
+
+
+#: The width a diagram's caption may take (drawing units): a diagram of a small board is this wide, the
+#: board centred under its caption, so that the caption reads in a few long lines.
+CAPTION_WIDTH = 660.0
+
+
+def diagram_width(board_width: float, caption: str | None) -> float:
+    """How wide a diagram is: its board, or as much of :data:`CAPTION_WIDTH` as its caption needs."""
+    return max(board_width, min(CAPTION_WIDTH, len(caption or "") * 9.2 + M))
 
 
 def caption_lines(caption: str | None, board_width: float) -> list[str]:
@@ -142,11 +160,12 @@ def side_by_side(spots: list[tuple[int, int, int]], gap: float = 22) -> list[flo
 
 
 def markup_layer(markup: Iterable[Any], frame: Frame, ghosts: Iterable[tuple[Any, int, int, int]],
-                 tiles: Iterable[tuple[int, int]], anchor: Anchor) -> str:
+                 tiles: Iterable[tuple[int, int]], anchor: Anchor, *, inside: bool = False) -> str:
     """Highlights and arrows, then labels placed clear of the tiles, ghosts and arrows the markup points at.
 
     ``tiles`` are the squares that hold a tile (a label avoids covering them when it can); ``anchor``
-    says where a feature lies in its square.
+    says where a feature lies in its square; ``inside``: labels stay on the board's squares, off the
+    coordinates in its margin (a diagram, which has no spare row for them).
     """
     markup = list(markup)
     out = ['<g class="markup-layer">']
@@ -190,7 +209,8 @@ def markup_layer(markup: Iterable[Any], frame: Frame, ghosts: Iterable[tuple[Any
             text = mk.text_arg(m)
             if p is not None and text is not None:
                 labels.append(((p[0], p[1]), text))
-    bounds = (frame.ox - M, frame.oy - M, frame.w + 2 * M, frame.h + 2 * M)
+    # inside: off the rows of coordinates above and below the board (the side margins may take a label's end)
+    bounds = (frame.ox - M, frame.oy if inside else frame.oy - M, frame.w + 2 * M, frame.h + (0 if inside else 2 * M))
     shown = [cell(x, y) for x, y in tiles if frame.minx <= x <= frame.maxx and frame.miny <= y <= frame.maxy]
     for (x, y), text in labels:
         lw, lh = mk.label_size(text, 16)

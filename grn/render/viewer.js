@@ -88,9 +88,20 @@ function show(){
   q("label").textContent=text;q("notation").textContent=n.m?n.n+". "+n.k+" "+n.m:"";
   q("where").textContent=n.d?"In a variation (depth "+n.d+"). Left arrow or the main line's moves lead back.":"Main line";
   var tb=q("scores");clear(tb);var prev=n.p>=0?G.nodes[n.p].s:null;
-  G.players.forEach(function(p,j){var tr=el("tr");tr.appendChild(el("th",null,p[1]+" ("+p[0]+")"));
-    tr.appendChild(el("td",null,String(n.s[j])));var d=prev?n.s[j]-prev[j]:0;
-    tr.appendChild(el("td","grn-delta",d?(d>0?"+"+d:String(d)):""));tb.appendChild(tr);});
+  /* names, scores and pieces as text beside the board: readable however large the board grows */
+  G.players.forEach(function(p,j){var tr=el("tr","grn-player");tr.appendChild(el("th",null,p[1]+" ("+p[0]+")"));
+    tr.appendChild(el("td","grn-score",String(n.s[j])));var d=prev?n.s[j]-prev[j]:0;
+    tr.appendChild(el("td","grn-delta",d?(d>0?"+"+d:String(d)):""));
+    var j2=n.j?el("td","grn-proj",String(n.j[j])):el("td","grn-proj",n.o||n.j?String(n.s[j]):"");
+    if(n.j||n.o){j2.title="if the game ended now";}tr.appendChild(j2);tb.appendChild(tr);
+    if(n.pp){var pr=el("tr","grn-pieces"),td=el("td",null,n.pp[j].join(" \u00b7 "));td.colSpan=4;pr.appendChild(td);tb.appendChild(pr);}});
+  q("projhead").textContent=n.j||n.o?"if it ended now":"";
+  fill(q("panel"),n.pl,"");if(!n.pl){clear(q("panel"));}
+  var op=q("open");clear(op);
+  if(n.o){var hole=n.o.filter(function(x){return x[1]===0;}).map(function(x){return x[0];});
+    op.appendChild(el("p",null,n.o.length+" open square"+(n.o.length===1?"":"s")+"; the tiles left that fit each: "+
+      n.o.map(function(x){return x[0]+": "+x[1];}).join(", ")));
+    op.appendChild(el("p","grn-hole",hole.length?"No tile left can fill "+hole.join(", ")+".":"Every open square can still be filled."));}
   fill(q("events"),n.e,"no score this turn");fill(q("comments"),n.c,"no comment");fill(q("problems"),n.x,"none at this turn");
   q("status").textContent=text+". Scores: "+G.players.map(function(p,j){return p[1]+" "+n.s[j];}).join(", ")+".";
   var c=q("chart").querySelector(".cursor");
@@ -99,7 +110,11 @@ function show(){
     if(k===cur){b.setAttribute("aria-current","step");b.tabIndex=0;}else{b.removeAttribute("aria-current");b.tabIndex=-1;}}
   var mb=buttons[cur];if(mb){var box=q("moves"),top=mb.getBoundingClientRect().top-box.getBoundingClientRect().top+box.scrollTop;
     if(top<box.scrollTop||top>box.scrollTop+box.clientHeight-mb.offsetHeight){box.scrollTop=Math.max(0,top-box.clientHeight/2);}}
-  q("prev").disabled=n.p<0;q("first").disabled=cur===0;q("next").disabled=!kids[cur].length;q("last").disabled=!kids[cur].length;}
+  /* a button that disables itself (the last move reached) would drop the focus to the page: the viewer keeps it */
+  var had=R.contains(document.activeElement);
+  q("prev").disabled=n.p<0;q("first").disabled=cur===0;q("next").disabled=!kids[cur].length;q("last").disabled=!kids[cur].length;
+  if(had&&!R.contains(document.activeElement)){R.focus({preventScroll:true});}
+  if(had&&document.activeElement&&document.activeElement.disabled){R.focus({preventScroll:true});}}
 function go(i,focus){
   if(i===undefined||i<0||i>=G.nodes.length){return;}
   var inList=R.contains(document.activeElement)&&document.activeElement.classList.contains("grn-mv");
@@ -116,6 +131,9 @@ function key(e){var t=e.target&&e.target.tagName;if(t==="INPUT"||t==="SELECT"||t
   else if(e.key==="ArrowUp"){sibling(-1);}else if(e.key==="ArrowDown"){sibling(1);}else{return;}
   e.preventDefault();e.stopPropagation();}
 R.addEventListener("keydown",key);
+/* a click anywhere on the viewer (the board, a heading) gives it the keys, as a lichess embed does */
+R.addEventListener("mousedown",function(e){var t=e.target;
+  if(t&&t.closest&&!t.closest("button,select,a,input,textarea")){R.focus({preventScroll:true});}});
 if(D.hash){document.addEventListener("keydown",function(e){if(!R.contains(e.target)){key(e);}});}
 q("first").onclick=function(){go(0);};q("prev").onclick=function(){go(G.nodes[cur].p);};
 q("next").onclick=function(){go(kids[cur][0]);};q("last").onclick=function(){go(end(cur));};

@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from grn.aids import position_aids
+from grn.position import drawable, rejected_markup
 from grn.record import Comment, Markup, Record, Seat, Turn
 from grn.render import style as st
 from grn.render.frames import FrameTable
@@ -60,12 +62,18 @@ class _Builder:
         self.pictures: list[list[int]] = []
         self.problems_at: dict[int, list[str]] = {}
         self.trouble: list[str] = []
+        #: Where the markup stands that the validator rejected: it is not drawn (R89).
+        self.rejected: frozenset[tuple[int, int]] = frozenset()
 
-    def picture(self, position: Any, parent: int) -> list[Any]:
-        """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root)."""
+    def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
+        """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
+        ``panel=False``: the board alone (the page shows the panel in words)."""
         defs = self.page.defs.get(self.ruleset.name)
         try:
-            svg = self.ruleset.render_svg(position, shared_defs=defs)
+            if panel:
+                svg = self.ruleset.render_svg(position, shared_defs=defs)
+            else:
+                svg = self.ruleset.render_svg(position, shared_defs=defs, panel=False)
             root, ids = self.page.table.picture(svg)
         except NotImplementedError:
             root, ids = -1, []
@@ -101,7 +109,17 @@ class _Builder:
             node["c"] = comments
         if events:
             node["e"] = events
-        node["f"] = self.picture(position, parent)
+        # the panel in words beside the board, readable whatever the board's size (when the game gives it)
+        panel = self.ruleset.player_panel(position)
+        if panel is not None:
+            node["pl"] = list(panel.lines)
+            node["pp"] = [list(panel.players.get(k, ())) for k in self.keys]
+        aids = position_aids(position)
+        if aids.projected is not None and aids.projected != dict(scores):
+            node["j"] = [int(aids.projected.get(k, 0)) for k in self.keys]
+        if aids.open:
+            node["o"] = [[k, n] for k, n in aids.open.items()]
+        node["f"] = self.picture(position, parent, panel is None)
         self.nodes.append(node)
         return len(self.nodes) - 1
 
@@ -121,7 +139,7 @@ class _Builder:
         refuses ends the line (the validator's report says why).
         """
         from grn.position import Position, PositionError, _play
-        from grn.validate import _describe
+        from grn.validate import describe_events
 
         prev = parent
         for t in turns:
@@ -134,11 +152,12 @@ class _Builder:
                 self.trouble.append(f"{prefix}{t.number}: {exc}")
                 break
             ply += 1
-            pos = Position(self.record, state, self.seats, t, ply, list(t.markup), events, f"{prefix}{t.number}",
+            pos = Position(self.record, state, self.seats, t, ply, drawable(t.markup, self.rejected), events,
+                           f"{prefix}{t.number}",
                            turns, self.ruleset)
             comments = intro + [c.text for c in t.comments]
             intro = []
-            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, [_describe(e) for e in events], comments)
+            node = self.add(pos, prev, t, f"{prefix}{t.number}", depth, describe_events(events), comments)
             for k, var in enumerate(t.variations, 1):
                 assert before is not None
                 said = [n.text for n in var.intro if isinstance(n, Comment)]
@@ -152,7 +171,7 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
     from grn import games
     from grn.position import Position, _play
     from grn.ruleset import engine_for
-    from grn.validate import _describe, validate_record
+    from grn.validate import describe_events, validate_record
 
     if report is None:
         report = validate_record(record, file=None, index=index, tileset=tileset)
@@ -177,21 +196,22 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
         seats = ruleset.seats(record)
         state = engine_for(ruleset, record, seats, tileset)
         builder = _Builder(page, ruleset, record, seats, keys)
+        builder.rejected = rejected_markup(problems)  # the page draws no markup the validator rejects (R89)
         for d in problems:
             if d.turn is not None:
                 builder.problems_at.setdefault(d.turn, []).append(d.message)
-        markup = [m for m in record.intro if isinstance(m, Markup)]
+        markup = drawable([m for m in record.intro if isinstance(m, Markup)], builder.rejected)
         setup = [t for t in record.turns if t.number == 0]
         for t in setup:
             _play(state, seats, t)
-            markup += list(t.markup)
+            markup += drawable(t.markup, builder.rejected)
             intro += [c.text for c in t.comments]
         start = Position(record, state, seats, setup[-1] if setup else None, 0, markup, [], "0", record.turns,
                          ruleset)
         root = builder.add(start, -1, None, "0", 0, [], intro, "Start")
         last, state = builder.line(state, record.turns, root, "", 0, 0, [])
         if state.is_over and not builder.trouble and report.complete:
-            events = [_describe(e) for e in state.final_scoring()]
+            events = describe_events(state.final_scoring())
         else:
             events = []
         if events:  # a game whose end scores nothing has no final-scoring position to show

@@ -86,8 +86,9 @@ class TileEngine(Engine):
     rules: TileRules
 
     def _start(self, tileset: TileSet, players: tuple[str, ...], first: str,
-               rules: TileRules) -> tuple[Placement, list[int]]:
-        """Seat the players, fill the bag and lay the start tile at 0,0; returns its placement and feature roots."""
+               rules: TileRules, start: tuple[str, int, int, int] | None = None) -> tuple[Placement, list[int]]:
+        """Seat the players, fill the bag and lay the start tile (the set's at 0,0 unturned, or ``start``: tile,
+        x, y, rotation); returns its placement and feature roots."""
         self.tileset = tileset
         self.players = players
         self.rules = rules
@@ -97,13 +98,14 @@ class TileEngine(Engine):
         self._bag = {t.id: t.count for t in tileset.tiles}
         self._scores = [0] * len(players)
         self._seat_of = {p: i for i, p in enumerate(players)}
-        start = tileset[tileset.start]
-        p = self.board.preview(start, 0, 0, 0, first=True)
+        tile_id, x, y, rotation = start if start is not None else (tileset.start, 0, 0, 0)
+        design = tileset[tile_id]
+        p = self.board.preview(design, x, y, rotation, first=True)
         assert p is not None
         targets = self.board.place(p)
-        self._bag[start.id] -= 1
+        self._bag[design.id] = max(0, self._bag[design.id] - 1)
         self.bag_left = sum(self._bag.values())
-        self._last_pos = (0, 0)
+        self._last_pos = (x, y)
         return p, targets
 
     # ------------------------------------------------------------------

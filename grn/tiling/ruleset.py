@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
+from grn.choices import ChoiceError, Option, Step, finished
 from grn.errors import IllegalAction
 from grn.ruleset import Ruleset, Suggestion
 from grn.tiling import markup
 from grn.tiling.places import LOCATIONS, ROTATIONS
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
+_LEADING_NUMBER = re.compile(r"^(\d+)(.*)$")
 
 
 class TileRuleset(Ruleset):
@@ -49,14 +51,50 @@ class TileRuleset(Ruleset):
         return load_tileset(path)
 
     def tile_table(self, tileset: Any) -> list[str]:
-        """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what lies inside, symbols."""
-        lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
-                 f"{'id':<6}{'copies':>6}  {'N':<10}{'E':<10}{'S':<10}{'W':<10}{'inside':<12}symbols"]
+        """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what joins what (``city N+W``
+        is one feature on two edges, ``city N, city W`` two; a path's end inside the tile after a dash), what
+        lies inside, and the symbols and marks printed on it."""
+        from grn.tiling.places import EDGE_MIDDLES
+
+        fields = _field_kinds(tileset)
+        rows = []
         for design in tileset.tiles:
-            edges, inside, symbols = _tile_facts(design)
-            lines.append(f"{design.id:<6}{design.count:>6}  " + "".join(f"{e:<10}" for e in edges)
-                         + f"{inside:<12}{symbols}".rstrip())
+            segments = design.segments
+            owner = {p: seg for seg in segments for p in seg.places}
+            edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
+            inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
+            joins = ", ".join(_joins(seg) for seg in segments if seg.places and seg.kind not in fields)
+            counts: dict[str, int] = {}
+            for seg in segments:
+                for name, n in seg.symbols:
+                    counts[name] = counts.get(name, 0) + n
+            symbols = ", ".join([f"{n} {name}" for name, n in sorted(counts.items())]
+                                + [f"{mark} printed" for mark in design.marks])
+            rows.append((design.id, design.count, edges, inside, joins or "-", symbols))
+        width = max([len("joins")] + [len(r[4]) for r in rows]) + 2
+        lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
+                 f"{'id':<6}{'copies':>6}  {'N':<10}{'E':<10}{'S':<10}{'W':<10}{'inside':<12}"
+                 f"{'joins':<{width}}symbols"]
+        for tid, count, edges, inside, joins, symbols in rows:
+            lines.append((f"{tid:<6}{count:>6}  " + "".join(f"{e:<10}" for e in edges)
+                          + f"{inside:<12}{joins:<{width}}{symbols}").rstrip())
         return lines
+
+    def open_squares(self, position: Any) -> dict[str, int]:
+        """Each empty square beside a tile (``x,y``, sorted) and how many tiles left in the bag fit it in some
+        rotation; 0: no tile left can fill it (the game may end with that hole)."""
+        state = position.state
+        board = state.board
+        frontier = sorted(board.frontier)
+        counts = {xy: 0 for xy in frontier}
+        tileset = state.tileset
+        for tile, left in state.bag().items():
+            if left <= 0 or tile not in tileset:
+                continue
+            fitted = {(x, y) for x, y, _ in board.legal_positions(tileset[tile])}
+            for xy in fitted:
+                counts[xy] += left
+        return {f"{x},{y}": n for (x, y), n in counts.items()}
 
     def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
         """Before a tile is written: the tile ids still in the bag, and every legal placement of the tile id
@@ -101,6 +139,14 @@ class TileRuleset(Ruleset):
 
         if position.final or position.state.is_over:
             return "the game is over: no tile is left to place"
+        asked = position.asked
+        if asked is not None:
+            tileset = position.state.tileset
+            if asked not in tileset:
+                return f"--tile {asked}: there is no tile {asked} in the tile set (grn tiles lists them)"
+            if position.state.bag().get(asked, 0) <= 0:
+                return f"--tile {asked}: no tile {asked} is left in the bag at this position"
+            return None
         turn = position.next_turn()
         if turn is None:
             return "the record's line ends here, so it does not say which tile comes next"
@@ -135,6 +181,97 @@ class TileRuleset(Ruleset):
             return f"<ghost>: rotation {rotation} is not one of 0, 90, 180, 270"
         return None
 
+    # -- recording a turn by choosing (grn serve) ------------------------------------------------
+    def turn_step(self, engine: Any, picked: Sequence[str]) -> Step | None:
+        """The tile drawn (from the bag, with its copies left; one that fits nowhere is discarded and the
+        next tile asked), the square (every square where it fits), the rotation (those that fit there),
+        then what the game lets follow (:meth:`followup_step`)."""
+        from grn.tiling.commands import DiscardTile
+
+        if engine.is_over:
+            return Step("The game is over: no tile is left in the bag")
+        bag = engine.bag()
+        done: list[Any] = []
+        words = list(picked)
+        i = 0
+        while True:
+            left = {t: n for t, n in bag.items() if n > 0}
+            note = "".join(f"tile {d.tile} fits nowhere and is set aside; " for d in done)
+            if not left:
+                # every tile left was set aside: the turn is those discards, and the game ends
+                return finished(tuple(done), "; ".join(self.action_words(a) for a in done))
+            if i == len(words):
+                opts = tuple(Option(t, f"tile {t}", count=n, picture=t) for t, n in sorted(left.items(), key=_id_order))
+                return Step(f"{note}which tile was drawn?" if note else "Which tile was drawn?", opts)
+            tile = words[i]
+            if tile not in left:
+                raise ChoiceError(f"tile {tile!r} is not in the bag")
+            i += 1
+            placements = engine.legal_placements(tile)
+            if placements:
+                break
+            done.append(DiscardTile(tile))
+            bag[tile] -= 1
+        squares: dict[tuple[int, int], list[Any]] = {}
+        for p in placements:
+            squares.setdefault((p.x, p.y), []).append(p)
+        if i == len(words):
+            return Step(f"{note}Where does tile {tile} go?",
+                        tuple(Option(f"{x},{y}", f"at {x},{y}", f"highlight {x},{y}") for x, y in sorted(squares)))
+        try:
+            x, y = (int(v) for v in words[i].split(","))
+            fits = squares[(x, y)]
+        except (ValueError, KeyError):
+            raise ChoiceError(f"tile {tile} does not fit at {words[i]!r}") from None
+        i += 1
+        if i == len(words):
+            return Step(f"Turn tile {tile} at {x},{y}",
+                        tuple(Option(str(p.rotation), f"turned {p.rotation}\u00b0", f"ghost {tile}@{x},{y}:{p.rotation}")
+                              for p in fits))
+        placement = next((p for p in fits if str(p.rotation) == words[i]), None)
+        if placement is None:
+            raise ChoiceError(f"tile {tile} does not fit at {x},{y} turned {words[i]!r}")
+        return self.followup_step(engine, tuple(done), placement, words[i + 1:])
+
+    def tile_picture(self, tile_id: str) -> str | None:
+        """Tile ``tile_id`` of the shipped set, unturned, alone as a small SVG, for a page that offers it
+        (None: the game draws no tile alone, or there is no such tile)."""
+        return None
+
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Sequence[str]) -> Step:
+        """What may follow ``placement`` (after the tiles set aside, ``before``), after the words ``picked``.
+
+        Default: nothing, the turn is the placement.  A game offers its pieces here, from its engine.
+        """
+        if picked:
+            raise ChoiceError(f"{picked[0]!r} is not a choice here: the turn is whole")
+        actions = (*before, placement)
+        return finished(actions, "; ".join(self.action_words(a) for a in actions))
+
+
+def _id_order(item: tuple[str, int]) -> tuple[int, str]:
+    """Tile ids in the order a player reads them: by their number (``01a`` beside ``1``), then the rest."""
+    m = _LEADING_NUMBER.match(item[0])
+    return (int(m.group(1)), m.group(2)) if m else (1 << 30, item[0])
+
+def _field_kinds(tileset: Any) -> set[str]:
+    """The kinds that play the field role in ``tileset``: some segment of theirs holds half an edge whose
+    middle it does not hold (a path holds edge middles only, an edge-role kind whole edges)."""
+    out: set[str] = set()
+    for design in tileset.tiles:
+        for seg in design.segments:
+            held = set(seg.places)
+            if any(p % 3 != 1 and (3 * (p // 3) + 1) not in held for p in held):
+                out.add(seg.kind)
+    return out
+
+
+def _joins(seg: Any) -> str:
+    """One feature of a tile in words: its kind, the edges it touches joined by ``+``, and where a path
+    ends inside the tile (``road S-junction``)."""
+    edges = "+".join("NESW"[e] for e in sorted({p // 3 for p in seg.places}))
+    ends = "".join(f"-{end}" for end in seg.ends)
+    return f"{seg.kind} {edges}{ends}"
 
 def _tile_facts(design: Any) -> tuple[list[str], str, str]:
     """What lies on a tile's four edges (N E S W), inside it, and its symbols, in words."""

@@ -10,14 +10,16 @@ and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` find
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import SEC_GENERAL
+from grn.errors import IllegalAction
 from grn.record import Record, Seat
-from grn.ruleset import SetupProblem, Suggestion
+from grn.ruleset import Panel, SetupProblem, Suggestion
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 
@@ -28,19 +30,53 @@ if TYPE_CHECKING:
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
 
-OPTIONS_HELP = "goldmines, farmers=on|off and smallcity (a completed two-tile city scores 1 per tile and pennant)"
+OPTIONS_HELP = ("goldmines (or goldmines=N copies), farmers=on|off, smallcity (a completed two-tile city scores 1 "
+                "per tile and pennant) and basic=N (copies of the base game's tiles)")
+#: The most copies of a tile set a game may hold.
+MAX_COPIES = 9
+
+
+_START = re.compile(r"^\s*([A-Za-z0-9]{1,12})(?:@(-?\d{1,3}),(-?\d{1,3}))?(?::(0|90|180|270))?\s*$")
+
+
+def start_of(record: Record) -> tuple[str, int, int, int] | None:
+    """The start tile a record declares in its ``Start`` tag (``TILE``, ``TILE@X,Y``, ``TILE@X,Y:R``), or None
+    for the base game's (D at 0,0 unturned).  A tag that cannot be read is a :class:`SetupProblem`."""
+    text = record.tag("Start")
+    if text is None:
+        return None
+    m = _START.match(text)
+    if m is None:
+        raise SetupProblem(f"Start tag: write the start tile as TILE, TILE@X,Y or TILE@X,Y:ROTATION (such as "
+                           f"\"D@0,0\" or \"K@0,0:90\"), not {text!r}", "start", tag="Start")
+    tile, x, y, rot = m.groups()
+    return tile, int(x or 0), int(y or 0), int(rot or 0)
 
 
 def parse_options(words: dict[str, str]) -> Options:
     """Carcassonne :class:`Options` from the ``Options`` tag's words (a bare word means on)."""
-    kwargs: dict[str, bool] = {}
+    kwargs: dict[str, Any] = {}
     for key, value in words.items():
-        if key not in ("goldmines", "farmers", "smallcity"):
+        if key not in ("goldmines", "farmers", "smallcity", "basic"):
             raise SetupProblem(f"Options tag: unknown option {key!r}: the options are {OPTIONS_HELP}",
                                "options", tag="Options")
-        if value not in ("on", "off"):
-            raise SetupProblem(f"Options tag: {key} must be on or off, not {value!r}", "options", tag="Options")
-        kwargs[key] = value == "on"
+        copies = key in ("goldmines", "basic") and len(value) == 1 and value.isascii() and value.isdigit()
+        if key == "basic":
+            if not copies or not 1 <= int(value) <= MAX_COPIES:
+                raise SetupProblem(f"Options tag: basic is the number of copies of the base game's tiles, 1 to "
+                                   f"{MAX_COPIES}, not {value!r}", "options", tag="Options")
+            kwargs["basic"] = int(value)
+        elif copies:
+            if not int(value) <= MAX_COPIES:  # pragma: no cover - one digit
+                raise SetupProblem(f"Options tag: goldmines=N takes 0 to {MAX_COPIES} copies", "options",
+                                   tag="Options")
+            kwargs["goldmines"] = int(value) > 0
+            kwargs["goldmines_copies"] = max(1, int(value))
+        elif value not in ("on", "off"):
+            what = "on, off or a number of copies" if key == "goldmines" else "on or off"
+            raise SetupProblem(f"Options tag: {key} must be {what}, not {value!r}", "options", tag="Options")
+        else:
+            kwargs[key] = value == "on"
     return Options(**kwargs)
 
 
@@ -56,7 +92,7 @@ class CarcassonneRuleset(TileRuleset):
     codecs = tile_codecs(reserved=("ingot", "take")) + CODECS
     players_section = SEC_GENERAL
     options_help = OPTIONS_HELP
-    option_names = frozenset({"goldmines", "farmers", "smallcity"})
+    option_names = frozenset({"goldmines", "farmers", "smallcity", "basic"})
     render_options = frozenset({"legal", "diagram"})
     tileset_package = __name__
 
@@ -66,15 +102,29 @@ class CarcassonneRuleset(TileRuleset):
     def new_engine(self, record: Record, seats: list[Seat], first: str | None,
                    tileset: Any = None) -> CarcassonneState:
         options = self.parse_options(record.options())
-        return CarcassonneState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
+        start = start_of(record)
+        try:
+            return CarcassonneState.new(tileset or self.default_tileset(), [s.key for s in seats], options,
+                                        first=first, start=start)
+        except IllegalAction as exc:
+            if start is None:
+                raise
+            raise SetupProblem(f"Start tag: {exc.message}", "start", tag="Start") from None
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
                    width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                   panel: bool = True) -> str:
         from grn.games.carcassonne.render import render_position
 
         return render_position(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption)
+                               caption=caption, panel=panel)
+
+    def player_panel(self, position: "Position") -> Panel:
+        """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
+        from grn.games.carcassonne.render import panel_text
+
+        return panel_text(position)
 
     def page_defs(self) -> Any:
         from grn.games.carcassonne.render import TileDefs
@@ -92,7 +142,6 @@ class CarcassonneRuleset(TileRuleset):
     def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
         """After the placement: the second ingot's squares (a Gold Mines tile), a follower's places, and the
         tiles the next ingot handed out may come from; each one the engine takes after what is written."""
-        from grn.errors import IllegalAction
         from grn.writer import command_text
 
         candidates: list[Any] = []
@@ -114,6 +163,22 @@ class CarcassonneRuleset(TileRuleset):
                 continue
             out.append(Suggestion(command_text(c, self), self.action_words(c), "action"))
         return out
+
+    def tile_picture(self, tile_id: str) -> str | None:
+        """The tile alone, unturned: what the recorder's tile buttons show."""
+        from grn.games.carcassonne.render import tile_drawing
+        from grn.render import style as st
+
+        design = self.default_tileset().by_id.get(tile_id)
+        if design is None:
+            return None
+        return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design) + "</svg>"
+
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+        """The second ingot and a follower, from the engine's options."""
+        from grn.games.carcassonne.recording import followup_step
+
+        return followup_step(self, engine, before, placement, picked)
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""

@@ -84,9 +84,12 @@ def encode_tiles(types: list[int]) -> str:
     return "".join(BASE64[int(octal[i:i + 2], 8)] for i in range(0, len(octal), 2))
 
 
+_LETTER = {c: k for k, c in enumerate(ALPHABET)}
+
+
 def _letter(c: str, where: str) -> int:
-    k = ALPHABET.find(c)
-    if k < 0:
+    k = _LETTER.get(c)
+    if k is None:
         raise ConversionProblem(f"{c!r} is not a letter of the move alphabet", where)
     return k
 
@@ -99,11 +102,12 @@ def decode_moves(text: str) -> list[tuple[int, int, int, int]]:
     out = []
     for n in range(len(text) // 4):
         part = text[4 * n:4 * n + 4]
-        where = f"move {n + 1} ({part})"
-        x, y, r = (_letter(c, where) for c in part[:3])
-        if not part[3].isdigit() or not part[3].isascii():
-            raise ConversionProblem(f"{part[3]!r} is not a follower position (a digit)", where)
-        if r >= 64 or r % 16 > 3:
+        x, y, r = _LETTER.get(part[0], -1), _LETTER.get(part[1], -1), _LETTER.get(part[2], -1)
+        if x < 0 or y < 0 or r < 0 or not part[3].isdigit() or not part[3].isascii() or r >= 64 or r % 16 > 3:
+            where = f"move {n + 1} ({part})"  # made only for a message: a game has some 70 moves
+            x, y, r = (_letter(c, where) for c in part[:3])
+            if not part[3].isdigit() or not part[3].isascii():
+                raise ConversionProblem(f"{part[3]!r} is not a follower position (a digit)", where)
             raise ConversionProblem(f"{ALPHABET[r]!r} is not an orientation", where)
         out.append((-x if r & 16 else x, -y if r & 32 else y, r % 16, int(part[3])))
     return out
@@ -177,7 +181,7 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
                 c not in COLOURS for c in colours):
             raise ConversionProblem(f"colors={','.join(colours)} does not give each of the {len(names)} players "
                                     "one of " + ", ".join(COLOURS), "colors")
-        clean = [player_name(n) for n in names]
+        clean = [player_name(n, "players") for n in names]
         header["Players"] = ", ".join(f"{n} ({c})" if n else c for n, c in zip(clean, colours))
         seat_colours = colours
     if not 2 <= len(seat_colours) <= 5:
@@ -202,18 +206,11 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
         words = []
         flush_discards(n - 1)
         btype = next(drawn)
-        entry = table.get(str(btype))
-        tile = _tile_of(btype, table, f"move {n}")
-        turn = quarter * 90
-        rotation = (turn + int(entry["turn"])) % 360
-        words.append(f"{tile}@{x},{-y}" + (f":{rotation}" if rotation else ""))
-        if pos:
-            place = entry["pos"].get(str(pos))
-            if place is None:
-                raise ConversionProblem(f"tile {tile} (BGA type {btype}) has no follower position {pos}",
-                                        f"move {n}")
-            board = place if place == "C" else POSITIONS[rotate_place(PLACE_INDEX[place], turn)]
-            words.append("+" + _canonical(tile, rotation, board))
+        tile, rotation, follower, missing = _move(btype, quarter, pos)
+        if missing:
+            _tile_of(btype, table, f"move {n}")
+            raise ConversionProblem(f"tile {tile} (BGA type {btype}) has no follower position {pos}", f"move {n}")
+        words.append(f"{tile}@{x},{-y}" + (f":{rotation}" if rotation else "") + follower)
         lines.append(f"{n}. {seat_colours[(n - 1) % len(seat_colours)]} " + " ".join(words))
     words = []
     flush_discards(len(moves))
@@ -221,6 +218,25 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
         n += 1
         lines.append(f"{n}. {seat_colours[(n - 1) % len(seat_colours)]} " + " ".join(words))
     return "\n".join(lines) + "\n"
+
+
+@lru_cache(maxsize=4096)
+def _move(btype: int, quarter: int, pos: int) -> tuple[str, int, str, bool]:
+    """A move's tile, GRN rotation and `` +PLACE`` (or ""), and whether the follower position is unknown;
+    kept, as a game repeats the same few (a batch of links imports hundreds a second)."""
+    entry = _data()["types"].get(str(btype))
+    if entry is None:
+        return "", 0, "", True
+    tile: str = entry["tile"]
+    turn = quarter * 90
+    rotation = (turn + int(entry["turn"])) % 360
+    if not pos:
+        return tile, rotation, "", False
+    place = entry["pos"].get(str(pos))
+    if place is None:
+        return tile, rotation, "", True
+    board = place if place == "C" else POSITIONS[rotate_place(PLACE_INDEX[place], turn)]
+    return tile, rotation, " +" + _canonical(tile, rotation, board), False
 
 
 def _query(query: str) -> dict[str, list[str]]:

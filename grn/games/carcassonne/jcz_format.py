@@ -48,7 +48,10 @@ _HALVES = ("NL", "NR", "EL", "ER", "SL", "SR", "WL", "WR")
 _HALF_PLACE = dict(zip(_HALVES, ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")))
 PLACES = frozenset(("NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW", "C"))
 _WHOLE = (("N", "NL", "NR"), ("E", "EL", "ER"), ("S", "SL", "SR"), ("W", "WL", "WR"))
-CLOISTER = "CLOISTER"
+#: The cloister's location: ``I`` in JCloisterZone 5.7 and later, which grn writes; ``CLOISTER`` up to 5.6.3,
+#: which grn still reads (R86).
+CLOISTER = "I"
+OLD_CLOISTER = "CLOISTER"
 ROTATIONS = {"R0": 0, "R90": 90, "R180": 180, "R270": 270}
 MEEPLE_ID = re.compile(r"^(\d{1,3})\.([a-z-]+)\.(\d{1,3})$")
 POINTS = re.compile(r"^\s*(.+?) has (-?\d{1,9}) points?\s*$")
@@ -147,8 +150,9 @@ def comment_text(text: str) -> str:
 # ----------------------------------------------------------------------
 # locations
 def location_place(text: str, path: str) -> str:
-    """The GRN place of a JCloisterZone feature location (``N``, ``WE``, ``NL.NR.EL``, ``CLOISTER``)."""
-    if text == CLOISTER:
+    """The GRN place of a JCloisterZone feature location (``N``, ``WE``, ``NL.NR.EL``, the cloister's ``I``,
+    or ``CLOISTER`` as JCloisterZone 5.6.3 and earlier write it)."""
+    if text in (CLOISTER, OLD_CLOISTER):
         return "C"
     parts = text.split(".")
     if all(p in _EDGE_NAMES for p in parts) and len(parts) == 1:
@@ -159,7 +163,7 @@ def location_place(text: str, path: str) -> str:
         whole = [e for e, a, b in _WHOLE if a in parts and b in parts]
         return whole[0] if whole else _HALF_PLACE[next(h for h in _HALVES if h in parts)]
     raise ConversionProblem(f"location {text!r} is not a place of the base game's features "
-                            "(an edge such as N or WE, half edges such as NL.NR, or CLOISTER)", path)
+                            "(an edge such as N or WE, half edges such as NL.NR, or I, the cloister)", path)
 
 
 def place_location(places: Sequence[str], kind: str) -> str:
@@ -176,6 +180,6 @@ def place_location(places: Sequence[str], kind: str) -> str:
 
 
 
-__all__ = ["MESSAGES", "SMALL", "APP_VERSION", "LIMIT", "GRN_KEY", "CLOISTER", "ROTATIONS", "MEEPLE_ID", "POINTS",
+__all__ = ["MESSAGES", "SMALL", "APP_VERSION", "LIMIT", "GRN_KEY", "CLOISTER", "OLD_CLOISTER", "ROTATIONS", "MEEPLE_ID", "POINTS",
            "PLACES", "mapping_data", "jcz_tile_ids", "grn_tile_of", "slot_colours", "kind_of", "as_object", "as_list",
            "as_str", "as_int", "required", "position_of", "comment_text", "location_place", "place_location"]

@@ -18,6 +18,7 @@ from grn.games.carcassonne.jcz_format import (
     comment_text, grn_tile_of, jcz_tile_ids, kind_of, location_place, mapping_data, position_of, required,
     slot_colours,
 )
+from grn.games.carcassonne import MAX_COPIES
 from grn.interop import ConversionProblem, one_line, player_name
 from grn.ruleset import COLOURS
 from grn.tiling.tiles import load_shipped_tileset
@@ -43,21 +44,23 @@ class _Turn:
         self.takes: list[tuple[int, int]] = []
 
 
-def _options(setup: dict[str, Any]) -> tuple[list[str], bool]:
-    """The words of the Options tag from ``setup``, and whether The Gold Mines is played."""
+def _options(setup: dict[str, Any]) -> tuple[list[str], bool, tuple[str, int, int, int] | None]:
+    """The words of the Options tag from ``setup``, whether The Gold Mines is played, and the start tile
+    when it is not the base game's (tile, x, y, rotation; R86)."""
     sets = as_object(required(setup, "sets", "$.setup"), "$.setup.sets")
-    base = gold = False
+    base = gold = 0
     for name, count in sets.items():
         path = f"$.setup.sets[{json.dumps(name)}]"
+        copies = as_int(count, path, 0, MAX_COPIES)
         if name in ("basic", "basic:1", "basic:2"):
-            base = True
+            base += copies  # the two editions are the same tiles as far as the base game goes (R58)
         elif name == "goldmines":
-            gold = True
+            gold += copies
         else:
             raise ConversionProblem(f"the expansion {name!r} is not supported: grn reads the base game and "
                                     "The Gold Mines", path)
-        if as_int(count, path) != 1:
-            raise ConversionProblem(f"{count} copies of the tile set {name!r}: grn reads one", path)
+    if base > MAX_COPIES or gold > MAX_COPIES:
+        raise ConversionProblem(f"more than {MAX_COPIES} copies of a tile set", "$.setup.sets")
     if not base:
         raise ConversionProblem("the base game's tiles (basic:1 or basic:2) are not in the game", "$.setup.sets")
     words: list[str] = []
@@ -85,19 +88,41 @@ def _options(setup: dict[str, Any]) -> tuple[list[str], bool]:
         raise ConversionProblem(f"tiny-city-scoring is {small!r}: it is \"4\" or \"2\"",
                                 '$.setup.rules["tiny-city-scoring"]')
     if gold:
-        words.append("goldmines")
+        words.append("goldmines" if gold == 1 else f"goldmines={gold}")
     if not farmers:
         words.append("farmers=off")
     if small == "2":
         words.append("smallcity")
-    start = setup.get("start")
-    if start is not None:
-        tiles = as_list(start, "$.setup.start")
-        want = {"tile": mapping_data()["start"], "x": 0, "y": 0, "rotation": 0}
-        if len(tiles) != 1 or as_object(tiles[0], "$.setup.start[0]") != want:
-            raise ConversionProblem("the start is not the base game's start tile BA/RCr at 0,0 unturned",
-                                    "$.setup.start")
-    return words, gold
+    if base != 1:
+        words.append(f"basic={base}")
+    return words, gold > 0, _start(setup.get("start"), gold > 0)
+
+
+def _start(value: Any, gold: bool) -> tuple[str, int, int, int] | None:
+    """The start tile of ``setup.start`` (None: none given, or the base game's D at 0,0 unturned)."""
+    if value is None:
+        return None
+    tiles = as_list(value, "$.setup.start")
+    if len(tiles) != 1:
+        raise ConversionProblem(f"{len(tiles)} start tiles: grn reads one (the river and other expansions' starts "
+                                "are not supported)", "$.setup.start")
+    entry = as_object(tiles[0], "$.setup.start[0]")
+    jid = as_str(required(entry, "tile", "$.setup.start[0]"), "$.setup.start[0].tile")
+    tile = grn_tile_of().get(jid)
+    if tile is None or tile.startswith("GM") and not gold:
+        raise ConversionProblem(f"the start tile {jid!r} is not a tile of the base game"
+                                + (" or The Gold Mines" if gold else ""), "$.setup.start[0].tile")
+    x, y = position_of([entry.get("x", 0), entry.get("y", 0)], "$.setup.start[0]")
+    raw = entry.get("rotation", 0)
+    rotation = ROTATIONS.get(raw) if isinstance(raw, str) else (
+        as_int(raw, "$.setup.start[0].rotation", 0, 270) if not isinstance(raw, bool) else None)
+    if rotation not in (0, 90, 180, 270):
+        raise ConversionProblem(f"rotation {raw!r} is not 0, 90, 180 or 270 (R0, R90, R180, R270)",
+                                "$.setup.start[0].rotation")
+    assert rotation is not None
+    if (tile, x, y, rotation) == ("D", 0, 0, 0):
+        return None
+    return tile, x, y, rotation
 
 
 def _players(value: Any) -> tuple[list[str], list[str], list[str]]:
@@ -113,7 +138,7 @@ def _players(value: Any) -> tuple[list[str], list[str], list[str]]:
         name = as_str(p.get("name", ""), f"$.players[{i}].name")
         raw_names.append(name)
         # a GRN name holds no comma, parenthesis or line break (the Players tag's syntax)
-        names.append(player_name(name))
+        names.append(player_name(name, f"$.players[{i}].name"))
         slots.append(as_int(required(p, "slot", f"$.players[{i}]"), f"$.players[{i}].slot", 0, 99))
     if len(set(slots)) != len(slots):
         raise ConversionProblem("two players have the same slot", "$.players")
@@ -284,8 +309,22 @@ def _assertions(doc: dict[str, Any], names: list[str], colours: list[str]) -> tu
     return points, other
 
 
+def _refuse_old(doc: dict[str, Any]) -> None:
+    """A save of JCloisterZone 4 or earlier is named as such (its format is another)."""
+    version = doc.get("appVersion")
+    major = version.split(".")[0] if isinstance(version, str) else ""
+    if major.isdigit() and int(major) < 5 or version is None and "players" not in doc and "setup" not in doc:
+        said = f"JCloisterZone {version}" if isinstance(version, str) else "an older JCloisterZone"
+        raise ConversionProblem(f"a save of {said}: grn reads the saves of JCloisterZone 5 and later, whose "
+                                "format is another; open it in JCloisterZone 5 and save it again", "$.appVersion"
+                                if isinstance(version, str) else "$")
+
+
 def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     """The GRN record of the JCloisterZone saved game ``text``.  Raises :class:`ConversionProblem`."""
+    if text.lstrip().startswith("<"):
+        raise ConversionProblem("an XML save of JCloisterZone 4 or earlier: grn reads the JSON saves of "
+                                "JCloisterZone 5 and later; open it in JCloisterZone 5 and save it again", "$")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -295,16 +334,29 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     except ValueError as exc:  # a number of more than 4,300 digits
         raise ConversionProblem(f"not JSON grn can read: {exc}", "$") from None
     doc = as_object(data, "$")
+    _refuse_old(doc)
     setup = as_object(required(doc, "setup", "$"), "$.setup")
-    words, gold = _options(setup)
+    words, gold, start = _options(setup)
+    copies = {"basic": 1, "goldmines": 0}
+    for word in words:
+        option, _, count = word.partition("=")
+        if option in copies:
+            copies[option] = int(count) if count else 1
     ext_tags, takes, written = _ext(doc)
     names, colours, raw_names = _players(required(doc, "players", "$"))
     replay = as_list(required(doc, "replay", "$"), "$.replay")
     turns = _read_replay(replay, len(names), gold)
     annotations = as_object(doc.get("gameAnnotations", {}), "$.gameAnnotations")
-    bag = sum(t.count for t in load_shipped_tileset(__package__)
-              if gold or not t.id.startswith("GM")) - 1  # the start tile is not drawn
-    last_discards = _draws(annotations, turns, bag)
+    cut = 0
+    if "endTurn" in annotations:
+        # JCloisterZone ends the game after that turn, whatever the replay holds after it (R86)
+        end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
+        if end < len(turns):
+            cut = len(turns) - end
+            turns = turns[:end]
+    bag = sum(t.count * copies["goldmines" if t.id.startswith("GM") else "basic"]
+              for t in load_shipped_tileset(__package__)) - 1  # the start tile is not drawn
+    last_discards = [] if cut else _draws(annotations, turns, bag)
     for n, spots in takes.items():
         if 1 <= n <= len(turns):
             turns[n - 1].takes = spots
@@ -318,11 +370,17 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     ended = False
     if "endTurn" in annotations:
         end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
-        if end < len(turns):
-            raise ConversionProblem(f"the game ends after turn {end}, but the replay has {len(turns)} turns",
-                                    "$.gameAnnotations.endTurn")
         ended = end == len(turns) and all(t.committed for t in turns)
     points, notes = _assertions(doc, raw_names, colours)
+    if cut:
+        notes.insert(0, f"the game ends after turn {len(turns)} (gameAnnotations.endTurn): the replay's "
+                     f"{cut} later turn{'s are' if cut != 1 else ' is'} not played")
+        if points:  # asserted of the whole replay, not of the game that ends early
+            notes.append("points asserted after the whole replay: " + ", ".join(f"{c} {p}" for c, p in points.items()))
+            points = {}
+    unread = sorted(k for k in annotations if k not in ("drawOrder", "endTurn"))
+    if unread:
+        notes.append("gameAnnotations not read: " + ", ".join(unread))
 
     header: dict[str, str] = {"Game": "carcassonne"}
     name = doc.get("name")
@@ -337,6 +395,9 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     header["Players"] = ", ".join(f"{n} ({c})" if n else c for n, c in zip(names, colours))
     if words:
         header["Options"] = ", ".join(words)
+    if start is not None:
+        tile, x, y, rotation = start
+        header["Start"] = f"{tile}@{x},{y}" + (f":{rotation}" if rotation else "")
     if ended:
         header["End"] = "now"
         if len(points) == len(colours):

@@ -13,8 +13,9 @@ import re
 from typing import Any, cast
 
 from grn.errors import IllegalAction
+from grn.games.carcassonne import start_of
 from grn.games.carcassonne.jcz_format import (
-    APP_VERSION, GRN_KEY, SMALL, jcz_tile_ids, location_place, mapping_data, place_location, slot_colours,
+    APP_VERSION, GRN_KEY, SMALL, jcz_tile_ids, location_place, place_location, slot_colours,
 )
 from grn.interop import ConversionProblem
 from grn.record import Record
@@ -114,14 +115,15 @@ def grn_to_jcz(record: Record) -> str:
         doc["created"] = date.strip().replace(".", "-") + "T00:00:00.000Z"
     doc["initialRandom"] = 0.0
     doc["clock"] = 0
-    sets: dict[str, int] = {"basic:1": 1}
+    sets: dict[str, int] = {"basic:1": options.basic}
     elements: dict[str, Any] = {"small-follower": 7, "farmers": options.farmers}
     if options.goldmines:
-        sets["goldmines"] = 1
+        sets["goldmines"] = options.goldmines_copies
         elements["gold"] = True
+    tile, sx, sy, srot = start_of(record) or ("D", 0, 0, 0)
     doc["setup"] = {"sets": sets, "elements": elements,
                     "rules": {"tiny-city-scoring": "2"} if options.smallcity else {},
-                    "start": [{"tile": mapping_data()["start"], "x": 0, "y": 0, "rotation": 0}], "options": {}}
+                    "start": [{"tile": jcz_tile_ids()[tile], "x": sx, "y": -sy, "rotation": srot}], "options": {}}
     doc["players"] = players
     doc["replay"] = replay
     annotations: dict[str, Any] = {"drawOrder": draws}

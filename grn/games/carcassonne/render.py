@@ -22,6 +22,7 @@ from typing import Any
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
 from grn.render import style as st
 from grn.render import tiled
+from grn.ruleset import Panel
 from grn.render.tiled import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.tiling.commands import PlaceTile
@@ -146,8 +147,11 @@ def tile_drawing(design: TileDesign) -> str:
                        'stroke="#5a4030" stroke-width="2"/><rect x="46" y="52" width="8" height="12" '
                        'fill="#5a4030"/></g>')
     if INGOT_MARK in design.marks:
-        out.append('<path class="ingot-mark" d="M6,90 L10,83 L24,83 L28,90 Z" fill="#e2b53a" stroke="#7a5a10" '
-                   'stroke-width="1.5"/>')
+        # printed on the tile: an outline in a dashed ring, never gold-filled, so that it cannot pass for the
+        # real ingots lying on the tile (drawn by ingots(): gold, larger, with their count)
+        out.append('<g class="ingot-mark"><circle cx="15" cy="86" r="10" fill="#efe3c4" stroke="#7a5a10" '
+                   'stroke-width="1" stroke-dasharray="2 1.5"/><path d="M8,90 L11,83 L19,83 L22,90 Z" fill="none" '
+                   'stroke="#7a5a10" stroke-width="1.3"/><title>the ingot symbol printed on the tile</title></g>')
     out.append(f'<rect width="{T}" height="{T}" fill="none" stroke="#3d3226" stroke-width="1"/>')
     return "".join(out)
 
@@ -163,9 +167,20 @@ def follower(cx: float, cy: float, colour: str, kind: str, s: float = 1.2, cls: 
             f'<title>{esc((colour + " " + role).strip())}</title></g>')
 
 
+def ingot_spot(rotation: int) -> tuple[float, float]:
+    """Where the real ingots on a tile turned ``rotation`` are drawn: the corner across from the ingot symbol
+    printed on the tile (which turns with it), so that the two never meet."""
+    dx, dy = 76.0 - 50, 22.0 - 50
+    for _ in range((rotation // 90) % 4):
+        dx, dy = -dy, dx
+    return 50 + dx, 50 + dy
+
+
 def ingots(cx: float, cy: float, count: int) -> str:
+    """The real gold ingots lying on a tile: a gold bar with a white halo and its count in a badge."""
     return (f'<g class="ingots" data-count="{count}" transform="translate({num(cx)},{num(cy)})">'
-            f'<path d="M-11,6 L-7,-2 L7,-2 L11,6 Z" fill="#f0c53c" stroke="#7a5a10" stroke-width="1.5"/>'
+            f'<path d="M-12,7 L-8,-3 L8,-3 L12,7 Z" fill="none" stroke="#ffffff" stroke-width="4"/>'
+            f'<path d="M-12,7 L-8,-3 L8,-3 L12,7 Z" fill="#f0c53c" stroke="#7a5a10" stroke-width="1.5"/>'
             f'<circle cx="12" cy="-8" r="8" fill="#ffffff" stroke="#7a5a10" stroke-width="1.5"/>'
             f'<text x="12" y="-4.3" font-size="11" font-weight="bold" text-anchor="middle" fill="{st.INK}">{count}'
             f'</text><title>{count} gold ingot{"s" if count != 1 else ""}</title></g>')
@@ -196,6 +211,8 @@ def _turned(X: float, Y: float, rotation: int, body: str, cls: str = "") -> str:
 
 
 def _next_tile(position: Any) -> str | None:
+    if position.asked is not None:  # render --legal --tile T
+        return str(position.asked)
     turn = position.next_turn()
     if turn is None:
         return None
@@ -204,8 +221,12 @@ def _next_tile(position: Any) -> str | None:
 
 def render_position(position: Any, *, legal: bool = False, width: int | None = None,
                     defs: TileDefs | None = None, diagram: bool = False,
-                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                    panel: bool = True) -> str:
     """The SVG of a Carcassonne position (``defs``: a shared :class:`TileDefs` the page writes once).
+
+    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
+    (the viewer shows the panel in words beside it: :func:`panel_text`).
 
     ``diagram`` draws a picture for a rules discussion: only the board around
     the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
@@ -218,7 +239,7 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     state = position.state
     board = state.board
     tileset = state.tileset
-    extent = tiled.markup_extent(position.markup, tileset)
+    extent = tiled.markup_extent(position.markup, tileset, label_room=not diagram)
     ghosts = extent.ghosts
     xs = [x for x, _ in board.tiles] or [0]
     ys = [y for _, y in board.tiles] or [0]
@@ -247,10 +268,12 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         spots = {xy: r for xy, r in spots.items() if inside(*xy)}
     bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
     n = len(state.players)
-    lines = tiled.caption_lines(caption, bw) if diagram else []
+    lines = tiled.caption_lines(caption, tiled.diagram_width(bw, caption)) if diagram else []
     top = tiled.caption_height(lines)
-    W = bw if diagram else max(bw, 640.0)
-    panel_h = 0 if diagram else 110 + 60 * n
+    alone = diagram or not panel
+    W = tiled.diagram_width(bw, caption) if diagram else bw if alone else max(bw, 640.0)
+    panel_h = 0 if alone else 110 + 60 * n
+    coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
     H = top + bh + panel_h
     if diagram:
         width = width or 700
@@ -270,11 +293,11 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         # position however the board grows
         out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(frame.oy + maxy * T)})">')
         frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
-        out.append(f'<g transform="translate(0,{num(-maxy * T - 13)})">' + "".join(
-            st.text(x * T + T / 2, 0, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord")
+        out.append(f'<g transform="translate(0,{num(-maxy * T - 13 - (coord - 15) / 2)})">' + "".join(
+            st.text(x * T + T / 2, 0, x, size=coord, anchor="middle", fill=st.GRID_TEXT, cls="coord")
             for x in range(minx, maxx + 1)) + "</g>")
         out.append(f'<g transform="translate({num(minx * T - 12)},0)">' + "".join(
-            st.text(0, -y * T + T / 2 + 5, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord")
+            st.text(0, -y * T + T / 2 + coord / 3, y, size=coord, anchor="end", fill=st.GRID_TEXT, cls="coord")
             for y in range(miny, maxy + 1)) + "</g>")
     for (x, y), rots in sorted(spots.items()):
         X, Y = frame.xy(x, y)
@@ -313,12 +336,13 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         out.append(follower(X + rx + shift, Y + ry, colour, kind))
     for (x, y), count in ingot_places:
         X, Y = frame.xy(x, y)
-        out.append(ingots(X + T - 24, Y + 22, count))
-    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, _feature_at(board)))
+        ix, iy = ingot_spot(board.tiles[(x, y)].rotation if (x, y) in board.tiles else 0)
+        out.append(ingots(X + ix, Y + iy, count))
+    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, _feature_at(board), inside=diagram))
     if not own:
         out.append("</g>")
     head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn carcassonne")
-    if diagram:
+    if alone:
         return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
     # the panel (on a page of many positions: drawn at 0 and moved, so that it does not change as the board grows)
     names = {s.key: s.name for s in position.seats}
@@ -354,6 +378,22 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         out.append("</g>")
     out.append("</g>")
     return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
+
+
+def panel_text(position: Any) -> Panel:
+    """The player panel in words, for the viewer to show beside the board: the bag, and each player's
+    followers in supply and gold ingots held (with The Gold Mines)."""
+    state = position.state
+    bag = f"{state.bag_left} tile{'s' if state.bag_left != 1 else ''} in the bag"
+    players: dict[str, tuple[str, ...]] = {}
+    for p in state.players:
+        n = state.followers_in_supply[p]
+        lines = [f"{n} follower{'s' if n != 1 else ''} in supply"]
+        if state.options.goldmines:
+            g = state.gold[p]
+            lines.append(f"{g} gold ingot{'s' if g != 1 else ''} held")
+        players[p] = tuple(lines)
+    return Panel((bag,), players)
 
 
 def _feature_at(board: Any) -> tiled.Anchor:

@@ -54,8 +54,9 @@ class CarcassonneState(SetUp):
 
     @classmethod
     def new(cls, tileset: TileSet | None, players: Sequence[str], options: Options = Options(),
-            first: str | None = None) -> CarcassonneState:
-        """A new game: the start tile D at 0,0, the other tiles in the bag (the Gold Mines tiles with ``goldmines``)."""
+            first: str | None = None, start: tuple[str, int, int, int] | None = None) -> CarcassonneState:
+        """A new game: the start tile D at 0,0 (or ``start``: tile, x, y, rotation), the other tiles in the bag
+        (the Gold Mines tiles with ``goldmines``; ``options.basic`` and ``goldmines_copies`` copies of each)."""
         if tileset is None:
             tileset = load_shipped_tileset("grn.games.carcassonne")
         players = tuple(players)
@@ -74,13 +75,17 @@ class CarcassonneState(SetUp):
         if first not in players:
             raise IllegalAction(f"first player {first!r} is not playing", rule="the start player",
                                 section=SEC_PLAYING)
+        if start is not None and start[0] not in tileset:
+            raise IllegalAction(f"the start tile {start[0]!r} is not a tile of the set", rule="the start tile",
+                                section=SEC_GENERAL)
         s = CarcassonneState.__new__(CarcassonneState)
-        s._start(tileset, players, first, TILE_RULES)
-        if not options.goldmines:
-            for t in tileset.tiles:
-                if INGOT_MARK in t.marks:
-                    s.bag_left -= s._bag[t.id]
-                    s._bag[t.id] = 0
+        s._start(tileset, players, first, TILE_RULES, start)
+        start_id = tileset.start if start is None else start[0]
+        for t in tileset.tiles:  # the box: each set's copies, less the start tile
+            gold = INGOT_MARK in t.marks
+            copies = (options.goldmines_copies if options.goldmines else 0) if gold else options.basic
+            s._bag[t.id] = max(0, t.count * copies - (t.id == start_id))
+        s.bag_left = sum(s._bag.values())
         s.options = options
         s.supply = [FOLLOWERS] * len(players)
         s.follower_at = {}

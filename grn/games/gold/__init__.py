@@ -66,7 +66,8 @@ class GoldRuleset(Ruleset):
         return "<ghost> shows a tile: the card game has none"
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
+                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
+        # the panel stays: the card grid has a fixed size, so the picture is never shrunk below reading size
         from grn.games.gold.render import render_gold
 
         return render_gold(position, reveal=reveal, width=width, shared_defs=shared_defs is not None)
@@ -99,6 +100,12 @@ class GoldRuleset(Ruleset):
                     for card, n in sorted(engine.face_down_cards().items(), key=lambda cn: card_text(cn[0]))]
         return [Suggestion(f"{p}=", "face down" + (f", seen before: {card_text(known[p])}" if p in known else ""),
                            "position") for p in down]
+
+    def turn_step(self, engine: Any, picked: Any) -> Any:
+        """The cards turned over: a place from the engine's face-down cards, then the face it showed."""
+        from grn.games.gold.recording import turn_step
+
+        return turn_step(self, engine, picked)
 
     def action_words(self, command: Any) -> str:
         """A card turned over, in words for the viewer's move list: ``b7: gold 1``, ``c4: red miner 2``."""

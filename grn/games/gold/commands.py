@@ -44,6 +44,16 @@ def card_text(card: Card) -> str:
     return f"{card.colour}{card.value}"
 
 
+def card_words(card: Card) -> str:
+    """A card face in words, for sentences a player reads: ``the gold card 3``, ``the black miner 3``,
+    ``the dynamite``."""
+    if card.kind == "gold":
+        return f"the gold card {card.value}"
+    if card.kind == "dynamite":
+        return "the dynamite"
+    return f"the {card.colour} miner {card.value}"
+
+
 class FlipCard(Value):
     """Turn over the face-down card at layout position ``pos``; ``face`` is what it showed."""
 

@@ -43,7 +43,7 @@ from typing import Final, Literal, SupportsInt, Union, cast
 
 from grn.engine import Engine, Event, not_playing
 from grn.errors import GrnError, IllegalAction
-from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text
+from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text, card_words
 
 __all__ = [
     "CardSet", "CardDataError", "SetupError", "load_cards", "grid_positions", "GRID_8X8",
@@ -207,11 +207,16 @@ class GoldTaken(Event):
     def describe(self) -> str:
         """A short sentence."""
         how = f" carried out by the miner at {self.by_miner_pos}" if self.by_miner_pos else ""
-        return f"{self.player} takes {card_text(self.card)} from {self.from_pos}{how}."
+        return f"{self.player} takes {card_words(self.card)} from {self.from_pos}{how}."
 
     def __repr__(self) -> str:
         by = f" by {self.by_miner_pos}" if self.by_miner_pos else ""
         return f"<GoldTaken {self.player} {card_text(self.card)}@{self.from_pos}{by}>"
+
+
+def _capital(text: str) -> str:
+    """``text`` with its first letter a capital: the start of a sentence."""
+    return text[:1].upper() + text[1:]
 
 
 class CardRemoved(Event):
@@ -230,7 +235,7 @@ class CardRemoved(Event):
 
     def describe(self) -> str:
         """A short sentence."""
-        return f"{card_text(self.card)} at {self.pos} leaves the game ({self.reason})."
+        return f"{_capital(card_words(self.card))} at {self.pos} leaves the game ({self.reason})."
 
     def __repr__(self) -> str:
         return f"<CardRemoved {card_text(self.card)}@{self.pos}: {self.reason}>"
@@ -252,7 +257,7 @@ class CardsReturned(Event):
 
     def describe(self) -> str:
         """A short sentence."""
-        what = " and ".join(f"{card_text(c)} at {p}" for p, c in zip(self.positions, self.cards))
+        what = _capital(" and ".join(f"{card_words(c)} at {p}" for p, c in zip(self.positions, self.cards)))
         return f"{what} {'go' if len(self.positions) > 1 else 'goes'} back face down ({self.reason})."
 
     def __repr__(self) -> str:
@@ -563,6 +568,12 @@ class GoldState(Engine):
         out = {c: n - gone.get(c, 0) for c, n in self._deck_counts.items()}
         return {c: n for c, n in out.items() if n > 0}
 
+    def unseen_cards(self) -> dict[Card, int]:
+        """The multiset of faces not yet seen anywhere: what a face-down card never turned may show."""
+        seen = self._seen_counts
+        out = {c: n - seen.get(c, 0) for c, n in self._deck_counts.items()}
+        return {c: n for c, n in out.items() if n > 0}
+
     def copy(self) -> GoldState:
         """An independent copy (for search and what-ifs)."""
         other = GoldState.__new__(GoldState)
@@ -748,7 +759,7 @@ class GoldState(Engine):
             # "the 'stronger' gold miner (higher number) defeats the 'weaker' gold miner
             # (lower number), who is then out of the game. Flip the stronger gold miner back"
             self._remove(weak.pos, weak.face)
-            events.append(CardRemoved(weak.pos, weak.face, f"defeated by {card_text(strong.face)} at {strong.pos}"))
+            events.append(CardRemoved(weak.pos, weak.face, f"defeated by {card_words(strong.face)} at {strong.pos}"))
             events.append(CardsReturned((strong.pos,), (strong.face,), "won the duel"))
             return
         if a.kind == "gold" and b.kind == "gold":

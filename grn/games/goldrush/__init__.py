@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.record import Record, Seat
-from grn.ruleset import SetupProblem, Suggestion
+from grn.ruleset import Panel, SetupProblem, Suggestion
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 from grn.tiling.tiles import TileSet, load_shipped_tileset
@@ -86,11 +86,18 @@ class GoldRushRuleset(TileRuleset):
 
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
                    width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                   panel: bool = True) -> str:
         from grn.games.goldrush.render import render_goldrush
 
         return render_goldrush(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption)
+                               caption=caption, panel=panel)
+
+    def player_panel(self, position: "Position") -> Panel:
+        """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
+        from grn.games.goldrush.render import panel_text
+
+        return panel_text(position)
 
     def page_defs(self) -> Any:
         from grn.games.goldrush.render import TileDefs
@@ -113,6 +120,22 @@ class GoldRushRuleset(TileRuleset):
             return []
         return [Suggestion(command_text(c, self), self.action_words(c), "action")
                 for c in engine.legal_followups(placement) if c is not None]
+
+    def tile_picture(self, tile_id: str) -> str | None:
+        """The tile alone, unturned: what the recorder's tile buttons show."""
+        from grn.games.goldrush.drawing import tile_drawing
+        from grn.render import style as st
+
+        design = self.default_tileset().by_id.get(tile_id)
+        if design is None:
+            return None
+        return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design, 0) + "</svg>"
+
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+        """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
+        from grn.games.goldrush.recording import followup_step
+
+        return followup_step(self, engine, before, placement, picked)
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""

@@ -286,6 +286,44 @@ def segment_anchor(design: TileDesign, rotation: int, si: int) -> tuple[float, f
 
 
 
+#: Half the size of a drawn nugget (scale 1.15, with its outline) and of a tent (scale 1.2, with its halo):
+#: what must not overlap.
+NUGGET_HALF = 7.5
+TENT_BOX = (-16.5, -19.0, 16.5, 12.0)
+
+
+def nugget_spots(design: TileDesign, rotation: int, si: int) -> list[tuple[float, float]]:
+    """Where the nugget symbols of mountain segment ``si`` are printed on the turned design (tile units)."""
+    g = geometry(design, rotation)
+    if si not in g.mountain_anchor:
+        return []
+    anchor, axis = g.mountain_anchor[si]
+    return _spread(anchor, axis, design.segments[si].count("nuggets"), 14.5)
+
+
+def tent_anchor(design: TileDesign, rotation: int, si: int) -> tuple[float, float]:
+    """Where a tent on segment ``si`` is drawn: beside the piece standing there and clear of the nugget
+    symbols printed on the tile (a tent must not hide how many nuggets a mountain has), inside the tile."""
+    ax, ay = segment_anchor(design, rotation, si)
+    spots = nugget_spots(design, rotation, si)
+    x0, y0, x1, y1 = TENT_BOX
+
+    def clear(cx: float, cy: float) -> bool:
+        if cx + x0 < 0 or cy + y0 < 0 or cx + x1 > 100 or cy + y1 > 100:
+            return False
+        boxes = [(nx - NUGGET_HALF, ny - NUGGET_HALF, nx + NUGGET_HALF, ny + NUGGET_HALF) for nx, ny in spots]
+        boxes.append((ax - 8, ay - 10, ax + 8, ay + 10))  # the cowboy standing on the anchor
+        return not any(cx + x0 < bx1 and bx0 < cx + x1 and cy + y0 < by1 and by0 < cy + y1
+                       for bx0, by0, bx1, by1 in boxes)
+
+    candidates = [(ax - 18, ay + 4), (ax + 18, ay + 4)]
+    candidates += [(ax + dx, ay + dy) for dist in (24, 32, 40) for dx, dy in
+                   ((0, dist), (0, -dist), (-dist, 0), (dist, 0), (-dist, dist), (dist, dist), (-dist, -dist),
+                    (dist, -dist))]
+    candidates += [(x, y) for y in (18, 50, 82) for x in (18, 50, 82)]
+    return next((c for c in candidates if clear(*c)), candidates[0])
+
+
 # ----------------------------------------------------------------------------
 # symbols (centred on (x, y), drawn upright)
 # ----------------------------------------------------------------------------

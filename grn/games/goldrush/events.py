@@ -6,7 +6,7 @@ Each is a small immutable :class:`~grn.engine.Event` with a sentence for
 
 from __future__ import annotations
 
-from typing import Final, Sequence
+from typing import Any, Final, Sequence
 
 from grn.engine import Event
 from grn.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
@@ -71,22 +71,32 @@ class TokenMined(Event):
 class TokensPlaced(Event):
     """``count`` mining tokens go on the mountain of the tile at ``(x, y)``; ``wanted`` its nugget symbols."""
 
-    __slots__ = ("x", "y", "count", "wanted")
-    _fields = ("x", "y", "count", "wanted")
+    __slots__ = ("x", "y", "count", "wanted", "where")
+    _fields = ("x", "y", "count", "wanted", "where")
 
-    def __init__(self, x: int, y: int, count: int, wanted: int) -> None:
+    def __init__(self, x: int, y: int, count: int, wanted: int, where: str = "") -> None:
         self.x: Final = x
         self.y: Final = y
         self.count: Final = count
         self.wanted: Final = wanted
+        #: The mountain's place on a tile with more than one (``N``), as the notation names it; else "".
+        self.where: Final = where
 
     def _key(self) -> tuple[object, ...]:
-        return (self.x, self.y, self.count, self.wanted)
+        return (self.x, self.y, self.count, self.wanted, self.where)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fields; ``where`` only on a tile with more than one mountain."""
+        out = super().to_json()
+        if not self.where:
+            del out["where"]
+        return out
 
     def describe(self) -> str:
-        """E.g. "2 mining tokens go on the mountain at 1,0"."""
+        """E.g. "2 mining tokens go on the mountain at 1,0" (``at 2,0:N`` on a tile with two mountains)."""
         verb = "goes" if self.count == 1 else "go"
-        text = f"{counted(self.count, 'mining token')} {verb} on the mountain at {self.x},{self.y}"
+        at = f"{self.x},{self.y}" + (f":{self.where}" if self.where else "")
+        text = f"{counted(self.count, 'mining token')} {verb} on the mountain at {at}"
         if self.count < self.wanted:
             text += f" (the supply is out: {self.wanted} were due)"
         return text
@@ -113,7 +123,8 @@ class TokensReturned(Event):
         if self.final:
             verb = "is" if self.count == 1 else "are"
             return f"{counted(self.count, 'mining token')} left on mountains {verb} removed from the game"
-        return f"{counted(self.count, 'mining token')} go back to the supply (no gold miner on the mountain)"
+        verb = "goes" if self.count == 1 else "go"
+        return f"{counted(self.count, 'mining token')} {verb} back to the supply (no gold miner on the mountain)"
 
     def __repr__(self) -> str:
         return f"<TokensReturned {self.count}{' final' if self.final else ''}>"

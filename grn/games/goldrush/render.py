@@ -28,10 +28,11 @@ from grn.tiling.commands import PlaceTile
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.render import tiled
+from grn.ruleset import Panel
 from grn.render.tiled import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
-                                        tile_drawing)
+                                        tent_anchor, tile_drawing)
 from grn.tiling.tiles import TileDesign
 
 T = st.TILE
@@ -196,6 +197,8 @@ def stack(cx: float, cy: float, count: int, s: float = 1.0) -> str:
 
 def _next_tile(position: Any) -> str | None:
     """The tile the next turn of the position's line (main line or variation) places, when it says so."""
+    if position.asked is not None:  # render --legal --tile T
+        return str(position.asked)
     turn = position.next_turn()
     if turn is None:
         return None
@@ -204,8 +207,12 @@ def _next_tile(position: Any) -> str | None:
 
 def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
                     defs: TileDefs | None = None, diagram: bool = False,
-                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None) -> str:
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                    panel: bool = True) -> str:
     """The SVG of a Gold Rush position (``defs``: a shared :class:`TileDefs`, emitted by the caller).
+
+    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
+    (the viewer shows the panel in words beside it: :func:`panel_text`).
 
     ``diagram`` draws a picture for a rules discussion: only the board around
     the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
@@ -217,7 +224,7 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     own_defs = defs is None
     tdefs = TileDefs() if defs is None else defs
     # what must fit on the board
-    extent = tiled.markup_extent(position.markup, tileset)
+    extent = tiled.markup_extent(position.markup, tileset, label_room=not diagram)
     ghosts = extent.ghosts
     xs = [t[0] for t in view.tiles] or [0]
     ys = [t[1] for t in view.tiles] or [0]
@@ -248,17 +255,19 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     side = bh > bw * 1.05
     panel_w: float
     panel_h: float
-    caption_lines = tiled.caption_lines(caption, bw) if diagram else []
-    if diagram:
+    caption_lines = tiled.caption_lines(caption, tiled.diagram_width(bw, caption)) if diagram else []
+    coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
+    if diagram or not panel:
         k = 1.0
         panel_w = panel_h = 0.0
-        W: float = bw
+        W: float = tiled.diagram_width(bw, caption) if diagram else bw
         top = tiled.caption_height(caption_lines)
         H: float = bh + top
-        frame = Frame(minx, maxx, miny, maxy, M, M + top)
+        frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M + top)
         px: float = 0
         py: float = 0
-        width = width or 700
+        if diagram:
+            width = width or 700
     elif side:
         k = max(1.0, min(2.2, bh / 1000))
         panel_w, panel_h = 430, 164 + 118 * n
@@ -290,23 +299,25 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     # the same way until the board grows past it)
     if not own_defs:
         xs_at: list[tuple[float, int]] = [(frame.xy(x, maxy)[0] + T / 2, x) for x in range(minx, maxx + 1)]
-        ys_at: list[tuple[float, int]] = [(frame.xy(minx, y)[1] + T / 2 + 5, y) for y in range(miny, maxy + 1)]
+        ys_at: list[tuple[float, int]] = [(frame.xy(minx, y)[1] + T / 2 + coord / 3, y)
+                                          for y in range(miny, maxy + 1)]
+        grow = (coord - 15) / 2
         sides: list[tuple[float, float, list[tuple[float, int]], str, bool]] = [
-            (0, frame.oy - 13, xs_at, "middle", True), (0, frame.oy + frame.h + 25, xs_at, "middle", True),
+            (0, frame.oy - 13 - grow, xs_at, "middle", True), (0, frame.oy + frame.h + 25 + grow, xs_at, "middle", True),
             (frame.ox - 12, 0, ys_at, "end", False), (frame.ox + frame.w + 12, 0, ys_at, "start", False)]
         for sx, sy, at, anchor, across in sides:
-            row = [st.text(c if across else 0, 0 if across else c, v, size=15, anchor=anchor, fill=st.GRID_TEXT,
+            row = [st.text(c if across else 0, 0 if across else c, v, size=coord, anchor=anchor, fill=st.GRID_TEXT,
                            cls="coord") for c, v in at]
             out.append(f'<g transform="translate({num(sx)},{num(sy)})">' + "".join(row) + "</g>")
     for x in range(minx, maxx + 1) if own_defs else ():
         cx = frame.xy(x, maxy)[0] + T / 2
-        out.append(st.text(cx, frame.oy - 13, x, size=15, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
-        out.append(st.text(cx, frame.oy + frame.h + 25, x, size=15, anchor="middle", fill=st.GRID_TEXT,
+        out.append(st.text(cx, frame.oy - 13 - (coord - 15) / 2, x, size=coord, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
+        out.append(st.text(cx, frame.oy + frame.h + 25 + (coord - 15) / 2, x, size=coord, anchor="middle", fill=st.GRID_TEXT,
                            cls="coord"))
     for y in range(miny, maxy + 1) if own_defs else ():
-        cy = frame.xy(minx, y)[1] + T / 2 + 5
-        out.append(st.text(frame.ox - 12, cy, y, size=15, anchor="end", fill=st.GRID_TEXT, cls="coord"))
-        out.append(st.text(frame.ox + frame.w + 12, cy, y, size=15, fill=st.GRID_TEXT, cls="coord"))
+        cy = frame.xy(minx, y)[1] + T / 2 + coord / 3
+        out.append(st.text(frame.ox - 12, cy, y, size=coord, anchor="end", fill=st.GRID_TEXT, cls="coord"))
+        out.append(st.text(frame.ox + frame.w + 12, cy, y, size=coord, fill=st.GRID_TEXT, cls="coord"))
     # legal placements: the next tile itself, ghosted, in each rotation that fits (on empty squares)
     used: set[str] = set()
     next_design = tileset[next_tile] if legal_spots and next_tile is not None else None
@@ -373,8 +384,8 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         out.append(stack(X + ax + 17, Y + ay + 6, p.count))
     for p in view.tents:
         X, Y = frame.xy(p.x, p.y)
-        ax, ay = segment_anchor(p.design, p.rotation, p.local)
-        out.append(tent(X + ax - 18, Y + ay + 4, p.owner))
+        ax, ay = tent_anchor(p.design, p.rotation, p.local)
+        out.append(tent(X + ax, Y + ay, p.owner))
     for p, aside in zip(view.cowboys, side_by_side([(p.x, p.y, p.local) for p in view.cowboys])):
         X, Y = frame.xy(p.x, p.y)
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
@@ -388,18 +399,39 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
             return PLACE_XY[place]
         return segment_anchor(t.design, t.rotation, t.orientation.place_segment[place])
 
-    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, feature_at))
+    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, feature_at, inside=diagram))
     if not own_defs:
         out[board_start:] = [f'<g class="board-layer" transform="translate({num(shift[0])},{num(shift[1])})">',
                              *out[board_start:], "</g>"]
     # the panel
-    if not diagram:
+    if not diagram and panel:
         out.append(_panel(position, view, px, py, panel_w, panel_h, side, not own_defs,
                           next_tile if legal_spots else None, k))
     head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn goldrush")
     if own_defs:
         return head + tdefs.defs(used) + "".join(out) + "</svg>"
     return head + "".join(out) + "</svg>"
+
+
+def panel_text(position: Any) -> Panel:
+    """The player panel in words, for the viewer to show beside the board: the bag and the mining tokens, and
+    each player's cowboys, tent and tokens."""
+    view = board_view(position.state)
+    over = getattr(position.state, "is_over", False)
+    bag = f"{view.bag_left} tile{'s' if view.bag_left != 1 else ''} in the bag"
+    if view.token_supply or not over:
+        bag += f", {view.token_supply} mining tokens in the supply"
+    players: dict[str, tuple[str, ...]] = {}
+    for p in view.players:
+        supply = view.supply.get(p, 0)
+        count, known = view.tokens.get(p, (0, []))
+        unknown = count - len(known)
+        vals = ", ".join(str(v) for v in known) + (", " if known and unknown else "") \
+            + (f"{unknown} unknown" if unknown else "")
+        tokens = f"{count} token{'s' if count != 1 else ''}" + (f" ({vals})" if count else "")
+        tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
+        players[p] = (f"{supply} cowboy{'s' if supply != 1 else ''} in supply", tent_txt, tokens)
+    return Panel((bag,), players)
 
 
 def _clip(s: str, n: int) -> str:

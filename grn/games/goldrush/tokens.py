@@ -145,14 +145,17 @@ class MiningTokens(TileEngine):
                     stacks[targets[g]] = merged
         events = []
         supply = self.token_supply
-        for ls, got, want in (self._alloc_tokens(p.design) if alloc is None else alloc):
+        allocated = self._alloc_tokens(p.design) if alloc is None else alloc
+        for ls, got, want in allocated:
             t = targets[p.group[ls]]
             st = stacks.get(t)
             if st is None:
                 st = stacks[t] = []
             for _ in range(got):
                 st.append(supply.pop())
-            events.append(TokensPlaced(p.x, p.y, got, want))
+            # a tile with two mountains: say which one, as the notation names it (2,0:N)
+            where = self._location_name(p.orientation, ls) if len(allocated) > 1 else ""
+            events.append(TokensPlaced(p.x, p.y, got, want, where))
         return events
 
     def _post_stack(self, p: Placement, g: int, alloc: list[tuple[int, int, int]]) -> int:

@@ -1,0 +1,53 @@
+"""Recording a Carcassonne turn by choosing (``grn serve``): the second gold ingot, then a follower.
+
+The options come from the engine (:meth:`ingot_options`, :meth:`follower_options`)
+and the whole turn is tried on a copy before it is offered.  Gold is taken by
+the default choice (as self-play does, docs/rulings.md), so no ``take@`` is asked.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from grn.choices import ChoiceError, Option, Step, finished
+from grn.errors import IllegalAction
+from grn.tiling.commands import PlaceTile
+from grn.writer import command_text
+
+NONE = "none"
+
+
+def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement: PlaceTile,
+                  picked: Sequence[str]) -> Step:
+    """The second ingot of a Gold Mines tile (when it has one), then a follower or none."""
+    scene = (f"ghost {placement.tile}@{placement.x},{placement.y}:{placement.rotation}",)
+    actions: list[Any] = [*before, placement]
+    rest = list(picked)
+    ingots = {command_text(i, ruleset): i for i in engine.ingot_options(placement)}
+    if ingots:
+        if not rest:
+            return Step("Where does the second gold ingot go?",
+                        tuple(Option(w, ruleset.action_words(i), f"highlight {i.x},{i.y}") for w, i in ingots.items()),
+                        scene=scene)
+        word = rest.pop(0)
+        if word not in ingots:
+            raise ChoiceError(f"{word!r} is not a tile next to the new one")
+        actions.append(ingots[word])
+    followers = {command_text(f, ruleset): f for f in engine.follower_options(placement)}
+    if not rest:
+        offered = [Option(NONE, "no follower")]
+        offered += [Option(w, ruleset.action_words(f), f"highlight {placement.x},{placement.y}:{f.location}")
+                    for w, f in followers.items()]
+        return Step("A follower on the new tile?", tuple(offered), scene=scene)
+    word = rest.pop(0)
+    if word != NONE:
+        if word not in followers:
+            raise ChoiceError(f"{word!r} is not a free feature of the new tile")
+        actions.append(followers[word])
+    if rest:
+        raise ChoiceError(f"{rest[0]!r} is not a choice here: the turn is whole")
+    try:
+        engine.after(engine.current_player, actions)
+    except IllegalAction as exc:
+        raise ChoiceError(exc.message) from None
+    return finished(tuple(actions), "; ".join(ruleset.action_words(a) for a in actions), scene=scene)

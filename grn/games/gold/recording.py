@@ -1,0 +1,69 @@
+"""Recording a turn of Gold by choosing (``grn serve``): tap a face-down card, then say what it showed.
+
+The places offered are the engine's :meth:`~GoldState.legal_flips`; a card seen
+before can only show what it showed then, and a card never seen any face of
+the card list not yet seen (:meth:`~GoldState.unseen_cards`, less the faces
+already given this turn).  The whole turn is tried on a copy before it is offered.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from grn.choices import ChoiceError, Option, Step, finished
+from grn.errors import IllegalAction
+from grn.games.gold.commands import Card, FlipCard, card_text
+
+
+def _face_order(card: Card) -> tuple[int, str, int]:
+    return ({"gold": 0, "miner": 1, "dynamite": 2}[card.kind], card.colour or "", card.value)
+
+
+def turn_step(ruleset: Any, engine: Any, picked: Sequence[str]) -> Step:
+    """Places and faces in turn, as many cards as the turn turns over (two, one in the Gold Rush)."""
+    if engine.is_over:
+        return Step("The game is over: no card is left on the table")
+    due = engine.flips_due
+    legal = engine.legal_flips()
+    known = engine.known_faces()
+    unseen = engine.unseen_cards()
+    flips: list[FlipCard] = []
+    words = list(picked)
+    i = 0
+    while len(flips) < due:
+        taken = {f.pos for f in flips}
+        if i == len(words):
+            prompt = "Tap a face-down card to turn over" if not flips else "Tap the second card"
+            return Step(prompt, tuple(Option(p, p, f"highlight {p}") for p in legal if p not in taken),
+                        scene=tuple(f"highlight {f.pos} green" for f in flips))
+        pos = words[i]
+        if pos not in legal or pos in taken:
+            raise ChoiceError(f"{pos!r} is not a face-down card left to turn")
+        i += 1
+        if pos in known:
+            faces = {card_text(known[pos]): known[pos]}
+        else:
+            left = dict(unseen)
+            for f in flips:
+                if f.pos not in known:
+                    left[f.face] -= 1
+            faces = {card_text(c): c for c in sorted((c for c, n in left.items() if n > 0), key=_face_order)}
+        if i == len(words):
+            # the faces are buttons only: the card tapped is shown, not a target per face
+            return Step(f"What did {pos} show?",
+                        tuple(Option(w, ruleset.action_words(FlipCard(pos, c)).split(": ", 1)[-1])
+                              for w, c in faces.items()),
+                        scene=tuple(f"highlight {p} green" for p in [*(f.pos for f in flips), pos]))
+        face = faces.get(words[i])
+        if face is None:
+            raise ChoiceError(f"{pos} cannot show {words[i]!r}")
+        i += 1
+        flips.append(FlipCard(pos, face))
+    if i < len(words):
+        raise ChoiceError(f"{words[i]!r} is not a choice here: the turn is whole")
+    try:
+        engine.after(engine.current_player, flips)
+    except IllegalAction as exc:
+        raise ChoiceError(exc.message) from None
+    return finished(tuple(flips), "; ".join(ruleset.action_words(f) for f in flips),
+                    scene=tuple(f"highlight {f.pos} green" for f in flips))

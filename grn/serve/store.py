@@ -1,0 +1,192 @@
+"""The games ``grn serve`` records, kept in ``grn archive``'s SQLite file with its own code.
+
+A game being recorded is one archived game with a file row of its own (path
+``grn serve``, a random key instead of the text's SHA-256: the text changes
+every turn).  After every turn the record is written again as canonical GRN,
+validated and indexed (:func:`grn.archive.db.insert_game`), so that
+``grn archive search`` finds it at once.  A write is checked against the text
+the client edited (``base``, its SHA-256): two phones editing one game cannot
+overwrite each other's turns; the loser is told to reload.  The work is done
+before the write transaction, which holds only the short ``BEGIN IMMEDIATE``
+... ``COMMIT`` of the rows (SQLite WAL: readers never wait).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from grn.archive.db import connect, delete_game, insert_game
+from grn.archive.facts import game_facts
+from grn.archive.parallel import GameResult
+from grn.archive.search import Filters, game_ids
+from grn.record import Record
+from grn.serve.views import record_for
+from grn.validate import validate_record
+from grn.writer import write_record
+
+#: The ``files.path`` of games recorded by ``grn serve``.
+SERVED = "grn serve"
+#: Seconds a writer waits for another's transaction (many phones, one archive).
+BUSY_SECONDS = 30.0
+
+
+class StoreError(Exception):
+    """A request the archive cannot answer: ``status`` is the HTTP status to give."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def digest(text: str) -> str:
+    """The SHA-256 of a game's stored text: what a client names as the version it edited."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class Store:
+    """One archive file; each thread has its own connection, so threads never share one."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        with self.connection(create=True) as con:
+            row = con.execute("SELECT value FROM meta WHERE key = 'serve_secret'").fetchone()
+            if row is None:
+                con.execute("INSERT OR IGNORE INTO meta VALUES ('serve_secret', ?)", (secrets.token_hex(32),))
+                row = con.execute("SELECT value FROM meta WHERE key = 'serve_secret'").fetchone()
+        #: The key of read-only share links (kept in the archive, so links survive a restart).
+        self.secret = str(row[0])
+
+    class _Conn:
+        def __init__(self, con: sqlite3.Connection) -> None:
+            self.con = con
+
+        def __enter__(self) -> sqlite3.Connection:
+            return self.con
+
+        def __exit__(self, *exc: object) -> None:
+            if self.con.in_transaction:
+                self.con.execute("ROLLBACK")
+
+    def connection(self, *, create: bool = False) -> "Store._Conn":
+        """This thread's connection to the archive (kept open: closing the last one checkpoints the WAL,
+        which would cost every request several milliseconds)."""
+        con: sqlite3.Connection | None = getattr(self._local, "con", None)
+        if con is None:
+            con = connect(self.path, create=create)
+            con.execute(f"PRAGMA busy_timeout = {int(BUSY_SECONDS * 1000)}")
+            self._local.con = con
+        return Store._Conn(con)
+
+    # -- reading ---------------------------------------------------------------------------------
+    def load(self, game_id: int) -> tuple[Record, str]:
+        """A game's record and its stored text (the record of a text read lately is not read again)."""
+        with self.connection() as con:
+            row = con.execute("SELECT text, format FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in the archive", 404)
+        try:
+            record = record_for(row[0], row[1])
+        except ValueError as exc:
+            raise StoreError(f"game {game_id} cannot be read: {exc}", 422) from None
+        return record, str(row[0])
+
+    def search(self, filters: Filters, limit: int = 200) -> list[dict[str, Any]]:
+        """The games the filters select (newest first, at most ``limit``), as rows for the page."""
+        with self.connection() as con:
+            ids = game_ids(con, filters)[-limit:][::-1]
+            if not ids:
+                return []
+            marks = ",".join("?" * len(ids))
+            rows = con.execute(
+                f"SELECT g.id, g.game, g.date, g.event, g.players, g.result, g.turns, g.valid, g.complete, "
+                f"f.path FROM games g JOIN files f ON f.id = g.file_id WHERE g.id IN ({marks})", ids).fetchall()
+        by_id = {r[0]: r for r in rows}
+        out = []
+        for i in ids:
+            r = by_id[i]
+            out.append({"id": r[0], "game": r[1], "date": r[2], "event": r[3], "players": json.loads(r[4]),
+                        "result": r[5], "turns": r[6], "valid": bool(r[7]), "complete": bool(r[8]),
+                        "recorded": r[9] == SERVED})
+        return out
+
+    # -- writing ---------------------------------------------------------------------------------
+    @staticmethod
+    def _result(record: Record) -> tuple[GameResult, str]:
+        text = write_record(record)
+        # the stored text is what is read back: spans then point into it
+        again = record_for(text, "grn")
+        report = validate_record(again, file="<archive>", index=0, keep_turns=True)
+        return GameResult(0, report, None, text, "grn", game_facts(again, report)), text
+
+    def create(self, record: Record, source: str = SERVED) -> int:
+        """Add a game (a new one to record, or one imported); its id."""
+        result, text = self._result(record)
+        with self.connection() as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                cur = con.execute("INSERT INTO files (sha256, path, size, games, done, complete, added) "
+                                  "VALUES (?,?,?,1,1,1,?)",
+                                  (secrets.token_hex(32), source, len(text.encode()), _now()))
+                file_id = int(cur.lastrowid or 0)
+                game_id = int(con.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0])
+                insert_game(con, game_id, file_id, result)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        return game_id
+
+    def save(self, game_id: int, record: Record, base: str) -> str:
+        """Replace game ``game_id`` by ``record`` if its text is still ``base`` (a digest); the new text.
+
+        One transaction: the game's rows are all old or all new, whoever reads.
+        """
+        result, text = self._result(record)
+        with self.connection() as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                row = con.execute("SELECT text, file_id, file_index FROM games WHERE id = ?", (game_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"no game {game_id} in the archive", 404)
+                if digest(row[0]) != base:
+                    raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
+                result.index = int(row[2])
+                delete_game(con, game_id)
+                insert_game(con, game_id, int(row[1]), result)
+                con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), row[1]))
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+        return text
+
+    def delete(self, game_id: int) -> None:
+        """Remove a game and its facts."""
+        with self.connection() as con:
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                if con.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise StoreError(f"no game {game_id} in the archive", 404)
+                delete_game(con, game_id)
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+
+    def share_key(self, game_id: int) -> str:
+        """The key of game ``game_id``'s read-only link (an HMAC of its id: it opens that game only)."""
+        return hmac.new(self.secret.encode(), f"game {game_id}".encode(), "sha256").hexdigest()[:32]
+
+
+def _now() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())

@@ -1,0 +1,171 @@
+"""grn serve in a real browser (Debian's chromium through Playwright) at a phone's size: recording by tapping.
+
+Skipped with a visible reason when chromium or the serve extra is missing (CI installs both).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip install 'grn[serve]'")
+pytest.importorskip("playwright", reason="playwright is in the test extra")
+
+import grn  # noqa: E402
+from grn.validate import validate_record  # noqa: E402
+from serve_server import TOKEN, running  # noqa: E402
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="chromium not installed: browser tests skipped (apt-get install chromium)")
+PHONE = {"width": 420, "height": 860}
+HOSTILE = "<img src=x onerror=document.title='PWNED';document.body.id='pwned'>"
+
+#: What tapping the first choice at every step records, written out by hand from the rules.
+EXPECTED = {
+    "goldrush": (f"{HOSTILE} (red), Ben (yellow)", "", ["1. red 01a@-1,0:90", "2. yellow 01a@-2,0:90"]),
+    "carcassonne": ("Ann (red), Ben (blue)", "", ["1. red A@-1,0:270", "2. blue A@-2,0"]),
+    "gold": ("Ann (red+yellow), Ben (green+blue)", "", ["1. red a1=G1 b1=G1", "2. green a1=G1 b1=G1"]),
+}
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+def wait_until(page, ok, timeout_ms: int = 20000) -> None:
+    """Poll from Python (the page's CSP lets Playwright evaluate no script text)."""
+    waited = 0
+    while not ok():
+        assert waited < timeout_ms, "the page did not change"
+        page.wait_for_timeout(50)
+        waited += 50
+
+
+def tap_first_until_turn_done(page, *, keyboard: bool = False) -> None:
+    """Tap the first choice offered (on the board when it is there) until the turn can be confirmed."""
+    while page.is_hidden("#confirm"):
+        first = page.locator("#options button").first
+        word = first.get_attribute("data-word")
+        marks = page.locator("#board .markup-layer .highlight[data-word]")
+        offered = set(page.locator("#options button").evaluate_all("bs => bs.map(b => b.dataset.word)"))
+        # only what the engine offers can be tapped on the board: no other square is a target
+        assert set(marks.evaluate_all("ms => ms.map(m => m.dataset.word)")) <= offered
+        before = page.inner_text("#prompt")
+        target = page.locator(f"#board .markup-layer .highlight[data-word='{word}']")
+        if keyboard:
+            first.focus()
+            page.keyboard.press("Enter")
+        elif target.count():
+            target.first.click()
+        else:
+            first.click()
+        wait_until(page, lambda: page.inner_text("#prompt") != before or not page.is_hidden("#confirm"))
+    if keyboard:
+        page.focus("#confirm")
+        page.keyboard.press("Enter")
+    else:
+        page.click("#confirm")
+
+
+@pytest.mark.parametrize("game", ["goldrush", "carcassonne", "gold"])
+def test_record_by_tapping_on_a_phone(browser, tmp_path: Path, game: str):
+    players, _, turns = EXPECTED[game]
+    with running(tmp_path / "club.db") as base:
+        page = browser.new_page(viewport=PHONE)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#games")
+        page.click("#to-new")
+        page.select_option("#newgame select[name=game]", game)
+        page.fill("#newgame input[name=players]", players)
+        page.fill("#newgame input[name=event]", HOSTILE)
+        page.click("#newgame button[type=submit]")
+        page.wait_for_selector("#options button")
+        tap_first_until_turn_done(page)
+        page.wait_for_selector("#moves li")
+        # the phone is closed and opened again: the game comes back where it stopped
+        page.reload()
+        page.wait_for_selector("#moves li.here")
+        tap_first_until_turn_done(page, keyboard=(game == "gold"))
+        wait_until(page, lambda: page.locator("#moves li").count() == 2)
+        page.fill("#note input[name=comment]", HOSTILE)
+        page.click("#note button[type=submit]")
+        wait_until(page, lambda: page.locator("#moves .comment").count() == 1)
+        assert page.inner_text("#moves .comment") == HOSTILE
+        assert page.title() != "PWNED" and page.locator("#pwned").count() == 0
+        # written in the move list in words and in GRN
+        assert page.locator("#moves .grn").all_inner_texts() == turns
+        text = page.text_content("#grn") or ""
+        assert errors == []
+        page.close()
+    (record,) = grn.notation.parse(text)
+    assert [f"{t.number}. {t.player} " + " ".join(
+        grn.writer.command_text(a) for a in t.actions) for t in record.turns] == turns
+    assert record.tag("Event") == HOSTILE and record.turns[-1].comments[0].text == HOSTILE
+    assert validate_record(record).valid
+
+
+def test_the_archive_page_lists_and_opens_the_viewer(browser, tmp_path: Path):
+    with running(tmp_path / "club.db") as base:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#import")
+        page.set_input_files("#import input[type=file]", "examples/goldrush-2p.grn")
+        page.click("#import button[type=submit]")
+        page.wait_for_selector("#games tbody tr")
+        assert "Ada" in page.inner_text("#games tbody")
+        page.click("#games tbody a")
+        page.wait_for_selector(".grn-viewer .grn-board svg")
+        assert "Thursday club night" in page.inner_text(".grn-viewer")
+        page.close()
+
+
+@pytest.mark.parametrize("game,cut", [("goldrush", 3), ("carcassonne", 3), ("gold", 4)])
+def test_finish_a_game_by_tapping(browser, tmp_path: Path, game: str, cut: int):
+    """A game opened from the archive a few turns before its end is tapped to its end: the last turns,
+    the game over, the final scores; the saved record is whole and valid."""
+    from dataclasses import replace
+
+    from grn import games
+    from grn.selfplay import to_record
+    from grn.writer import write_record
+
+    record = to_record(games.find_ruleset(game).selfplay(2, 7))
+    record = replace(record, tags=tuple((k, v) for k, v in record.tags if k != "Result"),
+                     turns=record.turns[:-cut])
+    with running(tmp_path / "club.db") as base:
+        page = browser.new_page(viewport=PHONE)
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#import")
+        grn_file = tmp_path / "game.grn"
+        grn_file.write_text(write_record(record))
+        page.set_input_files("#import input[type=file]", str(grn_file))
+        page.click("#import button[type=submit]")
+        page.wait_for_selector("#games tbody tr")
+        page.click("#games tbody button:has-text('Open')")
+        page.wait_for_selector("#moves li")
+        played = 0
+        while page.inner_text("#prompt") != "The game is over.":
+            assert played < 12, "the game did not end"
+            count = page.locator("#moves li").count()
+            tap_first_until_turn_done(page)
+            wait_until(page, lambda: page.locator("#moves li").count() == count + 1)
+            played += 1
+        assert played >= 1
+        assert "final" in page.inner_text("#scores")
+        text = page.text_content("#grn") or ""
+        page.close()
+    (saved,) = grn.notation.parse(text)
+    report = validate_record(saved)
+    assert report.valid and report.complete
+    assert saved.turns[:len(record.turns)] == record.turns
