@@ -54,22 +54,11 @@ class TileRuleset(Ruleset):
         """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what joins what (``city N+W``
         is one feature on two edges, ``city N, city W`` two; a path's end inside the tile after a dash), what
         lies inside, and the symbols and marks printed on it."""
-        from grn.tiling.places import EDGE_MIDDLES
-
         fields = _field_kinds(tileset)
         rows = []
         for design in tileset.tiles:
-            segments = design.segments
-            owner = {p: seg for seg in segments for p in seg.places}
-            edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
-            inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
-            joins = ", ".join(_joins(seg) for seg in segments if seg.places and seg.kind not in fields)
-            counts: dict[str, int] = {}
-            for seg in segments:
-                for name, n in seg.symbols:
-                    counts[name] = counts.get(name, 0) + n
-            symbols = ", ".join([f"{n} {name}" for name, n in sorted(counts.items())]
-                                + [f"{mark} printed" for mark in design.marks])
+            edges, inside, symbols = _tile_facts(design)
+            joins = ", ".join(_joins(seg) for seg in design.segments if seg.places and seg.kind not in fields)
             rows.append((design.id, design.count, edges, inside, joins or "-", symbols))
         width = max([len("joins")] + [len(r[4]) for r in rows]) + 2
         lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
@@ -273,8 +262,9 @@ def _joins(seg: Any) -> str:
     ends = "".join(f"-{end}" for end in seg.ends)
     return f"{seg.kind} {edges}{ends}"
 
+
 def _tile_facts(design: Any) -> tuple[list[str], str, str]:
-    """What lies on a tile's four edges (N E S W), inside it, and its symbols, in words."""
+    """What lies on a tile's four edges (N E S W), inside it, and the symbols and marks printed on it, in words."""
     from grn.tiling.places import EDGE_MIDDLES
 
     segments = design.segments
@@ -285,4 +275,6 @@ def _tile_facts(design: Any) -> tuple[list[str], str, str]:
     for seg in segments:
         for name, n in seg.symbols:
             counts[name] = counts.get(name, 0) + n
-    return edges, inside, ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+    symbols = ", ".join([f"{n} {name}" for name, n in sorted(counts.items())]
+                        + [f"{mark} printed" for mark in design.marks])
+    return edges, inside, symbols
