@@ -999,6 +999,18 @@ def tiles(
 
 
 @app.command()
+def lsp(pause: float = typer.Option(0.15, "--pause", metavar="SECONDS",
+                                   help="Quiet after the last change before the diagnostics are sent.")) -> None:
+    """Run the GRN language server over standard input and output, for editors (needs the lsp extra).
+
+    Example: grn lsp   (docs/editors.md: VS Code, Neovim, Emacs)
+    """
+    from grn.lsp import run
+
+    raise typer.Exit(run(pause))
+
+
+@app.command()
 def schema(
     name: str = typer.Argument("record", help="Which schema: record, report, tileset, or one a game ships."),
 ) -> None:

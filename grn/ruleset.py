@@ -36,6 +36,23 @@ if TYPE_CHECKING:
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
 
 
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    """A word an editor may offer at the cursor (``grn lsp``'s completion).
+
+    ``text`` is what is written, ``detail`` a few words shown beside it, ``kind``
+    what it is: ``"tile"`` (a tile id, still to be placed), ``"placement"``,
+    ``"action"`` (a whole command), ``"position"`` (a word to complete further) or ``"value"``.
+    """
+
+    text: str
+    detail: str = ""
+    kind: str = "action"
+
+    def __repr__(self) -> str:
+        return f"<Suggestion {self.kind} {self.text}>"
+
+
 @dataclass(frozen=True)
 class Panel:
     """What the viewer shows beside the board about a position, in words: ``lines`` about the whole position
@@ -193,6 +210,25 @@ class Ruleset:
     def ghost_problem(self, word: str, engine: "Engine") -> str | None:
         """What is wrong with the argument of ``<ghost>`` (default: the game has no ghosts)."""
         return f"<ghost> shows a tile: {self.title or self.name} has none"
+
+    # -- editors ----------------------------------------------------------
+    def suggestions(self, engine: "Engine", player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
+        """What may be written next in ``player``'s turn (for an editor's completion).
+
+        ``engine`` is the position before the turn (left unchanged), ``written`` the
+        commands already written in the turn, ``word`` the part of the next word
+        already typed (the editor filters by it; the hook may use it to choose
+        what to list, as a tile-laying game lists the placements of the tile id
+        typed).  Default: the game lists nothing.
+        """
+        return []
+
+    def word_info(self, word: str, engine: "Engine") -> str | None:
+        """What one word of a turn stands for, in a line of text (an editor's hover on a tile id).
+
+        Default: nothing more than the word itself says.
+        """
+        return None
 
     # -- what users see -------------------------------------------------
     def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,

@@ -99,6 +99,12 @@ def decoded_lines(raw: Any, *, bounded: bool = True) -> Iterator[str]:
             raise BadEncoding(number, column) from None
 
 
+def text_chunks(text: str) -> Iterator[notation.Chunk]:
+    """The games of GRN ``text`` held in memory (an editor's buffer), cut as a file of the same text is cut:
+    lines end at ``\n`` and a line longer than GRN allows is not kept."""
+    return notation.split_games(notation.bounded_lines(io.StringIO(text, newline="\n").readline, ""))
+
+
 _STDIN: tuple[object, bytes] | None = None
 
 

@@ -37,10 +37,12 @@ def test_wheel_carries_grammar_schemas_and_data(tmp_path):
                  "grn/schemas/tileset.schema.json", "grn/games/gold/cards.schema.json",
                  "grn/games/goldrush/tileset.json", "grn/games/gold/cards.json",
                  "grn/games/carcassonne/carcassonne.lark", "grn/games/carcassonne/tileset.json",
-                 "grn/render/__init__.py", "grn/selfplay.py", "grn/cli.py"):
+                 "grn/render/__init__.py", "grn/selfplay.py", "grn/cli.py",
+                 "grn/lsp/server.py", "grn/lsp/tags.json", "grn/schemas/tags.schema.json", "grn/lexer.py"):
         assert name in names, name
     entry = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
     assert "grn = grn.cli:main" in entry
+    assert "[pygments.lexers]\ngrn = grn.lexer:GrnLexer" in entry
 
 
 def test_without_a_c_compiler_the_wheel_is_pure_python(tmp_path):

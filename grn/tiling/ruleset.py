@@ -10,8 +10,9 @@ import re
 from typing import Any, Sequence
 
 from grn.choices import ChoiceError, Option, Step, finished
+from grn.errors import IllegalAction
 from grn.record import Markup
-from grn.ruleset import Ruleset
+from grn.ruleset import Ruleset, Suggestion
 from grn.tiling.commands import PlaceFigure, PlaceTile
 from grn.tiling import markup
 from grn.tiling.world import TileWorld, tile_hand
@@ -66,22 +67,11 @@ class TileRuleset(Ruleset):
         """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what joins what (``city N+W``
         is one feature on two edges, ``city N, city W`` two; a path's end inside the tile after a dash), what
         lies inside, and the symbols and marks printed on it."""
-        from grn.tiling.places import EDGE_MIDDLES
-
         fields = _field_kinds(tileset)
         rows = []
         for design in tileset.tiles:
-            segments = design.segments
-            owner = {p: seg for seg in segments for p in seg.places}
-            edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
-            inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
-            joins = ", ".join(_joins(seg) for seg in segments if seg.places and seg.kind not in fields)
-            counts: dict[str, int] = {}
-            for seg in segments:
-                for name, n in seg.symbols:
-                    counts[name] = counts.get(name, 0) + n
-            symbols = ", ".join([f"{n} {name}" for name, n in sorted(counts.items())]
-                                + [f"{mark} printed" for mark in design.marks])
+            edges, inside, symbols = _tile_facts(design)
+            joins = ", ".join(_joins(seg) for seg in design.segments if seg.places and seg.kind not in fields)
             rows.append((design.id, design.count, edges, inside, joins or "-", symbols))
         width = max([len("joins")] + [len(r[4]) for r in rows]) + 2
         lines = [f"{self.title}: {len(tileset.tiles)} tile ids, {tileset.total} tiles (start: {tileset.start})",
@@ -107,6 +97,44 @@ class TileRuleset(Ruleset):
             for xy in fitted:
                 counts[xy] += left
         return {f"{x},{y}": n for (x, y), n in counts.items()}
+
+    def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
+        """Before a tile is written: the tile ids still in the bag, and every legal placement of the tile id
+        typed (``17`` or ``17@...``); after it: what may follow the placement (:meth:`follow_ups`)."""
+        from grn.tiling.commands import PlaceTile
+        from grn.writer import command_text
+
+        placed = [c for c in written if isinstance(c, PlaceTile)]
+        if placed:
+            return self.follow_ups(engine, player, written, placed[0])
+        bag = {t: n for t, n in engine.bag().items() if n > 0}
+        tile, at, _ = word.partition("@")
+        out: list[Suggestion] = []
+        if tile in bag:
+            try:
+                spots = engine.legal_placements(tile)
+            except IllegalAction:
+                spots = []
+            out += [Suggestion(command_text(p, self), self.action_words(p), "placement") for p in spots]
+        if not at:
+            out += [Suggestion(t, f"{n} left in the bag", "tile") for t, n in sorted(bag.items())]
+        return out
+
+    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
+        """What may follow ``placement`` in the turn, after the commands ``written`` (default: nothing)."""
+        return []
+
+    def word_info(self, word: str, engine: Any) -> str | None:
+        """A tile id: what lies on its edges and inside, its symbols, and how many are left in the bag."""
+        tile = word.partition("@")[0]
+        tileset = getattr(engine, "tileset", None)
+        if tileset is None or tile not in tileset:
+            return None
+        edges, inside, symbols = _tile_facts(tileset[tile])
+        text = f"tile {tile}: " + ", ".join(f"{side} {kind}" for side, kind in zip("NESW", edges))
+        text += f"; inside: {inside}" if inside != "-" else ""
+        text += f"; {symbols}" if symbols else ""
+        return text + f"; {engine.bag().get(tile, 0)} left in the bag"
 
     def legal_problem(self, position: Any) -> str | None:
         from grn.tiling.commands import PlaceFigure, PlaceTile
@@ -259,3 +287,20 @@ def _joins(seg: Any) -> str:
     edges = "+".join("NESW"[e] for e in sorted({p // 3 for p in seg.places}))
     ends = "".join(f"-{end}" for end in seg.ends)
     return f"{seg.kind} {edges}{ends}"
+
+
+def _tile_facts(design: Any) -> tuple[list[str], str, str]:
+    """What lies on a tile's four edges (N E S W), inside it, and the symbols and marks printed on it, in words."""
+    from grn.tiling.places import EDGE_MIDDLES
+
+    segments = design.segments
+    owner = {p: seg for seg in segments for p in seg.places}
+    edges = [owner[m].kind if m in owner else "?" for m in EDGE_MIDDLES]
+    inside = ",".join(seg.kind for seg in segments if not seg.places) or "-"
+    counts: dict[str, int] = {}
+    for seg in segments:
+        for name, n in seg.symbols:
+            counts[name] = counts.get(name, 0) + n
+    symbols = ", ".join([f"{n} {name}" for name, n in sorted(counts.items())]
+                        + [f"{mark} printed" for mark in design.marks])
+    return edges, inside, symbols

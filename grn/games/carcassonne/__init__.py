@@ -10,7 +10,7 @@ and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` find
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.carcassonne import bot
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
@@ -19,7 +19,7 @@ from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import SEC_GENERAL
 from grn.errors import IllegalAction
 from grn.record import Record, Seat
-from grn.ruleset import Panel, SetupProblem
+from grn.ruleset import Panel, SetupProblem, Suggestion
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 
@@ -88,6 +88,31 @@ class CarcassonneRuleset(TileRuleset):
         from grn.games.carcassonne.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
+
+    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
+        """After the placement: the second ingot's squares (a Gold Mines tile), a follower's places, and the
+        tiles the next ingot handed out may come from; each one the engine takes after what is written."""
+        from grn.writer import command_text
+
+        candidates: list[Any] = []
+        if not any(isinstance(c, PlaceIngot) for c in written):
+            candidates += engine.ingot_options(placement)
+        if not any(isinstance(c, PlaceFollower) for c in written):
+            candidates += engine.follower_options(placement)
+        if engine.options.goldmines:
+            # which tile the next ingot handed out comes from: any tile that holds one, the new tile and the
+            # square the second ingot goes to included (the engine refuses a take@ when no gold is handed out)
+            spots = {q for q, n in engine.ingots.items() if n > 0} | {(placement.x, placement.y)}
+            spots |= {(c.x, c.y) for c in written if isinstance(c, PlaceIngot)}
+            candidates += [TakeIngot(x, y) for x, y in sorted(spots)]
+        out = []
+        for c in candidates:
+            try:
+                engine.copy().play_turn(player, [*written, c])
+            except IllegalAction:
+                continue
+            out.append(Suggestion(command_text(c, self), self.action_words(c), "action"))
+        return out
 
     def tile_picture(self, tile_id: str) -> str | None:
         """The tile alone, unturned: what the recorder's tile buttons show."""

@@ -16,7 +16,7 @@ from grn.games.gold import bot
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
 from grn.record import Markup, Record, Seat
-from grn.ruleset import Ruleset, SeriesChecker, SetupProblem
+from grn.ruleset import Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
     from grn.position import Position
@@ -84,6 +84,27 @@ class GoldRuleset(Ruleset):
         from grn.games.gold.render import card_back_def
 
         return "<defs>" + card_back_def() + "</defs>"
+
+    def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
+        """The cards still face down (``c4=``, a card already turned this turn left out); after ``c4=``, the
+        faces it may show: the one seen there before, or else every face still face down somewhere."""
+        from grn.games.gold.commands import card_text
+
+        if len(written) >= engine.flips_due:
+            return []
+        taken = {c.pos for c in written if isinstance(c, FlipCard)}
+        down = [p for p in engine.legal_flips() if p not in taken]
+        known = engine.known_faces()
+        pos, eq, _ = word.partition("=")
+        if eq:
+            if pos not in down:
+                return []
+            if pos in known:
+                return [Suggestion(f"{pos}={card_text(known[pos])}", "seen here before", "action")]
+            return [Suggestion(f"{pos}={card_text(card)}", f"{n} face down", "action")
+                    for card, n in sorted(engine.face_down_cards().items(), key=lambda cn: card_text(cn[0]))]
+        return [Suggestion(f"{p}=", "face down" + (f", seen before: {card_text(known[p])}" if p in known else ""),
+                           "position") for p in down]
 
     def turn_step(self, engine: Any, picked: Any) -> Any:
         """The cards turned over: a place from the engine's face-down cards, then the face it showed."""

@@ -11,13 +11,13 @@ self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.goldrush import bot
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.record import Record, Seat
-from grn.ruleset import Panel, SetupProblem
+from grn.ruleset import Panel, SetupProblem, Suggestion
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 from grn.tiling.tiles import TileSet, load_shipped_tileset
@@ -112,6 +112,15 @@ class GoldRushRuleset(TileRuleset):
         from grn.games.goldrush.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
+
+    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
+        """Step 2 after the placement: a cowboy, a tent or mining (one of them), as the engine lists them."""
+        from grn.writer import command_text
+
+        if len(written) > 1:
+            return []
+        return [Suggestion(command_text(c, self), self.action_words(c), "action")
+                for c in engine.legal_followups(placement) if c is not None]
 
     def tile_picture(self, tile_id: str) -> str | None:
         """The tile alone, unturned: what the recorder's tile buttons show."""
