@@ -13,7 +13,7 @@ from typing import Any, Callable, Iterable, List, Optional
 
 import typer
 
-from grn import games
+from grn import registry
 from grn.archive.parallel import SchedulerError, _Dask, _Pool, _units
 from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse, analyse_numbers
 from grn.annotate import annotate_record, annotate_text
@@ -175,9 +175,9 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         if format == "grn" and text is not None:
                             sink.write(text)
                         continue
-                    except (SetupProblem, games.UnknownGame):
+                    except (SetupProblem, registry.UnknownGame):
                         continue  # validate said what is wrong with the header
-                    ruleset = games.find_ruleset(record.game)
+                    ruleset = registry.find_ruleset(record.game)
                     if format == "text":
                         sink.write(_review(analysis, record, index, name))
                     elif format == "json":

@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from grn import games
+from grn import registry
 from grn.bots.arena import match, play_game
 from grn.bots.bot import LEVELS, UnknownBot, make_bot
 from grn.record import parse_options
@@ -50,9 +50,9 @@ def register(app: typer.Typer) -> None:
         if not 1 <= deals <= 100_000:
             raise _fail("grn arena", f"--deals must be from 1 to 100000, not {deals}")
         try:
-            ruleset = games.find_ruleset(game)
-        except games.UnknownGame:
-            raise _fail("grn arena", f"--game must be one of {', '.join(games.names())}, not {game!r}")
+            ruleset = registry.find_ruleset(game)
+        except registry.UnknownGame:
+            raise _fail("grn arena", f"--game must be one of {', '.join(registry.names())}, not {game!r}")
         try:
             opts = ruleset.parse_options(parse_options(options or ""))
             bots = [make_bot(first, ruleset), make_bot(second, ruleset)]

@@ -324,7 +324,7 @@ def validate(
 
     Example: grn validate examples/*.grn
     """
-    from grn import games as registry
+    from grn import registry
     from grn.archive.parallel import Problem, start_validator
     from grn.ruleset import SeriesChecker
 
@@ -458,7 +458,7 @@ def selfplay(
 
     Example: grn selfplay --players 4 --seed 7 -o game.grn
     """
-    from grn import games as registry
+    from grn import registry
     from grn.record import parse_options
     from grn.ruleset import SetupProblem
     from grn.selfplay import to_record
@@ -973,7 +973,7 @@ def tiles(
 
     Example: grn tiles --format svg -o tiles.svg
     """
-    from grn import games as registry
+    from grn import registry
 
     check_target(output)
     try:
@@ -1020,14 +1020,14 @@ def schema(
     """
     from importlib import resources
 
-    from grn import games
+    from grn import registry
 
     if name == "record":
         from grn.jsonform import record_schema
 
         sys.stdout.write(json.dumps(record_schema(), indent=2) + "\n")
         return
-    shipped = {r_name: where for ruleset in games.rulesets() for r_name, where in ruleset.schemas.items()}
+    shipped = {r_name: where for ruleset in registry.rulesets() for r_name, where in ruleset.schemas.items()}
     package, file = shipped.get(name, ("grn.schemas", f"{name}.schema.json"))
     target = resources.files(package).joinpath(file)
     if not target.is_file():

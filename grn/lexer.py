@@ -29,11 +29,11 @@ def action_rules() -> list[tuple[str, _TokenType]]:
     """
     # Imported here: Pygments imports every plug-in lexer's module to look a file name up, and the games'
     # grammars (Lark) should load only when GRN is coloured.
-    from grn import games
+    from grn import registry
     from grn.notation import _parser
 
     seen: dict[str, tuple[Any, ...]] = {}
-    for ruleset in games.rulesets():
+    for ruleset in registry.rulesets():
         parser = _parser(ruleset)[0]
         wanted = {c.terminal for c in ruleset.codecs}
         for t in parser.terminals:

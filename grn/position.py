@@ -107,7 +107,7 @@ def state_svg(state: Any, game: str) -> str:
 
     The players are named by their colours; nothing of a record is needed.
     """
-    ruleset = games.find_ruleset(game)
+    ruleset = registry.find_ruleset(game)
     owned = getattr(state, "colours", None)
     players = ", ".join(f"{p} ({'+'.join(owned[p]) if isinstance(owned, dict) and p in owned else p})"
                         for p in state.players)

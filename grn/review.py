@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grn import games
+from grn import registry
 from grn.analysis import PlayerSummary, accuracy, ruleset_thresholds
 from grn.annotate import BEST_MARK
 from grn.evalnote import EVAL_COMMAND, JUDGEMENTS, EvalNote, parse_eval
@@ -125,7 +125,7 @@ def read_review(record: Record, seats: list[Seat] | None = None, ruleset: Any = 
         except ValueError:
             seats = []
     if ruleset is None:
-        ruleset = games.find_ruleset(record.game)
+        ruleset = registry.find_ruleset(record.game)
     scale = ruleset_thresholds(ruleset).mistake
     done = tuple(turns)
     return Review(done, player_summaries(done, seats, scale))

@@ -11,10 +11,10 @@ from __future__ import annotations
 def warm() -> None:
     """Parse and validate a game with no turns of each known kind (only a head start: never fails)."""
     try:
-        from grn import games, notation
+        from grn import notation, registry
         from grn.validate import validate_record
 
-        for kind in games.names():
+        for kind in registry.names():
             for record in notation.parse(f'[Game "{kind}"]\n\n', file="<warm-up>"):
                 validate_record(record)
     except Exception:  # noqa: BLE001 - a worker that was not warmed up still works

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from grn import games as registry
+from grn import registry
 from grn.notation import parse_game
 from grn.position import Position, PositionError, position_at
 from grn.record import Record, Seat, Turn, Variation

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterator
 
-from grn import games as registry
+from grn import registry
 from grn.errors import Diagnostic, Span
 from grn.notation import Chunk, read_chunk
 from grn.record import Record, Turn, Variation

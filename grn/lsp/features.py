@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from lsprotocol import types as lsp
 
-from grn import games as registry
+from grn import registry
 from grn.errors import Diagnostic, GrnError
 from grn.lsp import context
 from grn.lsp.document import Document, Game, address

@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from grn import games
+from grn import registry
 from grn.archive.search import FilterError, Filters
 from grn.choices import ChoiceError
 from grn.errors import IllegalAction
@@ -146,8 +146,8 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
     async def meta(request: Request) -> dict[str, Any]:
         out = []
-        for name in games.names():
-            r = games.find_ruleset(name)
+        for name in registry.names():
+            r = registry.find_ruleset(name)
             out.append({"name": r.name, "title": r.title or r.name, "colours": list(r.colours),
                         "min": r.min_players, "max": r.max_players, "options": r.options_help,
                         "tiles": r.uses_tileset})
@@ -172,9 +172,9 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
     async def create(request: Request) -> dict[str, Any]:
         data = await _body(request)
         game = _text(data, "game", "")
-        if not games.known(game):
+        if not registry.known(game):
             raise ApiError(f"unknown game {game!r}")
-        ruleset = games.find_ruleset(game)
+        ruleset = registry.find_ruleset(game)
         tags: list[tuple[str, str]] = [("Game", ruleset.name)]
         for name in ("Event", "Site", "Date", "Players", "Options"):
             value = _text(data, name.lower(), "").strip()
@@ -333,9 +333,9 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
     async def tile_sheet(request: Request) -> Response:
         name = request.path_params["game"]
-        if not games.known(name):
+        if not registry.known(name):
             raise ApiError(f"unknown game {name!r}", 404)
-        ruleset = games.find_ruleset(name)
+        ruleset = registry.find_ruleset(name)
         if not ruleset.uses_tileset:
             raise ApiError(f"{name} has no tiles", 404)
         svg = await run_in_threadpool(_sheet, ruleset.name)
@@ -343,7 +343,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
     async def tile_picture(request: Request) -> Response:
         name, tile = request.path_params["game"], request.path_params["tile"]
-        ruleset = games.find_ruleset(name) if games.known(name) else None
+        ruleset = registry.find_ruleset(name) if registry.known(name) else None
         picture = getattr(ruleset, "tile_picture", None)
         svg = await run_in_threadpool(picture, tile) if picture is not None and len(tile) < 40 else None
         if svg is None:
@@ -380,7 +380,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
 
 def _sheet(name: str) -> str:
-    ruleset = games.find_ruleset(name)
+    ruleset = registry.find_ruleset(name)
     return ruleset.render_tile_sheet(ruleset.default_tileset(), columns=8)  # type: ignore[attr-defined]
 
 

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Generic, Hashable, Sequence, TypeVar
 
-from grn import games
+from grn import registry
 from grn.archive.dedup import record_of
 from grn.choices import Step
 from grn.position import Position
@@ -121,7 +121,7 @@ def _turn_view(ruleset: Any, turn: Turn, address: str, names: dict[str, str]) ->
 
 def moves(record: Record, address: str, names: dict[str, str]) -> dict[str, Any]:
     """The line the position lies on: its turns (words, GRN, address, variations) and where it branched."""
-    ruleset = games.find_ruleset(record.game)
+    ruleset = registry.find_ruleset(record.game)
     steps, line = line_at(record, address)
     out = []
     for t in line:
