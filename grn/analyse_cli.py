@@ -9,22 +9,23 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional
 
 import typer
 
 from grn import registry
-from grn.archive.parallel import SchedulerError, _Dask, _Pool, _units
-from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse, analyse_numbers
-from grn.annotate import annotate_record, annotate_text
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.errors import Diagnostic
 from grn.notation import read_chunk
+from grn.output import check_target, writing
 from grn.record import Record
 from grn.ruleset import SetupProblem
 from grn.validate import validate_record
 from grn.world import NoBot
 from grn.writer import write_record
+
+if TYPE_CHECKING:
+    from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis
 
 FORMATS = ("text", "json", "grn")
 
@@ -36,6 +37,8 @@ def _usage(message: str) -> typer.Exit:
 
 def parse_thresholds(text: str) -> Thresholds:
     """``2,5,10`` (inaccuracy, mistake, blunder points), optionally ``,z``."""
+    from grn.analysis import Thresholds
+
     try:
         values = [float(x) for x in text.split(",")]
     except ValueError:
@@ -52,6 +55,8 @@ class _Turns:
         self.runner = runner
 
     def __call__(self, record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
+        from grn.analysis import analyse_numbers
+
         futures = [self.runner.submit(analyse_numbers, record, g, settings) for g in groups]
         return [self.runner.result(f) for f in futures]
 
@@ -108,6 +113,12 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
 
         Example: grn analyse game.grn --format grn -o game-analysed.grn
         """
+        # the search, the annotator and the process pools load when a game is analysed (grn starts faster)
+        from grn.analysis import analyse
+        from grn.annotate import annotate_record, annotate_text
+        from grn.archive.parallel import SchedulerError, _Dask, _Pool, _units
+
+        check_target(output)  # a bad -o is one line before any work
         if format not in FORMATS:
             raise _usage(f"--format must be text, json or grn, not {format!r}")
         if level not in LEVELS:
@@ -138,10 +149,10 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         if runner is not None:
             ctx.call_on_close(runner.close)
         parts = 1 if runner is None else (jobs if dask_scheduler is None else max(jobs, 8))
-        sink = open(output, "w", encoding="utf-8", newline="") if output is not None else sys.stdout
         errors = 0
         first_json = True
-        try:
+        # a replaced file is whole or untouched, a FIFO or device is written into, never replaced (R80-R84)
+        with writing(output, whole=False) as sink:
             if format == "json":
                 sink.write('{"grn_analysis": 1, "games": [')
             for path in files:
@@ -193,9 +204,6 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                     errors += report([Diagnostic("no game found: the file holds no record", None, name, code="empty")])
             if format == "json":
                 sink.write("\n]}\n")
-        finally:
-            if output is not None:
-                sink.close()
         raise typer.Exit(1 if errors else 0)
 
 
