@@ -9,22 +9,23 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Iterable, List, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional
 
 import typer
 
 from grn import registry
-from grn.archive.parallel import SchedulerError, _Dask, _Pool, _units
-from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse, analyse_numbers
-from grn.annotate import annotate_record, annotate_text
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.errors import Diagnostic
 from grn.notation import read_chunk
+from grn.output import check_target, writing
 from grn.record import Record
 from grn.ruleset import SetupProblem
 from grn.validate import validate_record
 from grn.world import NoBot
 from grn.writer import write_record
+
+if TYPE_CHECKING:
+    from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis
 
 FORMATS = ("text", "json", "grn")
 
@@ -36,6 +37,8 @@ def _usage(message: str) -> typer.Exit:
 
 def parse_thresholds(text: str) -> Thresholds:
     """``2,5,10`` (inaccuracy, mistake, blunder points), optionally ``,z``."""
+    from grn.analysis import Thresholds
+
     try:
         values = [float(x) for x in text.split(",")]
     except ValueError:
@@ -52,6 +55,8 @@ class _Turns:
         self.runner = runner
 
     def __call__(self, record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
+        from grn.analysis import analyse_numbers
+
         futures = [self.runner.submit(analyse_numbers, record, g, settings) for g in groups]
         return [self.runner.result(f) for f in futures]
 
@@ -84,6 +89,47 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> st
     return "\n".join(lines) + "\n"
 
 
+def budget(ctx: typer.Context, command: str, level: str, playouts: Optional[int], seconds: Optional[float],
+           thresholds: Optional[str], jobs: int, dask_scheduler: Optional[str]) -> tuple[Any, Any, int]:
+    """The search options of ``grn analyse`` and ``grn archive analyse`` checked (exit 2 with a one-line
+    message), and where the turns run: (thresholds, runner or None, parts)."""
+    from grn.archive.parallel import SchedulerError, _Dask, _Pool
+
+    def usage(message: str) -> typer.Exit:
+        print(f"{command}: {message}", file=sys.stderr)
+        return typer.Exit(2)
+
+    if level not in LEVELS:
+        raise usage(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if playouts is not None and not 1 <= playouts <= 1_000_000:
+        raise usage(f"--playouts must be from 1 to 1000000, not {playouts}")
+    if seconds is not None and not 0 < seconds <= 3600:
+        raise usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
+    if playouts is not None and seconds is not None:
+        raise usage("give --playouts or --seconds, not both")
+    if jobs < 1:
+        raise usage(f"--jobs must be 1 or more, not {jobs}")
+    limits = None
+    if thresholds is not None:
+        try:
+            limits = parse_thresholds(thresholds)
+        except ValueError as exc:
+            raise usage(str(exc))
+    runner: Any = None
+    try:
+        if dask_scheduler is not None:
+            runner = _Dask(dask_scheduler)
+        elif jobs > 1:
+            runner = _Pool(jobs)
+    except SchedulerError as exc:
+        print(f"{command}: error: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    if runner is None:
+        return limits, None, 1
+    ctx.call_on_close(runner.close)
+    return limits, _Turns(runner), jobs if dask_scheduler is None else max(jobs, 8)
+
+
 def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) -> None:
     """Add ``grn analyse`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors)."""
 
@@ -108,40 +154,20 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
 
         Example: grn analyse game.grn --format grn -o game-analysed.grn
         """
+        # the search, the annotator and the process pools load when a game is analysed (grn starts faster)
+        from grn.analysis import analyse
+        from grn.annotate import annotate_record, annotate_text
+        from grn.archive.parallel import _units
+
+        check_target(output)  # a bad -o is one line before any work
         if format not in FORMATS:
             raise _usage(f"--format must be text, json or grn, not {format!r}")
-        if level not in LEVELS:
-            raise _usage(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
-        if playouts is not None and not 1 <= playouts <= 1_000_000:
-            raise _usage(f"--playouts must be from 1 to 1000000, not {playouts}")
-        if seconds is not None and not 0 < seconds <= 3600:
-            raise _usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
-        if playouts is not None and seconds is not None:
-            raise _usage("give --playouts or --seconds, not both")
-        limits = None
-        if thresholds is not None:
-            try:
-                limits = parse_thresholds(thresholds)
-            except ValueError as exc:
-                raise _usage(str(exc))
-        if jobs < 1:
-            raise _usage(f"--jobs must be 1 or more, not {jobs}")
-        runner: Any = None
-        try:
-            if dask_scheduler is not None:
-                runner = _Dask(dask_scheduler)
-            elif jobs > 1:
-                runner = _Pool(jobs)
-        except SchedulerError as exc:
-            print(f"grn analyse: error: {exc}", file=sys.stderr)
-            raise typer.Exit(1)
-        if runner is not None:
-            ctx.call_on_close(runner.close)
-        parts = 1 if runner is None else (jobs if dask_scheduler is None else max(jobs, 8))
-        sink = open(output, "w", encoding="utf-8", newline="") if output is not None else sys.stdout
+        limits, turns, parts = budget(ctx, "grn analyse", level, playouts, seconds, thresholds, jobs,
+                                      dask_scheduler)
         errors = 0
         first_json = True
-        try:
+        # a replaced file is whole or untouched, a FIFO or device is written into, never replaced (R80-R84)
+        with writing(output, whole=False) as sink:
             if format == "json":
                 sink.write('{"grn_analysis": 1, "games": [')
             for path in files:
@@ -166,7 +192,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         continue
                     try:
                         analysis = analyse(record, level=level, playouts=playouts, seconds=seconds, seed=seed,
-                                           thresholds=limits, runner=_Turns(runner) if runner else None, parts=parts)
+                                           thresholds=limits, runner=turns, parts=parts)
                     except NoBot as exc:
                         span = record.tag_span("Game")
                         where = f"{name}:{span.line}:{span.column}" if span else name
@@ -193,10 +219,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                     errors += report([Diagnostic("no game found: the file holds no record", None, name, code="empty")])
             if format == "json":
                 sink.write("\n]}\n")
-        finally:
-            if output is not None:
-                sink.close()
         raise typer.Exit(1 if errors else 0)
 
 
-__all__ = ["register", "parse_thresholds"]
+__all__ = ["register", "parse_thresholds", "budget"]

@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from grn import games
+from grn import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.engine import Engine
@@ -233,9 +233,9 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
 def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]:
     """The main line's turns, each with the position before it (None from the first turn that breaks the rules).
 
-    Raises :class:`grn.ruleset.SetupProblem` or :class:`grn.games.UnknownGame` for a header that sets up no game.
+    Raises :class:`grn.ruleset.SetupProblem` or :class:`grn.registry.UnknownGame` for a header that sets up no game.
     """
-    ruleset = games.find_ruleset(record.game)
+    ruleset = registry.find_ruleset(record.game)
     seats = ruleset.seats(record)
     engine = engine_for(ruleset, record, seats, tileset)
     out: list[tuple[Turn, Engine | None]] = []

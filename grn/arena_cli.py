@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from grn import registry
-from grn.bots.arena import match, play_game
 from grn.bots.bot import LEVELS, UnknownBot, make_bot
 from grn.record import parse_options
 from grn.ruleset import Ruleset, SetupProblem
-from grn.selfplay import SelfPlayGame
 from grn.world import NoBot
+
+if TYPE_CHECKING:
+    from grn.selfplay import SelfPlayGame
 
 
 def _fail(command: str, message: str, code: int = 2) -> typer.Exit:
@@ -22,8 +23,11 @@ def _fail(command: str, message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def bot_selfplay(ruleset: Ruleset, bot_name: str, players: int, seed: int, options: Any = None) -> SelfPlayGame:
+def bot_selfplay(ruleset: Ruleset, bot_name: str, players: int, seed: int, options: Any = None) -> "SelfPlayGame":
     """A game in which every seat is played by the bot ``bot_name`` (the deal and the choices from ``seed``)."""
+    # the arena's modules load when a game is played (CLI layer: grn starts faster)
+    from grn.bots.arena import play_game
+
     bots = [make_bot(bot_name, ruleset) for _ in range(players)]
     return play_game(ruleset, bots, seed, seed, players=players, options=options).game
 
@@ -61,6 +65,8 @@ def register(app: typer.Typer) -> None:
         except UnknownBot as exc:
             raise _fail("grn arena", str(exc))
         try:
+            from grn.bots.arena import match
+
             result = match(ruleset, bots[0], bots[1], deals, seed, options=opts)
         except NoBot as exc:
             raise _fail("grn arena", str(exc), 1)

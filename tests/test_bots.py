@@ -155,3 +155,16 @@ def test_bot_game_record_round_trips():
     text = grn.write_record(record)
     assert grn.write_record(grn.parse(text)[0]) == text
     assert to_record(game.game).turns == record.turns
+
+
+def test_the_shipped_levels_follow_their_schema():
+    """grn/bots/levels.json is read without a schema check on every run (R122), so the suite checks it."""
+    import json
+    from importlib import resources
+
+    import jsonschema
+
+    doc = json.loads(resources.files("grn.bots").joinpath("levels.json").read_text(encoding="utf-8"))
+    schema = json.loads(resources.files("grn.schemas").joinpath("levels.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema)
+    assert doc["default"] in doc["levels"]

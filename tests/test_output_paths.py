@@ -42,6 +42,7 @@ def _writers(out: str) -> list[list[str]]:
         ["tiles", "-o", out],
         ["export", str(CARC), "--to", "jcz", "-o", out],
         ["import", str(ROOT / "tests" / "data" / "jcz" / _a_jcz()), "-o", out],
+        ["analyse", str(ROOT / "examples" / "gold-2p.grn"), "--playouts", "2", "-o", out],
     ]
 
 
@@ -57,7 +58,7 @@ def _one_line(result) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(8))
 def test_a_missing_folder_is_one_line_and_a_usage_error(index: int, tmp_path: Path):
     out = tmp_path / "nosuch" / "x.out"
     result = run(*_writers(str(out))[index])
@@ -67,14 +68,14 @@ def test_a_missing_folder_is_one_line_and_a_usage_error(index: int, tmp_path: Pa
     assert not out.parent.exists()  # R80: no folder made
 
 
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(8))
 def test_a_folder_named_as_the_file_is_one_line(index: int, tmp_path: Path):
     result = run(*_writers(str(tmp_path))[index])
     assert result.exit_code == 2 and "is a folder" in _one_line(result)
 
 
 @pytest.mark.skipif(not HAS_FULL, reason="no /dev/full on this system")
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(8))
 def test_a_full_disk_is_one_line(index: int):
     result = run(*_writers("/dev/full")[index])
     assert result.exit_code == 1

@@ -185,49 +185,6 @@ def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None
         con.close()
 
 
-def _budget(ctx: typer.Context, level: str, playouts: Optional[int], seconds: Optional[float],
-            thresholds: Optional[str], jobs: int, dask_scheduler: Optional[str]) -> tuple[Any, Any, int]:
-    """The options of ``archive analyse`` checked as ``grn analyse`` checks them (exit 2 with a one-line
-    message), and where the turns run: (thresholds, runner, parts)."""
-    from grn.analyse_cli import _Turns, parse_thresholds
-    from grn.archive.parallel import SchedulerError, _Dask, _Pool
-    from grn.bots.bot import LEVELS
-
-    def usage(message: str) -> typer.Exit:
-        print(f"grn archive analyse: {message}", file=sys.stderr)
-        return typer.Exit(2)
-
-    if level not in LEVELS:
-        raise usage(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
-    if playouts is not None and not 1 <= playouts <= 1_000_000:
-        raise usage(f"--playouts must be from 1 to 1000000, not {playouts}")
-    if seconds is not None and not 0 < seconds <= 3600:
-        raise usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
-    if playouts is not None and seconds is not None:
-        raise usage("give --playouts or --seconds, not both")
-    if jobs < 1:
-        raise usage(f"--jobs must be 1 or more, not {jobs}")
-    limits = None
-    if thresholds is not None:
-        try:
-            limits = parse_thresholds(thresholds)
-        except ValueError as exc:
-            raise usage(str(exc))
-    runner: Any = None
-    try:
-        if dask_scheduler is not None:
-            runner = _Dask(dask_scheduler)
-        elif jobs > 1:
-            runner = _Pool(jobs)
-    except SchedulerError as exc:
-        print(f"grn archive analyse: error: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    if runner is None:
-        return limits, None, 1
-    ctx.call_on_close(runner.close)
-    return limits, _Turns(runner), jobs if dask_scheduler is None else max(jobs, 8)
-
-
 @app.command("analyse")
 def analyse_games(
     ctx: typer.Context,
@@ -250,9 +207,11 @@ def analyse_games(
 
     Example: grn archive analyse club.db --level quick --jobs 2
     """
+    from grn.analyse_cli import budget
     from grn.archive.review import analyse_archive
 
-    limits, runner, parts = _budget(ctx, level, playouts, seconds, thresholds, jobs, dask_scheduler)
+    limits, runner, parts = budget(ctx, "grn archive analyse", level, playouts, seconds, thresholds, jobs,
+                                   dask_scheduler)
     con = _open(db)
     try:
         summary = analyse_archive(con, level=level, playouts=playouts, seconds=seconds, seed=seed,

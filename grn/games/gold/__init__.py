@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from grn.games.gold import bot
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
 from grn.record import Markup, Record, Seat
 from grn.ruleset import Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
+    from grn.games.gold.bot import GoldWorld
     from grn.position import Position
     from grn.selfplay import SelfPlayGame
 
@@ -126,12 +126,17 @@ class GoldRuleset(Ruleset):
     #: Turning an unseen card is a gamble: a greedy bot averages its immediate value over this many deals.
     greedy_samples = 8
 
-    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> bot.GoldWorld:
+    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> "GoldWorld":
         """The cards nobody has seen, dealt again at random among their places."""
+        # the bots load with the first search, not with every validate (as the drawing does)
+        from grn.games.gold import bot
+
         return bot.GoldWorld.sample(self, engine, rng)
 
     def decision_of(self, engine: Any, actions: Any) -> Any:
         """The places turned over; unseen cards are alike, so each stands as the bots' unseen stand-in."""
+        from grn.games.gold import bot
+
         return bot.canonical(engine, [a.pos for a in actions if isinstance(a, FlipCard)])
 
     def decision_actions(self, engine: Any, decision: Any, seen: Any = None) -> tuple[Any, ...] | None:
@@ -142,6 +147,8 @@ class GoldRuleset(Ruleset):
         return tuple(FlipCard(p, known[p]) for p in decision)
 
     def decision_words(self, engine: Any, decision: Any) -> str:
+        from grn.games.gold import bot
+
         return bot.words(engine, decision)
 
     def describe(self, position: "Position") -> list[str]:
