@@ -330,6 +330,12 @@ class Ruleset:
         drawn).  Default: nothing."""
         return ()
 
+    def picked_hand(self, engine: "Engine", picked: Sequence[str]) -> tuple[Any, ...]:
+        """What the player to move holds privately once the recorder's words ``picked`` (the start of a turn
+        being chosen, :meth:`turn_step`) are told: tile games, the tiles drawn.  Raises
+        :class:`grn.choices.ChoiceError` when the best move depends on a draw not told yet.  Default: nothing."""
+        return ()
+
     def decision_of(self, engine: "Engine", actions: Sequence[Any]) -> Decision:
         """The decision a recorded turn took, without what the turn only revealed afterwards.  Default: the
         commands as written."""

@@ -169,3 +169,37 @@ def test_finish_a_game_by_tapping(browser, tmp_path: Path, game: str, cut: int):
     report = validate_record(saved)
     assert report.valid and report.complete
     assert saved.turns[:len(record.turns)] == record.turns
+
+
+def test_evaluate_a_position_and_analyse_the_game_from_the_page(browser, tmp_path: Path):
+    """The analysis panel: the best moves for the tile picked, drawn on a board; then the game analysed in the
+    background and its review opened in the viewer."""
+    with running(tmp_path / "club.db") as base:
+        page = browser.new_page(viewport=PHONE)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#games")
+        page.click("#to-new")
+        page.select_option("#newgame select[name=game]", "goldrush")
+        page.fill("#newgame input[name=players]", "Ann (red), Ben (yellow)")
+        page.click("#newgame button[type=submit]")
+        page.wait_for_selector("#options button")
+        tap_first_until_turn_done(page)
+        wait_until(page, lambda: page.locator("#moves li").count() == 1)
+        # without the tile drawn the page says what it needs
+        page.click("#evaluate")
+        wait_until(page, lambda: "pick the tile drawn first" in page.inner_text("#analysis-status"))
+        page.locator("#options button").first.click()
+        wait_until(page, lambda: "Where does tile" in page.inner_text("#prompt"))
+        page.click("#evaluate")
+        wait_until(page, lambda: page.locator("#best-moves li").count() > 0)
+        assert "Ben (yellow) to play" in page.inner_text("#analysis-status")
+        assert "\u00b1" in page.inner_text("#best-moves li >> nth=0")
+        assert page.locator("#analysis-board svg").count() == 1
+        page.click("#analyse-game")
+        page.wait_for_url("**/games/2/view**", timeout=60000)
+        page.wait_for_selector(".grn-viewer .eval-chart")
+        assert "accuracy" in page.inner_text(".grn-viewer")
+        assert errors == []
+        page.close()

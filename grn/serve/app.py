@@ -14,6 +14,7 @@ import hmac
 import hashlib
 import json
 import re
+import threading
 from datetime import date
 from importlib import resources
 from pathlib import Path
@@ -37,6 +38,7 @@ from grn.position import Position, PositionError
 from grn.record import Record, Turn
 from grn.recording import EditError, annotate, from_position, line_at, normalise, play, position, undo
 from grn.render.html import render_html
+from grn.serve.analysis import BudgetError, Busy, Task, Tasks, analysed_record, budget, evaluate_position
 from grn.serve.security import CSP, BodyTooLarge, Guard, Policy, security_headers
 from grn.serve.store import Store, StoreError, digest
 from grn.writer import write_record
@@ -121,6 +123,8 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
                 result = await fn(request)
             except (ApiError, StoreError) as exc:
                 return JSONResponse({"error": exc.message}, status_code=exc.status)
+            except BudgetError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=429 if isinstance(exc, Busy) else 400)
             except (ChoiceError, EditError, FilterError) as exc:
                 return JSONResponse({"error": str(exc)}, status_code=400)
             except PositionError as exc:
@@ -312,6 +316,50 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
         return await run_in_threadpool(work)
 
+    # -- analysis (grn/serve/analysis.py; R107-R109) --------------------------------------------
+    searching = threading.BoundedSemaphore(2)  # position searches at once; more are refused, not queued
+    tasks = Tasks(limit=1)
+
+    async def evaluate_here(request: Request) -> dict[str, Any]:
+        game_id = _game_id(request)
+        data = await _body(request)
+        level, playouts = budget(data)
+        at, picked = _text(data, "at", "end", limit=200), _words(data.get("picked"))
+
+        def work() -> dict[str, Any]:
+            record, text = store.load(game_id)
+            pos = position_for(record, text, normalise(record, at))
+            if pos.state.is_over:
+                raise ApiError("the game is over: there is no move to find")
+            if not searching.acquire(blocking=False):
+                raise Busy("the server is searching other positions: try again in a moment")
+            try:
+                return evaluate_position(pos, picked, level, playouts)
+            finally:
+                searching.release()
+
+        return await run_in_threadpool(work)
+
+    async def analyse_game(request: Request) -> dict[str, Any]:
+        game_id = _game_id(request)
+        level, playouts = budget(await _body(request))
+        record, _ = await run_in_threadpool(store.load, game_id)
+
+        def work() -> int:
+            annotated, _ = analysed_record(record, level, playouts)
+            return store.create(annotated, source=f"grn serve: analysis of game {game_id} ({level}, "
+                                f"{playouts} playouts a move)")
+
+        task = Task(game_id, level, playouts)
+        return task.to_json(tasks.start(task, work))
+
+    async def task_state(request: Request) -> dict[str, Any]:
+        raw = request.path_params["task"]
+        task = tasks.get(int(raw)) if raw.isdigit() and len(raw) < 12 else None
+        if task is None:
+            raise ApiError("no such analysis task", 404)
+        return task.to_json(int(raw))
+
     # -- the viewer and share links ------------------------------------------------------------
     async def viewer(request: Request) -> Response:
         game_id = _game_id(request)
@@ -362,6 +410,9 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         Route("/api/games/{game_id}/undo", api(take_back), methods=["POST"]),
         Route("/api/games/{game_id}/note", api(note), methods=["POST"]),
         Route("/api/games/{game_id}/download", api(download)),
+        Route("/api/games/{game_id}/evaluate", api(evaluate_here), methods=["POST"]),
+        Route("/api/games/{game_id}/analyse", api(analyse_game), methods=["POST"]),
+        Route("/api/tasks/{task}", api(task_state)),
         Route("/api/games/{game_id}/share", api(share_link)),
         Route("/api/tiles/{game}.svg", api(tile_sheet)),
         Route("/api/tiles/{game}/{tile}.svg", api(tile_picture)),

@@ -40,6 +40,20 @@ class TileRuleset(Ruleset):
         """The tiles the turn drew: the player saw them before choosing."""
         return tile_hand(actions)
 
+    def picked_hand(self, engine: Any, picked: Sequence[str]) -> tuple[Any, ...]:
+        """The tiles drawn this turn, as the recorder was told them: those that fit nowhere, then the one to
+        place.  The best move depends on the tile, so one must be told."""
+        bag = engine.bag()
+        hand: list[str] = []
+        for tile in picked:
+            if bag.get(tile, 0) <= 0:
+                raise ChoiceError(f"tile {tile!r} is not in the bag")
+            hand.append(tile)
+            bag[tile] -= 1
+            if engine.legal_placements(tile):
+                return tuple(hand)
+        raise ChoiceError("pick the tile drawn first: the best move depends on it")
+
     def action_words(self, command: Any) -> str:
         """Placing and discarding a tile in words (``tile 61 at -2,4 turned 270°``); the game's own commands
         as the game says them."""

@@ -186,9 +186,45 @@
     $("grn").textContent = S.grn;
     ["grn", "json", "jcz"].forEach(function (f) { $("dl-" + f).href = withToken("/api/games/" + S.id + "/download?format=" + f); });
     $("view").href = withToken("/games/" + S.id + "/view");
+    $("analysis").hidden = false;
+    if ($("analysis").dataset.at !== S.address + " " + picked.join(" ")) {  // a search of another position is stale
+      $("analysis").dataset.at = S.address + " " + picked.join(" ");
+      $("best-moves").textContent = ""; $("analysis-board").textContent = "";
+    }
     var g = gameMeta(S.game);
     $("sheet-box").hidden = !(g && g.tiles);
     if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = withToken("/api/tiles/" + S.game + ".svg");
+  }
+  // -- analysis: the best moves here, and a whole game analysed in the background (the page polls)
+  function evaluateHere() {
+    var at = S.address, asked = picked.slice();
+    $("analysis-status").textContent = "searching\u2026"; $("best-moves").textContent = ""; $("analysis-board").textContent = "";
+    api("POST", "/api/games/" + S.id + "/evaluate", {at: at, picked: asked, level: $("level").value}).then(function (d) {
+      if (S.address !== at) return;  // the page moved on meanwhile
+      $("analysis-status").textContent = d.player_name + " (" + d.player + ") to play: the best moves found (" + d.level +
+        ", " + d.searched + " playouts), expected final margin \u00b1 one standard error";
+      d.moves.forEach(function (m) {
+        var li = el("li"); li.appendChild(el("span", m.words, "words"));
+        li.appendChild(el("span", " " + (m.expected >= 0 ? "+" : "") + m.expected.toFixed(1) + " \u00b1 " + m.se.toFixed(1), "eval"));
+        if (m.grn) li.appendChild(el("code", " " + m.grn));
+        $("best-moves").appendChild(li);
+      });
+      $("analysis-board").innerHTML = d.svg;
+    }, function (err) { $("analysis-status").textContent = err.message || String(err); });
+  }
+  function analyseGame() {
+    $("analysis-status").textContent = "analysing the game\u2026";
+    api("POST", "/api/games/" + S.id + "/analyse", {level: $("level").value}).then(function (t) {
+      var poll = function () {
+        api("GET", "/api/tasks/" + t.task).then(function (d) {
+          if (d.state === "running") { setTimeout(poll, 1000); return; }
+          if (d.state === "failed") { $("analysis-status").textContent = "the analysis failed: " + d.error; return; }
+          $("analysis-status").textContent = "analysed: game " + d.id + " holds the review; opening it";
+          location.assign(withToken(d.view));
+        }, function (err) { $("analysis-status").textContent = err.message || String(err); });
+      };
+      setTimeout(poll, 500);
+    }, function (err) { $("analysis-status").textContent = err.message || String(err); });
   }
   function lineAddresses() { return S.moves.turns.map(function (t) { return t.address; }); }
   function step(delta) {
@@ -237,6 +273,8 @@
     $("start").addEventListener("click", function () { openGame(S.id, S.moves.parent !== null ? S.moves.parent : "0"); });
     $("end").addEventListener("click", function () { var l = lineAddresses(); openGame(S.id, l.length ? l[l.length - 1] : "0"); });
     $("prev").addEventListener("click", function () { step(-1); });
+    $("evaluate").addEventListener("click", evaluateHere);
+    $("analyse-game").addEventListener("click", analyseGame);
     $("next").addEventListener("click", function () { step(1); });
     $("share").addEventListener("click", function () {
       api("GET", "/api/games/" + S.id + "/share").then(function (d) { $("share-link").textContent = location.origin + d.path; }, fail);

@@ -1,0 +1,156 @@
+"""Analysis in grn serve on a real uvicorn: the best moves at a position, a game analysed in the background."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip install 'grn[serve]'")
+
+import grn  # noqa: E402
+from grn.serve.analysis import MAX_PLAYOUTS, BudgetError, Busy, Task, Tasks, budget  # noqa: E402
+from grn.validate import validate_record  # noqa: E402
+from serve_server import running  # noqa: E402
+from test_serve import call  # noqa: E402
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    with running(tmp_path / "club.db") as base:
+        yield base
+
+
+def imported(base: str, example: str) -> int:
+    status, out, _ = call(base, "POST", "/api/import", {"name": example, "text": Path("examples", example).read_text()})
+    assert status == 200, out
+    return out["ids"][0]
+
+
+def first_tile(base: str, gid: int, at: str) -> str:
+    state = call(base, "GET", f"/api/games/{gid}?at={at}")[1]
+    return state["step"]["options"][0]["word"]
+
+
+def test_the_best_move_found_is_legal_and_drawn_on_the_board(server):
+    gid = imported(server, "goldrush-2p.grn")
+    tile = first_tile(server, gid, "3")
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/evaluate", {"at": "3", "picked": [tile], "playouts": 24})
+    assert status == 200, out
+    assert out["player"] == "yellow" and out["player_name"] == "Bo" and out["searched"] >= 24
+    best = out["moves"][0]
+    assert best["grn"].startswith(tile + "@") and best["se"] >= 0
+    assert all(m["playouts"] <= best["playouts"] for m in out["moves"])
+    # best_move_markup: the tile drawn where it goes, on a board that has no ghost without it
+    state = call(server, "GET", f"/api/games/{gid}?at=3")[1]
+    assert "ghost" in out["svg"] and "ghost" not in state["svg"]
+    # the move found is one the engine takes: played at turn 3 it makes a variation
+    status, after, _ = call(server, "POST", f"/api/games/{gid}/play",
+                            {"at": "3", "base": state["base"], "text": best["grn"]})
+    assert status == 200, after
+    assert after["moves"]["turns"][-1]["grn"].endswith(best["grn"])
+
+
+def test_r108_a_tile_game_needs_the_tile_drawn_first(server):
+    gid = imported(server, "goldrush-2p.grn")
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/evaluate", {"at": "3"})
+    assert status == 400 and "pick the tile drawn first" in out["error"]
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/evaluate", {"at": "3", "picked": ["99z"]})
+    assert status == 400 and "not in the bag" in out["error"]
+
+
+def test_r108_the_later_turns_are_never_used(server):
+    """The same position evaluates the same whether or not the record goes on after it."""
+    gid = imported(server, "goldrush-2p.grn")
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/fork", {"at": "4"})
+    short = out["id"]
+    assert [t["n"] for t in call(server, "GET", f"/api/games/{short}")[1]["moves"]["turns"]] == [1, 2, 3, 4]
+    tile = first_tile(server, gid, "4")
+    ask = {"at": "4", "picked": [tile], "playouts": 16}
+    full = call(server, "POST", f"/api/games/{gid}/evaluate", ask)[1]
+    cut = call(server, "POST", f"/api/games/{short}/evaluate", ask)[1]
+    assert full["moves"] == cut["moves"] and full["moves"]
+
+
+def test_gold_evaluates_without_a_draw(server):
+    gid = imported(server, "gold-2p.grn")
+    status, out, _ = call(server, "POST", f"/api/games/{gid}/evaluate", {"at": "2", "playouts": 16})
+    assert status == 200, out
+    assert out["moves"] and out["player"] in ("red", "green", "yellow", "blue")
+
+
+@pytest.mark.parametrize("body, words", [({"playouts": MAX_PLAYOUTS + 1}, f"at most {MAX_PLAYOUTS}"),
+                                         ({"level": "max"}, f"at most {MAX_PLAYOUTS}"),
+                                         ({"level": "forever"}, "unknown level"),
+                                         ({"playouts": 0}, "1 or more"), ({"playouts": "lots"}, "whole number")])
+def test_r109_no_request_asks_for_an_unbounded_search(server, body, words):
+    gid = imported(server, "gold-2p.grn")
+    for path in ("evaluate", "analyse"):
+        status, out, _ = call(server, "POST", f"/api/games/{gid}/{path}", dict(body, at="2"))
+        assert status == 400 and words in out["error"], (path, out)
+
+
+def test_analysis_needs_the_token(server):
+    gid = imported(server, "gold-2p.grn")
+    for path in ("evaluate", "analyse"):
+        status, out, _ = call(server, "POST", f"/api/games/{gid}/{path}", {"playouts": 4}, token=None)
+        assert status == 403 and "token" in out["error"]
+
+
+def test_r107_a_game_analysed_is_a_new_game_with_the_review(server):
+    gid = imported(server, "goldrush-first-game.grn")
+    before = call(server, "GET", f"/api/games/{gid}/download")[1]
+    status, task, _ = call(server, "POST", f"/api/games/{gid}/analyse", {"playouts": 4})
+    assert status == 200 and task["state"] == "running"
+    # the server answers other requests meanwhile
+    assert call(server, "GET", f"/api/games/{gid}")[0] == 200
+    deadline = time.monotonic() + 120
+    while task["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+        task = call(server, "GET", f"/api/tasks/{task['task']}")[1]
+    assert task["state"] == "done", task
+    assert call(server, "GET", f"/api/games/{gid}/download")[1] == before  # the game itself is untouched
+    text = call(server, "GET", f"/api/games/{task['id']}/download")[1]
+    assert "[%eval played=" in text
+    assert validate_record(grn.notation.parse(text)[0]).valid
+    status, page, _ = call(server, "GET", task["view"])
+    assert status == 200 and "grn-viewer" in page and '"review":' in page  # the viewer shows the review
+    assert call(server, "GET", "/api/tasks/999")[0] == 404
+
+
+def test_one_game_analysed_at_a_time():
+    tasks = Tasks(limit=1)
+    release = threading.Event()
+    first = Task(1, "quick", 4)
+    tasks.start(first, lambda: release.wait(10) and 7)
+    with pytest.raises(Busy):
+        tasks.start(Task(2, "quick", 4), lambda: 8)
+    release.set()
+    assert first.thread is not None
+    first.thread.join(10)
+    assert first.state == "done" and first.result == 7
+    number = tasks.start(Task(2, "quick", 4), lambda: 8)
+    tasks.get(number).thread.join(10)  # type: ignore[union-attr]
+    assert tasks.get(number).result == 8  # type: ignore[union-attr]
+
+
+def test_a_failed_analysis_is_told_not_lost():
+    tasks = Tasks()
+    task = Task(1, "quick", 4)
+
+    def broken() -> int:
+        raise ValueError("the record breaks the rules at turn 3")
+
+    tasks.start(task, broken)
+    task.thread.join(10)  # type: ignore[union-attr]
+    assert task.to_json(1)["state"] == "failed" and "turn 3" in task.to_json(1)["error"]
+
+
+def test_budget_defaults_to_the_quick_level():
+    assert budget({}) == ("quick", 60)
+    assert budget({"level": "deep"}) == ("deep", 600)
+    with pytest.raises(BudgetError):
+        budget({"playouts": True})
