@@ -449,7 +449,7 @@ def selfplay(
     game: Optional[str] = typer.Option(None, "--game", help=_GAME_HELP),
     players: int = typer.Option(2, "--players", "-n", help="Number of players (2 to 5)."),
     seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same game."),
-    games: int = typer.Option(1, "--games", help="How many games (seeds seed, seed+1, ...)."),
+    games: int = typer.Option(1, "--games", min=1, max=1_000_000, help="How many games (seeds seed, seed+1, ...)."),
     options: Optional[str] = typer.Option(None, "--options", help='The game\'s options, as its Options tag writes them.'),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
     bot: Optional[str] = typer.Option(None, "--bot", help="Let a bot play every seat: random, greedy or mcts."),

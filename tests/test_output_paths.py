@@ -237,3 +237,9 @@ def test_root_replacing_another_users_file_leaves_it_theirs(tmp_path: Path):
     os.chown(target, 4321, 4321)
     write_text(target, "new")
     assert target.read_text() == "new" and (target.stat().st_uid, target.stat().st_gid) == (4321, 4321)
+
+
+def test_selfplay_of_no_games_is_a_usage_error():
+    """`selfplay --games -3` wrote nothing and said nothing (exit 0): a count below one is a usage error."""
+    result = run("selfplay", "--games", "-3")
+    assert result.exit_code == 2 and "--games" in result.output
