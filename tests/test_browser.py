@@ -142,34 +142,8 @@ def test_the_page_draws_in_the_browser(tmp_path, record):
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def open_page(browser):
-    pages = []
-
-    def opener(url: str, width: int = 1100, height: int = 900):
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(url)
-        pages.append(page)
-        return page
-
-    yield opener
-    for page in pages:
-        assert page.errors == [], page.errors
-        page.close()
+#: The size of a page the tests open (the browser and open_page fixtures are tests/conftest.py's).
+VIEWPORT = (1100, 900)
 
 
 @pytest.fixture(scope="module")

@@ -15,36 +15,6 @@ pytestmark = pytest.mark.skipif(CHROMIUM is None,
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def open_page(browser):
-    pages = []
-
-    def opener(url: str, width: int = 1280, height: int = 800):
-        page = browser.new_page(viewport={"width": width, "height": height})
-        page.errors = []
-        page.on("pageerror", lambda e: page.errors.append(str(e)))
-        page.goto(url)
-        pages.append(page)
-        return page
-
-    yield opener
-    for page in pages:
-        assert page.errors == [], page.errors
-        page.close()
-
-
 def read(name: str):
     import grn
 

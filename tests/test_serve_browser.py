@@ -31,16 +31,6 @@ EXPECTED = {
 }
 
 
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        yield b
-        b.close()
-
-
 def wait_until(page, ok, timeout_ms: int = 20000) -> None:
     """Poll from Python (the page's CSP lets Playwright evaluate no script text)."""
     waited = 0
