@@ -29,6 +29,7 @@ from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_
 from grn.engine import Engine
 from grn.errors import IllegalAction
 from grn.evalnote import JUDGEMENTS, EvalNote
+from grn.position import play_record_turn
 from grn.record import Record, Seat, Turn
 from grn.ruleset import Ruleset, engine_for, player_key
 from grn.writer import command_text
@@ -241,19 +242,14 @@ def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], li
     out: list[tuple[Turn, Engine | None]] = []
     broken = False
     for turn in record.turns:
-        player = player_key(seats, turn.player)
         if broken:
             out.append((turn, None))
             continue
         before = engine.copy()
         try:
+            play_record_turn(engine, seats, turn)
             if turn.number == 0:
-                engine.setup(player, turn.actions)
-                cp = turn.checkpoint
-                if cp is not None:
-                    engine.set_scores({player_key(seats, p): s for p, s in cp.scores})
                 continue
-            engine.play_turn(player, turn.actions)
         except IllegalAction:
             broken = True
             out.append((turn, None))

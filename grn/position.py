@@ -147,16 +147,22 @@ def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | 
     return steps, int(rest)
 
 
-def _play(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
+def play_record_turn(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
+    """Apply one turn of a record to ``state``: a set-up turn (0) with its score checkpoint, or a played turn;
+    returns the events.  Raises :class:`~grn.errors.IllegalAction` and changes nothing when illegal."""
     player = player_key(seats, turn.player)
+    if turn.number == 0:
+        state.setup(player, turn.actions)
+        cp = turn.checkpoint
+        if cp is not None:
+            state.set_scores({player_key(seats, p): s for p, s in cp.scores})
+        return []
+    return list(state.play_turn(player, turn.actions))
+
+
+def _play(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
     try:
-        if turn.number == 0:
-            state.setup(player, turn.actions)
-            cp = turn.checkpoint
-            if cp is not None:
-                state.set_scores({player_key(seats, p): s for p, s in cp.scores})
-            return []
-        return list(state.play_turn(player, turn.actions))
+        return play_record_turn(state, seats, turn)
     except IllegalAction as exc:
         where = f"{exc.span.line}:{exc.span.column}" if exc.span else f"turn {turn.number}"
         raise PositionError(f"the record breaks the rules at {where}: {exc.message} "

@@ -413,6 +413,18 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
     return head + "".join(out) + "</svg>"
 
 
+def _pieces(view: BoardView, p: str) -> tuple[str, str, str]:
+    """A player's cowboys in supply, tent, and mining tokens (faces known, and how many unknown), in words."""
+    supply = view.supply.get(p, 0)
+    count, known = view.tokens.get(p, (0, []))
+    unknown = count - len(known)
+    vals = ", ".join(str(v) for v in known) + (", " if known and unknown else "") \
+        + (f"{unknown} unknown" if unknown else "")
+    tokens = f"{count} token{'s' if count != 1 else ''}" + (f" ({vals})" if count else "")
+    tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
+    return f"{supply} cowboy{'s' if supply != 1 else ''} in supply", tent_txt, tokens
+
+
 def panel_text(position: Any) -> Panel:
     """The player panel in words, for the viewer to show beside the board: the bag and the mining tokens, and
     each player's cowboys, tent and tokens."""
@@ -423,14 +435,7 @@ def panel_text(position: Any) -> Panel:
         bag += f", {view.token_supply} mining tokens in the supply"
     players: dict[str, tuple[str, ...]] = {}
     for p in view.players:
-        supply = view.supply.get(p, 0)
-        count, known = view.tokens.get(p, (0, []))
-        unknown = count - len(known)
-        vals = ", ".join(str(v) for v in known) + (", " if known and unknown else "") \
-            + (f"{unknown} unknown" if unknown else "")
-        tokens = f"{count} token{'s' if count != 1 else ''}" + (f" ({vals})" if count else "")
-        tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
-        players[p] = (f"{supply} cowboy{'s' if supply != 1 else ''} in supply", tent_txt, tokens)
+        players[p] = _pieces(view, p)
     return Panel((bag,), players)
 
 
@@ -490,16 +495,10 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
         out.append(text(72, ry + 40, p + nxt, size=13, fill=st.INK_SOFT))
         out.append(text(w - 36, ry + 34, view.scores.get(p, 0), size=30, fill=st.INK, weight="bold", anchor="end",
                            cls="score"))
-        supply = view.supply.get(p, 0)
-        count, known = view.tokens.get(p, (0, []))
-        unknown = count - len(known)
-        vals = ", ".join(str(v) for v in known) + (", " if known and unknown else "") \
-            + (f"{unknown} unknown" if unknown else "")
-        tokens = f"{count} token{'s' if count != 1 else ''}" + (f" ({vals})" if count else "")
-        tent_txt = "tent in supply" if view.tent_home.get(p, True) else "tent placed"
-        info = f"{supply} cowboy{'s' if supply != 1 else ''} in supply \u00b7 {tent_txt} \u00b7 {tokens}"
+        cowboys, tent_txt, tokens = _pieces(view, p)
+        info = f"{cowboys} \u00b7 {tent_txt} \u00b7 {tokens}"
         if side:
-            out.append(text(72, ry + 62, f"{supply} cowboy{'s' if supply != 1 else ''} in supply, {tent_txt}",
+            out.append(text(72, ry + 62, f"{cowboys}, {tent_txt}",
                                size=13, fill=st.INK))
             out.append(text(72, ry + 82, _clip(tokens, 44), size=13, fill=st.INK))
         else:
