@@ -29,6 +29,10 @@ GRID_TEXT = "#7a6a52"
 HIGHLIGHT = "#ff7f0e"
 LAST_TILE = "#ffffff"
 MARKUP_DEFAULT = "#ff6a00"
+# a gold nugget, the family's common symbol (Gold Rush's mountains, Gold's gold cards)
+NUGGET = "#f4c430"
+NUGGET_LINE = "#8a6508"
+NUGGET_SHINE = "#fff4c2"
 
 #: Player colours (fill, outline, text drawn on the fill).
 PLAYER: dict[str, tuple[str, str, str]] = {
@@ -95,6 +99,16 @@ def num(v: float) -> str:
 def pts(points: list[tuple[float, float]] | tuple[tuple[float, float], ...]) -> str:
     """Points for a ``polygon``/``polyline`` attribute."""
     return " ".join(f"{num(x)},{num(y)}" for x, y in points)
+
+
+def nugget(x: float, y: float, s: float = 1.0) -> str:
+    """A gold nugget centred on ``(x, y)`` at scale ``s``: the symbol both Gold Rush's tiles and Gold's cards print."""
+    shape = ((-5.5, 1.5), (-3.5, -3.5), (1, -5), (5.5, -2.5), (5.5, 2.5), (1, 5), (-4, 4.5))
+    p = [(x + dx * s, y + dy * s) for dx, dy in shape]
+    return (f'<polygon points="{pts(p)}" fill="{NUGGET}" stroke="{NUGGET_LINE}" stroke-width="{num(1.3 * s)}" '
+            f'stroke-linejoin="round"/>'
+            f'<path d="M{num(x - 2.5 * s)},{num(y - 1.5 * s)} l{num(2.5 * s)},{num(-1.6 * s)}" '
+            f'stroke="{NUGGET_SHINE}" stroke-width="{num(1.3 * s)}" stroke-linecap="round"/>')
 
 
 def text(x: float, y: float, content: object, *, size: float = 14, fill: str = INK, anchor: str = "start",

@@ -22,7 +22,7 @@ from grn.games.gold.commands import Card, FlipCard
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.games.gold import palette as pal
-from grn.render.style import esc, num
+from grn.render.style import esc, nugget, num
 
 CW, CH, GAP = 60, 84, 10
 LEFT, TOP = 44, 70
@@ -70,8 +70,6 @@ def card_back(x: float, y: float, cls: str = "card back") -> str:
 def card_face(x: float, y: float, card: Card, *, opacity: float = 1.0, cls: str = "card face",
               scale: float = 1.0) -> str:
     """A card face: gold (nugget and value), a miner (colour, pick and value) or dynamite."""
-    from grn.games.goldrush.drawing import nugget
-
     w, h = CW * scale, CH * scale
     cx, cy = x + w / 2, y + h / 2
     op = f' opacity="{num(opacity)}"' if opacity < 1 else ""

@@ -23,7 +23,7 @@ from typing import Callable, Iterable
 
 from grn.render import style as st
 from grn.games.goldrush import palette as pal
-from grn.render.style import num, pts
+from grn.render.style import nugget, num, pts
 from grn.tiling.tiles import EDGE_MIDDLES, TileDesign
 
 T = st.TILE
@@ -327,15 +327,6 @@ def tent_anchor(design: TileDesign, rotation: int, si: int) -> tuple[float, floa
 # ----------------------------------------------------------------------------
 # symbols (centred on (x, y), drawn upright)
 # ----------------------------------------------------------------------------
-
-def nugget(x: float, y: float, s: float = 1.0) -> str:
-    shape = ((-5.5, 1.5), (-3.5, -3.5), (1, -5), (5.5, -2.5), (5.5, 2.5), (1, 5), (-4, 4.5))
-    p = [(x + dx * s, y + dy * s) for dx, dy in shape]
-    return (f'<polygon points="{pts(p)}" fill="{pal.NUGGET}" stroke="{pal.NUGGET_LINE}" stroke-width="{num(1.3 * s)}" '
-            f'stroke-linejoin="round"/>'
-            f'<path d="M{num(x - 2.5 * s)},{num(y - 1.5 * s)} l{num(2.5 * s)},{num(-1.6 * s)}" '
-            f'stroke="{pal.NUGGET_SHINE}" stroke-width="{num(1.3 * s)}" stroke-linecap="round"/>')
-
 
 def tipi(x: float, y: float, s: float = 1.0) -> str:
     def P(dx: float, dy: float) -> str:
