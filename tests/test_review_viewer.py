@@ -106,44 +106,35 @@ def test_render_best_says_in_one_line_why_it_cannot(city, args, code, words):
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed: browser tests skipped (apt-get install chromium)")
-def test_a_player_reads_the_evaluation_chart_and_jumps_to_a_blunder(gold, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def test_a_player_reads_the_evaluation_chart_and_jumps_to_a_blunder(gold, tmp_path, open_page):
     page_file = tmp_path / "gold.html"
     result = runner.invoke(app, ["html", str(gold), "-o", str(page_file)])
     assert result.exit_code == 0, result.output
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-        page = browser.new_page(viewport={"width": 1280, "height": 900})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(page_file.as_uri())
-        chart = page.locator(".grn-evalchart svg")
-        assert chart.get_attribute("role") == "img"
-        assert "Judged moves: turn" in chart.get_attribute("aria-label")
-        # one line per player, told apart by dash as well as colour
-        series = chart.locator("polyline.series")
-        assert series.count() == 2
-        assert {series.nth(0).get_attribute("stroke-dasharray"), series.nth(1).get_attribute("stroke-dasharray")} \
-            == {None, "6 3"}
-        assert series.nth(0).get_attribute("stroke") != series.nth(1).get_attribute("stroke")
-        # the judgements in words and signs in the move list
-        assert page.locator(".grn-moves .grn-judge").count() >= 1
-        blunder = page.locator(".grn-moves .grn-mv", has=page.locator(".grn-judge.grn-blunder")).first
-        assert "??" in blunder.inner_text() and "blunder" in blunder.inner_text()
-        # a click on a judged point goes to its turn, which tells the loss and the best move
-        dot = chart.locator("circle.judged.blunder").first
-        said = dot.locator("title").text_content()
-        turn = re.match(r"turn (\d+)", said).group(1)
-        dot.click()
-        assert page.locator(".grn-notation").inner_text().startswith(f"{turn}. ")
-        verdict = page.locator(".grn-turneval").inner_text()
-        assert "Blunder" in verdict and "Expected final margin after the move played" in verdict
-        # the summary per player: accuracy as a percentage and the counts
-        rows = page.locator(".grn-summary tbody tr")
-        assert rows.count() == 2 and "%" in rows.nth(0).inner_text()
-        assert errors == []
-        browser.close()
+    page = open_page(page_file.as_uri(), height=900)  # the fixture fails the test on any script error
+    chart = page.locator(".grn-evalchart svg")
+    assert chart.get_attribute("role") == "img"
+    assert "Judged moves: turn" in chart.get_attribute("aria-label")
+    # one line per player, told apart by dash as well as colour
+    series = chart.locator("polyline.series")
+    assert series.count() == 2
+    assert {series.nth(0).get_attribute("stroke-dasharray"), series.nth(1).get_attribute("stroke-dasharray")} \
+        == {None, "6 3"}
+    assert series.nth(0).get_attribute("stroke") != series.nth(1).get_attribute("stroke")
+    # the judgements in words and signs in the move list
+    assert page.locator(".grn-moves .grn-judge").count() >= 1
+    blunder = page.locator(".grn-moves .grn-mv", has=page.locator(".grn-judge.grn-blunder")).first
+    assert "??" in blunder.inner_text() and "blunder" in blunder.inner_text()
+    # a click on a judged point goes to its turn, which tells the loss and the best move
+    dot = chart.locator("circle.judged.blunder").first
+    said = dot.locator("title").text_content()
+    turn = re.match(r"turn (\d+)", said).group(1)
+    dot.click()
+    assert page.locator(".grn-notation").inner_text().startswith(f"{turn}. ")
+    verdict = page.locator(".grn-turneval").inner_text()
+    assert "Blunder" in verdict and "Expected final margin after the move played" in verdict
+    # the summary per player: accuracy as a percentage and the counts
+    rows = page.locator(".grn-summary tbody tr")
+    assert rows.count() == 2 and "%" in rows.nth(0).inner_text()
 
 
 def test_site_pages_and_embeds_of_an_analysed_record_carry_its_review(city, tmp_path):
