@@ -122,6 +122,7 @@ TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instea
 
 
 from grn.clicommon import load_tileset_option as _tileset  # noqa: E402
+from grn.lsp.command import lsp as _lsp_command  # noqa: E402
 
 
 def _version(value: bool) -> None:
@@ -998,16 +999,8 @@ def tiles(
     _emit("\n".join(ruleset.tile_table(ts)) + "\n", output)
 
 
-@app.command()
-def lsp(pause: float = typer.Option(0.15, "--pause", metavar="SECONDS",
-                                   help="Quiet after the last change before the diagnostics are sent.")) -> None:
-    """Run the GRN language server over standard input and output, for editors (needs the lsp extra).
-
-    Example: grn lsp   (docs/editors.md: VS Code, Neovim, Emacs)
-    """
-    from grn.lsp import run
-
-    raise typer.Exit(run(pause))
+# grn lsp's command is in its own module: the console script runs it without this one (grn.launch)
+app.command("lsp")(_lsp_command)
 
 
 @app.command()
