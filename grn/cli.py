@@ -122,7 +122,7 @@ TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instea
 
 
 from grn.clicommon import load_tileset_option as _tileset  # noqa: E402
-from grn.lsp.command import lsp as _lsp_command  # noqa: E402
+from grn.lsp import command as _lsp, run as _lsp_run  # noqa: E402
 
 
 def _version(value: bool) -> None:
@@ -999,8 +999,10 @@ def tiles(
     _emit("\n".join(ruleset.tile_table(ts)) + "\n", output)
 
 
-# grn lsp's command is in its own module: the console script runs it without this one (grn.launch)
-app.command("lsp")(_lsp_command)
+@app.command(help=f"{_lsp.HELP}\n\n{_lsp.EXAMPLE}")
+def lsp(pause: float = typer.Option(_lsp.PAUSE, "--pause", metavar="SECONDS", help=_lsp.PAUSE_HELP)) -> None:
+    # the console script runs `grn lsp` through grn.lsp.command without this module (grn.launch)
+    raise typer.Exit(_lsp_run(pause))
 
 
 @app.command()

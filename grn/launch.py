@@ -18,10 +18,9 @@ def main() -> None:
         from grn.lsp.command import main as lsp
 
         try:
-            lsp(sys.argv[2:])
+            raise SystemExit(lsp(sys.argv[2:]))
         except KeyboardInterrupt:  # pragma: no cover - interactive
             raise SystemExit(130)
-        return
     from grn.cli import main as cli
 
     cli()

@@ -105,13 +105,13 @@ def test_an_earlier_turn_edited_is_replayed_again() -> None:
 
 def test_the_server_answers_initialize_before_loading_grns_reader_and_engines() -> None:
     """What ``grn lsp`` loads before it can answer: pygls and lsprotocol, and of grn only the server and its
-    command line; the reader, the validator, the engines and grn's other commands load after (R166)."""
-    code = ("import sys, json; sys.argv = ['grn', 'lsp']; import grn.launch, grn.lsp.command, grn.lsp.server; "
-            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('grn', 'lark')))))")
+    command line; the reader, the validator, the engines, grn's other commands and typer load after (R166)."""
+    code = ("import sys, json; import grn.launch, grn.lsp.command, grn.lsp.server; "
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('grn', 'lark', 'typer')))))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(json.loads(run.stdout))
     assert {"grn.lsp.server", "grn.lsp.command"} <= loaded
-    for heavy in ("grn.cli", "grn.notation", "grn.validate", "grn.position", "grn.registry", "lark"):
+    for heavy in ("grn.cli", "grn.notation", "grn.validate", "grn.position", "grn.registry", "lark", "typer"):
         assert heavy not in loaded, heavy
     # the lazily loaded modules are there when a request needs them
     code = "import grn.lsp.server as s; print(s.features.Lines.__name__, s.opened.Document.__name__)"

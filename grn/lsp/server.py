@@ -24,6 +24,7 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
 import grn
+from grn.lsp.command import PAUSE
 
 
 def _lazy(name: str) -> ModuleType:
@@ -45,8 +46,6 @@ else:
     features = sys.modules.get("grn.lsp.features") or _lazy("grn.lsp.features")
     opened = sys.modules.get("grn.lsp.document") or _lazy("grn.lsp.document")
 
-#: Seconds of quiet after the last change before diagnostics are published.
-PAUSE = 0.15
 
 T = TypeVar("T")
 log = logging.getLogger("grn.lsp")
