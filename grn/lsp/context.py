@@ -258,6 +258,8 @@ def position_before(text: str, depth: int, fresh_variation: bool) -> Before | No
             # the main line (where a game is written): its turns up to ``after``, as position_at plays them,
             # replayed from the longest prefix played before
             upto = next((i for i, t in enumerate(line) if t.number > after), len(line))
+            if after > 0 and (upto == 0 or line[upto - 1].number < after):
+                return None  # no turn ``after`` on the line (its numbers skip one): position_at refuses it too
             return REPLAYS.replay(record, line[:upto])
         position = position_at(record, "".join(f"{n}({k})" for n, k in steps) + str(after))
     except (PositionError, SetupProblem, registry.UnknownGame, IllegalAction):
