@@ -122,7 +122,7 @@ TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instea
 
 
 from grn.clicommon import load_tileset_option as _tileset  # noqa: E402
-from grn.lsp import command as _lsp, run as _lsp_run  # noqa: E402
+from grn.lsp import command as _lsp  # noqa: E402
 
 
 def _version(value: bool) -> None:
@@ -1002,7 +1002,7 @@ def tiles(
 @app.command(help=f"{_lsp.HELP}\n\n{_lsp.EXAMPLE}")
 def lsp(pause: float = typer.Option(_lsp.PAUSE, "--pause", metavar="SECONDS", help=_lsp.PAUSE_HELP)) -> None:
     # the console script runs `grn lsp` through grn.lsp.command without this module (grn.launch)
-    raise typer.Exit(_lsp_run(pause))
+    raise typer.Exit(_lsp.run(pause))
 
 
 @app.command()

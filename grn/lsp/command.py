@@ -5,14 +5,28 @@ command through :mod:`grn.cli`, which takes its option's name, default and help 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from grn.lsp import run
+from grn.lsp import PAUSE
 
-#: Seconds of quiet after the last change before the diagnostics are sent (``--pause``).
-PAUSE = 0.15
 PAUSE_HELP = "Quiet after the last change before the diagnostics are sent."
 HELP = "Run the GRN language server over standard input and output, for editors (needs the lsp extra)."
 EXAMPLE = "Example: grn lsp   (docs/editors.md: VS Code, Neovim, Emacs)"
+
+
+def run(pause: float) -> int:
+    """``grn lsp``: serve an editor over stdio; 1 when the ``lsp`` extra is not installed, 2 for a bad pause."""
+    if pause < 0:
+        print("grn lsp: --pause must be 0 or more seconds", file=sys.stderr)
+        return 2
+    try:
+        # imported here: pygls, lsprotocol and the server load only once the command line is read
+        from grn.lsp.server import serve
+    except ImportError as exc:
+        print(f"grn lsp needs pygls and lsprotocol ({exc.name} is missing): pip install 'grn[lsp]'", file=sys.stderr)
+        return 1
+    serve(pause)
+    return 0
 
 
 def main(args: list[str]) -> int:
@@ -23,4 +37,4 @@ def main(args: list[str]) -> int:
     return run(options.pause)
 
 
-__all__ = ["EXAMPLE", "HELP", "PAUSE", "PAUSE_HELP", "main"]
+__all__ = ["EXAMPLE", "HELP", "PAUSE", "PAUSE_HELP", "main", "run"]

@@ -24,7 +24,7 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
 import grn
-from grn.lsp.command import PAUSE
+from grn.lsp import PAUSE
 
 
 def _lazy(name: str) -> ModuleType:
