@@ -7,6 +7,7 @@ turns and the engine commands they hold.
 
 __version__ = "0.1.0"
 
+import importlib  # noqa: E402
 import os  # noqa: E402
 import warnings  # noqa: E402
 from typing import IO, TYPE_CHECKING, Iterable, Iterator  # noqa: E402
@@ -18,15 +19,32 @@ if _stale:
     warnings.warn("grn: compiled modules are older than their sources (" + ", ".join(_stale)
                   + "): run `pip install -e .` again, or the old code runs", stacklevel=2)
 
-from grn.notation import parse, read_game  # noqa: E402
-from grn.record import Record, Turn  # noqa: E402
-from grn.writer import write_record, write_records  # noqa: E402
-
 if TYPE_CHECKING:
     from grn.analysis import GameAnalysis
+    from grn.notation import parse, read_game
+    from grn.record import Record, Turn
+    from grn.writer import write_record, write_records
+
+#: The public names of other modules, loaded when first asked for (PEP 562): ``import grn.lsp`` and
+#: ``grn lsp`` need none of them before they answer an editor (docs/editors.md, R166).
+_LAZY = {"parse": "grn.notation", "read_game": "grn.notation", "Record": "grn.record", "Turn": "grn.record",
+         "write_record": "grn.writer", "write_records": "grn.writer"}
 
 
-def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: str | None = None) -> Iterator[Record]:
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'grn' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # asked once: a plain attribute from then on
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: str | None = None) -> "Iterator[Record]":
     """Yield the games of a record file one by one: GRN text, or its JSON form for a ``.json`` path.
 
     ``source`` is a path or an open text file (any iterable of lines, such as
@@ -36,6 +54,7 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
     read gives one record holding the problem and nothing else).
     """
     from grn import notation
+    from grn.record import Record
 
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("[")):
         raise ValueError("grn.read() takes a path or an open file, and was given GRN text: "
@@ -57,7 +76,7 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
         return
     yield from notation.read(source, file=file)
 
-def analyse(record: Record, **options: object) -> "GameAnalysis":
+def analyse(record: "Record", **options: object) -> "GameAnalysis":
     """Analyse a record's moves: points lost, judgements, best moves (:func:`grn.analysis.analyse`)."""
     # imported here: the search and its data load only when asked for (grn's start-up stays quick)
     from grn.analysis import analyse as run

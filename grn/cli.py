@@ -122,6 +122,7 @@ TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instea
 
 
 from grn.clicommon import load_tileset_option as _tileset  # noqa: E402
+from grn.lsp import command as _lsp  # noqa: E402
 
 
 def _version(value: bool) -> None:
@@ -998,16 +999,10 @@ def tiles(
     _emit("\n".join(ruleset.tile_table(ts)) + "\n", output)
 
 
-@app.command()
-def lsp(pause: float = typer.Option(0.15, "--pause", metavar="SECONDS",
-                                   help="Quiet after the last change before the diagnostics are sent.")) -> None:
-    """Run the GRN language server over standard input and output, for editors (needs the lsp extra).
-
-    Example: grn lsp   (docs/editors.md: VS Code, Neovim, Emacs)
-    """
-    from grn.lsp import run
-
-    raise typer.Exit(run(pause))
+@app.command(help=f"{_lsp.HELP}\n\n{_lsp.EXAMPLE}")
+def lsp(pause: float = typer.Option(_lsp.PAUSE, "--pause", metavar="SECONDS", help=_lsp.PAUSE_HELP)) -> None:
+    # the console script runs `grn lsp` through grn.lsp.command without this module (grn.launch)
+    raise typer.Exit(_lsp.run(pause))
 
 
 @app.command()

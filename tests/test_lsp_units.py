@@ -79,9 +79,10 @@ def test_a_game_with_only_the_default_hooks() -> None:
         games.unregister("nim")
 
 
-def test_without_the_extra_the_command_says_what_to_install() -> None:
+@pytest.mark.parametrize("entry", ["grn.launch", "grn.cli"])  # the console script's way, and grn.cli's own
+def test_without_the_extra_the_command_says_what_to_install(entry: str) -> None:
     code = ("import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None; "
-            "sys.argv = ['grn', 'lsp']; from grn.cli import main; main()")
+            f"sys.argv = ['grn', 'lsp']; from {entry} import main; main()")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [

@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple, Sequence
 
 from grn import registry
 from grn.notation import parse_game
-from grn.position import Position, PositionError, position_at
+from grn.errors import IllegalAction
+from grn.position import PositionError, play_record_turn, position_at
 from grn.record import Record, Seat, Turn, Variation
-from grn.ruleset import Ruleset, SetupProblem, player_key
+from grn.ruleset import Ruleset, SetupProblem, engine_for, player_key
 
 #: A turn's start: its number, a dot and the player (``12. red``); the player may be half typed.
 _TURN = re.compile(r"(?<![\w@,:.=#-])(\d{1,9})\.[ \t\r\n]+([a-z][a-z0-9_]*)?")
@@ -194,10 +195,7 @@ def _turn_context(text: str, moves: Cleaned, m: re.Match[str], words: list[str],
     found = position_before(cut + ")" * len(opens), len(opens), fresh_variation)
     if found is None:
         return None
-    record, position = found
-    ruleset = position.ruleset
-    assert ruleset is not None
-    seats = position.seats
+    record, ruleset, seats, state = found
     written: list[Any] = []
     if words:
         # the words written so far, read by the game's grammar as the end of the same text
@@ -210,12 +208,21 @@ def _turn_context(text: str, moves: Cleaned, m: re.Match[str], words: list[str],
             return None
         written = list(turn.actions)
     player = player_key(seats, m.group(2) or "")
-    return TurnContext(ruleset, record, seats, position.state, int(m.group(1)), player, written, word,
+    return TurnContext(ruleset, record, seats, state, int(m.group(1)), player, written, word,
                        player_typed)
 
 
+class Before(NamedTuple):
+    """The position a turn is played from: the record read so far, its rules, seats and engine state."""
+
+    record: Record
+    ruleset: Ruleset
+    seats: list[Seat]
+    state: Any
+
+
 @lru_cache(maxsize=16)
-def position_before(text: str, depth: int, fresh_variation: bool) -> tuple[Record, Position] | None:
+def position_before(text: str, depth: int, fresh_variation: bool) -> Before | None:
     """The record of a game's text up to a turn (its open variations closed), and the position that turn is
     played from: the end of the line ``depth`` variations deep, or, for a turn that starts a variation, the
     position before the turn that variation follows.
@@ -247,9 +254,70 @@ def position_before(text: str, depth: int, fresh_variation: bool) -> tuple[Recor
     else:
         after = steps[-1][0] - 1 if steps else 0
     try:
-        return record, position_at(record, "".join(f"{n}({k})" for n, k in steps) + str(after))
-    except (PositionError, SetupProblem, registry.UnknownGame):
+        if not steps:
+            # the main line (where a game is written): its turns up to ``after``, as position_at plays them,
+            # replayed from the longest prefix played before
+            upto = next((i for i, t in enumerate(line) if t.number > after), len(line))
+            if after > 0 and (upto == 0 or line[upto - 1].number < after):
+                return None  # no turn ``after`` on the line (its numbers skip one): position_at refuses it too
+            return REPLAYS.replay(record, line[:upto])
+        position = position_at(record, "".join(f"{n}({k})" for n, k in steps) + str(after))
+    except (PositionError, SetupProblem, registry.UnknownGame, IllegalAction):
         return None
+    assert position.ruleset is not None
+    return Before(record, position.ruleset, position.seats, position.state)
+
+
+def _played(turn: Turn) -> tuple[Any, ...]:
+    """What of a turn its replay reads (:func:`grn.position.play_record_turn`): not its comments or spans."""
+    return (turn.number, turn.player, turn.actions, turn.checkpoint if turn.number == 0 else None)
+
+
+class Replays:
+    """Engine states after the main-line turns played lately, so that the position before a turn is played
+    on from the longest prefix already played (typing turn 31 after turn 30 plays turn 30 only, not the
+    game from its start).
+
+    A state is kept for the header tags it was set up from (the engine is made from the tags alone) and the
+    turns played on it; each answer is a copy, so a kept state never changes.
+    """
+
+    def __init__(self, size: int = 8) -> None:
+        self.size = size
+        self._kept: list[tuple[tuple[tuple[str, str], ...], list[tuple[Any, ...]], Any]] = []  # newest first
+        #: turns played by the last :meth:`replay` (the rest came from a kept state): for tests and the bench
+        self.last_played = 0
+
+    def replay(self, record: Record, turns: Sequence[Turn]) -> Before:
+        """The position after ``turns`` (the start of ``record``'s main line); raises
+        :class:`~grn.errors.IllegalAction`, :class:`SetupProblem` or :class:`registry.UnknownGame`."""
+        ruleset = registry.find_ruleset(record.game)
+        seats = ruleset.seats(record)
+        keys = [_played(t) for t in turns]
+        best: tuple[list[tuple[Any, ...]], Any] | None = None
+        for tags, done, state in self._kept:
+            if (tags == record.tags and len(done) <= len(keys) and (best is None or len(done) > len(best[0]))
+                    and keys[:len(done)] == done):
+                best = done, state
+        if best is None:
+            state, start = engine_for(ruleset, record, seats), 0
+        else:
+            state, start = best[1].copy(), len(best[0])
+        for turn in turns[start:]:
+            play_record_turn(state, seats, turn)
+        self.last_played = len(turns) - start
+        self._kept = [k for k in self._kept if not (k[0] == record.tags and k[1] == keys)]
+        self._kept.insert(0, (record.tags, keys, state.copy()))
+        del self._kept[self.size:]
+        return Before(record, ruleset, seats, state)
+
+    def clear(self) -> None:
+        """Forget every kept state."""
+        self._kept.clear()
+
+
+#: The server's kept replays (one process serves one editor).
+REPLAYS = Replays()
 
 
 def _last_turn(line: tuple[Turn, ...], depth: int) -> Turn | None:
@@ -263,4 +331,4 @@ def _last_turn(line: tuple[Turn, ...], depth: int) -> Turn | None:
     return line[-1] if line else None
 
 
-__all__ = ["TagContext", "TurnContext", "at", "clean"]
+__all__ = ["Before", "REPLAYS", "Replays", "TagContext", "TurnContext", "at", "clean", "position_before"]

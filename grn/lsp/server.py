@@ -10,8 +10,11 @@ keeps running: a half-typed line is the usual state of a document.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
-from typing import Callable, TypeVar
+import sys
+from types import ModuleType
+from typing import TYPE_CHECKING, Callable, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -21,11 +24,28 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
 import grn
-from grn.lsp import features
-from grn.lsp.document import Document
+from grn.lsp import PAUSE
 
-#: Seconds of quiet after the last change before diagnostics are published.
-PAUSE = 0.15
+
+def _lazy(name: str) -> ModuleType:
+    """Module ``name``, run when one of its names is first used (the standard library's ``LazyLoader``)."""
+    spec = importlib.util.find_spec(name)
+    assert spec is not None and spec.loader is not None
+    spec.loader = importlib.util.LazyLoader(spec.loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+if TYPE_CHECKING:
+    from grn.lsp import document as opened, features
+else:
+    # grn's reader, validator and engines load with the first document, after the answer to ``initialize``:
+    # an editor waits for that answer, and pygls's own imports already take most of the time it has (R166)
+    features = sys.modules.get("grn.lsp.features") or _lazy("grn.lsp.features")
+    opened = sys.modules.get("grn.lsp.document") or _lazy("grn.lsp.document")
+
 
 T = TypeVar("T")
 log = logging.getLogger("grn.lsp")
@@ -37,15 +57,15 @@ class GrnServer(LanguageServer):
     def __init__(self, pause: float = PAUSE) -> None:
         super().__init__("grn", grn.__version__)
         self.pause = pause
-        self.documents: dict[str, Document] = {}
+        self.documents: dict[str, opened.Document] = {}
         self.pending: dict[str, asyncio.Task[None]] = {}
 
-    def document(self, uri: str) -> tuple[Document, features.Lines]:
+    def document(self, uri: str) -> tuple[opened.Document, features.Lines]:
         """The checked document of ``uri`` as its text is now, and its lines."""
         text_doc = self.workspace.get_text_document(uri)
         doc = self.documents.get(uri)
         if doc is None:
-            doc = self.documents[uri] = Document(_file_name(uri))
+            doc = self.documents[uri] = opened.Document(_file_name(uri))
         text = text_doc.source
         if doc.text != text or not doc.games and not doc.problems:
             doc.update(text)
@@ -114,6 +134,12 @@ def _answer(what: str, work: Callable[[], T]) -> T:
 def make_server(pause: float = PAUSE) -> GrnServer:
     """A GRN language server with every feature registered."""
     server = GrnServer(pause)
+
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: GrnServer, params: lsp.InitializedParams) -> None:
+        # the client has its answer: load the reader and the engines now, while it opens its first document
+        features.Lines  # noqa: B018 - an attribute read runs the lazily loaded modules
+        opened.Document  # noqa: B018
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: GrnServer, params: lsp.DidOpenTextDocumentParams) -> None:

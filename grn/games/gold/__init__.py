@@ -86,25 +86,30 @@ class GoldRuleset(Ruleset):
         return "<defs>" + card_back_def() + "</defs>"
 
     def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
-        """The cards still face down (``c4=``, a card already turned this turn left out); after ``c4=``, the
-        faces it may show: the one seen there before, or else every face still face down somewhere."""
+        """The choices the recorder offers (:meth:`turn_step`), as words: the cards still face down (``c4=``,
+        a card already turned this turn left out); after ``c4=``, the faces it may show: the one seen there
+        before, or else a face not yet seen anywhere nor shown by this turn's other card (R169)."""
+        from grn.choices import ChoiceError
         from grn.games.gold.commands import card_text
 
-        if len(written) >= engine.flips_due:
+        flips = [c for c in written if isinstance(c, FlipCard)]
+        if len(flips) != len(written) or len(flips) >= engine.flips_due:
             return []
-        taken = {c.pos for c in written if isinstance(c, FlipCard)}
-        down = [p for p in engine.legal_flips() if p not in taken]
-        known = engine.known_faces()
+        picked = [w for f in flips for w in (f.pos, card_text(f.face))]
         pos, eq, _ = word.partition("=")
         if eq:
-            if pos not in down:
-                return []
-            if pos in known:
-                return [Suggestion(f"{pos}={card_text(known[pos])}", "seen here before", "action")]
-            return [Suggestion(f"{pos}={card_text(card)}", f"{n} face down", "action")
-                    for card, n in sorted(engine.face_down_cards().items(), key=lambda cn: card_text(cn[0]))]
-        return [Suggestion(f"{p}=", "face down" + (f", seen before: {card_text(known[p])}" if p in known else ""),
-                           "position") for p in down]
+            picked.append(pos)
+        try:
+            step = self.turn_step(engine, picked)
+        except ChoiceError:
+            return []  # a place that is not face down, or a turn the rules refuse: the diagnostics say why
+        known = engine.known_faces()
+        if eq:
+            seen = "seen here before" if pos in known else "not seen yet"
+            return [Suggestion(f"{pos}={o.word}", f"{o.label}, {seen}", "action") for o in step.options]
+        return [Suggestion(f"{o.word}=", "face down" + (f", seen before: {card_text(known[o.word])}"
+                                                          if o.word in known else ""), "position")
+                for o in step.options]
 
     def turn_step(self, engine: Any, picked: Any) -> Any:
         """The cards turned over: a place from the engine's face-down cards, then the face it showed."""
