@@ -29,11 +29,15 @@ if TYPE_CHECKING:
 #: ``grn lsp`` need none of them before they answer an editor (docs/editors.md, R166).
 _LAZY = {"parse": "grn.notation", "read_game": "grn.notation", "Record": "grn.record", "Turn": "grn.record",
          "write_record": "grn.writer", "write_records": "grn.writer"}
+#: The modules ``import grn`` loaded before the names above became lazy: still reachable as attributes.
+_SUBMODULES = frozenset({"notation", "record", "writer"})
 
 
 def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
+        if name in _SUBMODULES:  # `import grn; grn.writer` worked when the package imported it eagerly
+            return importlib.import_module(f"grn.{name}")
         raise AttributeError(f"module 'grn' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # asked once: a plain attribute from then on
