@@ -233,8 +233,8 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
     for tr in report.turns:
         if tr.raw_events:
             evs = [event_to_json(e) for e in tr.raw_events]
-            for data in evs:
-                _add_points(sums, data, False)
+            for ev in evs:
+                _add_points(sums, ev, False)
             groups.append([tr.number, evs])
     # the final scoring (turn null): its engine events where the report keeps them, else its sentences
     raw = getattr(report, "final_raw_events", ())
@@ -244,12 +244,12 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
     else:
         for text in report.final_events:
             m = _SCORES_RE.match(text)
-            data: dict[str, Any] = {"type": "final", "text": text}
+            sentence: dict[str, Any] = {"type": "final", "text": text}
             if m:
-                data.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
-            final.append(data)
-    for data in final:
-        _add_points(sums, data, True)
+                sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
+            final.append(sentence)
+    for ev in final:
+        _add_points(sums, ev, True)
     if final:
         groups.append([None, final])
     facts = GameFacts(
