@@ -16,6 +16,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from grn import registry
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
@@ -58,6 +59,9 @@ def _field_names(cls: type, event: Any) -> tuple[str, ...] | None:
     return names
 
 
+_PLAIN = (int, str, bool, float)
+
+
 def event_to_json(event: Any) -> dict[str, Any]:
     """An engine event (or any value object) as a JSON object with its ``type`` (class name) and fields.
 
@@ -69,14 +73,16 @@ def event_to_json(event: Any) -> dict[str, Any]:
     if callable(own):
         data = own()
         if isinstance(data, dict):
-            return {"type": cls.__name__, **{str(k): to_plain(v) for k, v in data.items()}}
+            # most values are plain already: test the type before calling to_plain (many events a game)
+            return {"type": cls.__name__, **{k if type(k) is str else str(k): v if v is None or type(v) in _PLAIN
+                                             else to_plain(v) for k, v in data.items()}}
     names = _field_names(cls, event)
     if names is None:
         return {"type": cls.__name__, "text": str(event)}
     out: dict[str, Any] = {"type": cls.__name__}
     for name in names:
         value = getattr(event, name, None)
-        out[name] = value if value is None or type(value) in (int, str, bool, float) else to_plain(value)
+        out[name] = value if value is None or type(value) in _PLAIN else to_plain(value)
     return out
 
 
@@ -225,7 +231,8 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         best = max(scores.values())
         winners = [k for k, v in scores.items() if v == best]
     first = next((keys.get(t.player, t.player) for t in record.turns if t.number > 0), None)
-    turns = [[t.number, keys.get(t.player, t.player), [command_to_json(a) for a in t.actions]]
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
+    turns = [[t.number, keys.get(t.player, t.player), [command_to_json(a, ruleset) for a in t.actions]]
              for t in record.turns]
     actions = _canonical(turns)  # the dedup key's turns, word for word
     sums: dict[tuple[str, str], int] = {}
