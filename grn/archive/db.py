@@ -29,7 +29,7 @@ from grn.archive.parallel import GameResult, Problem, Validator
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
 SCHEMA_VERSION = 2
 #: The page size of a new archive (SQLite's default is 4096).
-PAGE_SIZE = 16384
+PAGE_SIZE = 8192
 #: Games per transaction within one large file.
 BATCH = 5000
 #: Games written to SQLite at a time (one executemany per table).
@@ -170,7 +170,7 @@ def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: boo
         try:
             if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 raise ArchiveError("not a grn archive: the database holds other tables")
-            # 16 KiB pages hold seven game texts of 2 KiB where 4 KiB pages hold one (R157); only an empty
+            # 8 KiB pages hold three game rows of 2.5 KiB where 4 KiB pages hold one (R157); only an empty
             # file takes a page size, and before WAL
             con.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             con.execute("PRAGMA journal_mode = WAL")
