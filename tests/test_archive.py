@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from grn.archive.db import register
 from grn.archive.search import Filters, game_ids
 from grn.cli import app
 from grn.jsonform import command_to_json
@@ -85,7 +86,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 
 def _con(db: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    con = sqlite3.connect(f"{db.resolve().as_uri()}?mode=ro", uri=True)
+    register(con)  # the actions and events views unpack with grn's SQL function
+    return con
 
 
 # ---------------------------------------------------------------------------

@@ -124,7 +124,10 @@ def test_chunks_stay_bounded(tmp_path: Path) -> None:
 def _archive_rows(db: Path) -> list[tuple[object, ...]]:
     import sqlite3
 
+    from grn.archive.db import register
+
     con = sqlite3.connect(db)
+    register(con)
     out = []
     for table, order in (("games", "id"), ("seats", "game_id, seat"), ("actions", "game_id, turn, seq"),
                          ("events", "game_id, turn, seq"), ("points", "game_id, player, feature")):

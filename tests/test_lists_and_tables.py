@@ -9,6 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from grn.archive.db import register
 from grn.cli import app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -57,6 +58,7 @@ def test_the_parquet_score_events_carry_the_counts(tmp_path):
     assert run("archive", "export", db, "--to", "parquet", "-o", str(out)).exit_code == 0
     events = pq.read_table(out / "score_events.parquet").to_pylist()
     with sqlite3.connect(db) as con:
+        register(con)
         stored = {(g, t, s): json.loads(j) for g, t, s, j in
                   con.execute("SELECT game_id, turn, seq, json FROM events WHERE points IS NOT NULL")}
     with_counts = 0

@@ -22,14 +22,25 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from grn.archive.facts import GameFacts
+from grn.archive.facts import GameFacts, unpack
+from grn.archive.migrate import upgrade_1_to_2
 from grn.archive.parallel import GameResult, Problem, Validator
 
-SCHEMA_VERSION = 1
+#: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
+SCHEMA_VERSION = 2
+#: The page size of a new archive (SQLite's default is 4096).
+PAGE_SIZE = 8192
 #: Games per transaction within one large file.
 BATCH = 5000
 #: Games written to SQLite at a time (one executemany per table).
 WRITE_EVERY = 200
+
+#: Per-turn facts, one row a game (R155): the JSON texts of ``GameFacts.actions`` and ``.events``.
+GAME_TURNS = """CREATE TABLE IF NOT EXISTS game_turns (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    actions BLOB NOT NULL,
+    events BLOB NOT NULL
+)"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -96,33 +107,7 @@ CREATE TABLE IF NOT EXISTS seats (
 );
 CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id);
-CREATE TABLE IF NOT EXISTS actions (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    turn INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    player TEXT,
-    type TEXT,
-    tile TEXT,
-    x INTEGER,
-    y INTEGER,
-    json TEXT
-);
-CREATE INDEX IF NOT EXISTS actions_tile ON actions (tile);
-CREATE INDEX IF NOT EXISTS actions_game ON actions (game_id, x, y);
-CREATE TABLE IF NOT EXISTS events (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    turn INTEGER,
-    seq INTEGER NOT NULL,
-    player TEXT,
-    type TEXT,
-    points INTEGER,
-    feature TEXT,
-    detail TEXT,
-    final INTEGER NOT NULL,
-    json TEXT
-);
-CREATE INDEX IF NOT EXISTS events_feature ON events (feature, points);
-CREATE INDEX IF NOT EXISTS events_game ON events (game_id);
+""" + GAME_TURNS + """;
 CREATE TABLE IF NOT EXISTS points (
     game_id INTEGER NOT NULL REFERENCES games(id),
     player TEXT NOT NULL,
@@ -143,8 +128,19 @@ CREATE TABLE IF NOT EXISTS merged (
 );
 """
 
-#: The ``points.feature`` of final-scoring points (the report keeps final events only as sentences).
-FINAL = "(final scoring)"
+#: The per-turn facts as rows, read from ``game_turns`` on demand (R155): the tables of schema 1, now views.
+#: ``grn_unpack`` is grn's SQL function (:func:`register`): the views need a connection made by :func:`connect`.
+VIEWS = """
+CREATE VIEW IF NOT EXISTS actions (game_id, turn, seq, player, type, tile, x, y, json) AS
+SELECT d.game_id, t.value ->> 0, c.key, t.value ->> 1, c.value ->> '$.type', c.value ->> '$.tile',
+       c.value ->> '$.x', c.value ->> '$.y', c.value
+FROM game_turns d, json_each(grn_unpack(d.actions)) t, json_each(t.value, '$[2]') c;
+CREATE VIEW IF NOT EXISTS events (game_id, turn, seq, player, type, points, feature, detail, final, json) AS
+SELECT d.game_id, t.value ->> 0, e.key, e.value ->> '$.player', e.value ->> '$.type', e.value ->> '$.points',
+       e.value ->> '$.feature', e.value ->> '$.detail', coalesce(e.value ->> '$.final', t.value ->> 0 IS NULL),
+       e.value
+FROM game_turns d, json_each(grn_unpack(d.events)) t, json_each(t.value, '$[1]') e;
+"""
 
 
 class ArchiveError(Exception):
@@ -164,6 +160,7 @@ def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: boo
             con.execute("PRAGMA query_only = ON")
         else:
             con = sqlite3.connect(p, isolation_level=None)  # transactions are explicit
+        register(con)
         version = con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if _has_meta(con) else None
     except sqlite3.DatabaseError as exc:
         raise ArchiveError(f"not an archive ({exc})") from None
@@ -173,17 +170,45 @@ def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: boo
         try:
             if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
                 raise ArchiveError("not a grn archive: the database holds other tables")
+            # 8 KiB pages hold three game rows of 2.5 KiB where 4 KiB pages hold one (R157); only an empty
+            # file takes a page size, and before WAL
+            con.execute(f"PRAGMA page_size = {PAGE_SIZE}")
             con.execute("PRAGMA journal_mode = WAL")
-            con.executescript(SCHEMA)
+            con.executescript(SCHEMA + VIEWS)
             con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
         except sqlite3.DatabaseError as exc:
             raise ArchiveError(f"cannot make an archive here ({exc})") from None
     elif int(version[0]) > SCHEMA_VERSION:
         raise ArchiveError(f"archive schema {version[0]} is newer than this grn ({SCHEMA_VERSION}): upgrade grn")
+    elif int(version[0]) < SCHEMA_VERSION and not readonly:
+        try:
+            _upgrade(con)
+        except sqlite3.DatabaseError as exc:
+            raise ArchiveError(f"cannot bring the archive to schema {SCHEMA_VERSION} ({exc})") from None
     if not readonly:
         con.execute("PRAGMA synchronous = NORMAL")
         con.execute("PRAGMA foreign_keys = OFF")  # rows are written parent first; checking costs time
     return con
+
+
+def register(con: sqlite3.Connection) -> None:
+    """Give ``con`` grn's SQL function ``grn_unpack(blob)``: a packed per-turn column as its JSON text."""
+    con.create_function("grn_unpack", 1, unpack, deterministic=True)
+
+
+def _upgrade(con: sqlite3.Connection) -> None:
+    """Bring an archive of an older schema to :data:`SCHEMA_VERSION` (one transaction; another process
+    that got there first leaves nothing to do)."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        version = int(con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
+        if version == 1:
+            upgrade_1_to_2(con, GAME_TURNS, VIEWS)
+        con.execute("COMMIT")
+    except BaseException:
+        if con.in_transaction:
+            con.execute("ROLLBACK")
+        raise
 
 
 def _has_meta(con: sqlite3.Connection) -> bool:
@@ -212,19 +237,6 @@ class AddSummary:
     problems: list[str] = field(default_factory=list)
 
 
-def points_rows(game_id: int, facts: GameFacts) -> list[tuple[Any, ...]]:
-    """Points per seat and feature kind of one game (turn events and the final scoring), with the seat's name."""
-    sums: dict[tuple[str, str], int] = {}
-    for e in facts.events:
-        player, points, feature, final = e[2], e[4], e[5], e[7]
-        if player is None or points is None:
-            continue
-        key = (player, feature if feature is not None else (FINAL if final else str(e[3])))
-        sums[key] = sums.get(key, 0) + points
-    names = {s[1]: s[2] for s in facts.seats}
-    return [(game_id, p, names.get(p, p), f, n) for (p, f), n in sums.items()]
-
-
 def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult]]) -> None:
     """Write validated games (id, file id, result) and their facts, inside the caller's transaction.
 
@@ -233,8 +245,7 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     game_rows: list[tuple[Any, ...]] = []
     tag_rows: list[tuple[Any, ...]] = []
     seat_rows: list[tuple[Any, ...]] = []
-    action_rows: list[tuple[Any, ...]] = []
-    event_rows: list[tuple[Any, ...]] = []
+    turn_rows: list[tuple[Any, ...]] = []
     point_rows: list[tuple[Any, ...]] = []
     for game_id, file_id, res in games:
         f: GameFacts = res.facts
@@ -248,15 +259,14 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
         tag_rows += [(game_id, i, n, v) for i, (n, v) in enumerate(f.tags)]
         done = int(f.valid and f.complete)
         seat_rows += [(game_id, *s, int(s[1] == f.first_player), done, f.game, f.n_players) for s in f.seats]
-        action_rows += [(game_id, *a) for a in f.actions]
-        event_rows += [(game_id, *e) for e in f.events]
+        turn_rows.append((game_id, f.actions, f.events))
         if done:  # statistics count finished, valid games only
-            point_rows += points_rows(game_id, f)
+            names = {s[1]: s[2] for s in f.seats}
+            point_rows += [(game_id, p, names.get(p, p), feature, n) for p, feature, n in f.points]
     con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
     con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
     con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", seat_rows)
-    con.executemany("INSERT INTO actions VALUES (?,?,?,?,?,?,?,?,?)", action_rows)
-    con.executemany("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?)", event_rows)
+    con.executemany("INSERT INTO game_turns VALUES (?,?,?)", turn_rows)
     con.executemany("INSERT INTO points VALUES (?,?,?,?,?)", point_rows)
 
 
@@ -267,7 +277,7 @@ def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameRe
 
 def delete_game(con: sqlite3.Connection, game_id: int) -> None:
     """Remove one game and its facts (inside the caller's transaction)."""
-    for table in ("tags", "seats", "actions", "events", "points"):
+    for table in ("tags", "seats", "game_turns", "points"):
         con.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
     con.execute("DELETE FROM games WHERE id = ?", (game_id,))
 

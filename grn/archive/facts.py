@@ -12,16 +12,18 @@ import dataclasses
 import hashlib
 import json
 import re
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from grn import registry
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
 
-#: Columns of the ``actions`` table, in order (see docs/archive.md).
+#: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
-#: Columns of the ``events`` table, in order.
+#: Columns of the ``events`` view, in order.
 EVENT_COLUMNS = ("turn", "seq", "player", "type", "points", "feature", "detail", "final", "json")
 
 #: The sentence a score event describes itself with (``grn.validate`` keeps final events only as text).
@@ -57,6 +59,29 @@ def _field_names(cls: type, event: Any) -> tuple[str, ...] | None:
     return names
 
 
+_PLAIN = (int, str, bool, float)
+
+
+def _shallow(event: Any) -> dict[str, Any]:
+    """:func:`event_to_json` for the encoder of :data:`_EVENTS`: the fields as they are (the encoder turns
+    tuples into lists itself and asks :func:`event_to_json` for a value object), no copy of each value."""
+    own = getattr(event, "to_json", None)
+    if own is not None:
+        data = own()
+        if type(data) is dict:
+            return {"type": type(event).__name__, **data}
+    return event_to_json(event)
+
+
+def _value_json(value: Any) -> Any:
+    """The :data:`_EVENTS` encoder's hook: a value object inside an event, as :func:`to_plain` makes it."""
+    return to_plain(value)
+
+
+#: The events of a game in one pass of the C encoder (R155): their values unconverted in Python.
+_EVENTS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False, default=_value_json)
+
+
 def event_to_json(event: Any) -> dict[str, Any]:
     """An engine event (or any value object) as a JSON object with its ``type`` (class name) and fields.
 
@@ -68,14 +93,16 @@ def event_to_json(event: Any) -> dict[str, Any]:
     if callable(own):
         data = own()
         if isinstance(data, dict):
-            return {"type": cls.__name__, **{str(k): to_plain(v) for k, v in data.items()}}
+            # most values are plain already: test the type before calling to_plain (many events a game)
+            return {"type": cls.__name__, **{k if type(k) is str else str(k): v if v is None or type(v) in _PLAIN
+                                             else to_plain(v) for k, v in data.items()}}
     names = _field_names(cls, event)
     if names is None:
         return {"type": cls.__name__, "text": str(event)}
     out: dict[str, Any] = {"type": cls.__name__}
     for name in names:
         value = getattr(event, name, None)
-        out[name] = value if value is None or type(value) in (int, str, bool, float) else to_plain(value)
+        out[name] = value if value is None or type(value) in _PLAIN else to_plain(value)
     return out
 
 
@@ -102,13 +129,34 @@ def _seats(record: Record) -> list[Seat]:
         return []
 
 
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+# no check for circular references: these are trees made here (the check costs about 10% of the encoding)
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, check_circular=False)
 #: Rows keep each object's own key order (only the dedup key needs sorted keys).
-_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 def _canonical(obj: Any) -> str:
     return _CANONICAL.encode(obj)
+
+
+def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
+    """The dedup key's body without its turns."""
+    try:
+        options = sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())
+    except ValueError:
+        options = [("?", (record.tag("Options") or "").strip().lower())]
+    return {
+        "game": record.game,
+        "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
+        "options": options,
+    }
+
+
+def _dedup_hash(head: dict[str, Any], turns_json: str) -> str:
+    # the canonical JSON of head + {"turns": ...}: "turns" sorts after the head's keys, so the turns'
+    # canonical text (kept by the archive as the game's actions) is spliced in, not encoded twice
+    text = _canonical(head)[:-1] + ',"turns":' + turns_json + "}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def dedup_key(record: Record, commands: list[list[dict[str, Any]]] | None = None) -> str:
@@ -124,19 +172,17 @@ def dedup_key(record: Record, commands: list[list[dict[str, Any]]] | None = None
     """
     seats = _seats(record)
     keys = {c: s.key for s in seats for c in s.colours}
-    try:
-        options = sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())
-    except ValueError:
-        options = [("?", (record.tag("Options") or "").strip().lower())]
-    body = {
-        "game": record.game,
-        "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
-        "options": options,
-        "turns": [[t.number, keys.get(t.player, t.player),
-                   [command_to_json(a) for a in t.actions] if commands is None else commands[i]]
-                  for i, t in enumerate(record.turns)],
-    }
-    return hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+    turns = [[t.number, keys.get(t.player, t.player),
+              [command_to_json(a) for a in t.actions] if commands is None else commands[i]]
+             for i, t in enumerate(record.turns)]
+    return _dedup_hash(_dedup_head(record, seats), _canonical(turns))
+
+
+#: zlib's level for the per-turn JSON: 1 packs 2,470 bytes a game of the benchmark where 6 (the default) packs
+#: 1,950, at 60% of 6's instructions (R156).
+PACK_LEVEL = 1
+#: The ``points.feature`` of final-scoring points (the report keeps final events only as sentences).
+FINAL = "(final scoring)"
 
 
 @dataclass(slots=True)
@@ -160,40 +206,52 @@ class GameFacts:
     tags: list[tuple[str, str]]
     #: (seat, key, name, score, won)
     seats: list[tuple[int, str, str, int | None, int]] = field(default_factory=list)
-    #: rows of ACTION_COLUMNS
-    actions: list[tuple[Any, ...]] = field(default_factory=list)
-    #: rows of EVENT_COLUMNS
-    events: list[tuple[Any, ...]] = field(default_factory=list)
+    #: The main line's commands, one JSON text a game, zlib-compressed (:func:`pack`):
+    #: ``[[turn, seat key, [command, ...]], ...]``, each command in its JSON form (keys sorted);
+    #: the ``actions`` view reads it (docs/archive.md).
+    actions: bytes = b""
+    #: The engine's events, one JSON text a game, compressed: ``[[turn, [event, ...]], ...]``, the final
+    #: scoring last with turn ``null``; the ``events`` view reads it.
+    events: bytes = b""
+    #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
+    points: list[tuple[str, str, int]] = field(default_factory=list)
 
 
-def _rest(data: dict[str, Any], taken: dict[str, bool]) -> str | None:
-    """The fields that no column holds, as JSON (None when the columns hold them all)."""
-    rest = {k: v for k, v in data.items() if not taken.get(k, False)}
-    return _COMPACT.encode(rest) if rest else None
+def pack(text: str) -> bytes:
+    """A JSON text as the archive stores it: UTF-8, zlib-compressed (a game's per-turn JSON is 7 times smaller)."""
+    return zlib.compress(text.encode("utf-8"), PACK_LEVEL)
 
 
-def _action_row(turn: int, seq: int, player: str, data: dict[str, Any]) -> tuple[Any, ...]:
-    kind, tile, x, y = data.get("type"), data.get("tile"), data.get("x"), data.get("y")
-    # a field goes to its column when it has the column's type, else it stays in the JSON
-    taken = {"type": isinstance(kind, str), "tile": isinstance(tile, str), "x": type(x) is int,
-             "y": type(y) is int}
-    return (turn, seq, player, kind if taken["type"] else None, tile if taken["tile"] else None,
-            x if taken["x"] else None, y if taken["y"] else None, _rest(data, taken))
+def unpack(data: bytes | None) -> str | None:
+    """The JSON text of :func:`pack` (``grn_unpack`` in the archive's SQL)."""
+    return None if data is None else zlib.decompress(data).decode("utf-8")
 
 
-def _event_row(turn: int | None, seq: int, data: dict[str, Any], final: bool) -> tuple[Any, ...]:
-    kind, player, points = data.get("type"), data.get("player"), data.get("points")
-    feature, detail, is_final = data.get("feature"), data.get("detail"), data.get("final", final)
-    taken = {"type": isinstance(kind, str), "player": isinstance(player, str), "points": type(points) is int,
-             "feature": isinstance(feature, str), "detail": isinstance(detail, str),
-             "final": isinstance(is_final, bool)}
-    return (turn, seq, player if taken["player"] else None, kind if taken["type"] else None,
-            points if taken["points"] else None, feature if taken["feature"] else None,
-            detail if taken["detail"] else None, int(bool(is_final)), _rest(data, taken))
+def _add_points(sums: dict[tuple[str, str], int], data: dict[str, Any], final: bool) -> None:
+    """Count one event's points by seat and feature kind (a final-scoring event without a feature: FINAL)."""
+    player, points = data.get("player"), data.get("points")
+    if not isinstance(player, str) or type(points) is not int:
+        return
+    feature = data.get("feature")
+    is_final = data.get("final", final)
+    key = (player, feature if isinstance(feature, str) else
+           (FINAL if is_final else str(data.get("type"))))
+    sums[key] = sums.get(key, 0) + points
+
+
+def _events_text(groups: list[list[Any]]) -> str:
+    try:
+        return _EVENTS.encode(groups)
+    except (TypeError, ValueError):  # a key the encoder will not write: every value through to_plain
+        return _COMPACT.encode(to_plain(groups))
 
 
 def game_facts(record: Record, report: GameReport) -> GameFacts:
-    """The archive's rows for a validated record (``report`` made with ``keep_turns=True``)."""
+    """The archive's rows for a validated record (``report`` made with ``keep_turns=True``).
+
+    The per-turn facts become two JSON texts, each encoded once (R155): no row,
+    no encoding per command or event.
+    """
     seats = _seats(record)
     keys = {c: s.key for s in seats for c in s.colours}
     scores = report.final_scores
@@ -202,35 +260,43 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         best = max(scores.values())
         winners = [k for k, v in scores.items() if v == best]
     first = next((keys.get(t.player, t.player) for t in record.turns if t.number > 0), None)
-    commands = [[command_to_json(a) for a in t.actions] for t in record.turns]
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
+    turns = [[t.number, keys.get(t.player, t.player), [command_to_json(a, ruleset) for a in t.actions]]
+             for t in record.turns]
+    actions = _canonical(turns)  # the dedup key's turns, word for word
+    sums: dict[tuple[str, str], int] = {}
+    groups: list[list[Any]] = []
+    for tr in report.turns:
+        if tr.raw_events:
+            evs = [_shallow(e) for e in tr.raw_events]
+            for ev in evs:
+                _add_points(sums, ev, False)
+            groups.append([tr.number, evs])
+    # the final scoring (turn null): its engine events where the report keeps them, else its sentences
+    raw = getattr(report, "final_raw_events", ())
+    final: list[dict[str, Any]] = []
+    if raw:
+        final = [_shallow(e) for e in raw]
+    else:
+        for text in report.final_events:
+            m = _SCORES_RE.match(text)
+            sentence: dict[str, Any] = {"type": "final", "text": text}
+            if m:
+                sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
+            final.append(sentence)
+    for ev in final:
+        _add_points(sums, ev, True)
+    if final:
+        groups.append([None, final])
     facts = GameFacts(
         game=record.game, players=[s.name for s in seats], n_players=len(seats),
         date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
         complete=report.complete, turns_played=report.turns_played,
         errors=sum(d.severity == "error" for d in report.diagnostics), final_scores=scores,
-        winners=winners, first_player=first, dedup=dedup_key(record, commands),
-        problems=[d.to_json() for d in report.diagnostics], tags=list(record.tags))
+        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
+        problems=[d.to_json() for d in report.diagnostics], tags=list(record.tags),
+        actions=pack(actions), events=pack(_events_text(groups)), points=[(p, f, n) for (p, f), n in sums.items()])
     for i, s in enumerate(seats):
         score = scores.get(s.key) if scores else None
         facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
-    actions = facts.actions
-    for t, turn_commands in zip(record.turns, commands):
-        player = keys.get(t.player, t.player)
-        for seq, command in enumerate(turn_commands):
-            actions.append(_action_row(t.number, seq, player, command))
-    for tr in report.turns:
-        for seq, e in enumerate(tr.raw_events):
-            facts.events.append(_event_row(tr.number, seq, event_to_json(e), False))
-    # the final scoring (turn NULL): its engine events where the report keeps them, else its sentences
-    raw = getattr(report, "final_raw_events", ())
-    if raw:
-        for seq, e in enumerate(raw):
-            facts.events.append(_event_row(None, seq, event_to_json(e), True))
-    else:
-        for seq, text in enumerate(report.final_events):
-            m = _SCORES_RE.match(text)
-            data: dict[str, Any] = {"type": "final", "text": text}
-            if m:
-                data.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
-            facts.events.append(_event_row(None, seq, data, True))
     return facts

@@ -240,10 +240,12 @@ def where(f: Filters) -> tuple[str, list[Any]]:
         parts = [p.strip() for p in spec.split(",")]
         if len(parts) != 2 or not all(parts):
             raise FilterError(f"--beside {shown(spec)}: write two tiles, e.g. 33,66")
-        conds.append("g.id IN (SELECT a.game_id FROM actions a JOIN actions b ON b.game_id = a.game_id "
-                     "AND abs(a.x - b.x) + abs(a.y - b.y) = 1 WHERE a.tile = ? AND b.tile = ? "
-                     "AND a.x IS NOT NULL AND b.x IS NOT NULL)")
-        params += parts
+        # per game: its commands with either tile, once (the actions of an archive are unpacked on demand,
+        # R156), then the pairs among those few
+        conds.append("EXISTS (WITH p(tile, x, y) AS MATERIALIZED (SELECT a.tile, a.x, a.y FROM actions a "
+                     "WHERE a.game_id = g.id AND a.tile IN (?, ?) AND a.x IS NOT NULL) "
+                     "SELECT 1 FROM p a JOIN p b ON abs(a.x - b.x) + abs(a.y - b.y) = 1 WHERE a.tile = ? AND b.tile = ?)")
+        params += parts + parts
     if f.duplicates:
         conds.append("g.dedup IN (SELECT dedup FROM games GROUP BY dedup HAVING count(*) > 1)")
     for spec in f.judgements:
