@@ -129,6 +129,8 @@ class DaskClient:
         except Exception as exc:  # noqa: BLE001 - whatever a worker raised, say it in one line
             self.client.close()
             raise SchedulerError(f"the Dask workers at {address} cannot run grn: {exc}") from None
+        #: the cluster's worker threads when connected: how many units can run at once
+        self.workers = max(1, sum(self.client.nthreads().values()))
 
     def __repr__(self) -> str:
         return f"DaskClient({self.address!r})"

@@ -156,7 +156,8 @@ def _warm_up() -> None:
 
 
 def workers_of(jobs: int, scheduler: str | None) -> int:
-    """How many chunks may be out at a time."""
+    """How many workers a run has (``IN_FLIGHT`` chunks out for each); a connected Dask client counts its
+    cluster's threads instead (:attr:`grn.workers.DaskClient.workers`)."""
     if scheduler is None:
         return max(1, jobs)
     return max(2, jobs) * 2
@@ -239,7 +240,8 @@ class Validator:
         name = "<stdin>" if path == "-" else path
         job = Job(name, self.tileset_path, self.keep_turns, self.mode, self.keep_records)
         pending: deque[Any] = deque()
-        workers = workers_of(self.jobs, self.scheduler)
+        # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
+        workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
         limit = workers * IN_FLIGHT
         index = 0
         for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers):
