@@ -97,10 +97,16 @@ def test_a_file_of_many_games_streams(tmp_path: Path, monkeypatch: pytest.Monkey
     alive: list[tuple[int, int]] = []
     real = grn.analysis.analyse
 
-    def counting(record: Record, **options: object) -> object:
+    def count() -> tuple[int, int]:
         gc.collect()
         objects = gc.get_objects()
-        alive.append((sum(isinstance(o, Record) for o in objects), sum(isinstance(o, Chunk) for o in objects)))
+        return sum(isinstance(o, Record) for o in objects), sum(isinstance(o, Chunk) for o in objects)
+
+    before = count()  # what other tests left alive in this process
+
+    def counting(record: Record, **options: object) -> object:
+        now = count()
+        alive.append((now[0] - before[0], now[1] - before[1]))
         return real(record, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(grn.analysis, "analyse", counting)
