@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional
 
@@ -21,6 +22,7 @@ from grn.output import check_target, writing
 from grn.record import Record
 from grn.ruleset import SetupProblem
 from grn.validate import validate_record
+from grn.workers import DaskClient, ProcessPool, Runner, SchedulerError, game_units
 from grn.world import NoBot
 from grn.writer import write_record
 
@@ -28,6 +30,13 @@ if TYPE_CHECKING:
     from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis
 
 FORMATS = ("text", "json", "grn")
+#: What a process pool's fork server imports once for the analysis.
+PRELOAD = ("grn.analysis",)
+
+
+def _warm_up() -> None:
+    """Run on each Dask worker once: import the analysis (the rules, the bots)."""
+    import grn.analysis  # noqa: F401
 
 
 def _usage(message: str) -> typer.Exit:
@@ -48,16 +57,24 @@ def parse_thresholds(text: str) -> Thresholds:
     return Thresholds(*values)
 
 
-class _Turns:
-    """Spreads a game's turns over a process pool or a Dask cluster (the machinery of ``grn validate``)."""
+class Turns:
+    """Spreads a game's turns over a process pool or a Dask cluster (:mod:`grn.workers`, as ``grn validate``)."""
 
-    def __init__(self, runner: Any) -> None:
+    def __init__(self, runner: Runner) -> None:
         self.runner = runner
+        self.run = uuid.uuid4().hex  # Dask workers outlive a run: keys of two runs never meet
+        self.games = 0
+
+    def __repr__(self) -> str:
+        return f"Turns({self.runner!r})"
 
     def __call__(self, record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
         from grn.analysis import analyse_numbers
 
-        futures = [self.runner.submit(analyse_numbers, record, g, settings) for g in groups]
+        # a key per game and run: a worker replays the game once for all the turns it is given
+        self.games += 1
+        key = f"{self.run}:{self.games}"
+        futures = [self.runner.submit(analyse_numbers, record, g, settings, None, key) for g in groups]
         return [self.runner.result(f) for f in futures]
 
 
@@ -93,8 +110,6 @@ def budget(ctx: typer.Context, command: str, level: str, playouts: Optional[int]
            thresholds: Optional[str], jobs: int, dask_scheduler: Optional[str]) -> tuple[Any, Any, int]:
     """The search options of ``grn analyse`` and ``grn archive analyse`` checked (exit 2 with a one-line
     message), and where the turns run: (thresholds, runner or None, parts)."""
-    from grn.archive.parallel import SchedulerError, _Dask, _Pool
-
     def usage(message: str) -> typer.Exit:
         print(f"{command}: {message}", file=sys.stderr)
         return typer.Exit(2)
@@ -115,19 +130,19 @@ def budget(ctx: typer.Context, command: str, level: str, playouts: Optional[int]
             limits = parse_thresholds(thresholds)
         except ValueError as exc:
             raise usage(str(exc))
-    runner: Any = None
+    runner: Runner | None = None
     try:
         if dask_scheduler is not None:
-            runner = _Dask(dask_scheduler)
+            runner = DaskClient(dask_scheduler, _warm_up)
         elif jobs > 1:
-            runner = _Pool(jobs)
+            runner = ProcessPool(jobs, PRELOAD)
     except SchedulerError as exc:
         print(f"{command}: error: {exc}", file=sys.stderr)
         raise typer.Exit(1)
     if runner is None:
         return limits, None, 1
     ctx.call_on_close(runner.close)
-    return limits, _Turns(runner), jobs if dask_scheduler is None else max(jobs, 8)
+    return limits, Turns(runner), jobs if dask_scheduler is None else max(jobs, 8)
 
 
 def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) -> None:
@@ -157,8 +172,6 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         # the search, the annotator and the process pools load when a game is analysed (grn starts faster)
         from grn.analysis import analyse
         from grn.annotate import annotate_record, annotate_text
-        from grn.archive.parallel import _units
-
         check_target(output)  # a bad -o is one line before any work
         if format not in FORMATS:
             raise _usage(f"--format must be text, json or grn, not {format!r}")
@@ -173,7 +186,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
             for path in files:
                 name = "<stdin>" if path == "-" else path
                 index = 0
-                for unit in _units(path):
+                for unit in game_units(path):
                     if isinstance(unit, Diagnostic):
                         errors += report([unit])
                         continue
@@ -222,4 +235,4 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         raise typer.Exit(1 if errors else 0)
 
 
-__all__ = ["register", "parse_thresholds", "budget"]
+__all__ = ["register", "parse_thresholds", "budget", "Turns"]

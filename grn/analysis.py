@@ -258,9 +258,25 @@ def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], li
     return ruleset, seats, out
 
 
-def analyse_numbers(record: Record, numbers: Sequence[int], settings: Settings, tileset: Any = None) -> list[TurnAnalysis]:
-    """Analyse the main-line turns numbered ``numbers`` (a unit of work for a process pool or Dask)."""
-    ruleset, seats, line = replay(record, tileset)
+#: The last game a worker replayed, by the key its caller gave: the turns of one game come to a worker one
+#: by one (units of work), and each would replay the game again (some 25 ms for 72 Gold Rush turns).
+_REPLAYED: dict[str, tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]] = {}
+
+
+def analyse_numbers(record: Record, numbers: Sequence[int], settings: Settings, tileset: Any = None,
+                    key: str | None = None) -> list[TurnAnalysis]:
+    """Analyse the main-line turns numbered ``numbers`` (a unit of work for a process pool or Dask).
+
+    ``key`` names the game for the worker's one-game cache of replayed positions (the analysis of a turn
+    leaves its position unchanged, so the turns of a game share one replay); None replays.
+    """
+    if key is not None and key in _REPLAYED:
+        ruleset, seats, line = _REPLAYED[key]
+    else:
+        ruleset, seats, line = replay(record, tileset)
+        if key is not None:
+            _REPLAYED.clear()
+            _REPLAYED[key] = (ruleset, seats, line)
     thresholds = settings.thresholds or ruleset_thresholds(ruleset)
     wanted = set(numbers)
     return [analyse_turn(ruleset, before, turn, player_key(seats, turn.player), settings, thresholds)
@@ -284,8 +300,9 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
 
     ``level`` names a budget (``quick``, ``normal`` (default), ``deep``, ``max``); ``playouts`` or
     ``seconds`` per move override it; the same ``seed`` gives the same analysis (with a playout budget).
-    ``runner`` and ``parts`` spread the turns over processes (``grn analyse --jobs``); ``only`` names the turns
-    to analyse (default: all).
+    ``runner`` and ``parts`` spread the turns over processes (``grn analyse --jobs``), one turn a unit of work
+    (a turn's analysis depends only on its position and the seed, so the result is the same however the turns
+    are spread); ``only`` names the turns to analyse (default: all).
     """
     settings = settings_for(level=level, playouts=playouts, seconds=seconds, seed=seed, thresholds=thresholds)
     ruleset, seats, line = replay(record, tileset)
@@ -299,8 +316,9 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
         results = [analyse_turn(ruleset, before, turn, player_key(seats, turn.player), settings, used)
                    for turn, before in line if before is not None]
     else:
-        groups = [numbers[i::parts] for i in range(parts)]
-        by_number = {t.turn: t for part in runner(record, [g for g in groups if g], settings) for t in part}
+        # one turn a unit, in turn order: the early turns (more tiles left to play out) cost most and go first,
+        # and the last units are short, so the workers finish together
+        by_number = {t.turn: t for part in runner(record, [[n] for n in numbers], settings) for t in part}
         results = [by_number[n] for n in numbers]
     turns = tuple(results)
     return GameAnalysis(ruleset.name, turns, summarise(turns, seats, used), settings, used, stopped)

@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 
 from grn.archive import parallel
 from grn.cli import app
+from grn import workers
+from grn.workers import Inline
 
 runner = CliRunner()
 
@@ -86,7 +88,7 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
 
 
 def test_bad_jobs_and_unreachable_scheduler(files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1)
+    monkeypatch.setattr(workers, "CONNECT_TIMEOUT", 1)
     code, _, err = _validate(["--jobs", "0", files[0]])
     assert code == 2 and "--jobs must be 1 or more" in err
     code, _, err = _validate(["--dask-scheduler", "tcp://127.0.0.1:9", files[0]])
@@ -99,9 +101,9 @@ def test_chunks_stay_bounded(tmp_path: Path) -> None:
     path.write_text(_selfplay("--players", "2", "--seed", "1", "--games", "30"), encoding="utf-8")
     seen = []
 
-    class Counting(parallel._Inline):
+    class Counting(Inline):
         def __init__(self) -> None:
-            super().__init__(None)
+            super().__init__(tileset=None)
             self.out = 0
 
         def submit(self, fn, *args):  # type: ignore[no-untyped-def]

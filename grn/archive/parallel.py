@@ -10,9 +10,12 @@ Memory stays bounded: at most ``jobs * IN_FLIGHT`` chunks are out at a time,
 each of at most ``CHUNK_GAMES`` games or ``CHUNK_CHARS`` characters, so a file
 of any size streams.
 
-* ``jobs > 1``: a :class:`concurrent.futures.ProcessPoolExecutor` on this machine.
-* ``scheduler="tcp://host:port"``: a :class:`distributed.Client` of a running
+* ``jobs > 1``: a :class:`grn.workers.ProcessPool` on this machine.
+* ``scheduler="tcp://host:port"``: a :class:`grn.workers.DaskClient` of a running
   Dask cluster (``pip install 'grn[dask]'``); the workers need grn installed.
+
+A GRN game's text goes to a worker and is not sent back: the main process
+keeps each chunk until its results come, and puts the text back in them.
 
 The work done on a chunk is named by ``mode``: ``"validate"`` returns the
 reports; ``"index"`` also returns the facts the archive stores
@@ -23,28 +26,27 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import TYPE_CHECKING
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Iterator
 
-from grn.errors import Diagnostic
-
-if TYPE_CHECKING:
-    from concurrent.futures import Executor
 from grn import registry
+from grn.errors import Diagnostic
 from grn.notation import Chunk, read_chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
+from grn.workers import DaskClient, Inline, ProcessPool, Runner, SchedulerError, Unit, cpu_count, game_units
 
 #: A chunk is sent when it holds this many games ...
 CHUNK_GAMES = 64
 #: ... or this many characters of text, whichever comes first.
 CHUNK_CHARS = 512 * 1024
+#: Chunks shrink as a file of known size is read (guided scheduling: a chunk holds about 1 / (GUIDE * workers)
+#: of the text not yet sent) so that the workers finish together; a chunk is never smaller than this.
+MIN_CHUNK_CHARS = 16 * 1024
+GUIDE = 4
 #: Chunks out at a time per worker (enough to keep every worker busy while the main process reads).
 IN_FLIGHT = 3
-#: Seconds to wait for a Dask scheduler to answer.
-CONNECT_TIMEOUT = 10
 
 
 @dataclass(slots=True)
@@ -87,43 +89,6 @@ class Job:
 
 
 # ---------------------------------------------------------------------------
-# Reading a file into units of work (main process)
-# ---------------------------------------------------------------------------
-
-def _units(path: str) -> Iterator[tuple[Chunk, int] | Record | Diagnostic]:
-    """The games of ``path`` in order: (text, first line, index) for GRN, records for JSON, problems.
-
-    Reading a GRN file only splits it into games (cheap); parsing is left to the
-    workers.  Every problem is the one :func:`grn.sources.load` reports.
-    """
-    from grn import notation, sources
-
-    if path == "-" or sources.is_json(path):
-        for item in sources.load(path):
-            if item.problem is not None:
-                yield item.problem
-            elif item.record is not None:
-                yield item.record
-        return
-    try:
-        fh = open(path, "rb")
-    except OSError:
-        # the same one-line problem a serial run gives
-        for item in sources.load(path):
-            if item.problem is not None:
-                yield item.problem
-        return
-    with fh:
-        try:
-            for index, chunk in enumerate(notation.split_games(sources.decoded_lines(fh))):
-                yield (chunk, index)
-        except sources.BadEncoding as exc:
-            yield sources.encoding_problem(exc, path)
-        except IsADirectoryError:  # pragma: no cover - open() refuses directories first on Linux
-            yield Diagnostic("is a directory, not a record file", None, path, code="io")
-
-
-# ---------------------------------------------------------------------------
 # The work on one chunk (worker process, or in-process for a serial run)
 # ---------------------------------------------------------------------------
 
@@ -151,7 +116,7 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
             text, fmt = "", "json"
         else:
             chunk, number = game
-            text = chunk.text
+            text = ""  # the main process has the text: it is not sent back (Validator.run puts it back)
             record = read_chunk(chunk, file=job.file, index=number)
             fmt = "grn"
         file = record.diagnostics[0].file if record.diagnostics else job.file
@@ -181,91 +146,8 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
 # Running chunks: serially, in a process pool, or on Dask
 # ---------------------------------------------------------------------------
 
-class _Runner(Protocol):
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any: ...
-
-    def result(self, future: Any) -> list[GameResult]: ...
-
-    def close(self) -> None: ...
-
-
-class _Inline:
-    """A serial run: the same work, in this process, at once."""
-
-    def __init__(self, tileset: Any) -> None:
-        self.tileset = tileset
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return fn(*args, tileset=self.tileset)
-
-    def result(self, future: Any) -> list[GameResult]:
-        return future  # type: ignore[no-any-return]
-
-    def close(self) -> None:
-        pass
-
-
-class _Pool:
-    """A process pool on this machine."""
-
-    def __init__(self, jobs: int) -> None:
-        import threading
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-        from multiprocessing.context import BaseContext
-
-        ctx: BaseContext
-        if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
-            # a command line run: forking copies a process that has grn imported already, at once
-            ctx = multiprocessing.get_context("fork")
-        else:
-            # threads (a Dask client, a test runner's): forking could copy a held lock, so
-            # workers start from a fork server that imports grn and builds its parsers once
-            ctx = multiprocessing.get_context("forkserver")
-            multiprocessing.set_forkserver_preload(["grn.archive.parallel", "grn.archive.facts", "grn.archive._warm"])
-        self.executor: Executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.executor.submit(fn, *args)
-
-    def result(self, future: Any) -> list[GameResult]:
-        from concurrent.futures import Future
-
-        assert isinstance(future, Future)
-        return future.result()  # type: ignore[no-any-return]
-
-    def close(self) -> None:
-        self.executor.shutdown(wait=True, cancel_futures=True)
-
-
-class _Dask:
-    """A Dask cluster reached through its scheduler's address."""
-
-    def __init__(self, address: str) -> None:
-        try:
-            from distributed import Client
-        except ImportError:
-            raise SchedulerError("--dask-scheduler needs Dask: pip install 'grn[dask]'") from None
-        try:
-            self.client = Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise SchedulerError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-        try:
-            # every worker builds its parsers now, not on its first chunk (and says early if grn is missing)
-            self.client.run(_warm_up)
-        except Exception as exc:  # noqa: BLE001 - whatever a worker raised, say it in one line
-            self.client.close()
-            raise SchedulerError(f"the Dask workers at {address} cannot run grn: {exc}") from None
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        # pure=False: two chunks with equal text are still two pieces of work
-        return self.client.submit(fn, *args, pure=False)
-
-    def result(self, future: Any) -> list[GameResult]:
-        return future.result()  # type: ignore[no-any-return]
-
-    def close(self) -> None:
-        self.client.close()
+#: What the process pool's fork server imports once: the reader, the rules, the archive's facts, warmed up.
+PRELOAD = ("grn.archive.parallel", "grn.archive.facts", "grn.archive._warm")
 
 
 def _warm_up() -> None:
@@ -273,22 +155,39 @@ def _warm_up() -> None:
     import grn.archive._warm  # noqa: F401
 
 
-class SchedulerError(Exception):
-    """The Dask scheduler cannot be used (not installed, not reachable)."""
-
-
 def workers_of(jobs: int, scheduler: str | None) -> int:
-    """How many chunks may be out at a time."""
+    """How many workers a run has (``IN_FLIGHT`` chunks out for each); a connected Dask client counts its
+    cluster's threads instead (:attr:`grn.workers.DaskClient.workers`)."""
     if scheduler is None:
         return max(1, jobs)
     return max(2, jobs) * 2
 
 
-def _chunks(path: str) -> Iterator[list[tuple[Chunk, int] | Record] | Diagnostic]:
-    """Group the games of ``path`` into chunks; problems pass through in their place."""
-    batch: list[tuple[Chunk, int] | Record] = []
+def _file_size(path: str) -> int | None:
+    try:
+        return None if path == "-" else os.path.getsize(path)
+    except OSError:
+        return None
+
+
+def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
+    """Group the games of ``path`` into chunks for ``workers`` workers; problems pass through in their place.
+
+    With more than one worker and a file of known size the chunks shrink towards the end of the file, so
+    that no worker is left with a long last chunk while the others wait (the wall time of a parallel run).
+    """
+    total = _file_size(path) if workers > 1 else None
+    sent = 0
+
+    def target() -> int:
+        if total is None:
+            return CHUNK_CHARS
+        return max(MIN_CHUNK_CHARS, min(CHUNK_CHARS, (total - sent) // (GUIDE * workers)))
+
+    batch: list[Unit] = []
     size = 0
-    for unit in _units(path):
+    want = target()
+    for unit in game_units(path):
         if isinstance(unit, Diagnostic):
             if batch:
                 yield batch
@@ -297,9 +196,11 @@ def _chunks(path: str) -> Iterator[list[tuple[Chunk, int] | Record] | Diagnostic
             continue
         batch.append(unit)
         size += len(unit[0].text) if isinstance(unit, tuple) else 2000
-        if len(batch) >= CHUNK_GAMES or size >= CHUNK_CHARS:
+        if len(batch) >= CHUNK_GAMES or size >= want:
             yield batch
+            sent += size
             batch, size = [], 0
+            want = target()
     if batch:
         yield batch
 
@@ -320,13 +221,13 @@ class Validator:
         self.keep_turns = keep_turns
         self.mode = mode
         self.keep_records = keep_records
-        self.runner: _Runner
+        self.runner: Runner
         if scheduler is not None:
-            self.runner = _Dask(scheduler)
+            self.runner = DaskClient(scheduler, _warm_up)
         elif jobs > 1:
-            self.runner = _Pool(jobs)
+            self.runner = ProcessPool(jobs, PRELOAD)
         else:
-            self.runner = _Inline(tileset)
+            self.runner = Inline(tileset=tileset)
 
     def __enter__(self) -> "Validator":
         return self
@@ -339,13 +240,15 @@ class Validator:
         name = "<stdin>" if path == "-" else path
         job = Job(name, self.tileset_path, self.keep_turns, self.mode, self.keep_records)
         pending: deque[Any] = deque()
-        limit = workers_of(self.jobs, self.scheduler) * IN_FLIGHT
+        # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
+        workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
+        limit = workers * IN_FLIGHT
         index = 0
-        for chunk in _chunks(path):
+        for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers):
             if isinstance(chunk, Diagnostic):
                 # a problem ends what can be read: first drain the games before it
                 while pending:
-                    yield from self.runner.result(pending.popleft())
+                    yield from self._results(pending.popleft())
                 yield Problem(chunk)
                 continue
             first = index
@@ -354,19 +257,20 @@ class Validator:
                 continue
             if first < skip:
                 chunk, first = chunk[skip - first:], skip
-            pending.append(self.runner.submit(work, job, chunk, first))
+            pending.append((self.runner.submit(work, job, chunk, first), chunk))
             while len(pending) >= limit:
-                yield from self.runner.result(pending.popleft())
+                yield from self._results(pending.popleft())
         while pending:
-            yield from self.runner.result(pending.popleft())
+            yield from self._results(pending.popleft())
 
-
-def cpu_count() -> int:
-    """The cores this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    def _results(self, sent: tuple[Any, list[Unit]]) -> list[GameResult]:
+        """A chunk's results, each GRN game with its text again (kept here, not sent back and forth)."""
+        future, chunk = sent
+        results: list[GameResult] = self.runner.result(future)
+        for result, unit in zip(results, chunk):
+            if isinstance(unit, tuple):
+                result.text = unit[0].text
+        return results
 
 
 def start_validator(ctx: Any, jobs: int, scheduler: str | None, tileset: Any, tileset_path: Any, *,
