@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from grn import games
-from grn.analysis import Thresholds, analyse_turn, settings_for
+from grn.analysis import Thresholds, analyse_turn, settings_for as analysis_settings
 from grn.bots import MctsBot
 from grn.bots.arena import new_game
 from grn.bots.search import best_of, candidate_moves, evaluate, make_worlds, paired_difference
 from grn.games.gold.bot import REACT, GoldWorld, canonical, reaction
 from grn.games.gold.commands import Card, FlipCard
 from grn.record import Turn
+from grn.tiling.commands import PlaceTile
 from tests.toygame import RULESET as NIM, Take
 
 GOLD = games.find_ruleset("gold")
@@ -113,7 +117,7 @@ def test_the_loss_is_measured_on_fresh_worlds_free_of_the_winners_curse():
         header, engine = new_game(NIM, 2, 1)
         engine.heap = 12
         played = (Take(2),)
-        settings = settings_for(playouts=60, seed=0)
+        settings = analysis_settings(playouts=60, seed=0)
         thresholds = Thresholds(3, 6, 12)
         fresh, race = [], []
         for n in range(1, 25):
@@ -124,3 +128,33 @@ def test_the_loss_is_measured_on_fresh_worlds_free_of_the_winners_curse():
         assert sum(fresh) / len(fresh) < 0.6 * sum(race) / len(race)
     finally:
         games.unregister("nim")
+
+
+@settings(max_examples=12, deadline=None)
+@given(game=st.sampled_from(["goldrush", "carcassonne"]), deal=st.integers(0, 10_000), turns=st.integers(0, 30))
+def test_a_playout_places_its_tile_legally_and_as_any_legal_placement_may_be_chosen(game, deal, turns):
+    # R143: the playout draws a square and a rotation until the tile fits, instead of listing every placement
+    ruleset = games.find_ruleset(game)
+    header, engine = new_game(ruleset, 2, deal)
+    table = ruleset.determinise(engine, random.Random(deal))
+    rng = random.Random(deal)
+    for _ in range(turns):
+        if table.is_over:
+            return
+        table.play(table.rollout_move(rng))
+    if table.is_over:
+        return
+    discards, tile, legal = table._draw()
+    legal_set = {(p.x, p.y, p.rotation) for p in legal}
+    seen = set()
+    for i in range(60):
+        move = table.rollout_move(random.Random(i))
+        placed = [c for c in move if isinstance(c, PlaceTile)]
+        if tile is None:
+            assert not placed
+            continue
+        assert placed[0].tile == tile and (placed[0].x, placed[0].y, placed[0].rotation) in legal_set
+        seen.add((placed[0].x, placed[0].y, placed[0].rotation))
+        table.copy().play(move)  # the engine takes it
+    if tile is not None and len(legal_set) >= 3:
+        assert len(seen) >= 3  # not stuck on one placement
