@@ -158,3 +158,27 @@ def test_a_playout_places_its_tile_legally_and_as_any_legal_placement_may_be_cho
         table.copy().play(move)  # the engine takes it
     if tile is not None and len(legal_set) >= 3:
         assert len(seen) >= 3  # not stuck on one placement
+
+
+def test_mcts_measures_every_candidate_against_greedys_choice_on_every_world(monkeypatch):
+    # R142: greedy's choice (the first candidate) is never dropped by the halving, so the test "the best beats
+    # greedy's choice by one standard error" uses every world of the search
+    import grn.bots.bot as bot_module
+
+    seen = []
+
+    def spy(*args, **kwargs):
+        estimates = evaluate(*args, **kwargs)
+        seen.append(estimates)
+        return estimates
+
+    monkeypatch.setattr(bot_module, "evaluate", spy)
+    ruleset = games.find_ruleset("carcassonne")
+    header, engine = new_game(ruleset, 2, 4)
+    table = ruleset.determinise(engine, random.Random(4))
+    MctsBot(ruleset, playouts=80, width=8).choose(table.engine.copy(), random.Random(5), table.hand())
+    (estimates,) = seen
+    assert len(estimates) >= 6
+    most = max(e.playouts for e in estimates)
+    assert estimates[0].playouts == most
+    assert min(e.playouts for e in estimates) < most  # the halving did drop others
