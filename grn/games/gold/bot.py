@@ -85,7 +85,7 @@ class GoldWorld(World):
 
     def commands(self, decision: Decision) -> tuple[Any, ...]:
         truth = self.truth
-        places = tuple(decision)  # type: ignore[arg-type]
+        places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
         if len(places) == 2 and places[1] == REACT:
             places = (places[0], reaction(self.state, places[0], truth[places[0]]))
         return tuple(FlipCard(p, truth[p]) for p in places)
