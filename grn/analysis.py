@@ -203,6 +203,8 @@ def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
 
 #: The share of a level's budget spent re-estimating the best move found and the move played (R141).
 CONFIRM_SHARE = 0.5
+#: The fewest playouts of that re-estimate (8 rounds of the two moves).
+CONFIRM_MIN = 16
 
 
 def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], best: Any, played: Any, seed: int,
@@ -213,7 +215,8 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], best: Any, 
     winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
     it, give an unbiased estimate of both and of their paired difference.
     """
-    playouts = None if settings.playouts is None else max(2, round(settings.playouts * CONFIRM_SHARE))
+    # at least 8 rounds: a standard error from two or three worlds would hide even a plain blunder
+    playouts = None if settings.playouts is None else max(CONFIRM_MIN, round(settings.playouts * CONFIRM_SHARE))
     seconds = None if settings.seconds is None else settings.seconds * CONFIRM_SHARE
     again = evaluate(ruleset, engine, hand, [best, played], seed=seed, playouts=playouts, seconds=seconds)
     return again[0], again[1]
