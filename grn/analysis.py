@@ -25,7 +25,7 @@ from typing import Any, Callable, Sequence
 
 from grn import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
-from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_difference
+from grn.bots.search import Estimate, best_of, candidate_moves, evaluate, make_worlds, paired_difference
 from grn.engine import Engine
 from grn.errors import IllegalAction
 from grn.evalnote import JUDGEMENTS, EvalNote
@@ -201,6 +201,27 @@ def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
     return " ".join(command_text(c, ruleset) for c in commands)
 
 
+#: The share of a level's budget spent re-estimating the best move found and the move played (R141).
+CONFIRM_SHARE = 0.5
+#: The fewest playouts of that re-estimate (8 rounds of the two moves).
+CONFIRM_MIN = 16
+
+
+def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], best: Any, played: Any, seed: int,
+            settings: Settings) -> tuple[Estimate, Estimate]:
+    """The best move's and the played move's values measured again, on fresh common worlds (R141).
+
+    The race picked its best as the highest of several noisy means, so that mean is biased upwards (the
+    winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
+    it, give an unbiased estimate of both and of their paired difference.
+    """
+    # at least 8 rounds: a standard error from two or three worlds would hide even a plain blunder
+    playouts = None if settings.playouts is None else max(CONFIRM_MIN, round(settings.playouts * CONFIRM_SHARE))
+    seconds = None if settings.seconds is None else settings.seconds * CONFIRM_SHARE
+    again = evaluate(ruleset, engine, hand, [best, played], seed=seed, playouts=playouts, seconds=seconds)
+    return again[0], again[1]
+
+
 def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, settings: Settings,
                  thresholds: Thresholds) -> TurnAnalysis:
     """Analyse one turn from the position before it (``engine``, left unchanged)."""
@@ -208,17 +229,20 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     played = ruleset.decision_of(engine, turn.actions)
     seed = random.Random(f"{settings.seed}:{turn.number}")
     worlds = make_worlds(ruleset, engine, hand, seed, ruleset.greedy_samples)
-    listed = worlds[0].shortlist(greedy_rank(worlds, player), settings.width)
-    candidates = [d for _, d in listed]
+    candidates = candidate_moves(worlds, player, settings.width)
     if played not in candidates:
         candidates.append(played)
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
                          seconds=settings.seconds, keep=[played])
     best = best_of(estimates)
     own = estimates[candidates.index(played)]
+    confirm_seed = seed.getrandbits(64)
+    searched = sum(e.playouts for e in estimates)
     if best.decision == played:
         lost, lost_se = 0.0, 0.0
     else:
+        best, own = confirm(ruleset, engine, hand, best.decision, played, confirm_seed, settings)
+        searched += best.playouts + own.playouts
         diff, lost_se = paired_difference(best, own)
         lost = max(0.0, diff)
     judgement = thresholds.judge(lost, lost_se)
@@ -228,7 +252,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
         ruleset.decision_words(engine, best.decision), own.mean, own.se, best.mean, best.se, lost, lost_se,
-        judgement, len(candidates), sum(e.playouts for e in estimates), best_actions)
+        judgement, len(candidates), searched, best_actions)
 
 
 def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]:
@@ -325,4 +349,4 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
 
 
 __all__ = ["analyse", "analyse_turn", "analyse_numbers", "GameAnalysis", "TurnAnalysis", "PlayerSummary",
-           "Thresholds", "Settings", "settings_for", "accuracy", "replay"]
+           "Thresholds", "Settings", "settings_for", "accuracy", "replay", "confirm", "CONFIRM_SHARE"]

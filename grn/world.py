@@ -110,6 +110,12 @@ class World:
         ranked = sorted(((rank(d), i, d) for i, d in enumerate(self.moves())), key=lambda t: (-t[0], t[1]))
         return [(r, d) for r, _, d in ranked[:limit]]
 
+    def reactions(self) -> list[Decision]:
+        """Decisions taken in steps, each step chosen after seeing what the one before revealed (Gold: the
+        second card after the first, R140): offered to the search beside :meth:`shortlist`, not to the greedy
+        bot, which chooses a whole turn in advance.  Default: none."""
+        return []
+
     def rollout_move(self, rng: random.Random) -> Decision:
         """A quick decision for a playout (default: :meth:`random_move`)."""
         return self.random_move(rng)

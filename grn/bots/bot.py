@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds, paired_difference
+from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.engine import Engine
 from grn.world import Decision
 
@@ -95,12 +95,12 @@ class MctsBot(Bot):
 
     def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
-        listed = worlds[0].shortlist(greedy_rank(worlds, state.current_player), self.width)
-        candidates = [d for _, d in listed]
+        candidates = candidate_moves(worlds, state.current_player, self.width)
         if len(candidates) == 1:
             return candidates[0]
+        # greedy's choice runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
-                             playouts=self.playouts, seconds=self.seconds)
+                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1])
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the greedy bot's choice stands unless the search finds a move clearly better (one standard error)

@@ -78,6 +78,13 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
     return [ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand) for _ in range(count)]
 
 
+def candidate_moves(worlds: Sequence[World], player: str, width: int) -> list[Decision]:
+    """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
+    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`)."""
+    listed = [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
+    return listed + [d for d in worlds[0].reactions() if d not in listed]
+
+
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None) -> list[Estimate]:
@@ -129,4 +136,4 @@ def best_of(estimates: Sequence[Estimate]) -> Estimate:
     return max(finalists, key=lambda e: e.mean)
 
 
-__all__ = ["Estimate", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]
+__all__ = ["Estimate", "candidate_moves", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]

@@ -18,7 +18,7 @@ from grn import registry
 from grn.analysis import GameAnalysis, analyse
 from grn.annotate import annotate_record
 from grn.bots.bot import LEVELS
-from grn.bots.search import best_of, evaluate, greedy_rank, make_worlds
+from grn.bots.search import best_of, candidate_moves, evaluate, make_worlds
 from grn.position import Position
 from grn.record import Record
 from grn.writer import command_text
@@ -63,7 +63,7 @@ def evaluate_position(pos: Position, picked: Sequence[str], level: str, playouts
     hand = ruleset.picked_hand(engine, picked)
     rng = random.Random(f"{seed}:{pos.address}")
     worlds = make_worlds(ruleset, engine, hand, rng, ruleset.greedy_samples)
-    candidates = [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), LEVELS[level].width)]
+    candidates = candidate_moves(worlds, player, LEVELS[level].width)
     estimates = evaluate(ruleset, engine, hand, candidates, seed=rng.getrandbits(64), playouts=playouts)
     best = best_of(estimates)
     # the finalists (most playouts) first, by mean; those dropped early after them

@@ -24,6 +24,10 @@ def tile_hand(actions: Sequence[Any]) -> tuple[str, ...]:
     return tuple(a.tile for a in actions if isinstance(a, (DiscardTile, PlaceTile)))
 
 
+#: Random squares and rotations a playout tries for its tile before listing every legal placement.
+TRIES = 12
+
+
 class TileWorld(World):
     """A tile-laying game with one order of its bag: ``pile`` holds tile ids, the next drawn last."""
 
@@ -118,9 +122,35 @@ class TileWorld(World):
         return self.rollout_move(rng)
 
     def rollout_move(self, rng: random.Random) -> Decision:
-        discards, tile, legal = self._draw()
+        """A random placement of the next tile and a quick follow-up.
+
+        The placement is drawn by rejection (R143): a random square of the
+        frontier and a random rotation, kept when the tile fits there.  That
+        is the same distribution as a choice among every legal placement,
+        without listing them all (the most expensive step of a playout);
+        after :data:`TRIES` misses, or when the tile may fit nowhere, the
+        placements are listed.
+        """
+        pile = self.pile
+        if pile:
+            tile = pile[-1]
+            engine = self.tiles
+            board = engine.board
+            design = engine.tileset.by_id.get(tile)
+            if design is not None and board.tiles:
+                squares = list(board.frontier)  # a set of int pairs: the same order in every run
+                rotations = design.unique_rotations
+                n, k = len(squares), len(rotations)
+                rand = rng.random
+                for _ in range(TRIES):
+                    x, y = squares[int(rand() * n)]
+                    r = rotations[int(rand() * k)]
+                    if board.preview(design, x, y, r) is not None:
+                        p = PlaceTile(tile, x, y, r)
+                        return (p,) + self.quick_followup(p, rng)
+        discards, tile_drawn, legal = self._draw()
         head = tuple(discards)
-        if tile is None:
+        if tile_drawn is None:
             return head
         p = rng.choice(legal)
         return head + (p,) + self.quick_followup(p, rng)

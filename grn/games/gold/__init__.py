@@ -142,7 +142,8 @@ class GoldRuleset(Ruleset):
         """The places turned over; unseen cards are alike, so each stands as the bots' unseen stand-in."""
         from grn.games.gold import bot
 
-        return bot.canonical(engine, [a.pos for a in actions if isinstance(a, FlipCard)])
+        flips = [a for a in actions if isinstance(a, FlipCard)]
+        return bot.canonical(engine, [a.pos for a in flips], [a.face for a in flips])
 
     def decision_actions(self, engine: Any, decision: Any, seen: Any = None) -> tuple[Any, ...] | None:
         """A variation only of remembered cards: an unseen card's face cannot be written."""

@@ -15,8 +15,11 @@ from typing import Any, Sequence
 
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import GoldState
-from grn.games.gold.selfplay import _choose
+from grn.games.gold.selfplay import _choose, _helps
 from grn.world import Decision, World
+
+#: The second place of a reactive decision: chosen once the first card's face is seen (R140).
+REACT = "?"
 
 
 class GoldWorld(World):
@@ -70,9 +73,22 @@ class GoldWorld(World):
             out.append((unseen[0], unseen[1]))
         return out
 
+    def reactions(self) -> list[Decision]:
+        """The reactive turn: an unseen card first, the second chosen after seeing it (R140)."""
+        state = self.state
+        if state.flips_due != 2:
+            return []
+        known = state.known_faces()
+        down = state.face_down()
+        unseen = [p for p in down if p not in known]
+        return [(unseen[0], REACT)] if unseen and len(down) >= 2 else []
+
     def commands(self, decision: Decision) -> tuple[Any, ...]:
         truth = self.truth
-        return tuple(FlipCard(p, truth[p]) for p in decision)  # type: ignore[attr-defined]
+        places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
+        if len(places) == 2 and places[1] == REACT:
+            places = (places[0], reaction(self.state, places[0], truth[places[0]]))
+        return tuple(FlipCard(p, truth[p]) for p in places)
 
     def rollout_move(self, rng: random.Random) -> Decision:
         """Self-play's player: carry out a remembered gold, else turn a card and look for a partner."""
@@ -84,11 +100,38 @@ class GoldWorld(World):
         return tuple(rng.sample(state.face_down(), state.flips_due))
 
 
-def canonical(engine: GoldState, positions: Sequence[str]) -> tuple[str, ...]:
-    """A turn's places as the decision the bots list: remembered cards first, unseen ones by their stand-ins."""
+def reaction(state: GoldState, first: str, face: Card) -> str:
+    """The second place of a reactive turn once ``first`` showed ``face``: the remembered card that helps the
+    player most (as self-play's player looks for a partner), else the first unseen card left, else any."""
+    player = state.current_player
+    known = state.known_faces()
+    best, second = 0, None
+    for p, c in known.items():
+        if p != first:
+            v = _helps(state, player, face, c)
+            if v > best:
+                best, second = v, p
+    if second is not None:
+        return second
+    down = [p for p in state.face_down() if p != first]
+    unseen = [p for p in down if p not in known]
+    return (unseen or down)[0]
+
+
+def canonical(engine: GoldState, positions: Sequence[str], faces: Sequence[Card | None] = ()) -> tuple[str, ...]:
+    """A turn's places as the decision the bots list: remembered cards first, unseen ones by their stand-ins.
+
+    With the faces the turn showed (``faces``), a turn that turned an unseen card first and then the card
+    :func:`reaction` picks for that face is the reactive decision (R140).
+    """
     known = engine.known_faces()
     down = engine.face_down()
     unseen = [p for p in down if p not in known]
+    if (len(positions) == 2 and len(faces) == 2 and engine.flips_due == 2 and positions[0] in unseen
+            and faces[0] is not None and positions[1] != positions[0]):
+        second = reaction(engine, positions[0], faces[0])
+        if positions[1] == second or (second in unseen and positions[1] in unseen):
+            return (unseen[0], REACT)
     order = {p: i for i, p in enumerate(down)}
     seen_part = sorted((p for p in positions if p in known), key=lambda p: order.get(p, 0))
     n_unseen = sum(1 for p in positions if p not in known)
@@ -100,6 +143,9 @@ def canonical(engine: GoldState, positions: Sequence[str]) -> tuple[str, ...]:
 def words(engine: GoldState, decision: Sequence[str]) -> str:
     """``turn over c3 (red miner 2) and a card not seen yet``."""
     known = engine.known_faces()
+    if len(decision) == 2 and decision[1] == REACT:
+        return ("turn over a card not seen yet, then the remembered card that pairs with it best "
+                "(another card not seen yet if none helps)")
     parts = []
     for p in decision:
         card = known.get(p)
@@ -112,4 +158,4 @@ def words(engine: GoldState, decision: Sequence[str]) -> str:
     return "turn over " + " and ".join(parts)
 
 
-__all__ = ["GoldWorld", "canonical", "words"]
+__all__ = ["GoldWorld", "REACT", "reaction", "canonical", "words"]

@@ -20,16 +20,24 @@ CardKind = Literal["gold", "miner", "dynamite"]
 class Card(Value):
     """A card face of the game Gold: gold (value), miner (colour, value) or dynamite."""
 
-    __slots__ = ("kind", "value", "colour")
+    __slots__ = ("kind", "value", "colour", "_hash")
     _fields = ("kind", "value", "colour")
 
     def __init__(self, kind: CardKind, value: int = 0, colour: str | None = None) -> None:
         self.kind: Final = kind
         self.value: Final = value
         self.colour: Final = colour
+        # cards key the engine's counts, looked up on every turn of a playout: hash once (as Value hashes)
+        self._hash: Final = hash(("Card", (kind, value, colour)))
 
     def _key(self) -> tuple[object, ...]:
         return (self.kind, self.value, self.colour)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is Card and self._key() == other._key())  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
         return f"<Card {card_text(self)}>"
