@@ -25,7 +25,7 @@ followers are ``(owner, sid)`` pairs with any hashable owner.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Iterator
+from typing import Any, Final, Hashable, Iterable, Iterator
 
 from grn.tiling.places import POSITIONS
 from grn.tiling.tiles import Orientation, TileDesign, TileSet
@@ -187,7 +187,9 @@ class FeatureData:
         return f"<FeatureData {self.kind} tiles={len(self.tiles)} open={self.open} symbols={self.symbols} followers={self.followers}>"
 
 
-_EDGES = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
+#: (edge, dx, dy, the neighbour's facing edge) for N, E, S, W; typed as a tuple of any length so that
+#: the compiled loop over it indexes the tuple instead of asking Python for an iterator
+_EDGES: Final[tuple[tuple[int, int, int, int], ...]] = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
 # Shared by every Placement whose new segments each make their own group; never changed.
 _SOLO_GROUP: list[list[int]] = [list(range(m)) for m in range(64)]
 _SOLO_SEGMENTS: list[list[list[int]]] = [[[i] for i in range(m)] for m in range(64)]
