@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Hashable, Iterable, Iterator
 
 from grn.tiling.places import POSITIONS
-from grn.tiling.tiles import Orientation, TileDesign, TileSet
+from grn.tiling.tiles import EDGE_PAIRS, PATTERN_BITS, Orientation, TileDesign, TileSet
 from grn.value import reduce_dataclass
 
 
@@ -424,7 +424,7 @@ class Board:
             if no.edge_sig[f] != need[e]:
                 return None
             touching = True
-            pairs = o.pair_cache[e].get(no)
+            pairs = EDGE_PAIRS.get((o.edge_ids[e] << PATTERN_BITS) | no.edge_rev_ids[f])
             if pairs is None:
                 pairs = o.edge_pairs(e, no)
             base = nb.base
