@@ -20,9 +20,8 @@ random records that both paths give the same records.
 
 from __future__ import annotations
 
-import importlib
 import re
-from typing import Any, Callable
+from typing import Callable
 
 from lark import Lark
 
@@ -46,65 +45,6 @@ def _has_odd_space(text: str) -> bool:
     if text.isascii():
         return any(c in text for c in _ODD_ASCII_SPACE)
     return _ODD_SPACE.search(text) is not None
-
-
-#: The regex parser of the standard library (``re._parser``: typeshed knows it only by its deprecated name).
-_RE_PARSER: Any = importlib.import_module("re._parser")
-#: Every ASCII digit to "0": a word's *shape* (``61@1,0:270`` -> ``00@0,0:000``).
-_ZEROS = str.maketrans("123456789", "000000000")
-
-
-def _class_digits_alike(items: list) -> bool:
-    """Whether a character class (``[...]``) holds all ten ASCII digits or none of them."""
-    c = _RE_PARSER
-    covered = set()
-    for op, av in items:
-        if op is c.CATEGORY:
-            # every category (\d \w \s and their negations) holds all ten digits or none
-            continue
-        if op is c.LITERAL and 48 <= av <= 57:
-            covered.add(av)
-        elif op is c.RANGE:
-            covered.update(d for d in range(48, 58) if av[0] <= d <= av[1])
-        elif op not in (c.LITERAL, c.NEGATE):
-            return False
-    return len(covered) in (0, 10)
-
-
-def digits_alike(tree: Any) -> bool:
-    """Whether a parsed regex (``re._parser``) treats the ten ASCII digits alike everywhere.
-
-    If it does, writing any digit of a word as another changes neither whether
-    the regex matches nor how much of the word it takes: a word's class is its
-    shape's (:data:`_ZEROS`).  A digit written out (``:90``), a class holding
-    some digits (``[0-5]``), a back-reference or anything unknown says no.
-    """
-    c = _RE_PARSER
-    for op, av in tree:
-        if op is c.LITERAL or op is c.NOT_LITERAL:
-            if 48 <= av <= 57:
-                return False
-        elif op is c.IN:
-            if not _class_digits_alike(av):
-                return False
-        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) or op is getattr(c, "POSSESSIVE_REPEAT", None):
-            if not digits_alike(av[2]):
-                return False
-        elif op is c.SUBPATTERN:
-            if not digits_alike(av[3]):
-                return False
-        elif op is c.BRANCH:
-            if not all(digits_alike(branch) for branch in av[1]):
-                return False
-        elif op is c.ASSERT or op is c.ASSERT_NOT:
-            if not digits_alike(av[1]):
-                return False
-        elif op is getattr(c, "ATOMIC_GROUP", None):
-            if not digits_alike(av):
-                return False
-        elif op is not c.ANY and op is not c.AT and op is not c.CATEGORY:
-            return False  # a back-reference or something this check does not know
-    return True
 
 
 #: Reads one action word: (text, span, problems) -> command (a codec's ``read``).
@@ -137,9 +77,6 @@ class FastReader:
         # One alternation in that order, like Lark's own scanner: the first
         # alternative that matches is the terminal Lark would see.
         self.scanner = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in rivals))
-        # Placement words are nearly all different ("61@1,0:270"), but few in shape ("00@0,0:000"): when
-        # every rival treats digits alike, the scanner's verdict on a word is its verdict on the shape.
-        self.by_shape = all(digits_alike(_RE_PARSER.parse(t.pattern.to_regexp())) for t in rivals)
         self.player = regex["PLAYER"]
         self.nag = regex["NAG"]
         self.score_item = regex["SCORE_ITEM"]
@@ -156,13 +93,12 @@ class FastReader:
 
     def classify(self, word: str) -> str | None:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
-        key = word.translate(_ZEROS) if self.by_shape else word
-        kind = self._kinds.get(key)
+        kind = self._kinds.get(word)
         if kind is None:
-            m = self.scanner.match(key)
-            found = None if m is None or m.end() != len(key) else m.lastgroup
+            m = self.scanner.match(word)
+            found = None if m is None or m.end() != len(word) else m.lastgroup
             kind = found if found is not None and found in self.action_names else ""
-            _remember(self._kinds, key, kind)
+            _remember(self._kinds, word, kind)
         return kind or None
 
     def _is_number(self, word: str) -> bool:

@@ -401,32 +401,3 @@ def test_carcassonne_words_that_start_like_keywords() -> None:
     (turn,) = record.turns
     assert [type(a).__name__ for a in turn.actions] == ["PlaceTile", "PlaceIngot", "PlaceFollower", "TakeIngot",
                                                         "PlaceTile"]
-
-
-# ---------------------------------------------------------------------------
-# Classifying a word by its shape (digits written as 0)
-# ---------------------------------------------------------------------------
-
-def test_digits_alike_says_when_a_words_shape_decides() -> None:
-    from grn.fastread import _RE_PARSER, digits_alike
-
-    alike = [r"[A-Za-z0-9_]+@-?\d+,-?\d+(?::\d+)?", r"\$\d+", r"[^0-9]+", r"\w+", r"x{2}", r"(?i:ab)\d",
-             r"tokens=(?:\d+|\?)(?:,(?:\d+|\?))*", r"mine(?![@A-Za-z0-9_])"]
-    unlike = [r"\d+:90", r"[0-5]", r"[^1]", r"(a)\1", r"(?:r|x)7"]
-    assert [p for p in alike if not digits_alike(_RE_PARSER.parse(p))] == []
-    assert [p for p in unlike if digits_alike(_RE_PARSER.parse(p))] == []
-
-
-def test_shipped_games_read_words_by_shape() -> None:
-    for game in ("goldrush", "gold", "carcassonne"):
-        assert _fast_reader(find_ruleset(game)).by_shape, game
-
-
-def test_words_of_one_shape_and_other_digits_read_the_same() -> None:
-    # the second and third words share the first's shape: what the first taught must hold for them
-    record = _one(HEAD + "1. red 61@1,0:270\n2. yellow 17@-3,12:90 +N\n3. green 99@0,0:9 mine=7\n", takes=True)
-    assert [a.tile for t in record.turns for a in t.actions[:1]] == ["61", "17", "99"]
-    assert [(a.x, a.y, a.rotation) for t in record.turns for a in t.actions[:1]] == [
-        (1, 0, 270), (-3, 12, 90), (0, 0, 9)]
-    # a digit outside ASCII keeps its own shape: both readers refuse it as a tile id alike
-    assert not _one(HEAD + "1. red 61@1,0\n2. yellow 6\u0661@1,1\n").ok
