@@ -2,7 +2,7 @@
 
     .venv/bin/pip install -e '.[bench]'
     .venv/bin/python bench/bench_instructions.py [--game goldrush|gold|carcassonne ...] [--games 40]
-        [--compare OTHER_PYTHON ...] [--no-chess] [--startup]
+        [--compare OTHER_PYTHON ...] [--no-chess] [--startup] [--cli N]
 
 Wall-clock figures (``bench/bench_validate.py``) wander by up to two times
 between runs on a shared machine; valgrind's callgrind counts the
@@ -15,7 +15,10 @@ the cost of one turn without start-up.  python-chess is counted the same way:
 games of 80 plies, per ply; the ratio is plies a turn's instructions would
 read.  ``--startup`` also counts whole processes: ``grn validate FILE`` of one
 small file of each game against ``import chess.pgn`` + ``read_game`` of one
-short game.  ``--compare`` adds other interpreters (for example the virtual
+short game.  ``--cli N`` counts whole commands, start-up included: ``grn
+validate`` of a file of the first N games of each ``--game`` against a script
+reading N games of the PGN with ``read_game``, as turns (plies) per billion
+instructions.  ``--compare`` adds other interpreters (for example the virtual
 environment of an older checkout, to compare before and after a change in
 one run).  The children run with the bytecode cache on, as a user's do.
 Needs valgrind (``apt-get install valgrind``).
@@ -138,6 +141,28 @@ def startup(python: str, cache: str) -> dict[str, int]:
     return out
 
 
+CHESS_CLI = ("import sys, chess.pgn\nh = open(sys.argv[1], encoding='utf-8')\nn = 0\nwhile True:\n"
+             "    g = chess.pgn.read_game(h)\n    if g is None: break\n"
+             "    n += sum(1 for _ in g.mainline_moves())\nprint('turns', n)\n")
+
+
+def first_games(path: str, n: int, out: str) -> None:
+    """Write the first ``n`` games of the GRN file ``path`` to ``out``."""
+    games = Path(path).read_text(encoding="utf-8").split("\n\n[Game")
+    Path(out).write_text(games[0] + "".join("\n\n[Game" + g for g in games[1:n]), encoding="utf-8")
+
+
+def cli_counts(python: str, grn_file: str, cache: str) -> tuple[int, int]:
+    """(turns, instructions) of the whole command ``grn validate grn_file``."""
+    argv = [python, "-m", "grn", "validate", grn_file]
+    subprocess.run(argv, capture_output=True, env={**ENV, "XDG_CACHE_HOME": cache}, check=True)  # warm
+    _, count = counted(argv, cache)
+    code = ("import io, sys\nimport grn\nfrom grn.validate import validate_record\n"
+            "print('turns', sum(validate_record(r, keep_turns=False).turns_played for r in grn.read(sys.argv[1])))\n")
+    turns = subprocess.run([python, "-c", code, grn_file], capture_output=True, text=True, check=True, env=ENV)
+    return int(turns.stdout.split()[-1]), count
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="games in the larger run (the smaller has a quarter)")
@@ -146,22 +171,37 @@ def main() -> None:
     ap.add_argument("--compare", nargs="*", default=[], help="other Python interpreters with grn installed")
     ap.add_argument("--no-chess", action="store_true", help="leave python-chess out")
     ap.add_argument("--startup", action="store_true", help="also count whole processes of one small file")
+    ap.add_argument("--cli", type=int, default=0, metavar="N",
+                    help="also count the whole command grn validate of N games against python-chess reading N games")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         harness = os.path.join(tmp, "harness.py")
         Path(harness).write_text(HARNESS, encoding="utf-8")
         chess_per = None
+        chess_cli = None
         if not args.no_chess:
             pgn = os.path.join(tmp, "games.pgn")
-            make_pgn(pgn, args.games)
+            make_pgn(pgn, max(args.games, args.cli))
             chess_harness = os.path.join(tmp, "chess_harness.py")
             Path(chess_harness).write_text(CHESS_HARNESS, encoding="utf-8")
             chess_per, chess_start = per_turn(sys.executable, chess_harness, pgn, args.games)
             print(f"python-chess read_game: {chess_per:,.0f} instructions a ply, start-up {chess_start / 1e6:,.1f} M")
+            if args.cli:
+                script = os.path.join(tmp, "chess_cli.py")
+                Path(script).write_text(CHESS_CLI, encoding="utf-8")
+                cli_pgn = os.path.join(tmp, "cli.pgn")
+                with open(pgn, encoding="utf-8") as fh:
+                    Path(cli_pgn).write_text("\n\n[Event".join(fh.read().split("\n\n[Event")[:args.cli]) + "\n",
+                                             encoding="utf-8")
+                out, count = counted([sys.executable, script, cli_pgn], tmp)
+                plies = int(out.split()[-1])
+                chess_cli = plies / count * 1e9
+                print(f"python-chess reading {args.cli} games as a script: {plies} plies, {count / 1e6:,.0f} M "
+                      f"instructions, {chess_cli:,.0f} plies a billion instructions")
         for game in args.game or ["goldrush", "carcassonne", "gold"]:
             games_file = os.path.join(tmp, f"{game}.grn")
             made = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--game", game, "--players", "4",
-                                   "--seed", "500", "--games", str(args.games)],
+                                   "--seed", "500", "--games", str(max(args.games, args.cli))],
                                   capture_output=True, text=True, check=True)
             Path(games_file).write_text(made.stdout, encoding="utf-8")
             for python in [sys.executable, *args.compare]:
@@ -171,6 +211,15 @@ def main() -> None:
                 ratio = f", {chess_per / per:.2f}x python-chess's plies" if chess_per else ""
                 print(f"{game}: {per:,.0f} instructions a turn{ratio}, start-up {start / 1e6:,.1f} M "
                       f"({python}; {version})")
+                if args.cli:
+                    cli_file = os.path.join(tmp, f"{game}-cli.grn")
+                    first_games(games_file, args.cli, cli_file)
+                    with tempfile.TemporaryDirectory() as cache:
+                        turns, count = cli_counts(python, cli_file, cache)
+                    rate = turns / count * 1e9
+                    versus = f", {rate / chess_cli:.2f}x python-chess's plies" if chess_cli else ""
+                    print(f"  grn validate of {args.cli} games as a command: {turns} turns, {count / 1e6:,.0f} M "
+                          f"instructions, {rate:,.0f} turns a billion instructions{versus}")
         if args.startup:
             for python in [sys.executable, *args.compare]:
                 with tempfile.TemporaryDirectory() as cache:

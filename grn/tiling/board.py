@@ -25,10 +25,10 @@ followers are ``(owner, sid)`` pairs with any hashable owner.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Hashable, Iterable, Iterator
+from typing import Any, Final, Hashable, Iterable, Iterator
 
 from grn.tiling.places import POSITIONS
-from grn.tiling.tiles import Orientation, TileDesign, TileSet
+from grn.tiling.tiles import EDGE_PAIRS, PATTERN_BITS, Orientation, TileDesign, TileSet
 from grn.value import reduce_dataclass
 
 
@@ -187,7 +187,9 @@ class FeatureData:
         return f"<FeatureData {self.kind} tiles={len(self.tiles)} open={self.open} symbols={self.symbols} followers={self.followers}>"
 
 
-_EDGES = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
+#: (edge, dx, dy, the neighbour's facing edge) for N, E, S, W; typed as a tuple of any length so that
+#: the compiled loop over it indexes the tuple instead of asking Python for an iterator
+_EDGES: Final[tuple[tuple[int, int, int, int], ...]] = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
 # Shared by every Placement whose new segments each make their own group; never changed.
 _SOLO_GROUP: list[list[int]] = [list(range(m)) for m in range(64)]
 _SOLO_SEGMENTS: list[list[list[int]]] = [[[i] for i in range(m)] for m in range(64)]
@@ -422,7 +424,7 @@ class Board:
             if no.edge_sig[f] != need[e]:
                 return None
             touching = True
-            pairs = o.pair_cache[e].get(no)
+            pairs = EDGE_PAIRS.get((o.edge_ids[e] << PATTERN_BITS) | no.edge_rev_ids[f])
             if pairs is None:
                 pairs = o.edge_pairs(e, no)
             base = nb.base

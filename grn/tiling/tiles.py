@@ -96,8 +96,24 @@ class Segment:
         return "<Segment " + " ".join(parts) + ">"
 
 
-#: (segments along my edge, segments along the neighbour's edge facing it) -> Orientation.edge_pairs
-_EDGE_PAIRS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[tuple[int, int, int], ...]] = {}
+#: The segment indices along one edge (three places) -> a small id, process-wide: two edges with the same
+#: pattern meet their neighbours alike, and an id is a cheaper key than the tuple.
+_EDGE_PATTERNS: dict[tuple[int, ...], int] = {}
+#: Bits of an edge pattern id in :data:`EDGE_PAIRS` keys (far more than the patterns a tile set can have).
+PATTERN_BITS = 20
+#: ``(my edge's pattern id << PATTERN_BITS) | the facing edge's reversed pattern id`` ->
+#: :meth:`Orientation.edge_pairs` (the board core reads it first; few keys, all tile sets share them).
+EDGE_PAIRS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def _pattern_id(segments: tuple[int, ...]) -> int:
+    """The id of the segment pattern along one edge."""
+    pid = _EDGE_PATTERNS.get(segments)
+    if pid is None:
+        pid = _EDGE_PATTERNS[segments] = len(_EDGE_PATTERNS)
+        if pid >= 1 << PATTERN_BITS:
+            raise ValueError("too many edge patterns for EDGE_PAIRS keys")
+    return pid
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -108,7 +124,8 @@ class Orientation:
     along edge ``e`` (0=N, 1=E, 2=S, 3=W) read clockwise; ``edge_need[e]`` is
     the signature the neighbour's facing edge must have.  ``edge_segments[e]``
     lists the segments at the edge's three places clockwise, and
-    ``edge_segments_rev[e]`` the same reversed (how a neighbour meets them).
+    ``edge_segments_rev[e]`` the same reversed (how a neighbour meets them);
+    ``edge_ids`` and ``edge_rev_ids`` name those patterns (:data:`EDGE_PAIRS` keys).
     """
 
     rotation: int
@@ -122,22 +139,22 @@ class Orientation:
     canonical: Any = field(repr=False)
     #: places per segment (board core: open places of a new segment)
     place_counts: tuple[int, ...] = ()
-    #: per edge, a memo: neighbour Orientation -> ((my segment, its segment, places), ...)
-    pair_cache: tuple[dict[Any, tuple[tuple[int, int, int], ...]], ...] = ()
+    #: per edge: the id of ``edge_segments[e]`` and of ``edge_segments_rev[e]`` (:func:`_pattern_id`)
+    edge_ids: tuple[int, ...] = ()
+    edge_rev_ids: tuple[int, ...] = ()
 
     def edge_pairs(self, e: int, other: Orientation) -> tuple[tuple[int, int, int], ...]:
         """How edge ``e`` meets ``other`` (the neighbour across it): distinct (mine, theirs, places) pairs."""
-        pairs = self.pair_cache[e].get(other)
+        # the answer depends only on the segment indices along the two edges: few patterns, met again
+        # and again by every pair of orientations that share them
+        f = (e + 2) & 3
+        key = (self.edge_ids[e] << PATTERN_BITS) | other.edge_rev_ids[f]
+        pairs = EDGE_PAIRS.get(key)
         if pairs is None:
-            # the answer depends only on the segment indices along the two edges: few patterns
-            key = (self.edge_segments[e], other.edge_segments_rev[(e + 2) % 4])
-            pairs = _EDGE_PAIRS.get(key)
-            if pairs is None:
-                count: dict[tuple[int, int], int] = {}
-                for a, b in zip(key[0], key[1]):
-                    count[(a, b)] = count.get((a, b), 0) + 1
-                pairs = _EDGE_PAIRS[key] = tuple((a, b, n) for (a, b), n in count.items())
-            self.pair_cache[e][other] = pairs
+            count: dict[tuple[int, int], int] = {}
+            for a, b in zip(self.edge_segments[e], other.edge_segments_rev[f]):
+                count[(a, b)] = count.get((a, b), 0) + 1
+            pairs = EDGE_PAIRS[key] = tuple((a, b, n) for (a, b), n in count.items())
         return pairs
 
     def __repr__(self) -> str:
@@ -163,7 +180,7 @@ def _orient(segments: tuple[Segment, ...], rotation: int) -> Orientation:
         for si, seg in enumerate(segments))
     return Orientation(rotation, kinds, tuple(place_segment), tuple(seg_places), edge_sig, edge_need,
                        edge_segments, edge_segments_rev, canonical, tuple(len(p) for p in seg_places),
-                       ({}, {}, {}, {}))
+                       tuple(_pattern_id(s) for s in edge_segments), tuple(_pattern_id(s) for s in edge_segments_rev))
 
 
 @dataclass(frozen=True, slots=True)

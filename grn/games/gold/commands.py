@@ -27,17 +27,23 @@ class Card(Value):
         self.kind: Final = kind
         self.value: Final = value
         self.colour: Final = colour
-        # cards key the engine's counts, looked up on every turn of a playout: hash once (as Value hashes)
-        self._hash: Final = hash(("Card", (kind, value, colour)))
+        # the engine counts cards in dicts every turn: hash once, not a tuple per look-up
+        self._hash: Final = hash(("Card", kind, value, colour))
 
     def _key(self) -> tuple[object, ...]:
         return (self.kind, self.value, self.colour)
 
+    def __eq__(self, other: object) -> bool:
+        if other is self:
+            return True
+        return (isinstance(other, Card) and type(other) is type(self) and self.kind == other.kind
+                and self.value == other.value and self.colour == other.colour)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
     def __hash__(self) -> int:
         return self._hash
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (type(other) is Card and self._key() == other._key())  # type: ignore[attr-defined]
 
     def __repr__(self) -> str:
         return f"<Card {card_text(self)}>"
@@ -100,6 +106,11 @@ CARD_SCHEMA: Json = {'type': 'object',
                          'additionalProperties': False}}]}
 
 
+#: Face text -> its card, for faces read without a problem: records turn the same few faces
+#: over and over, and one card per face makes the engine's dict look-ups identity hits.
+_FACES: dict[str, Card] = {}
+
+
 class FlipCodec(CommandCodec):
     """``c4=G3`` gold worth 3, ``f2=red4`` a red miner of 4, ``h8=D`` dynamite."""
 
@@ -112,6 +123,11 @@ class FlipCodec(CommandCodec):
         m = _FLIP_RE.match(text)
         assert m is not None
         pos = m.group(1)
+        key = text[m.end(1) + 1:]
+        known = _FACES.get(key)
+        if known is not None:
+            return FlipCard(pos, known, span)
+        had = len(problems)
         if m.group(2) is not None:
             face = Card("gold", read_int(m.group(2), span, problems, "a card's value"))
         elif m.group(3):
@@ -121,6 +137,8 @@ class FlipCodec(CommandCodec):
             if colour not in _COLOURS:
                 problems.append((span, f"'{colour}' is not a miner colour: use one of {', '.join(COLOURS)}"))
             face = Card("miner", read_int(m.group(5), span, problems, "a card's value"), colour)
+        if len(problems) == had and len(_FACES) < 1000:
+            _FACES[key] = face
         return FlipCard(pos, face, span)
 
     def write(self, command: FlipCard) -> str:

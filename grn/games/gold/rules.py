@@ -426,7 +426,7 @@ class GoldState(Engine):
             raise SetupError(f"the layout has {len(names)} places for {deck.total} cards",
                              rule="place them face down on the table in any order. Every card must "
                                   "be visible and may not be covered by another card.")
-        self = cls.__new__(cls)
+        self = GoldState.__new__(GoldState)
         self.players = keys
         self.owners = owners
         self.colours = dict(seats)
