@@ -29,10 +29,10 @@ GRID_TEXT = "#7a6a52"
 HIGHLIGHT = "#ff7f0e"
 LAST_TILE = "#ffffff"
 MARKUP_DEFAULT = "#ff6a00"
-# a gold nugget, the family's common symbol (Gold Rush's mountains, Gold's gold cards)
-NUGGET = "#f4c430"
-NUGGET_LINE = "#8a6508"
-NUGGET_SHINE = "#fff4c2"
+# a lump of ore, the family's common symbol: the nuggets on Gold Rush's mountains and on Gold's gold cards
+LUMP = "#f4c430"
+LUMP_LINE = "#8a6508"
+LUMP_SHINE = "#fff4c2"
 
 #: Player colours (fill, outline, text drawn on the fill).
 PLAYER: dict[str, tuple[str, str, str]] = {
@@ -101,14 +101,14 @@ def pts(points: list[tuple[float, float]] | tuple[tuple[float, float], ...]) -> 
     return " ".join(f"{num(x)},{num(y)}" for x, y in points)
 
 
-def nugget(x: float, y: float, s: float = 1.0) -> str:
+def lump(x: float, y: float, s: float = 1.0) -> str:
     """A gold nugget centred on ``(x, y)`` at scale ``s``: the symbol both Gold Rush's tiles and Gold's cards print."""
     shape = ((-5.5, 1.5), (-3.5, -3.5), (1, -5), (5.5, -2.5), (5.5, 2.5), (1, 5), (-4, 4.5))
     p = [(x + dx * s, y + dy * s) for dx, dy in shape]
-    return (f'<polygon points="{pts(p)}" fill="{NUGGET}" stroke="{NUGGET_LINE}" stroke-width="{num(1.3 * s)}" '
+    return (f'<polygon points="{pts(p)}" fill="{LUMP}" stroke="{LUMP_LINE}" stroke-width="{num(1.3 * s)}" '
             f'stroke-linejoin="round"/>'
             f'<path d="M{num(x - 2.5 * s)},{num(y - 1.5 * s)} l{num(2.5 * s)},{num(-1.6 * s)}" '
-            f'stroke="{NUGGET_SHINE}" stroke-width="{num(1.3 * s)}" stroke-linecap="round"/>')
+            f'stroke="{LUMP_SHINE}" stroke-width="{num(1.3 * s)}" stroke-linecap="round"/>')
 
 
 def text(x: float, y: float, content: object, *, size: float = 14, fill: str = INK, anchor: str = "start",

@@ -22,7 +22,7 @@ from grn.games.gold.commands import Card, FlipCard
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.games.gold import palette as pal
-from grn.render.style import esc, nugget, num
+from grn.render.style import esc, lump as nugget, num
 
 CW, CH, GAP = 60, 84, 10
 LEFT, TOP = 44, 70

@@ -23,7 +23,7 @@ from typing import Callable, Iterable
 
 from grn.render import style as st
 from grn.games.goldrush import palette as pal
-from grn.render.style import nugget, num, pts
+from grn.render.style import lump as nugget, num, pts
 from grn.tiling.tiles import EDGE_MIDDLES, TileDesign
 
 T = st.TILE
