@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import GoldState
-from grn.games.gold.selfplay import _choose, _helps
+from grn.games.gold.selfplay import _choose, best_partner
 from grn.world import Decision, World
 
 #: The second place of a reactive decision: chosen once the first card's face is seen (R140).
@@ -103,14 +103,8 @@ class GoldWorld(World):
 def reaction(state: GoldState, first: str, face: Card) -> str:
     """The second place of a reactive turn once ``first`` showed ``face``: the remembered card that helps the
     player most (as self-play's player looks for a partner), else the first unseen card left, else any."""
-    player = state.current_player
     known = state.known_faces()
-    best, second = 0, None
-    for p, c in known.items():
-        if p != first:
-            v = _helps(state, player, face, c)
-            if v > best:
-                best, second = v, p
+    second = best_partner(state, state.current_player, first, face, known)
     if second is not None:
         return second
     down = [p for p in state.face_down() if p != first]

@@ -61,6 +61,18 @@ def _helps(state: GoldState, player: str, a: Card, b: Card) -> int:
     return 0
 
 
+def best_partner(state: GoldState, player: str, first: str, face: Card, known: dict[str, Card]) -> str | None:
+    """The remembered place other than ``first`` whose card, turned beside ``face``, helps ``player`` most; ``None``
+    when none helps (a player who turned ``first`` and saw ``face`` looks for its partner)."""
+    best, second = 0, None
+    for p, c in known.items():
+        if p != first:
+            v = _helps(state, player, face, c)
+            if v > best:
+                best, second = v, p
+    return second
+
+
 def _choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
     player = state.current_player
     down = state.face_down()
@@ -83,13 +95,7 @@ def _choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> lis
     if pair is not None:
         return pair
     first = rng.choice(unknown or down)
-    face = truth[first]
-    best, second = 0, None
-    for p, c in known.items():
-        if p != first:
-            v = _helps(state, player, face, c)
-            if v > best:
-                best, second = v, p
+    second = best_partner(state, player, first, truth[first], known)
     if second is None:
         rest = [p for p in unknown if p != first] or [p for p in down if p != first]
         second = rng.choice(rest)
