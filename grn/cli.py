@@ -180,6 +180,14 @@ def _report(diags: Iterable[Diagnostic]) -> int:
     return count
 
 
+def _loaded_errors(item: Any) -> int:
+    """Report what a loaded item says (the problem that kept it from being read, or its record's diagnostics) and
+    count its errors: 0 means its record can be written out."""
+    if item.problem is not None:
+        return _report([item.problem])
+    return _report(item.record.diagnostics)
+
+
 #: --game of selfplay and tiles: the games grn knows, and which one it takes without the option.
 _GAME_HELP = f"Which game: {', '.join(_GAMES)} (default: {_DEFAULT_GAME})."
 
@@ -210,12 +218,8 @@ def fmt(
             to_stdout = not write and digest is None
             with (writing(Path(path)) if rewrite else writing(None) if to_stdout else _no_sink()) as sink:
                 for item in load(path):
-                    if item.problem is not None:
-                        errors += _report([item.problem])
-                        continue
-                    assert item.record is not None
-                    errors += _report(item.record.diagnostics)
-                    if errors:
+                    errors += _loaded_errors(item)
+                    if errors or item.record is None:
                         continue
                     piece = ("\n" if written else "") + write_record(item.record)
                     written += 1
@@ -289,12 +293,8 @@ def convert(
         if to == "json":
             sink.write(f'{{\n "grn": {FORMAT_VERSION},\n "games": [')
         for item in load(file, as_json=as_json):
-            if item.problem is not None:
-                errors += _report([item.problem])
-                continue
-            assert item.record is not None
-            errors += _report(item.record.diagnostics)
-            if errors:
+            errors += _loaded_errors(item)
+            if errors or item.record is None:
                 continue
             if to == "json":
                 game = json.dumps(record_to_json(item.record), indent=1, ensure_ascii=False)
