@@ -57,7 +57,8 @@ def run(args: list[str], *, repeat: int = 1) -> float:
     return best
 
 
-#: ``grn ARGS`` run in a process that says at its exit the CPU seconds it used itself and its worker processes used
+#: ``grn ARGS`` run as the console script runs it (grn.launch: ``grn validate FILE`` without typer, R190) in a process
+#: that says at its exit the CPU seconds it used itself and its worker processes used
 ACCOUNTED = [sys.executable, "-c",
              "import atexit, resource, sys\n"
              "def said():\n"
@@ -65,7 +66,7 @@ ACCOUNTED = [sys.executable, "-c",
              "    print('CPU', s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, file=sys.stderr)\n"
              "atexit.register(said)\n"
              "sys.argv = ['grn'] + sys.argv[1:]\n"
-             "from grn.cli import main\n"
+             "from grn.launch import main\n"
              "main()\n"]
 
 
@@ -80,11 +81,26 @@ def run_accounted(args: list[str]) -> tuple[float, float, float]:
 
 def cluster_cpu(cluster: object) -> float:
     """CPU seconds used so far by a local Dask cluster: its scheduler (threads of this process) and its workers."""
+    return sum(cluster_threads().values())
+
+
+def cluster_threads() -> dict[str, float]:
+    """CPU seconds used so far by a local Dask cluster, by kind of thread: ``scheduler`` (the scheduler and the
+    nannies, threads of this process), ``work`` (each worker's busiest thread, where tasks run) and ``loop``
+    (the workers' other threads: the event loop with its heartbeats, comms and the statistical profiler)."""
     import psutil  # comes with distributed
 
     me = psutil.Process()
-    return sum(c.cpu_times().user + c.cpu_times().system for c in me.children(recursive=True)
-               if c.is_running()) + sum(t.user_time + t.system_time for t in me.threads()[1:])
+    out = {"scheduler": sum(t.user_time + t.system_time for t in me.threads()[1:]), "work": 0.0, "loop": 0.0}
+    for child in me.children(recursive=True):
+        try:
+            times = sorted((t.user_time + t.system_time for t in child.threads()), reverse=True)
+        except psutil.NoSuchProcess:
+            continue
+        # a worker runs its tasks on its one executor thread (threads_per_worker=1), the busiest by far
+        out["work"] += times[0] if len(times) > 1 else 0.0
+        out["loop"] += sum(times[1:]) if len(times) > 1 else sum(times)
+    return out
 
 
 def peak_rss_mb(args: list[str]) -> tuple[float, float]:
@@ -238,14 +254,19 @@ def main() -> None:
                             continue
                         before = resource.getrusage(resource.RUSAGE_CHILDREN)
                         in_cluster = cluster_cpu(cluster) if name == "d" else 0.0
+                        threads_before = cluster_threads() if name == "d" else {}
                         if args is None:
                             wall = add(int(name[1]))
                         else:  # 2. and 3.: the main process's CPU apart from its workers' (and the cluster's)
                             wall, main_cpu, workers_cpu = run_accounted(args)
                             if name == "d":
                                 workers_cpu = cluster_cpu(cluster) - in_cluster - idle_rate * wall
+                                threads_after = cluster_threads()
+                                by_thread = {k: threads_after[k] - threads_before[k] for k in threads_after}
                             if wall <= best.get(name, wall):
                                 split[name] = (main_cpu, workers_cpu)
+                                if name == "d":
+                                    best_threads, best_d_wall = by_thread, wall
                         after = resource.getrusage(resource.RUSAGE_CHILDREN)
                         best[name] = min(best.get(name, wall), wall)
                         used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -278,6 +299,9 @@ def main() -> None:
                       f"{split['d'][0]:.2f} s (of it start-up {start_d:.2f} s: importing distributed, connecting), "
                       f"the cluster (scheduler and workers) {split['d'][1]:.2f} s beyond its idle "
                       f"{idle_rate:.2f} CPU s a second")
+                print(f"   the cluster's CPU s by thread (idle cost not taken off), {best_d_wall:.2f} s of wall: tasks "
+                      f"{best_threads['work']:.2f} (the pool's workers {split['v2'][1]:.2f}), the workers' event "
+                      f"loops {best_threads['loop']:.2f}, the scheduler and nannies {best_threads['scheduler']:.2f}")
                 print(f"   on 2 idle cores: {project(split['d'], start_d):.2f} s, "
                       f"{100 * (project(split['d'], start_d) / project(split['v2'], start) - 1):+.0f}% over --jobs 2")
 
