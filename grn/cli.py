@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional
 
 import typer
 import typer.core
+import typer.main
 
 from grn.aids import aids_lines
 from grn.games import BUILTIN as _GAMES, DEFAULT as _DEFAULT_GAME
@@ -27,7 +28,16 @@ if TYPE_CHECKING:
     from grn.position import Position
 
 class _Commands(typer.core.TyperGroup):
-    """grn's commands: an output path that cannot be used, or a write that fails, is one line (grn.output)."""
+    """grn's commands: an output path that cannot be used, or a write that fails, is one line (grn.output); the
+    commands of :data:`_LAZY` load when asked for."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *(name for name in _LAZY if name not in self.commands)]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name in _LAZY and name not in self.commands:
+            self.commands[name] = _lazy_command(name)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -818,18 +828,31 @@ def schema(
     sys.stdout.write(target.read_text(encoding="utf-8"))
 
 
-from grn.archive.cli import app as _archive_app  # noqa: E402
+#: Commands whose modules load only when the command runs (or ``--help`` lists it): the archive's SQLite and
+#: search, the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
+_LAZY = ("serve", "analyse", "arena", "archive")
 
-app.add_typer(_archive_app, name="archive")
 
-from grn.serve.cli import serve as _serve  # noqa: E402
+def _lazy_command(name: str) -> Any:
+    """The click command of one of :data:`_LAZY`, registered as its module registers it, on a typer app of its own."""
+    holder = typer.Typer()
+    if name == "archive":
+        from grn.archive.cli import app as archive_app
 
-app.command("serve")(_serve)
-from grn.analyse_cli import register as _register_analyse  # noqa: E402
-from grn.arena_cli import register as _register_arena  # noqa: E402
+        holder.add_typer(archive_app, name="archive")
+    elif name == "serve":
+        from grn.serve.cli import serve
 
-_register_analyse(app, _report)
-_register_arena(app)
+        holder.command("serve")(serve)
+    elif name == "analyse":
+        from grn.analyse_cli import register as register_analyse
+
+        register_analyse(holder, _report)
+    else:
+        from grn.arena_cli import register as register_arena
+
+        register_arena(holder)
+    return typer.main.get_group(holder).commands[name]
 
 
 def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> Any:

@@ -121,3 +121,28 @@ def test_help_shows_the_defaults_the_light_path_uses():
     assert "[default: text]" in shown.stdout and "[default: 1]" in shown.stdout
     defaults = validate_cli.validate.__defaults__
     assert defaults == ("text", False, None, 1, None)
+
+
+_LIST_MODULES_CLI = _LIST_MODULES.replace("from grn.launch import main", "from grn.cli import main")
+
+
+def test_other_commands_load_archive_serve_and_the_bots_only_when_asked_for(tmp_path: Path):
+    done = subprocess.run([sys.executable, "-c", _LIST_MODULES_CLI, "fmt", "--check", str(EXAMPLE)],
+                          capture_output=True, text=True, cwd=ROOT, check=True)
+    code, _, names = done.stdout.strip().rpartition("\n")[2].partition(" ")
+    modules = set(names.split())
+    assert code == "0" and "typer" in modules
+    for prefix in ("grn.bots", "grn.serve", "grn.archive.cli", "grn.analyse_cli", "grn.arena_cli", "sqlite3"):
+        assert not loaded(modules, prefix), f"grn fmt imports {loaded(modules, prefix)}"
+
+
+def test_the_lazy_commands_are_listed_and_run():
+    runner = CliRunner()
+    listed = runner.invoke(app, ["--help"])
+    assert listed.exit_code == 0
+    for name in ("serve", "analyse", "arena", "archive"):
+        assert f" {name} " in listed.stdout
+    archive = runner.invoke(app, ["archive", "--help"])
+    assert archive.exit_code == 0 and " add " in archive.stdout and " search " in archive.stdout
+    wrong = runner.invoke(app, ["arena", "greedy"])  # a usage error of a lazy command is typer's, exit 2
+    assert wrong.exit_code == 2
