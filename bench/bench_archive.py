@@ -87,7 +87,7 @@ def cluster_cpu(cluster: object) -> float:
 
 def cluster_threads() -> dict[str, float]:
     """CPU seconds used so far by a local Dask cluster, by kind of thread: ``scheduler`` (the scheduler and the
-    nannies, threads of this process), ``loop`` (each worker's main thread: its event loop, with the heartbeats,
+    nannies, threads of this process, with the bench's own idle client), ``loop`` (each worker's main thread: its event loop, with the heartbeats,
     the comms and the statistical profiler) and ``work`` (the workers' other threads, where the tasks run)."""
     import psutil  # comes with distributed
 
