@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import closing
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, List, Optional
 
@@ -56,7 +55,7 @@ def validate(
     except SchedulerError as exc:
         print(f"grn validate: error: {exc}", file=sys.stderr)
         raise SystemExit(1)
-    with closing(validator.runner):  # the worker processes (or the Dask client) end with the command
+    with validator:  # the worker processes (or the Dask client) end with the command
         code = _check(validator, files, format, explain)
     raise SystemExit(code)
 
