@@ -1,4 +1,7 @@
-"""The ``grn`` command line (typer).  The only module that prints or exits.
+"""The ``grn`` command line (typer).  With the command modules it registers (:mod:`grn.validate_cli`,
+:mod:`grn.analyse_cli`, :mod:`grn.arena_cli`, :mod:`grn.archive.cli`, :mod:`grn.serve.cli`) and
+:mod:`grn.clicommon`, the only modules that print or exit.  ``grn validate FILE`` with no option runs
+without it (:mod:`grn.launch`, R190).
 
 Exit codes: 0 all is well, 1 the input is invalid (a syntax error, an illegal
 move, a score that does not add up, a file that cannot be read), 2 a usage
@@ -8,12 +11,11 @@ error (typer's own, for unknown options and missing arguments).
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from pathlib import Path
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional
 
 import typer
 import typer.core
@@ -21,7 +23,6 @@ import typer.main
 
 from grn.aids import aids_lines
 from grn.games import BUILTIN as _GAMES, DEFAULT as _DEFAULT_GAME
-from grn.errors import Diagnostic
 from grn.output import OutputError, beside_input, check_target, write_bytes, write_text, writing
 
 if TYPE_CHECKING:
