@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -108,7 +109,9 @@ def main() -> None:
         print(f"{name:<{width}}  wall median {statistics.median(walls[name]) * 1000:5.0f} ms  "
               f"best {min(walls[name]) * 1000:5.0f} ms   CPU median {statistics.median(cpus[name]) * 1000:5.0f} ms "
               f"(user {statistics.median(users[name]) * 1000:4.0f}, system {statistics.median(systems[name]) * 1000:4.0f})")
-    if args.syscalls:
+    if args.syscalls and shutil.which("strace") is None:
+        print("--syscalls needs strace (apt-get install strace): system calls not counted")
+    elif args.syscalls:
         print("system calls of one run (strace -f -c): " + ", ".join(SYSCALLS))
         for name, argv in {**commands, "python -c pass": [sys.executable, "-c", "pass"]}.items():
             counts = syscalls(argv)
