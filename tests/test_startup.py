@@ -70,6 +70,10 @@ def test_only_file_operands_take_the_light_path(args: list[str], fast: bool):
     assert validate_cli.fast_path(args) is fast
 
 
+def _not_typer() -> None:
+    raise AssertionError("the light path went through typer")
+
+
 BAD_MOVE = EXAMPLE.read_text(encoding="utf-8").replace("47b@1,0:180", "47b@5,5:180")
 BAD_SCORE = EXAMPLE.read_text(encoding="utf-8").replace("blue=3", "blue=4")
 
@@ -93,6 +97,7 @@ def test_the_light_path_reports_what_typer_reports(files: dict[str, str | None],
         paths.append(str(path))
     typer_run = CliRunner().invoke(app, ["validate", *paths])
     monkeypatch.setattr(sys, "argv", ["grn", "validate", *paths])
+    monkeypatch.setattr("grn.cli.main", _not_typer)
     with pytest.raises(SystemExit) as ended:
         launch.main()
     light = capsys.readouterr()
@@ -109,6 +114,7 @@ def test_the_light_path_reads_standard_input(capsys: pytest.CaptureFixture[str],
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD_SCORE.encode("utf-8"))))
     monkeypatch.setattr(sys, "argv", ["grn", "validate", "-"])
+    monkeypatch.setattr("grn.cli.main", _not_typer)
     with pytest.raises(SystemExit) as ended:
         launch.main()
     assert ended.value.code == 1
