@@ -42,6 +42,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GRN = [sys.executable, "-m", "grn"]
@@ -57,7 +58,8 @@ def run(args: list[str], *, repeat: int = 1) -> float:
     return best
 
 
-#: ``grn ARGS`` run in a process that says at its exit the CPU seconds it used itself and its worker processes used
+#: ``grn ARGS`` run as the console script runs it (grn.launch: ``grn validate FILE`` without typer, R190) in a process
+#: that says at its exit the CPU seconds it used itself and its worker processes used
 ACCOUNTED = [sys.executable, "-c",
              "import atexit, resource, sys\n"
              "def said():\n"
@@ -65,7 +67,7 @@ ACCOUNTED = [sys.executable, "-c",
              "    print('CPU', s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, file=sys.stderr)\n"
              "atexit.register(said)\n"
              "sys.argv = ['grn'] + sys.argv[1:]\n"
-             "from grn.cli import main\n"
+             "from grn.launch import main\n"
              "main()\n"]
 
 
@@ -80,11 +82,46 @@ def run_accounted(args: list[str]) -> tuple[float, float, float]:
 
 def cluster_cpu(cluster: object) -> float:
     """CPU seconds used so far by a local Dask cluster: its scheduler (threads of this process) and its workers."""
+    return sum(cluster_threads().values())
+
+
+def cluster_threads() -> dict[str, float]:
+    """CPU seconds used so far by a local Dask cluster, by kind of thread: ``scheduler`` (the scheduler and the
+    nannies, threads of this process, with the bench's own idle client), ``loop`` (each worker's main thread: its event loop, with the heartbeats,
+    the comms and the statistical profiler) and ``work`` (the workers' other threads, where the tasks run)."""
     import psutil  # comes with distributed
 
     me = psutil.Process()
-    return sum(c.cpu_times().user + c.cpu_times().system for c in me.children(recursive=True)
-               if c.is_running()) + sum(t.user_time + t.system_time for t in me.threads()[1:])
+    out = {"scheduler": sum(t.user_time + t.system_time for t in me.threads()[1:]), "work": 0.0, "loop": 0.0}
+    for child in me.children(recursive=True):
+        try:
+            threads = child.threads()
+        except psutil.NoSuchProcess:
+            continue
+        # a worker process's main thread runs its event loop; its tasks run on the executor's other threads
+        for t in threads:
+            out["loop" if t.id == child.pid else "work"] += t.user_time + t.system_time
+    return out
+
+
+def task_stream(client: Any, start: float, stop: float) -> str:
+    """How the cluster's workers spent a run's wall time (the scheduler's task stream): tasks, their compute
+    time, the gaps between one task's end and the next one's start on a worker, and the time before the first
+    and after the last task.  Compute near the wall time with small gaps: the workers were kept busy and any
+    excess over ``--jobs 2`` is CPU; long gaps: the workers waited for tasks (latency, not CPU)."""
+    spans: dict[str, list[tuple[float, float]]] = {}
+    for task in client.get_task_stream(start=start, stop=stop):
+        for step in task["startstops"]:
+            if step["action"] == "compute":
+                spans.setdefault(task["worker"], []).append((step["start"], step["stop"]))
+    parts = []
+    for n, (_, times) in enumerate(sorted(spans.items()), start=1):
+        times.sort()
+        compute = sum(b - a for a, b in times)
+        gaps = sum(times[i + 1][0] - times[i][1] for i in range(len(times) - 1))
+        parts.append(f"worker {n}: {len(times)} tasks, compute {compute:.2f} s, gaps {gaps:.2f} s, before the first "
+                     f"{times[0][0] - start:.2f} s, after the last {stop - times[-1][1]:.2f} s")
+    return "; ".join(parts) or "no task"
 
 
 def peak_rss_mb(args: list[str]) -> tuple[float, float]:
@@ -227,6 +264,10 @@ def main() -> None:
                 idle_from = cluster_cpu(cluster)
                 time.sleep(5)
                 idle_rate = (cluster_cpu(cluster) - idle_from) / 5
+                from distributed import Client
+
+                watcher = Client(cluster.scheduler_address, set_as_default=False)
+                watcher.get_task_stream(start=time.time())  # installs the scheduler's task-stream plugin
             try:
                 for _ in range(opts.repeat):
                     for name, args in (("v1", ["validate", str(games_file)]),
@@ -238,14 +279,21 @@ def main() -> None:
                             continue
                         before = resource.getrusage(resource.RUSAGE_CHILDREN)
                         in_cluster = cluster_cpu(cluster) if name == "d" else 0.0
+                        threads_before = cluster_threads() if name == "d" else {}
                         if args is None:
                             wall = add(int(name[1]))
                         else:  # 2. and 3.: the main process's CPU apart from its workers' (and the cluster's)
+                            started = time.time()
                             wall, main_cpu, workers_cpu = run_accounted(args)
                             if name == "d":
                                 workers_cpu = cluster_cpu(cluster) - in_cluster - idle_rate * wall
+                                threads_after = cluster_threads()
+                                by_thread = {k: threads_after[k] - threads_before[k] for k in threads_after}
                             if wall <= best.get(name, wall):
                                 split[name] = (main_cpu, workers_cpu)
+                                if name == "d":
+                                    best_threads, best_d_wall = by_thread, wall
+                                    best_stream = task_stream(watcher, started, started + wall)
                         after = resource.getrusage(resource.RUSAGE_CHILDREN)
                         best[name] = min(best.get(name, wall), wall)
                         used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -254,6 +302,7 @@ def main() -> None:
                 start_d = startup_cpu(tmp, cluster.scheduler_address) if cluster is not None else 0.0
             finally:
                 if cluster is not None:
+                    watcher.close()
                     cluster.close()
             v1, v2, a1, a2 = best["v1"], best["v2"], best["a1"], best["a2"]
             size = (tmp / "add1.db").stat().st_size
@@ -278,6 +327,10 @@ def main() -> None:
                       f"{split['d'][0]:.2f} s (of it start-up {start_d:.2f} s: importing distributed, connecting), "
                       f"the cluster (scheduler and workers) {split['d'][1]:.2f} s beyond its idle "
                       f"{idle_rate:.2f} CPU s a second")
+                print(f"   the cluster's CPU s by thread (idle cost not taken off), {best_d_wall:.2f} s of wall: tasks "
+                      f"{best_threads['work']:.2f} (the pool's workers {split['v2'][1]:.2f}), the workers' event "
+                      f"loops {best_threads['loop']:.2f}, the scheduler and nannies {best_threads['scheduler']:.2f}")
+                print(f"   the workers' time line in that run: {best_stream}")
                 print(f"   on 2 idle cores: {project(split['d'], start_d):.2f} s, "
                       f"{100 * (project(split['d'], start_d) / project(split['v2'], start) - 1):+.0f}% over --jobs 2")
 

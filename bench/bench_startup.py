@@ -7,9 +7,15 @@ Runs ``grn validate FILE`` (by default one small file of each game) and, with
 ``--compare``, a Python process that imports python-chess and reads one game of
 PGN (``import chess.pgn`` + ``chess.pgn.read_game``), one after the other,
 ``--runs`` times each, and prints for each the median and best wall time and
-the median CPU time (user + system of the child process, from ``wait4``),
-which the other processes on a loaded machine do not inflate as they do the
-wall time.  The ratio is of the median CPU times.  The children run with
+the median CPU time (user + system of the child process, from ``wait4``, and
+each apart), which the other processes on a loaded machine do not inflate as
+they do the wall time.  The ratio is of the median CPU times.
+
+The system time is what instruction counts (callgrind counts the process's own
+instructions, not the kernel's) do not show: opening, stat-ing and mapping files.
+``--syscalls`` counts, with ``strace -f -c``, the system calls of one run of each
+command (files opened, ``stat`` calls of the import system, ``mmap`` of shared
+objects), beside a bare ``python -c pass``.  The children run with
 Python's bytecode cache on, as a user's do (``PYTHONDONTWRITEBYTECODE`` is
 taken out of their environment: with it, every run compiles grn's Python sources anew).
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -28,17 +35,37 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PGN = '[Event "?"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n'
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+#: ``grn validate FILE`` through the typer app, as every command line with an option runs (and as all did before R190)
+TYPER = "import sys; sys.argv = ['grn', 'validate', *sys.argv[1:]]; from grn.cli import main; main()"
 FILES = ("examples/rulebook-railroad-3.grn", "examples/gold-2p.grn", "examples/carcassonne/carcassonne-2p.grn")
 
 
-def run(args: list[str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one run of ``args`` as a child process."""
+def run(args: list[str]) -> tuple[float, float, float]:
+    """(wall, user CPU, system CPU) seconds of one run of ``args`` as a child process."""
     t = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_utime, usage.ru_stime
+
+
+#: The system calls ``--syscalls`` shows: files opened and read, the import system's stat calls, shared objects mapped.
+SYSCALLS = ("openat", "newfstatat", "read", "getdents64", "mmap")
+
+
+def syscalls(args: list[str]) -> dict[str, int]:
+    """The number of each system call of one run of ``args`` (``strace -f -c``), and their total."""
+    with tempfile.NamedTemporaryFile("r", suffix=".txt") as out:
+        subprocess.run(["strace", "-f", "-c", "-o", out.name, *args], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, env=ENV, check=False)
+        counts: dict[str, int] = {}
+        for line in out.read().splitlines():
+            parts = line.split()
+            # "% time  seconds  usecs/call  calls  [errors]  syscall"; the total line has no usecs/call
+            if parts and parts[-1] in SYSCALLS + ("total",) and parts[0][0].isdigit():
+                counts[parts[-1]] = int(parts[3])
+        return counts
 
 
 def main() -> None:
@@ -46,10 +73,15 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--compare", action="store_true", help="also time python-chess's import + read_game")
     ap.add_argument("--file", action="append", help="a record file to validate (default: one of each game)")
+    ap.add_argument("--syscalls", action="store_true", help="also count each command's system calls (strace)")
+    ap.add_argument("--through-typer", action="store_true",
+                    help="also time each validate through grn.cli's typer app (the path any option takes, R190)")
     args = ap.parse_args()
     commands: dict[str, list[str]] = {}
     for name in args.file or FILES:
         commands[f"grn validate {Path(name).name}"] = [sys.executable, "-m", "grn", "validate", str(ROOT / name)]
+        if args.through_typer:
+            commands[f"  the same through typer ({Path(name).stem})"] = [sys.executable, "-c", TYPER, str(ROOT / name)]
     pgn = None
     if args.compare:
         with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as fh:
@@ -60,25 +92,38 @@ def main() -> None:
         run(argv)  # the first run builds the grammar cache and warms the file cache
     walls: dict[str, list[float]] = {name: [] for name in commands}
     cpus: dict[str, list[float]] = {name: [] for name in commands}
+    users: dict[str, list[float]] = {name: [] for name in commands}
+    systems: dict[str, list[float]] = {name: [] for name in commands}
     load = os.getloadavg()[0]
     for _ in range(args.runs):
         for name, argv in commands.items():
-            wall, cpu = run(argv)
+            wall, user, system = run(argv)
             walls[name].append(wall)
-            cpus[name].append(cpu)
-    if pgn:
-        os.unlink(pgn)
+            cpus[name].append(user + system)
+            users[name].append(user)
+            systems[name].append(system)
     print(f"load average {load:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {args.runs} runs each, "
           f"interleaved; {sys.executable}")
     width = max(len(n) for n in commands)
     for name in commands:
         print(f"{name:<{width}}  wall median {statistics.median(walls[name]) * 1000:5.0f} ms  "
-              f"best {min(walls[name]) * 1000:5.0f} ms   CPU median {statistics.median(cpus[name]) * 1000:5.0f} ms")
+              f"best {min(walls[name]) * 1000:5.0f} ms   CPU median {statistics.median(cpus[name]) * 1000:5.0f} ms "
+              f"(user {statistics.median(users[name]) * 1000:4.0f}, system {statistics.median(systems[name]) * 1000:4.0f})")
+    if args.syscalls and shutil.which("strace") is None:
+        print("--syscalls needs strace (apt-get install strace): system calls not counted")
+    elif args.syscalls:
+        print("system calls of one run (strace -f -c): " + ", ".join(SYSCALLS))
+        for name, argv in {**commands, "python -c pass": [sys.executable, "-c", "pass"]}.items():
+            counts = syscalls(argv)
+            print(f"{name:<{width}}  " + "  ".join(f"{counts.get(c, 0):5d}" for c in SYSCALLS)
+                  + f"   total {counts.get('total', 0)}")
     if args.compare:
         chess = statistics.median(cpus["python-chess"])
         for name in commands:
             if name != "python-chess":
                 print(f"{name} / python-chess, CPU: {statistics.median(cpus[name]) / chess:.2f}")
+    if pgn:
+        os.unlink(pgn)
 
 
 if __name__ == "__main__":

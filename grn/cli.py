@@ -1,4 +1,7 @@
-"""The ``grn`` command line (typer).  The only module that prints or exits.
+"""The ``grn`` command line (typer).  With the command modules it registers (:mod:`grn.validate_cli`,
+:mod:`grn.analyse_cli`, :mod:`grn.arena_cli`, :mod:`grn.archive.cli`, :mod:`grn.serve.cli`) and
+:mod:`grn.clicommon`, the only modules that print or exit.  ``grn validate FILE`` with no option runs
+without it (:mod:`grn.launch`, R190).
 
 Exit codes: 0 all is well, 1 the input is invalid (a syntax error, an illegal
 move, a score that does not add up, a file that cannot be read), 2 a usage
@@ -8,26 +11,34 @@ error (typer's own, for unknown options and missing arguments).
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from pathlib import Path
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, List, Optional
+from typing import TYPE_CHECKING, Any, Iterator, List, Optional
 
 import typer
 import typer.core
+import typer.main
 
 from grn.aids import aids_lines
 from grn.games import BUILTIN as _GAMES, DEFAULT as _DEFAULT_GAME
-from grn.errors import Diagnostic
 from grn.output import OutputError, beside_input, check_target, write_bytes, write_text, writing
 
 if TYPE_CHECKING:
     from grn.position import Position
 
 class _Commands(typer.core.TyperGroup):
-    """grn's commands: an output path that cannot be used, or a write that fails, is one line (grn.output)."""
+    """grn's commands: an output path that cannot be used, or a write that fails, is one line (grn.output); the
+    commands of :data:`_LAZY` load when asked for."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return [*super().list_commands(ctx), *(name for name in _LAZY if name not in self.commands)]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name in _LAZY and name not in self.commands:
+            self.commands[name] = _lazy_command(name)
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -49,79 +60,12 @@ app = typer.Typer(
 FilesArg = typer.Argument(..., help="Record files (.grn, or .json for the JSON form); - reads standard input.")
 
 
-_LINES: dict[tuple[str, object], list[bytes]] = {}
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
-
-
-def _source_line(file: str, line: int) -> str | None:
-    """Line ``line`` of a record file (or of standard input), lines ending at "\\n" as the grammar counts them."""
-    from grn.sources import stdin_bytes, utf8_bytes
-
-    try:
-        if file == "<stdin>":
-            data: bytes | None = stdin_bytes()
-            key: tuple[str, object] = (file, id(data))
-        elif file.startswith("<"):
-            return None
-        else:
-            data = None
-            stat = os.stat(file)
-            key = (file, (stat.st_size, stat.st_mtime_ns))
-    except OSError:
-        return None
-    lines = _LINES.get(key)
-    if lines is None:
-        try:
-            if data is None and os.path.getsize(file) > (32 << 20):
-                return _line_of_big_file(file, line)  # scanned to the line: memory stays bounded
-            data = utf8_bytes(data if data is not None else Path(file).read_bytes())
-        except OSError:
-            return None
-        _LINES.clear()  # one file at a time: reports come file by file
-        lines = _LINES[key] = data.split(b"\n")
-    if not 0 < line <= len(lines):
-        return None
-    return lines[line - 1].decode("utf-8", errors="replace")
-
-
-def _line_of_big_file(file: str, line: int) -> str | None:
-    from grn.notation import LONG_LINE, bounded_lines
-
-    with open(file, "rb") as fh:
-        for number, data in enumerate(bounded_lines(fh.readline, b""), start=1):
-            if number == line:
-                return None if data is LONG_LINE else data.decode("utf-8", errors="replace")
-    return None
-
-
-def _print_diagnostic(d: Diagnostic) -> None:
-    print(d.one_line(), file=sys.stderr)
-    if d.span is None:
-        return
-    source = d.source_line
-    if source is None and d.file:
-        # rule errors are found on commands, far from the text: fetch the line back
-        source = _source_line(d.file, d.span.line)
-    if source is not None:
-        # one column for one character: control characters (a lone CR, a form feed) would move the caret
-        source = _CONTROL.sub(" ", source.rstrip("\r\n").lstrip("\ufeff"))
-        column = d.span.column
-        if len(source) > 120:
-            # a window of the line around the column: a line of a million characters is no help
-            start = max(0, column - 60)
-            window = source[start:start + 120]
-            source = ("..." if start else "") + window + ("..." if start + 120 < len(source) else "")
-            column = column - start + (3 if start else 0)
-        print("    " + source, file=sys.stderr)
-        print("    " + " " * (column - 1) + "^", file=sys.stderr)
-    for note in d.notes:
-        print("    " + note, file=sys.stderr)
-
-
 TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one.")
 
 
-from grn.clicommon import load_tileset_option as _tileset  # noqa: E402
+from grn.clicommon import load_tileset_option as _tileset, no_game as _no_game, print_diagnostic as _print_diagnostic  # noqa: E402
+from grn.clicommon import report as _report  # noqa: E402
+from grn import validate_cli as _validate_cli  # noqa: E402
 from grn.lsp import command as _lsp  # noqa: E402
 
 
@@ -145,12 +89,6 @@ def _emit(text: str, output: Optional[Path]) -> None:
     write_text(output, text)
 
 
-def _no_game(path: str) -> Diagnostic:
-    """The problem of a file that holds no game (empty, or only blank lines)."""
-    return Diagnostic("no game found: the file holds no record", None, "<stdin>" if path == "-" else path,
-                      code="empty")
-
-
 def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn: Optional[str] = None,
                          force: bool = False) -> tuple[Optional[Path], bool]:
     """Where a drawing goes: ``-o``; a pipe; or, rather than pouring markup onto a terminal, a file
@@ -170,14 +108,6 @@ def _output_for_terminal(output: Optional[Path], source: str, suffix: str, turn:
 def _wrote(target: Path, suffix: str) -> None:
     print(f"grn: wrote {target} (the terminal gets no {suffix[1:].upper()}; -o FILE chooses the name)",
           file=sys.stderr)
-
-
-def _report(diags: Iterable[Diagnostic]) -> int:
-    count = 0
-    for d in diags:
-        _print_diagnostic(d)
-        count += d.severity == "error"
-    return count
 
 
 def _loaded_errors(item: Any) -> int:
@@ -310,139 +240,7 @@ def convert(
             raise typer.Exit(1)  # inside the block: nothing is written
 
 
-@app.command()
-def validate(
-    ctx: typer.Context,
-    files: List[str] = FilesArg,
-    format: str = typer.Option("text", "--format", help="Report format: text or json."),
-    explain: bool = typer.Option(False, "--explain", help="Also print every turn's score events."),
-    tileset: Optional[Path] = TilesetOpt,
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Validate in N processes (the same reports, in order)."),
-    dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
-                                                 help="Validate on a Dask cluster (needs grn's dask extra)."),
-) -> None:
-    """Replay records against the rules: illegal moves, scores, checkpoints, Result.
-
-    Example: grn validate examples/*.grn
-    """
-    from grn import registry
-    from grn.archive.parallel import Problem, start_validator
-    from grn.ruleset import SeriesChecker
-
-    if format not in ("text", "json"):
-        print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
-        raise typer.Exit(2)
-    ts = _tileset(tileset)
-    validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=explain or format == "json")
-    games = valid = unfinished = 0
-    errors = 0
-    # The report streams: each game is written (or printed) as it is checked and then forgotten,
-    # so memory stays flat however many games a file holds.
-    out = _JsonReport(sys.stdout) if format == "json" else None
-    for path in files:
-        problems = []
-        series: dict[str, SeriesChecker] = {}  # per game: checks across the games of the file
-        index = 0
-        if out is not None:
-            out.start_file(path)
-        for item in validator.run(path):  # serially, or in processes / on Dask, always in file order
-            if isinstance(item, Problem):
-                problems.append(item.problem)
-                errors += 1
-                continue
-            report = item.report
-            games += 1
-            valid += report.valid
-            unfinished += report.valid and not report.complete  # valid so far, and stops before the end
-            errors += sum(d.severity == "error" for d in report.diagnostics)
-            index += 1
-            if item.record is not None and registry.known(item.record.game):  # kept when a series check needs it
-                name = registry.find_ruleset(item.record.game).name
-                if name not in series:
-                    series[name] = registry.find_ruleset(name).series_checker()
-                series[name].add(item.record, report)
-            if out is not None:
-                out.game(report.to_json())
-            else:
-                _report(report.diagnostics)
-                if explain:
-                    _explain(report)
-        if index == 0 and not problems:
-            problems.append(_no_game(path))
-            errors += 1
-        match_problems, match_lines = [], []
-        for checker in series.values():
-            found, lines = checker.check(path)
-            match_problems += found
-            match_lines += lines
-        problems += match_problems
-        errors += sum(d.severity == "error" for d in match_problems)
-        if out is not None:
-            out.end_file([p.to_json() for p in problems], match_lines)
-        else:
-            _report(problems)
-            for line in match_lines:
-                print(f"{path}: {line}")
-    if out is not None:
-        out.end({"games": games, "valid": valid, "invalid": games - valid, "errors": errors})
-    else:
-        status = "ok" if errors == 0 else f"{errors} error{'s' if errors != 1 else ''}"
-        # an unfinished game is valid as far as it goes, and said to be unfinished (docs/notation.md, End)
-        print(f"{games} game{'s' if games != 1 else ''} checked, {valid} valid"
-              + (f", {unfinished} unfinished" if unfinished else "") + f": {status}")
-    raise typer.Exit(1 if errors else 0)
-
-
-def _indented(value: object, depth: int) -> str:
-    """``value`` as ``json.dumps(..., indent=1)`` writes it ``depth`` levels deep in a document."""
-    return json.dumps(value, indent=1).replace("\n", "\n" + " " * depth)
-
-
-class _JsonReport:
-    """Writes the JSON report of ``grn validate`` game by game (the layout ``json.dumps(indent=1)`` gives).
-
-    Per file the games come first, then the file's problems and match lines,
-    which are known only once every game of the file was read.
-    """
-
-    def __init__(self, stream: object) -> None:
-        self.write = stream.write  # type: ignore[attr-defined]
-        self.files = 0
-        self.games = 0
-        self.write('{\n "grn_report": 1,\n "files": [')
-
-    def start_file(self, path: str) -> None:
-        self.write(("," if self.files else "") + f'\n  {{\n   "file": {json.dumps(path)},\n   "games": [')
-        self.files += 1
-        self.games = 0
-
-    def game(self, report: object) -> None:
-        self.write(("," if self.games else "") + "\n    " + _indented(report, 4))
-        self.games += 1
-
-    def end_file(self, problems: list[object], matches: list[str]) -> None:
-        self.write(("\n   ]" if self.games else "]") + f',\n   "problems": {_indented(problems, 3)},'
-                   f'\n   "matches": {_indented(matches, 3)}\n  }}')
-
-    def end(self, summary: dict[str, int]) -> None:
-        self.write(("\n ]" if self.files else "]") + f',\n "summary": {_indented(summary, 1)}\n}}\n')
-
-
-def _explain(report: object) -> None:
-    from grn.validate import GameReport
-
-    assert isinstance(report, GameReport)
-    name = dict(report.tags).get("Event") or f"game {report.index + 1}"
-    print(f"== {report.file}: {name} ({report.game})")
-    for t in report.turns:
-        line = f"{t.number:>3}. {t.player}"
-        if t.events:
-            line += ": " + "; ".join(t.events)
-        print(line)
-    if report.final_events:
-        print("final scoring: " + "; ".join(report.final_events))
-    if report.final_scores is not None:
-        print("scores: " + ", ".join(f"{p} {s}" for p, s in report.final_scores.items()))
+_validate_cli.register(app)  # defined in grn.validate_cli: the console script runs it without typer
 
 
 @app.command()
@@ -1031,18 +829,31 @@ def schema(
     sys.stdout.write(target.read_text(encoding="utf-8"))
 
 
-from grn.archive.cli import app as _archive_app  # noqa: E402
+#: Commands whose modules load only when the command runs (or ``--help`` lists it): the archive's SQLite and
+#: search, the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
+_LAZY = ("serve", "analyse", "arena", "archive")
 
-app.add_typer(_archive_app, name="archive")
 
-from grn.serve.cli import serve as _serve  # noqa: E402
+def _lazy_command(name: str) -> Any:
+    """The click command of one of :data:`_LAZY`, registered as its module registers it, on a typer app of its own."""
+    holder = typer.Typer()
+    if name == "archive":
+        from grn.archive.cli import app as archive_app
 
-app.command("serve")(_serve)
-from grn.analyse_cli import register as _register_analyse  # noqa: E402
-from grn.arena_cli import register as _register_arena  # noqa: E402
+        holder.add_typer(archive_app, name="archive")
+    elif name == "serve":
+        from grn.serve.cli import serve
 
-_register_analyse(app, _report)
-_register_arena(app)
+        holder.command("serve")(serve)
+    elif name == "analyse":
+        from grn.analyse_cli import register as register_analyse
+
+        register_analyse(holder, _report)
+    else:
+        from grn.arena_cli import register as register_arena
+
+        register_arena(holder)
+    return typer.main.get_group(holder).commands[name]
 
 
 def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> Any:

@@ -1,18 +1,21 @@
-"""What the command modules share (:mod:`grn.cli` and :mod:`grn.archive.cli`): loading ``--tileset``.
+"""What the command modules share (:mod:`grn.cli`, :mod:`grn.validate_cli`, :mod:`grn.archive.cli`): printing
+a problem with its source line and caret, and loading ``--tileset``.
 
-It sits below both, so that neither imports the other for it; like them, it is the command layer,
-which imports what a command needs when the command runs.
+It sits below them, so that none imports another for it; like them, it is the command layer, which
+imports what a command needs when the command runs.  It does not import typer: ``grn validate FILE``
+runs without it (:mod:`grn.launch`, R190), so a bad option here exits with :class:`SystemExit`, which
+typer lets through with its code.
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Iterable, Optional
 
-import typer
-
-from grn.errors import GrnError
+from grn.errors import Diagnostic, GrnError
 
 
 def load_tileset_option(path: Optional[Path]) -> object:
@@ -28,7 +31,95 @@ def load_tileset_option(path: Optional[Path]) -> object:
         # the loader's messages start with "FILE:" or "FILE:LINE:COL:"
         where, _, what = str(exc).partition(": ")
         print(f"{where}: error: {what}", file=sys.stderr)
-        raise typer.Exit(1)
+        raise SystemExit(1)
     except OSError as exc:
         print(f"{path}: error: {exc.strerror or exc}", file=sys.stderr)
-        raise typer.Exit(1)
+        raise SystemExit(1)
+
+
+_LINES: dict[tuple[str, object], list[bytes]] = {}
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+def source_line(file: str, line: int) -> str | None:
+    """Line ``line`` of a record file (or of standard input), lines ending at "\\n" as the grammar counts them."""
+    from grn.sources import stdin_bytes, utf8_bytes
+
+    try:
+        if file == "<stdin>":
+            data: bytes | None = stdin_bytes()
+            key: tuple[str, object] = (file, id(data))
+        elif file.startswith("<"):
+            return None
+        else:
+            data = None
+            stat = os.stat(file)
+            key = (file, (stat.st_size, stat.st_mtime_ns))
+    except OSError:
+        return None
+    lines = _LINES.get(key)
+    if lines is None:
+        try:
+            if data is None and os.path.getsize(file) > (32 << 20):
+                return _line_of_big_file(file, line)  # scanned to the line: memory stays bounded
+            data = utf8_bytes(data if data is not None else Path(file).read_bytes())
+        except OSError:
+            return None
+        _LINES.clear()  # one file at a time: reports come file by file
+        lines = _LINES[key] = data.split(b"\n")
+    if not 0 < line <= len(lines):
+        return None
+    return lines[line - 1].decode("utf-8", errors="replace")
+
+
+def _line_of_big_file(file: str, line: int) -> str | None:
+    from grn.notation import LONG_LINE, bounded_lines
+
+    with open(file, "rb") as fh:
+        for number, data in enumerate(bounded_lines(fh.readline, b""), start=1):
+            if number == line:
+                return None if data is LONG_LINE else data.decode("utf-8", errors="replace")
+    return None
+
+
+def print_diagnostic(d: Diagnostic) -> None:
+    """Print one problem to standard error: its line, then the source line it points into with a caret."""
+    print(d.one_line(), file=sys.stderr)
+    if d.span is None:
+        return
+    source = d.source_line
+    if source is None and d.file:
+        # rule errors are found on commands, far from the text: fetch the line back
+        source = source_line(d.file, d.span.line)
+    if source is not None:
+        # one column for one character: control characters (a lone CR, a form feed) would move the caret
+        source = _CONTROL.sub(" ", source.rstrip("\r\n").lstrip("\ufeff"))
+        column = d.span.column
+        if len(source) > 120:
+            # a window of the line around the column: a line of a million characters is no help
+            start = max(0, column - 60)
+            window = source[start:start + 120]
+            source = ("..." if start else "") + window + ("..." if start + 120 < len(source) else "")
+            column = column - start + (3 if start else 0)
+        print("    " + source, file=sys.stderr)
+        print("    " + " " * (column - 1) + "^", file=sys.stderr)
+    for note in d.notes:
+        print("    " + note, file=sys.stderr)
+
+
+def report(diags: Iterable[Diagnostic]) -> int:
+    """Print each problem (one line, then its source line and a caret) to standard error; return the errors."""
+    count = 0
+    for d in diags:
+        print_diagnostic(d)
+        count += d.severity == "error"
+    return count
+
+
+def no_game(path: str) -> Diagnostic:
+    """The problem of a file that holds no game (empty, or only blank lines)."""
+    return Diagnostic("no game found: the file holds no record", None, "<stdin>" if path == "-" else path,
+                      code="empty")
+
+
+__all__ = ["load_tileset_option", "print_diagnostic", "report", "no_game", "source_line"]
