@@ -20,6 +20,7 @@ from grn import registry
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
+from grn.value import reduce_dataclass
 
 #: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
@@ -216,6 +217,44 @@ class GameFacts:
     #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
     points: list[tuple[str, str, int]] = field(default_factory=list)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a native class: pickled from its fields (the facts come back from worker processes)
+        return reduce_dataclass(self)
+
+    def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_rows: list[tuple[Any, ...]],
+             seat_rows: list[tuple[Any, ...]], point_rows: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points`` (appended to
+        the lists given): built here, compiled, where ``grn.archive.db`` writes them."""
+        event = site = round_ = None
+        for i, (n, v) in enumerate(self.tags):
+            tag_rows.append((game_id, i, n, v))
+            # the last of each, as the rows always held them
+            if n == "Event":
+                event = v
+            elif n == "Site":
+                site = v
+            elif n == "Round":
+                round_ = v
+        done = int(self.valid and self.complete)
+        names: dict[str, str] = {}
+        for seat, key, name, score, won in self.seats:
+            seat_rows.append((game_id, seat, key, name, score, won, int(key == self.first_player), done, self.game,
+                              self.n_players))
+            names[key] = name
+        if done:  # statistics count finished, valid games only
+            for p, feature, n_points in self.points:
+                point_rows.append((game_id, p, names.get(p, p), feature, n_points))
+        return (game_id, file_id, index, fmt, self.game, event, site, self.date, round_,
+                _UTF8_ROW.encode(self.players), self.n_players, self.result, _ASCII_ROW.encode(self.winners),
+                int(self.valid), int(self.complete), self.turns_played, self.errors,
+                None if self.final_scores is None else _ASCII_ROW.encode(self.final_scores), self.first_player,
+                self.dedup, _UTF8_ROW.encode(self.problems), text)
+
+
+#: The JSON columns of ``games`` as ``json.dumps`` wrote them (its separators; names and problems in UTF-8).
+_ASCII_ROW = json.JSONEncoder()
+_UTF8_ROW = json.JSONEncoder(ensure_ascii=False)
+
 
 def pack(text: str) -> bytes:
     """A JSON text as the archive stores it: UTF-8, zlib-compressed (a game's per-turn JSON is 7 times smaller)."""
@@ -250,19 +289,40 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
     """The archive's rows for a validated record (``report`` made with ``keep_turns=True``).
 
     The per-turn facts become two JSON texts, each encoded once (R155): no row,
-    no encoding per command or event.
+    no encoding per command or event.  Compiled with mypyc (R195): this is the
+    archive's share of ``grn archive add``.
     """
     seats = _seats(record)
-    keys = {c: s.key for s in seats for c in s.colours}
+    keys: dict[str, str] = {}
+    for s in seats:
+        for c in s.colours:
+            keys[c] = s.key
     scores = report.final_scores
     winners: list[str] = []
     if report.complete and report.valid and scores:
         best = max(scores.values())
         winners = [k for k, v in scores.items() if v == best]
-    first = next((keys.get(t.player, t.player) for t in record.turns if t.number > 0), None)
+    first: str | None = None
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
-    turns = [[t.number, keys.get(t.player, t.player), [command_to_json(a, ruleset) for a in t.actions]]
-             for t in record.turns]
+    # each command class's codec, looked up once a game (command_to_json asks the ruleset per command)
+    codecs: dict[type, Any] = {}
+    turns: list[list[Any]] = []
+    for t in record.turns:
+        player = keys.get(t.player, t.player)
+        if first is None and t.number > 0:
+            first = player
+        commands: list[Any] = []
+        for a in t.actions:
+            cls = type(a)
+            codec = codecs.get(cls)
+            if codec is None:
+                codec = ruleset.codec_for(a) if ruleset is not None else None
+                if codec is None:
+                    commands.append(command_to_json(a, ruleset))  # not the game's own: the registry's
+                    continue
+                codecs[cls] = codec
+            commands.append(codec.to_json(a))
+        turns.append([t.number, player, commands])
     actions = _canonical(turns)  # the dedup key's turns, word for word
     sums: dict[tuple[str, str], int] = {}
     groups: list[list[Any]] = []
@@ -273,7 +333,7 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
                 _add_points(sums, ev, False)
             groups.append([tr.number, evs])
     # the final scoring (turn null): its engine events where the report keeps them, else its sentences
-    raw = getattr(report, "final_raw_events", ())
+    raw: tuple[Any, ...] = report.final_raw_events
     final: list[dict[str, Any]] = []
     if raw:
         final = [_shallow(e) for e in raw]
@@ -288,13 +348,17 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         _add_points(sums, ev, True)
     if final:
         groups.append([None, final])
+    errors = 0
+    problems: list[dict[str, object]] = []
+    for d in report.diagnostics:
+        errors += d.severity == "error"
+        problems.append(d.to_json())
     facts = GameFacts(
         game=record.game, players=[s.name for s in seats], n_players=len(seats),
         date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
-        complete=report.complete, turns_played=report.turns_played,
-        errors=sum(d.severity == "error" for d in report.diagnostics), final_scores=scores,
+        complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
         winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
-        problems=[d.to_json() for d in report.diagnostics], tags=list(record.tags),
+        problems=problems, tags=list(record.tags),
         actions=pack(actions), events=pack(_events_text(groups)), points=[(p, f, n) for (p, f), n in sums.items()])
     for i, s in enumerate(seats):
         score = scores.get(s.key) if scores else None
