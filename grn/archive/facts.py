@@ -266,23 +266,131 @@ def unpack(data: bytes | None) -> str | None:
     return None if data is None else zlib.decompress(data).decode("utf-8")
 
 
-def _add_points(sums: dict[tuple[str, str], int], data: dict[str, Any], final: bool) -> None:
-    """Count one event's points by seat and feature kind (a final-scoring event without a feature: FINAL)."""
+# ---------------------------------------------------------------------------
+# The texts of commands and events, remembered (R196)
+# ---------------------------------------------------------------------------
+
+#: How many commands' (and, apart, events') JSON texts a process remembers; past it the memory starts again.
+CACHE_SIZE = 1 << 16
+#: Stand for True and False in a cache key: ``True == 1`` in a tuple, but their JSON differ.
+_TRUE = object()
+_FALSE = object()
+
+
+def value_key(value: Any) -> tuple[Any, ...] | None:
+    """What a command or event is, for remembering its JSON text: its class and every constructor field
+    (``_fields``, the span left out), or None when a field is not a str, int, bool, None or a tuple of them.
+
+    Every field, not :meth:`grn.value.Value._key` (a score's ``_key`` leaves out counts its JSON holds); a
+    bool stands apart from 1 and 0, which compare equal to it.
+    """
+    cls = type(value)
+    names = _FIELDS.get(cls, ())
+    if names == ():
+        names = _field_names(cls, value)
+    if names is None:
+        return None
+    key: list[Any] = [cls]
+    for name in names:
+        v = _plain_key(getattr(value, name, None))
+        if v is _OTHER:
+            return None
+        key.append(v)
+    return tuple(key)
+
+
+#: What :func:`_plain_key` gives for a value it cannot stand for.
+_OTHER = object()
+
+
+def _plain_key(v: Any) -> Any:
+    """``v`` as a part of a key: a str, an int or None itself, a bool as a marker, a tuple of such parts."""
+    t = type(v)
+    if t is str or t is int or v is None:
+        return v
+    if t is bool:
+        return _TRUE if v else _FALSE
+    if t is tuple:
+        parts: list[Any] = []
+        for item in v:
+            part = _plain_key(item)
+            if part is _OTHER:
+                return _OTHER
+            parts.append(part)
+        return tuple(parts)
+    return _OTHER
+
+
+#: (codec, its commands' texts by value_key), by id(codec): a codec's JSON of a command (R196).
+_COMMAND_TEXTS: dict[int, tuple[Any, dict[tuple[Any, ...], str]]] = {}
+#: An event's JSON text and what it counts (R196), by value_key.
+_EVENT_ENTRIES: dict[tuple[Any, ...], tuple[str, str | None, int, str, str]] = {}
+
+
+def _command_texts(codec: Any) -> dict[tuple[Any, ...], str]:
+    entry = _COMMAND_TEXTS.get(id(codec))
+    if entry is None or entry[0] is not codec:
+        entry = _COMMAND_TEXTS[id(codec)] = (codec, {})
+    return entry[1]
+
+
+def _command_text(codec: Any, texts: dict[tuple[Any, ...], str], command: Any) -> str:
+    """The canonical JSON text (keys sorted) of one command, remembered."""
+    key = value_key(command)
+    if key is not None:
+        text = texts.get(key)
+        if text is not None:
+            return text
+    text = _canonical(codec.to_json(command))
+    if key is not None:
+        if len(texts) >= CACHE_SIZE:
+            texts.clear()
+        texts[key] = text
+    return text
+
+
+def _event_entry_of(data: dict[str, Any]) -> tuple[str, str | None, int, str, str]:
+    """An event's JSON object as (its text, seat, points, the feature it counts for in a turn, in the final
+    scoring): how its points are summed, worked out once."""
+    try:
+        text = _EVENTS.encode(data)
+    except (TypeError, ValueError):  # a key the encoder will not write: every value through to_plain
+        text = _COMPACT.encode(to_plain(data))
     player, points = data.get("player"), data.get("points")
     if not isinstance(player, str) or type(points) is not int:
-        return
+        return (text, None, 0, "", "")
     feature = data.get("feature")
-    is_final = data.get("final", final)
-    key = (player, feature if isinstance(feature, str) else
-           (FINAL if is_final else str(data.get("type"))))
-    sums[key] = sums.get(key, 0) + points
+    if isinstance(feature, str):
+        return (text, player, points, feature, feature)
+    kind = str(data.get("type"))
+    return (text, player, points, FINAL if data.get("final", False) else kind,
+            FINAL if data.get("final", True) else kind)
 
 
-def _events_text(groups: list[list[Any]]) -> str:
-    try:
-        return _EVENTS.encode(groups)
-    except (TypeError, ValueError):  # a key the encoder will not write: every value through to_plain
-        return _COMPACT.encode(to_plain(groups))
+def _event_entry(event: Any) -> tuple[str, str | None, int, str, str]:
+    key = value_key(event)
+    if key is not None:
+        entry = _EVENT_ENTRIES.get(key)
+        if entry is not None:
+            return entry
+    entry = _event_entry_of(_shallow(event))
+    if key is not None:
+        if len(_EVENT_ENTRIES) >= CACHE_SIZE:
+            _EVENT_ENTRIES.clear()
+        _EVENT_ENTRIES[key] = entry
+    return entry
+
+
+def _events_group(number: str, entries: list[tuple[str, str | None, int, str, str]],
+                  sums: dict[tuple[str, str], int], final: bool) -> str:
+    """One turn's ``[number,[event,...]]`` (number: ``null`` for the final scoring), its points counted."""
+    texts: list[str] = []
+    for text, player, points, in_turn, in_final in entries:
+        texts.append(text)
+        if player is not None:
+            key = (player, in_final if final else in_turn)
+            sums[key] = sums.get(key, 0) + points
+    return "[" + number + ",[" + ",".join(texts) + "]]"
 
 
 def game_facts(record: Record, report: GameReport) -> GameFacts:
@@ -304,50 +412,49 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         winners = [k for k, v in scores.items() if v == best]
     first: str | None = None
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
-    # each command class's codec, looked up once a game (command_to_json asks the ruleset per command)
-    codecs: dict[type, Any] = {}
-    turns: list[list[Any]] = []
+    # each command class's codec and its remembered texts, looked up once a game
+    codecs: dict[type, tuple[Any, dict[tuple[Any, ...], str]]] = {}
+    players: dict[str, str] = {}
+    turn_texts: list[str] = []
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
-        commands: list[Any] = []
+        quoted = players.get(player)
+        if quoted is None:
+            quoted = players[player] = _canonical(player)
+        commands: list[str] = []
         for a in t.actions:
             cls = type(a)
-            codec = codecs.get(cls)
-            if codec is None:
+            found = codecs.get(cls)
+            if found is None:
                 codec = ruleset.codec_for(a) if ruleset is not None else None
-                if codec is None:
-                    commands.append(command_to_json(a, ruleset))  # not the game's own: the registry's
+                if codec is None:  # not the game's own command: the registry's codec, not remembered
+                    commands.append(_canonical(command_to_json(a, ruleset)))
                     continue
-                codecs[cls] = codec
-            commands.append(codec.to_json(a))
-        turns.append([t.number, player, commands])
-    actions = _canonical(turns)  # the dedup key's turns, word for word
+                found = codecs[cls] = (codec, _command_texts(codec))
+            commands.append(_command_text(found[0], found[1], a))
+        # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
+        turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
+    actions = "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
     sums: dict[tuple[str, str], int] = {}
-    groups: list[list[Any]] = []
+    groups: list[str] = []
     for tr in report.turns:
         if tr.raw_events:
-            evs = [_shallow(e) for e in tr.raw_events]
-            for ev in evs:
-                _add_points(sums, ev, False)
-            groups.append([tr.number, evs])
+            groups.append(_events_group(str(tr.number), [_event_entry(e) for e in tr.raw_events], sums, False))
     # the final scoring (turn null): its engine events where the report keeps them, else its sentences
     raw: tuple[Any, ...] = report.final_raw_events
-    final: list[dict[str, Any]] = []
     if raw:
-        final = [_shallow(e) for e in raw]
-    else:
+        groups.append(_events_group("null", [_event_entry(e) for e in raw], sums, True))
+    elif report.final_events:
+        final: list[tuple[str, str | None, int, str, str]] = []
         for text in report.final_events:
             m = _SCORES_RE.match(text)
             sentence: dict[str, Any] = {"type": "final", "text": text}
             if m:
                 sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
-            final.append(sentence)
-    for ev in final:
-        _add_points(sums, ev, True)
-    if final:
-        groups.append([None, final])
+            final.append(_event_entry_of(sentence))
+        groups.append(_events_group("null", final, sums, True))
     errors = 0
     problems: list[dict[str, object]] = []
     for d in report.diagnostics:
@@ -359,7 +466,7 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
         winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
         problems=problems, tags=list(record.tags),
-        actions=pack(actions), events=pack(_events_text(groups)), points=[(p, f, n) for (p, f), n in sums.items()])
+        actions=pack(actions), events=pack("[" + ",".join(groups) + "]"), points=[(p, f, n) for (p, f), n in sums.items()])
     for i, s in enumerate(seats):
         score = scores.get(s.key) if scores else None
         facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
