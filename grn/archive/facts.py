@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import operator
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -277,6 +278,23 @@ _TRUE = object()
 _FALSE = object()
 
 
+#: Each class's fields (the span left out) read at once, as a tuple (None: a class without named fields).
+_GETTERS: dict[type, Any] = {}
+
+
+def _getter(cls: type, value: Any) -> Any:
+    names = _field_names(cls, value)
+    if names is None:
+        get: Any = None
+    elif len(names) == 1:
+        one = operator.attrgetter(names[0])
+        get = lambda v: (one(v),)  # noqa: E731  (attrgetter of one name gives the value, not a tuple)
+    else:
+        get = operator.attrgetter(*names)
+    _GETTERS[cls] = get
+    return get
+
+
 def value_key(value: Any) -> tuple[Any, ...] | None:
     """What a command or event is, for remembering its JSON text: its class and every constructor field
     (``_fields``, the span left out), or None when a field is not a str, int, bool, None or a tuple of them.
@@ -285,18 +303,19 @@ def value_key(value: Any) -> tuple[Any, ...] | None:
     bool stands apart from 1 and 0, which compare equal to it.
     """
     cls = type(value)
-    names = _FIELDS.get(cls, ())
-    if names == ():
-        names = _field_names(cls, value)
-    if names is None:
+    get = _GETTERS.get(cls, _OTHER)
+    if get is _OTHER:
+        get = _getter(cls, value)
+    if get is None:
         return None
-    key: list[Any] = [cls]
-    for name in names:
-        v = _plain_key(getattr(value, name, None))
-        if v is _OTHER:
-            return None
-        key.append(v)
-    return tuple(key)
+    values: tuple[Any, ...] = get(value)
+    for v in values:
+        t = type(v)
+        if not (t is str or t is int or v is None):
+            # a bool or a tuple: each field as _plain_key has it (a value gives the same key every time)
+            mapped = _plain_key(values)
+            return None if mapped is _OTHER else (cls, mapped)
+    return (cls, values)
 
 
 #: What :func:`_plain_key` gives for a value it cannot stand for.
