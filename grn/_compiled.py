@@ -30,6 +30,8 @@ CORE_MODULES: tuple[str, ...] = (
     "grn.fastread",
     "grn.notation",
     "grn.validate",
+    # the archive's facts of a game (commands' and events' JSON, the rows): grn archive add's own share (R195)
+    "grn.archive.facts",
 )
 
 

@@ -13,7 +13,6 @@ and the next run goes on where it stopped.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sqlite3
 import sys
@@ -249,20 +248,8 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     point_rows: list[tuple[Any, ...]] = []
     for game_id, file_id, res in games:
         f: GameFacts = res.facts
-        tags = dict(f.tags)
-        game_rows.append(
-            (game_id, file_id, res.index, res.fmt, f.game, tags.get("Event"), tags.get("Site"), f.date,
-             tags.get("Round"), json.dumps(f.players, ensure_ascii=False), f.n_players, f.result,
-             json.dumps(f.winners), int(f.valid), int(f.complete), f.turns_played, f.errors,
-             None if f.final_scores is None else json.dumps(f.final_scores), f.first_player, f.dedup,
-             json.dumps(f.problems, ensure_ascii=False), res.text))
-        tag_rows += [(game_id, i, n, v) for i, (n, v) in enumerate(f.tags)]
-        done = int(f.valid and f.complete)
-        seat_rows += [(game_id, *s, int(s[1] == f.first_player), done, f.game, f.n_players) for s in f.seats]
+        game_rows.append(f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_rows, seat_rows, point_rows))
         turn_rows.append((game_id, f.actions, f.events))
-        if done:  # statistics count finished, valid games only
-            names = {s[1]: s[2] for s in f.seats}
-            point_rows += [(game_id, p, names.get(p, p), feature, n) for p, feature, n in f.points]
     con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
     con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
     con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", seat_rows)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import operator
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from grn import registry
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
+from grn.value import reduce_dataclass
 
 #: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
@@ -216,6 +218,44 @@ class GameFacts:
     #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
     points: list[tuple[str, str, int]] = field(default_factory=list)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # compiled, a native class: pickled from its fields (the facts come back from worker processes)
+        return reduce_dataclass(self)
+
+    def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_rows: list[tuple[Any, ...]],
+             seat_rows: list[tuple[Any, ...]], point_rows: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points`` (appended to
+        the lists given): built here, compiled, where ``grn.archive.db`` writes them."""
+        event = site = round_ = None
+        for i, (n, v) in enumerate(self.tags):
+            tag_rows.append((game_id, i, n, v))
+            # the last of each, as the rows always held them
+            if n == "Event":
+                event = v
+            elif n == "Site":
+                site = v
+            elif n == "Round":
+                round_ = v
+        done = int(self.valid and self.complete)
+        names: dict[str, str] = {}
+        for seat, key, name, score, won in self.seats:
+            seat_rows.append((game_id, seat, key, name, score, won, int(key == self.first_player), done, self.game,
+                              self.n_players))
+            names[key] = name
+        if done:  # statistics count finished, valid games only
+            for p, feature, n_points in self.points:
+                point_rows.append((game_id, p, names.get(p, p), feature, n_points))
+        return (game_id, file_id, index, fmt, self.game, event, site, self.date, round_,
+                _UTF8_ROW.encode(self.players), self.n_players, self.result, _ASCII_ROW.encode(self.winners),
+                int(self.valid), int(self.complete), self.turns_played, self.errors,
+                None if self.final_scores is None else _ASCII_ROW.encode(self.final_scores), self.first_player,
+                self.dedup, _UTF8_ROW.encode(self.problems), text)
+
+
+#: The JSON columns of ``games`` as ``json.dumps`` wrote them (its separators; names and problems in UTF-8).
+_ASCII_ROW = json.JSONEncoder()
+_UTF8_ROW = json.JSONEncoder(ensure_ascii=False)
+
 
 def pack(text: str) -> bytes:
     """A JSON text as the archive stores it: UTF-8, zlib-compressed (a game's per-turn JSON is 7 times smaller)."""
@@ -227,75 +267,225 @@ def unpack(data: bytes | None) -> str | None:
     return None if data is None else zlib.decompress(data).decode("utf-8")
 
 
-def _add_points(sums: dict[tuple[str, str], int], data: dict[str, Any], final: bool) -> None:
-    """Count one event's points by seat and feature kind (a final-scoring event without a feature: FINAL)."""
+# ---------------------------------------------------------------------------
+# The texts of commands and events, remembered (R196)
+# ---------------------------------------------------------------------------
+
+#: How many commands' (and, apart, events') JSON texts a process remembers; past it the memory starts again.
+CACHE_SIZE = 1 << 16
+#: Stand for True and False in a cache key: ``True == 1`` in a tuple, but their JSON differ.
+_TRUE = object()
+_FALSE = object()
+
+
+#: Each class's fields (the span left out) read at once, as a tuple (None: a class without named fields).
+_GETTERS: dict[type, Any] = {}
+
+
+def _getter(cls: type, value: Any) -> Any:
+    names = _field_names(cls, value)
+    if names is None:
+        get: Any = None
+    elif len(names) == 1:
+        one = operator.attrgetter(names[0])
+        get = lambda v: (one(v),)  # noqa: E731  (attrgetter of one name gives the value, not a tuple)
+    else:
+        get = operator.attrgetter(*names)
+    _GETTERS[cls] = get
+    return get
+
+
+def value_key(value: Any) -> tuple[Any, ...] | None:
+    """What a command or event is, for remembering its JSON text: its class and every constructor field
+    (``_fields``, the span left out), or None when a field is not a str, int, bool, None or a tuple of them.
+
+    Every field, not :meth:`grn.value.Value._key` (a score's ``_key`` leaves out counts its JSON holds); a
+    bool stands apart from 1 and 0, which compare equal to it.
+    """
+    cls = type(value)
+    get = _GETTERS.get(cls, _OTHER)
+    if get is _OTHER:
+        get = _getter(cls, value)
+    if get is None:
+        return None
+    values: tuple[Any, ...] = get(value)
+    for v in values:
+        t = type(v)
+        if not (t is str or t is int or v is None):
+            # a bool or a tuple: each field as _plain_key has it (a value gives the same key every time)
+            mapped = _plain_key(values)
+            return None if mapped is _OTHER else (cls, mapped)
+    return (cls, values)
+
+
+#: What :func:`_plain_key` gives for a value it cannot stand for.
+_OTHER = object()
+
+
+def _plain_key(v: Any) -> Any:
+    """``v`` as a part of a key: a str, an int or None itself, a bool as a marker, a tuple of such parts."""
+    t = type(v)
+    if t is str or t is int or v is None:
+        return v
+    if t is bool:
+        return _TRUE if v else _FALSE
+    if t is tuple:
+        parts: list[Any] = []
+        for item in v:
+            part = _plain_key(item)
+            if part is _OTHER:
+                return _OTHER
+            parts.append(part)
+        return tuple(parts)
+    return _OTHER
+
+
+#: (codec, its commands' texts by value_key), by id(codec): a codec's JSON of a command (R196).
+_COMMAND_TEXTS: dict[int, tuple[Any, dict[tuple[Any, ...], str]]] = {}
+#: An event's JSON text and what it counts (R196), by value_key.
+_EVENT_ENTRIES: dict[tuple[Any, ...], tuple[str, str | None, int, str, str]] = {}
+
+
+def _command_texts(codec: Any) -> dict[tuple[Any, ...], str]:
+    entry = _COMMAND_TEXTS.get(id(codec))
+    if entry is None or entry[0] is not codec:
+        entry = _COMMAND_TEXTS[id(codec)] = (codec, {})
+    return entry[1]
+
+
+def _command_text(codec: Any, texts: dict[tuple[Any, ...], str], command: Any) -> str:
+    """The canonical JSON text (keys sorted) of one command, remembered."""
+    key = value_key(command)
+    if key is not None:
+        text = texts.get(key)
+        if text is not None:
+            return text
+    text = _canonical(codec.to_json(command))
+    if key is not None:
+        if len(texts) >= CACHE_SIZE:
+            texts.clear()
+        texts[key] = text
+    return text
+
+
+def _event_entry_of(data: dict[str, Any]) -> tuple[str, str | None, int, str, str]:
+    """An event's JSON object as (its text, seat, points, the feature it counts for in a turn, in the final
+    scoring): how its points are summed, worked out once."""
+    try:
+        text = _EVENTS.encode(data)
+    except (TypeError, ValueError):  # a key the encoder will not write: every value through to_plain
+        text = _COMPACT.encode(to_plain(data))
     player, points = data.get("player"), data.get("points")
     if not isinstance(player, str) or type(points) is not int:
-        return
+        return (text, None, 0, "", "")
     feature = data.get("feature")
-    is_final = data.get("final", final)
-    key = (player, feature if isinstance(feature, str) else
-           (FINAL if is_final else str(data.get("type"))))
-    sums[key] = sums.get(key, 0) + points
+    if isinstance(feature, str):
+        return (text, player, points, feature, feature)
+    kind = str(data.get("type"))
+    return (text, player, points, FINAL if data.get("final", False) else kind,
+            FINAL if data.get("final", True) else kind)
 
 
-def _events_text(groups: list[list[Any]]) -> str:
-    try:
-        return _EVENTS.encode(groups)
-    except (TypeError, ValueError):  # a key the encoder will not write: every value through to_plain
-        return _COMPACT.encode(to_plain(groups))
+def _event_entry(event: Any) -> tuple[str, str | None, int, str, str]:
+    key = value_key(event)
+    if key is not None:
+        entry = _EVENT_ENTRIES.get(key)
+        if entry is not None:
+            return entry
+    entry = _event_entry_of(_shallow(event))
+    if key is not None:
+        if len(_EVENT_ENTRIES) >= CACHE_SIZE:
+            _EVENT_ENTRIES.clear()
+        _EVENT_ENTRIES[key] = entry
+    return entry
+
+
+def _events_group(number: str, entries: list[tuple[str, str | None, int, str, str]],
+                  sums: dict[tuple[str, str], int], final: bool) -> str:
+    """One turn's ``[number,[event,...]]`` (number: ``null`` for the final scoring), its points counted."""
+    texts: list[str] = []
+    for text, player, points, in_turn, in_final in entries:
+        texts.append(text)
+        if player is not None:
+            key = (player, in_final if final else in_turn)
+            sums[key] = sums.get(key, 0) + points
+    return "[" + number + ",[" + ",".join(texts) + "]]"
 
 
 def game_facts(record: Record, report: GameReport) -> GameFacts:
     """The archive's rows for a validated record (``report`` made with ``keep_turns=True``).
 
     The per-turn facts become two JSON texts, each encoded once (R155): no row,
-    no encoding per command or event.
+    no encoding per command or event.  Compiled with mypyc (R195): this is the
+    archive's share of ``grn archive add``.
     """
     seats = _seats(record)
-    keys = {c: s.key for s in seats for c in s.colours}
+    keys: dict[str, str] = {}
+    for s in seats:
+        for c in s.colours:
+            keys[c] = s.key
     scores = report.final_scores
     winners: list[str] = []
     if report.complete and report.valid and scores:
         best = max(scores.values())
         winners = [k for k, v in scores.items() if v == best]
-    first = next((keys.get(t.player, t.player) for t in record.turns if t.number > 0), None)
+    first: str | None = None
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
-    turns = [[t.number, keys.get(t.player, t.player), [command_to_json(a, ruleset) for a in t.actions]]
-             for t in record.turns]
-    actions = _canonical(turns)  # the dedup key's turns, word for word
+    # each command class's codec and its remembered texts, looked up once a game
+    codecs: dict[type, tuple[Any, dict[tuple[Any, ...], str]]] = {}
+    players: dict[str, str] = {}
+    turn_texts: list[str] = []
+    for t in record.turns:
+        player = keys.get(t.player, t.player)
+        if first is None and t.number > 0:
+            first = player
+        quoted = players.get(player)
+        if quoted is None:
+            quoted = players[player] = _canonical(player)
+        commands: list[str] = []
+        for a in t.actions:
+            cls = type(a)
+            found = codecs.get(cls)
+            if found is None:
+                codec = ruleset.codec_for(a) if ruleset is not None else None
+                if codec is None:  # not the game's own command: the registry's codec, not remembered
+                    commands.append(_canonical(command_to_json(a, ruleset)))
+                    continue
+                found = codecs[cls] = (codec, _command_texts(codec))
+            commands.append(_command_text(found[0], found[1], a))
+        # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
+        turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
+    actions = "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
     sums: dict[tuple[str, str], int] = {}
-    groups: list[list[Any]] = []
+    groups: list[str] = []
     for tr in report.turns:
         if tr.raw_events:
-            evs = [_shallow(e) for e in tr.raw_events]
-            for ev in evs:
-                _add_points(sums, ev, False)
-            groups.append([tr.number, evs])
+            groups.append(_events_group(str(tr.number), [_event_entry(e) for e in tr.raw_events], sums, False))
     # the final scoring (turn null): its engine events where the report keeps them, else its sentences
-    raw = getattr(report, "final_raw_events", ())
-    final: list[dict[str, Any]] = []
+    raw: tuple[Any, ...] = report.final_raw_events
     if raw:
-        final = [_shallow(e) for e in raw]
-    else:
+        groups.append(_events_group("null", [_event_entry(e) for e in raw], sums, True))
+    elif report.final_events:
+        final: list[tuple[str, str | None, int, str, str]] = []
         for text in report.final_events:
             m = _SCORES_RE.match(text)
             sentence: dict[str, Any] = {"type": "final", "text": text}
             if m:
                 sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
-            final.append(sentence)
-    for ev in final:
-        _add_points(sums, ev, True)
-    if final:
-        groups.append([None, final])
+            final.append(_event_entry_of(sentence))
+        groups.append(_events_group("null", final, sums, True))
+    errors = 0
+    problems: list[dict[str, object]] = []
+    for d in report.diagnostics:
+        errors += d.severity == "error"
+        problems.append(d.to_json())
     facts = GameFacts(
         game=record.game, players=[s.name for s in seats], n_players=len(seats),
         date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
-        complete=report.complete, turns_played=report.turns_played,
-        errors=sum(d.severity == "error" for d in report.diagnostics), final_scores=scores,
+        complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
         winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
-        problems=[d.to_json() for d in report.diagnostics], tags=list(record.tags),
-        actions=pack(actions), events=pack(_events_text(groups)), points=[(p, f, n) for (p, f), n in sums.items()])
+        problems=problems, tags=list(record.tags),
+        actions=pack(actions), events=pack("[" + ",".join(groups) + "]"), points=[(p, f, n) for (p, f), n in sums.items()])
     for i, s in enumerate(seats):
         score = scores.get(s.key) if scores else None
         facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
