@@ -18,6 +18,12 @@ from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
 from grn.world import Decision, World
 
+#: The playout player (R175): ``"table"`` weighs a remembered card against an unseen one by the odds of the
+#: unseen faces, as a player at the table does; ``"memory"`` is self-play's player.
+ROLLOUT = "smart"
+#: How a reactive turn picks its second card (R175): ``"worth"`` (:func:`best_second`) or ``"partner"`` (R140).
+REACTION = "worth"
+
 #: The second place of a reactive decision: chosen once the first card's face is seen (R140).
 REACT = "?"
 
@@ -91,8 +97,12 @@ class GoldWorld(World):
         return tuple(FlipCard(p, truth[p]) for p in places)
 
     def rollout_move(self, rng: random.Random) -> Decision:
-        """Self-play's player: carry out a remembered gold, else turn a card and look for a partner."""
-        return tuple(_choose(self.state, self.truth, rng))
+        """The playout player (:func:`table_move`, R175)."""
+        if ROLLOUT == "memory":
+            return tuple(_choose(self.state, self.truth, rng))
+        if ROLLOUT == "smart":
+            return tuple(smart_move(self.state, self.truth, rng))
+        return tuple(table_move(self.state, self.truth, rng))
 
     def random_move(self, rng: random.Random) -> Decision:
         """Any face-down cards, at random."""
@@ -100,9 +110,178 @@ class GoldWorld(World):
         return tuple(rng.sample(state.face_down(), state.flips_due))
 
 
+def _odds(state: GoldState, player: str) -> tuple[list[float], list[float]]:
+    """From the faces nobody has seen (public: the card list minus every face seen): ``carry[v]``, the points a
+    miner of value ``v`` of ``player``'s (or nobody's) expects from an unseen partner (minus, for an opponent's
+    miner, what it hands that opponent); ``gain[g]``, what turning a gold of value ``g`` with an unseen card
+    expects for ``player`` (a miner of theirs or nobody's carries it to them, an opponent's to the opponent)."""
+    pool = state.unseen_cards()
+    n = sum(pool.values())
+    carry = [0.0] * 7
+    gain = [0.0] * 7
+    if n == 0:
+        return carry, gain
+    owners = state.owners
+    for card, k in pool.items():
+        if card.kind == "gold":
+            for v in range(card.value, 7):
+                carry[v] += k * card.value / n
+        elif card.kind == "miner":
+            sign = 1.0 if owners.get(card.colour) in (None, player) else -1.0  # type: ignore[arg-type]
+            for g in range(1, min(card.value, 6) + 1):
+                gain[g] += sign * k * g / n
+    return carry, gain
+
+
+def table_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
+    """A player who remembers every card and knows the odds of the unseen ones (R175).
+
+    Carry out the best remembered gold with a miner of one's own (or nobody's); else turn the remembered card
+    whose unseen partner is worth most on average (a strong miner of one's own, or a gold one's own miners are
+    likelier to carry than the opponents'), beside an unseen card; else turn an unseen card and look for its
+    partner among the remembered ones (self-play's player), reading only the face just turned.
+    """
+    if state.flips_due == 1:
+        return _choose(state, truth, rng)
+    player = state.current_player
+    known = state.known_faces()
+    owners = state.owners
+    best_take, pair = 0, None
+    golds = [p for p, c in known.items() if c.kind == "gold"]
+    if golds:
+        for m, c in known.items():
+            if c.kind == "miner" and owners.get(c.colour) in (None, player):  # type: ignore[arg-type]
+                for g in golds:
+                    v = known[g].value
+                    if c.value >= v > best_take:
+                        best_take, pair = v, [m, g]
+    if pair is not None:
+        return pair
+    down = state.face_down()
+    unknown = [p for p in down if p not in known]
+    if not unknown:
+        return _choose(state, truth, rng)
+    carry, gain = _odds(state, player)
+    best_ev, first = TABLE_MARGIN, None
+    for p, c in known.items():
+        if c.kind == "miner":
+            ev = carry[c.value] if owners.get(c.colour) in (None, player) else -carry[c.value]  # type: ignore[arg-type]
+        elif c.kind == "gold":
+            ev = gain[c.value]
+        else:
+            continue
+        if ev > best_ev:
+            best_ev, first = ev, p
+    if first is not None:
+        return [first, rng.choice(unknown)]
+    return _choose(state, truth, rng)
+
+
+def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
+    """What turning faces ``a`` and ``b`` together is worth to ``player`` at once: gold carried out (to them, or
+    to an opponent: negative), and half a point per miner of an opponent's removed (a duel, dynamite), minus
+    half a point per miner of their own."""
+    if a.kind == "dynamite" or b.kind == "dynamite":
+        w = 0.0
+        for c in (a, b):
+            if c.kind == "miner":
+                o = owners.get(c.colour)  # type: ignore[arg-type]
+                w += 0.0 if o is None else (-MINER_WORTH if o == player else MINER_WORTH)
+        return w
+    if a.kind == "gold" and b.kind == "miner":
+        a, b = b, a
+    if a.kind == "miner" and b.kind == "gold":
+        if a.value < b.value:
+            return 0.0
+        o = owners.get(a.colour)  # type: ignore[arg-type]
+        return float(b.value) if o in (None, player) else -float(b.value)
+    if a.kind == "miner" and b.kind == "miner" and a.value != b.value:
+        weak = a if a.value < b.value else b
+        o = owners.get(weak.colour)  # type: ignore[arg-type]
+        return 0.0 if o is None else (-MINER_WORTH if o == player else MINER_WORTH)
+    return 0.0
+
+
+def best_second(state: GoldState, first: str, face: Card, rng: random.Random | None = None) -> str:
+    """The second card of a turn whose first card ``first`` showed ``face`` (R175): the remembered card, or an
+    unseen one, whose pairing with ``face`` is worth most to the player at once (an unseen card by the odds of
+    the faces nobody has seen, ``face`` now seen); ties go to an unseen card (the first one left, or one at
+    random with ``rng``).  Reads only ``face``."""
+    player = state.current_player
+    owners = state.owners
+    known = state.known_faces()
+    pool = state.unseen_cards()
+    pool[face] = pool.get(face, 0) - (0 if first in known else 1)
+    n = sum(pool.values())
+    down = [p for p in state.face_down() if p != first]
+    unknown = [p for p in down if p not in known]
+    best, second = -1e9, None
+    if unknown and n > 0:
+        best = sum(k * _pair_worth(owners, player, face, c) for c, k in pool.items() if k > 0) / n
+        second = rng.choice(unknown) if rng is not None else unknown[0]
+    for p, c in known.items():
+        if p != first:
+            w = _pair_worth(owners, player, face, c)
+            if w > best:
+                best, second = w, p
+    return second if second is not None else down[0]
+
+
+def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
+    """Self-play's player, with :func:`best_second` choosing the card after an unseen first one."""
+    if state.flips_due == 1:
+        return _choose(state, truth, rng)
+    move = _choose(state, truth, rng)
+    known = state.known_faces()
+    if move[0] in known:  # a remembered gold carried out
+        return move
+    if KILL:
+        kill = _kill(state, known)
+        if kill is not None:
+            return kill
+    return [move[0], best_second(state, move[0], truth[move[0]], rng)]
+
+
+def _kill(state: GoldState, known: dict[str, Card]) -> list[str] | None:
+    """Remembered cards that remove the strongest remembered miner of an opponent's: a dynamite, or a
+    stronger miner of the player's own or of nobody's (which wins the duel and stays)."""
+    player = state.current_player
+    owners = state.owners
+    target, strongest, dynamite = None, None, None
+    for p, c in known.items():
+        if c.kind == "dynamite":
+            dynamite = p
+        elif c.kind == "miner":
+            o = owners.get(c.colour)  # type: ignore[arg-type]
+            if o is None or o == player:
+                if strongest is None or c.value > known[strongest].value:
+                    strongest = p
+            elif target is None or c.value > known[target].value:
+                target = p
+    if target is None:
+        return None
+    if strongest is not None and known[strongest].value > known[target].value:
+        return [strongest, target]
+    if dynamite is not None:
+        return [dynamite, target]
+    return None
+
+
+#: Whether the playout player removes an opponent's remembered miner when it can (R175).
+KILL = False
+
+#: What a miner is worth to its owner while it may still carry gold (the playout player's duels, R175).
+MINER_WORTH = 1.5
+
+#: The expected points below which a remembered card is not worth turning beside an unseen one.
+TABLE_MARGIN = 0.3
+
+
 def reaction(state: GoldState, first: str, face: Card) -> str:
     """The second place of a reactive turn once ``first`` showed ``face``: the remembered card that helps the
     player most (as self-play's player looks for a partner), else the first unseen card left, else any."""
+    if REACTION == "worth":
+        return best_second(state, first, face)
     known = state.known_faces()
     second = best_partner(state, state.current_player, first, face, known)
     if second is not None:
