@@ -18,8 +18,8 @@ from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
 from grn.world import Decision, World
 
-#: The playout player (R175): ``"table"`` weighs a remembered card against an unseen one by the odds of the
-#: unseen faces, as a player at the table does; ``"memory"`` is self-play's player.
+#: The playout player (R175): ``"smart"`` (:func:`smart_move`) or ``"memory"`` (self-play's player, the
+#: search's playouts before R175; kept to measure the two against each other, bench/gold_players.py).
 ROLLOUT = "smart"
 #: How a reactive turn picks its second card (R175): ``"worth"`` (:func:`best_second`) or ``"partner"`` (R140).
 REACTION = "worth"
@@ -33,7 +33,7 @@ class GoldWorld(World):
 
     __slots__ = ("truth",)
 
-    horizon = 12
+    horizon = 20
 
     def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card]) -> None:
         super().__init__(ruleset, engine)
@@ -97,84 +97,15 @@ class GoldWorld(World):
         return tuple(FlipCard(p, truth[p]) for p in places)
 
     def rollout_move(self, rng: random.Random) -> Decision:
-        """The playout player (:func:`table_move`, R175)."""
+        """The playout player (:func:`smart_move`, R175)."""
         if ROLLOUT == "memory":
             return tuple(_choose(self.state, self.truth, rng))
-        if ROLLOUT == "smart":
-            return tuple(smart_move(self.state, self.truth, rng))
-        return tuple(table_move(self.state, self.truth, rng))
+        return tuple(smart_move(self.state, self.truth, rng))
 
     def random_move(self, rng: random.Random) -> Decision:
         """Any face-down cards, at random."""
         state = self.state
         return tuple(rng.sample(state.face_down(), state.flips_due))
-
-
-def _odds(state: GoldState, player: str) -> tuple[list[float], list[float]]:
-    """From the faces nobody has seen (public: the card list minus every face seen): ``carry[v]``, the points a
-    miner of value ``v`` of ``player``'s (or nobody's) expects from an unseen partner (minus, for an opponent's
-    miner, what it hands that opponent); ``gain[g]``, what turning a gold of value ``g`` with an unseen card
-    expects for ``player`` (a miner of theirs or nobody's carries it to them, an opponent's to the opponent)."""
-    pool = state.unseen_cards()
-    n = sum(pool.values())
-    carry = [0.0] * 7
-    gain = [0.0] * 7
-    if n == 0:
-        return carry, gain
-    owners = state.owners
-    for card, k in pool.items():
-        if card.kind == "gold":
-            for v in range(card.value, 7):
-                carry[v] += k * card.value / n
-        elif card.kind == "miner":
-            sign = 1.0 if owners.get(card.colour) in (None, player) else -1.0  # type: ignore[arg-type]
-            for g in range(1, min(card.value, 6) + 1):
-                gain[g] += sign * k * g / n
-    return carry, gain
-
-
-def table_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
-    """A player who remembers every card and knows the odds of the unseen ones (R175).
-
-    Carry out the best remembered gold with a miner of one's own (or nobody's); else turn the remembered card
-    whose unseen partner is worth most on average (a strong miner of one's own, or a gold one's own miners are
-    likelier to carry than the opponents'), beside an unseen card; else turn an unseen card and look for its
-    partner among the remembered ones (self-play's player), reading only the face just turned.
-    """
-    if state.flips_due == 1:
-        return _choose(state, truth, rng)
-    player = state.current_player
-    known = state.known_faces()
-    owners = state.owners
-    best_take, pair = 0, None
-    golds = [p for p, c in known.items() if c.kind == "gold"]
-    if golds:
-        for m, c in known.items():
-            if c.kind == "miner" and owners.get(c.colour) in (None, player):  # type: ignore[arg-type]
-                for g in golds:
-                    v = known[g].value
-                    if c.value >= v > best_take:
-                        best_take, pair = v, [m, g]
-    if pair is not None:
-        return pair
-    down = state.face_down()
-    unknown = [p for p in down if p not in known]
-    if not unknown:
-        return _choose(state, truth, rng)
-    carry, gain = _odds(state, player)
-    best_ev, first = TABLE_MARGIN, None
-    for p, c in known.items():
-        if c.kind == "miner":
-            ev = carry[c.value] if owners.get(c.colour) in (None, player) else -carry[c.value]  # type: ignore[arg-type]
-        elif c.kind == "gold":
-            ev = gain[c.value]
-        else:
-            continue
-        if ev > best_ev:
-            best_ev, first = ev, p
-    if first is not None:
-        return [first, rng.choice(unknown)]
-    return _choose(state, truth, rng)
 
 
 def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
@@ -202,13 +133,28 @@ def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
     return 0.0
 
 
+_WORTH: dict[tuple[Any, ...], dict[Card, dict[Card, float]]] = {}
+
+
+def _worth_table(state: GoldState, player: str) -> dict[Card, dict[Card, float]]:
+    """:func:`_pair_worth` of every two faces of the card list for ``player`` (computed once per seating:
+    the playouts ask for it every turn)."""
+    key = (player, MINER_WORTH, tuple(state.owners.items()), state.cards)
+    table = _WORTH.get(key)
+    if table is None:
+        faces = list(state.cards.counts())
+        table = {a: {b: _pair_worth(state.owners, player, a, b) for b in faces} for a in faces}
+        _WORTH[key] = table
+    return table
+
+
 def best_second(state: GoldState, first: str, face: Card, rng: random.Random | None = None) -> str:
     """The second card of a turn whose first card ``first`` showed ``face`` (R175): the remembered card, or an
     unseen one, whose pairing with ``face`` is worth most to the player at once (an unseen card by the odds of
     the faces nobody has seen, ``face`` now seen); ties go to an unseen card (the first one left, or one at
     random with ``rng``).  Reads only ``face``."""
     player = state.current_player
-    owners = state.owners
+    row = _worth_table(state, player)[face]
     known = state.known_faces()
     pool = state.unseen_cards()
     pool[face] = pool.get(face, 0) - (0 if first in known else 1)
@@ -217,11 +163,11 @@ def best_second(state: GoldState, first: str, face: Card, rng: random.Random | N
     unknown = [p for p in down if p not in known]
     best, second = -1e9, None
     if unknown and n > 0:
-        best = sum(k * _pair_worth(owners, player, face, c) for c, k in pool.items() if k > 0) / n
+        best = sum(k * row[c] for c, k in pool.items()) / n
         second = rng.choice(unknown) if rng is not None else unknown[0]
     for p, c in known.items():
         if p != first:
-            w = _pair_worth(owners, player, face, c)
+            w = row[c]
             if w > best:
                 best, second = w, p
     return second if second is not None else down[0]
@@ -235,51 +181,17 @@ def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> 
     known = state.known_faces()
     if move[0] in known:  # a remembered gold carried out
         return move
-    if KILL:
-        kill = _kill(state, known)
-        if kill is not None:
-            return kill
     return [move[0], best_second(state, move[0], truth[move[0]], rng)]
 
-
-def _kill(state: GoldState, known: dict[str, Card]) -> list[str] | None:
-    """Remembered cards that remove the strongest remembered miner of an opponent's: a dynamite, or a
-    stronger miner of the player's own or of nobody's (which wins the duel and stays)."""
-    player = state.current_player
-    owners = state.owners
-    target, strongest, dynamite = None, None, None
-    for p, c in known.items():
-        if c.kind == "dynamite":
-            dynamite = p
-        elif c.kind == "miner":
-            o = owners.get(c.colour)  # type: ignore[arg-type]
-            if o is None or o == player:
-                if strongest is None or c.value > known[strongest].value:
-                    strongest = p
-            elif target is None or c.value > known[target].value:
-                target = p
-    if target is None:
-        return None
-    if strongest is not None and known[strongest].value > known[target].value:
-        return [strongest, target]
-    if dynamite is not None:
-        return [dynamite, target]
-    return None
-
-
-#: Whether the playout player removes an opponent's remembered miner when it can (R175).
-KILL = False
 
 #: What a miner is worth to its owner while it may still carry gold (the playout player's duels, R175).
 MINER_WORTH = 1.5
 
-#: The expected points below which a remembered card is not worth turning beside an unseen one.
-TABLE_MARGIN = 0.3
-
 
 def reaction(state: GoldState, first: str, face: Card) -> str:
-    """The second place of a reactive turn once ``first`` showed ``face``: the remembered card that helps the
-    player most (as self-play's player looks for a partner), else the first unseen card left, else any."""
+    """The second place of a reactive turn once ``first`` showed ``face``: :func:`best_second` (R175; with
+    ``REACTION = "partner"``, R140's rule: the remembered card that helps the player most, as self-play's player
+    looks for a partner, else the first unseen card left, else any)."""
     if REACTION == "worth":
         return best_second(state, first, face)
     known = state.known_faces()
@@ -318,7 +230,7 @@ def words(engine: GoldState, decision: Sequence[str]) -> str:
     known = engine.known_faces()
     if len(decision) == 2 and decision[1] == REACT:
         return ("turn over a card not seen yet, then the remembered card that pairs with it best "
-                "(another card not seen yet if none helps)")
+                "(another card not seen yet if that is worth more)")
     parts = []
     for p in decision:
         card = known.get(p)
