@@ -153,35 +153,57 @@ def best_second(state: GoldState, first: str, face: Card, rng: random.Random | N
     unseen one, whose pairing with ``face`` is worth most to the player at once (an unseen card by the odds of
     the faces nobody has seen, ``face`` now seen); ties go to an unseen card (the first one left, or one at
     random with ``rng``).  Reads only ``face``."""
-    player = state.current_player
-    row = _worth_table(state, player)[face]
     known = state.known_faces()
-    pool = state.unseen_cards()
-    pool[face] = pool.get(face, 0) - (0 if first in known else 1)
-    n = sum(pool.values())
-    down = [p for p in state.face_down() if p != first]
-    unknown = [p for p in down if p not in known]
+    return _second(state, first, face, known, [p for p in state.face_down() if p not in known], rng)
+
+
+def _second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
+            rng: random.Random | None) -> str:
+    # ``unknown``: the places never seen, ``first`` among them unless it was remembered
+    row = _worth_table(state, state.current_player)[face]
+    others = [p for p in unknown if p != first]
     best, second = -1e9, None
-    if unknown and n > 0:
-        best = sum(k * row[c] for c, k in pool.items()) / n
-        second = rng.choice(unknown) if rng is not None else unknown[0]
+    if others:
+        pool = state.unseen_cards()  # the faces of the places never seen, ``first``'s among them
+        if first not in known:
+            pool[face] -= 1
+        best = sum(k * row[c] for c, k in pool.items()) / len(others)
+        second = rng.choice(others) if rng is not None else others[0]
     for p, c in known.items():
         if p != first:
             w = row[c]
             if w > best:
                 best, second = w, p
-    return second if second is not None else down[0]
+    if second is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
+        second = next(p for p in state.face_down() if p != first)
+    return second
 
 
 def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
-    """Self-play's player, with :func:`best_second` choosing the card after an unseen first one."""
+    """Self-play's player, with :func:`best_second` choosing the card after an unseen first one: carry out the
+    best remembered gold with a miner of one's own (or nobody's), else turn an unseen card and pair it with
+    what is worth most (reading only that card's face)."""
     if state.flips_due == 1:
         return _choose(state, truth, rng)
-    move = _choose(state, truth, rng)
+    player = state.current_player
     known = state.known_faces()
-    if move[0] in known:  # a remembered gold carried out
-        return move
-    return [move[0], best_second(state, move[0], truth[move[0]], rng)]
+    owners = state.owners
+    golds = [p for p, c in known.items() if c.kind == "gold"]
+    if golds:
+        best, pair = 0, None
+        for m, c in known.items():
+            if c.kind == "miner" and owners.get(c.colour) in (None, player):  # type: ignore[arg-type]
+                for g in golds:
+                    v = known[g].value
+                    if c.value >= v > best:
+                        best, pair = v, [m, g]
+        if pair is not None:
+            return pair
+    unknown = [p for p in state.face_down() if p not in known]
+    if not unknown:
+        return _choose(state, truth, rng)
+    first = rng.choice(unknown)
+    return [first, _second(state, first, truth[first], known, unknown, rng)]
 
 
 #: What a miner is worth to its owner while it may still carry gold (the playout player's duels, R175).
