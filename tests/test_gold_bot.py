@@ -40,6 +40,14 @@ def test_a_dynamite_turned_first_takes_an_opponents_remembered_miner_with_it():
     assert best_second(state, "h8", Card("dynamite")) in ("a3", "a4")
 
 
+def test_a_miner_of_ones_own_turned_first_is_not_sent_to_lose_a_duel():
+    # red's miner 2 beside green's remembered miner 5 would leave the table (R177: -1.5 for red)
+    state = _state(*TABLE)
+    assert best_second(state, "h8", Card("miner", 2, "red")) not in ("a3", "a4")
+    # nobody's miner 2 carries the remembered gold 2 out for red rather than lose a duel
+    assert best_second(state, "h8", Card("miner", 2, "black")) == "a2"
+
+
 def test_a_gold_turned_first_is_never_handed_to_the_opponents_remembered_miner():
     state = _state(*TABLE)
     second = best_second(state, "h8", Card("gold", 4))
