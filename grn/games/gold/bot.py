@@ -18,6 +18,12 @@ from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
 from grn.world import Decision, World
 
+#: The playout player (R175): ``"smart"`` (:func:`smart_move`) or ``"memory"`` (self-play's player, the
+#: search's playouts before R175; kept to measure the two against each other, bench/gold_players.py).
+ROLLOUT = "smart"
+#: How a reactive turn picks its second card (R175): ``"worth"`` (:func:`best_second`) or ``"partner"`` (R140).
+REACTION = "worth"
+
 #: The second place of a reactive decision: chosen once the first card's face is seen (R140).
 REACT = "?"
 
@@ -27,7 +33,7 @@ class GoldWorld(World):
 
     __slots__ = ("truth",)
 
-    horizon = 12
+    horizon = 20
 
     def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card]) -> None:
         super().__init__(ruleset, engine)
@@ -91,8 +97,10 @@ class GoldWorld(World):
         return tuple(FlipCard(p, truth[p]) for p in places)
 
     def rollout_move(self, rng: random.Random) -> Decision:
-        """Self-play's player: carry out a remembered gold, else turn a card and look for a partner."""
-        return tuple(_choose(self.state, self.truth, rng))
+        """The playout player (:func:`smart_move`, R175)."""
+        if ROLLOUT == "memory":
+            return tuple(_choose(self.state, self.truth, rng))
+        return tuple(smart_move(self.state, self.truth, rng))
 
     def random_move(self, rng: random.Random) -> Decision:
         """Any face-down cards, at random."""
@@ -100,9 +108,114 @@ class GoldWorld(World):
         return tuple(rng.sample(state.face_down(), state.flips_due))
 
 
+def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
+    """What turning faces ``a`` and ``b`` together is worth to ``player`` at once: gold carried out (to them, or
+    to an opponent: negative), and half a point per miner of an opponent's removed (a duel, dynamite), minus
+    half a point per miner of their own."""
+    if a.kind == "dynamite" or b.kind == "dynamite":
+        w = 0.0
+        for c in (a, b):
+            if c.kind == "miner":
+                o = owners.get(c.colour)  # type: ignore[arg-type]
+                w += 0.0 if o is None else (-MINER_WORTH if o == player else MINER_WORTH)
+        return w
+    if a.kind == "gold" and b.kind == "miner":
+        a, b = b, a
+    if a.kind == "miner" and b.kind == "gold":
+        if a.value < b.value:
+            return 0.0
+        o = owners.get(a.colour)  # type: ignore[arg-type]
+        return float(b.value) if o in (None, player) else -float(b.value)
+    if a.kind == "miner" and b.kind == "miner" and a.value != b.value:
+        weak = a if a.value < b.value else b
+        o = owners.get(weak.colour)  # type: ignore[arg-type]
+        return 0.0 if o is None else (-MINER_WORTH if o == player else MINER_WORTH)
+    return 0.0
+
+
+_WORTH: dict[tuple[Any, ...], dict[Card, dict[Card, float]]] = {}
+
+
+def _worth_table(state: GoldState, player: str) -> dict[Card, dict[Card, float]]:
+    """:func:`_pair_worth` of every two faces of the card list for ``player`` (computed once per seating:
+    the playouts ask for it every turn)."""
+    key = (player, MINER_WORTH, tuple(state.owners.items()), state.cards)
+    table = _WORTH.get(key)
+    if table is None:
+        faces = list(state.cards.counts())
+        table = {a: {b: _pair_worth(state.owners, player, a, b) for b in faces} for a in faces}
+        _WORTH[key] = table
+    return table
+
+
+def best_second(state: GoldState, first: str, face: Card, rng: random.Random | None = None) -> str:
+    """The second card of a turn whose first card ``first`` showed ``face`` (R175): the remembered card, or an
+    unseen one, whose pairing with ``face`` is worth most to the player at once (an unseen card by the odds of
+    the faces nobody has seen, ``face`` now seen); ties go to an unseen card (the first one left, or one at
+    random with ``rng``).  Reads only ``face``."""
+    known = state.known_faces()
+    return _second(state, first, face, known, [p for p in state.face_down() if p not in known], rng)
+
+
+def _second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
+            rng: random.Random | None) -> str:
+    # ``unknown``: the places never seen, ``first`` among them unless it was remembered
+    row = _worth_table(state, state.current_player)[face]
+    others = [p for p in unknown if p != first]
+    best, second = -1e9, None
+    if others:
+        pool = state.unseen_cards()  # the faces of the places never seen, ``first``'s among them
+        if first not in known:
+            pool[face] -= 1
+        best = sum(k * row[c] for c, k in pool.items()) / len(others)
+        second = rng.choice(others) if rng is not None else others[0]
+    for p, c in known.items():
+        if p != first:
+            w = row[c]
+            if w > best:
+                best, second = w, p
+    if second is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
+        second = next(p for p in state.face_down() if p != first)
+    return second
+
+
+def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
+    """Self-play's player, with :func:`best_second` choosing the card after an unseen first one: carry out the
+    best remembered gold with a miner of one's own (or nobody's), else turn an unseen card and pair it with
+    what is worth most (reading only that card's face)."""
+    if state.flips_due == 1:
+        return _choose(state, truth, rng)
+    player = state.current_player
+    known = state.known_faces()
+    owners = state.owners
+    golds = [p for p, c in known.items() if c.kind == "gold"]
+    if golds:
+        best, pair = 0, None
+        for m, c in known.items():
+            if c.kind == "miner" and owners.get(c.colour) in (None, player):  # type: ignore[arg-type]
+                for g in golds:
+                    v = known[g].value
+                    if c.value >= v > best:
+                        best, pair = v, [m, g]
+        if pair is not None:
+            return pair
+    unknown = [p for p in state.face_down() if p not in known]
+    if not unknown:
+        return _choose(state, truth, rng)
+    first = rng.choice(unknown)
+    return [first, _second(state, first, truth[first], known, unknown, rng)]
+
+
+#: What a miner is worth to its owner while it may still carry gold (the playout player's duels, R175).
+MINER_WORTH = 1.5
+
+
 def reaction(state: GoldState, first: str, face: Card) -> str:
-    """The second place of a reactive turn once ``first`` showed ``face``: the remembered card that helps the
-    player most (as self-play's player looks for a partner), else the first unseen card left, else any."""
+    """The second place of a reactive turn once ``first`` showed ``face``: :func:`best_second` (R175; with
+    ``REACTION = "partner"``, R140's rule: the remembered card that helps the player most, as self-play's player
+    looks for a partner, else the first unseen card left, else any)."""
+    if REACTION == "worth":
+        return best_second(state, first, face)
     known = state.known_faces()
     second = best_partner(state, state.current_player, first, face, known)
     if second is not None:
@@ -139,7 +252,7 @@ def words(engine: GoldState, decision: Sequence[str]) -> str:
     known = engine.known_faces()
     if len(decision) == 2 and decision[1] == REACT:
         return ("turn over a card not seen yet, then the remembered card that pairs with it best "
-                "(another card not seen yet if none helps)")
+                "(another card not seen yet if that is worth more)")
     parts = []
     for p in decision:
         card = known.get(p)
