@@ -3,6 +3,8 @@ leaders contend again (R181), and two analyses are compared on their mistakes or
 
 from __future__ import annotations
 
+import time
+
 from grn import games
 from grn.analysis import Thresholds, agreement, analyse_turn, contenders_of, settings_for
 from grn.bots.arena import new_game
@@ -73,3 +75,22 @@ def test_two_analyses_agree_on_the_moves_either_judged_a_mistake_or_worse():
     # only; 3 and 4 by neither, and they do not count
     assert agreement(first, second) == (2, 4, 6)
     assert agreement([], []) == (0, 0, 0)
+
+
+def test_a_time_budget_doubles_its_seconds_up_to_the_cap_and_stops():
+    games.register(NIM)
+    try:
+        engine = _heap(12)
+        played, rivals = (Take(2),), [(Take(1),), (Take(3),)]
+        far = confirm_loss(NIM, engine, (), rivals, played, seed=5, rounds=10, max_rounds=40,
+                           boundaries=(100.0,), z=2.0, seconds=0.02)
+        assert far.settled and far.rounds >= 1
+        # a threshold every hundredth of a point cannot be cleared: the seconds double up to 4 × 0.02 s, then stop
+        grid = [x / 100 for x in range(-300, 301)]
+        start = time.process_time()
+        near = confirm_loss(NIM, engine, (), rivals, played, seed=5, rounds=10, max_rounds=40,
+                            boundaries=grid, z=2.0, seconds=0.02)
+        assert not near.settled and near.rounds >= 1
+        assert time.process_time() - start < 5
+    finally:
+        games.unregister("nim")
