@@ -7,7 +7,7 @@ For each game kind, ``--games`` self-played records (random self-play, seeds
 100, 101, ...; Carcassonne with The Gold Mines) are analysed at the default
 level with seeds 1 and 2.  Among the moves either run judged a mistake or a
 blunder, the share both runs judged so is the agreement (the issue asks for
-90%; R183: a move judged by neither run does not count, a mistake in one run
+90%; R182: a move judged by neither run does not count, a mistake in one run
 and a blunder in the other agree).  The share of the judgements of mistake or
 worse that the other run shares (2 × both / (first + second)) is printed
 beside it, as are the turns' playouts (the cost of the confirmation).  Every analysed record is appended to ``--out`` at once (one JSON line

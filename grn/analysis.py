@@ -330,12 +330,12 @@ def analyse_numbers(record: Record, numbers: Sequence[int], settings: Settings, 
             for turn, before in line if before is not None and turn.number in wanted]
 
 
-#: The judgements of "mistake or worse", the ones the stability target counts (R183).
+#: The judgements of "mistake or worse", the ones the stability target counts (R182).
 SEVERE = ("mistake", "blunder")
 
 
 def agreement(first: Iterable[tuple[int, str | None]], second: Iterable[tuple[int, str | None]]) -> tuple[int, int, int]:
-    """How two analyses of one game, given as (turn, judgement) pairs, agree on its mistakes or worse (R183):
+    """How two analyses of one game, given as (turn, judgement) pairs, agree on its mistakes or worse (R182):
     (moves both judged a mistake or worse, moves either judged so, judgements of mistake or worse the two
     made together).
 

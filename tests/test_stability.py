@@ -1,5 +1,5 @@
 """Stable judgements (issue 21): the confirmation samples until a loss is clear of the thresholds (R180), the race's
-leaders contend again (R181), and two analyses are compared on their mistakes or worse (R183)."""
+leaders contend again (R181), and two analyses are compared on their mistakes or worse (R182)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Measuring a move's loss again, on fresh worlds, until its judgement is settled (R141, R180-R182).
+"""Measuring a move's loss again, on fresh worlds, until its judgement is settled (R141, R180, R181).
 
 A search's race picks its best move as the highest of several noisy means
 (the winner's curse), and two races with different seeds may pick different
