@@ -210,7 +210,7 @@ CONFIRM_SHARE = 0.5
 CONFIRM_MIN = 8
 #: How many times the first batch's rounds a loss near a threshold may get before it is judged as it stands
 #: (R180): the rounds double while the loss is within z standard errors of a threshold.
-CONFIRM_CAP = 8
+CONFIRM_CAP = 16
 #: How many of the race's leaders contend for the best move on the fresh worlds (R181).
 CONTENDERS = 2
 
