@@ -3,11 +3,15 @@
     nice .venv/bin/python bench/bench_stability.py --games 20 --jobs 2 --out stability.jsonl
     .venv/bin/python bench/bench_stability.py --summary stability.jsonl
 
-For each game kind, ``--games`` self-played records (random self-play, seeds
-100, 101, ...; Carcassonne with The Gold Mines) are analysed at the default
+For each game kind, ``--games`` self-played records (the game's self-play,
+seeds 100, 101, ...; Carcassonne with The Gold Mines; ``--bot random`` or
+``greedy``: two such bots play them) are analysed at the default
 level with seeds 1 and 2.  Among the moves either run judged a mistake or a
 blunder, the share both runs judged so is the agreement (the issue asks for
-90%).  Every analysed record is appended to ``--out`` at once (one JSON line
+90%; R182: a move judged by neither run does not count, a mistake in one run
+and a blunder in the other agree).  The share of the judgements of mistake or
+worse that the other run shares (2 × both / (first + second)) is printed
+beside it, as are the turns' playouts (the cost of the confirmation).  Every analysed record is appended to ``--out`` at once (one JSON line
 with both runs' turns), so a stopped run keeps what it measured and a second
 run skips what is there.  The line also keeps every turn's loss and standard
 error, so other thresholds can be judged again without searching.
@@ -27,14 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grn import games  # noqa: E402
-from grn.analysis import analyse  # noqa: E402
+from grn.analysis import agreement, analyse  # noqa: E402
+from grn.bots import GreedyBot, RandomBot  # noqa: E402
+from grn.bots.arena import play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
 
 GAMES = ("goldrush", "carcassonne", "gold")
 OPTIONS = {"goldrush": "", "carcassonne": "goldmines", "gold": ""}
 SEEDS = (1, 2)
-SEVERE = ("mistake", "blunder")
 
 
 def load() -> str:
@@ -42,41 +47,57 @@ def load() -> str:
     return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
-def one_record(game: str, index: int, level: str | None) -> dict:
-    """Analyse self-played record ``index`` of ``game`` with both seeds; the result as a JSON-able dict."""
+def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") -> dict:
+    """Analyse record ``index`` of ``game`` with both seeds; the result as a JSON-able dict.
+
+    ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), or two
+    ``random`` or ``greedy`` bots.
+    """
     ruleset = games.find_ruleset(game)
-    record = to_record(ruleset.selfplay(2, 100 + index, ruleset.parse_options(parse_options(OPTIONS[game]))),
-                       seed=100 + index)
+    options = ruleset.parse_options(parse_options(OPTIONS[game]))
+    if bot == "selfplay":
+        record = to_record(ruleset.selfplay(2, 100 + index, options), seed=100 + index)
+    else:
+        cls = {"greedy": GreedyBot, "random": RandomBot}[bot]
+        record = play_game(ruleset, [cls(ruleset), cls(ruleset)], 100 + index, 100 + index, options=options).record()
     cpu = time.process_time()
     runs = []
     for seed in SEEDS:
         a = analyse(record, level=level, seed=seed)
-        runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement) for t in a.turns])
-    return {"game": game, "record": index, "level": level or "default", "runs": runs,
+        runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts) for t in a.turns])
+    return {"game": game, "record": index, "bot": bot, "level": level or "default", "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
-def agreement(lines: list[dict]) -> dict[str, tuple[int, int, int, float]]:
-    """Per game: (records, moves judged mistake or worse by both runs, by either, cpu seconds per record)."""
+def per_game(lines: list[dict]) -> dict[str, tuple[int, int, int, int, float]]:
+    """Per game: (records, moves judged mistake or worse by both runs, by either, judgements of mistake or worse
+    made by the two runs together, cpu seconds per record)."""
     out = {}
     for game in GAMES:
         mine = [x for x in lines if x["game"] == game]
-        both = either = 0
+        both = either = made = 0
         for x in mine:
-            flagged = [{t for t, _, _, j in run if j in SEVERE} for run in x["runs"]]
-            both += len(flagged[0] & flagged[1])
-            either += len(flagged[0] | flagged[1])
+            b, e, m = agreement(*([(t[0], t[3]) for t in run] for run in x["runs"]))
+            both, either, made = both + b, either + e, made + m
         if mine:
-            out[game] = (len(mine), both, either, sum(x["cpu"] for x in mine) / len(mine))
+            out[game] = (len(mine), both, either, made, sum(x["cpu"] for x in mine) / len(mine))
     return out
+
+
+def playouts(lines: list[dict], game: str) -> float:
+    """The mean playouts a turn (race and confirmation) over ``game``'s runs; 0 for lines without them."""
+    counts = [t[4] for x in lines if x["game"] == game for run in x["runs"] for t in run if len(t) > 4]
+    return sum(counts) / len(counts) if counts else 0.0
 
 
 def report(lines: list[dict]) -> str:
     rows = []
-    for game, (records, both, either, cpu) in agreement(lines).items():
+    for game, (records, both, either, made, cpu) in per_game(lines).items():
         share = both / either if either else 1.0
+        shared = 2 * both / made if made else 1.0
         rows.append(f"{game}: {records} records, the two runs agree on {100 * share:.0f}% of the moves judged "
-                    f"mistake or worse ({both} of {either}); {cpu:.0f} s of CPU a record (both runs)")
+                    f"mistake or worse ({both} of {either}; {100 * shared:.0f}% of the {made} judgements); "
+                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game):.0f} playouts a turn")
     return "\n".join(rows)
 
 
@@ -93,17 +114,19 @@ def main() -> None:
     ap.add_argument("--only", default=",".join(GAMES))
     ap.add_argument("--level", default=None, help="analysis level (default: the default level)")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--bot", choices=("selfplay", "random", "greedy"), default="selfplay",
+                    help="who plays the records (default: the game's self-play)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     args = ap.parse_args()
     if args.summary:
         print(report([x for path in args.summary for x in _read(path)]))
         return
-    done = {(x["game"], x["record"]) for x in _read(args.out)}
+    done = {(x["game"], x["record"]) for x in _read(args.out) if x.get("bot", "selfplay") == args.bot}
     work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(one_record, g, i, args.level) for g, i in work]
+        futures = [pool.submit(one_record, g, i, args.level, args.bot) for g, i in work]
         for f in as_completed(futures):
             line = f.result()
             with open(args.out, "a", encoding="utf-8") as sink:

@@ -21,11 +21,12 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from grn import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
-from grn.bots.search import Estimate, best_of, candidate_moves, evaluate, make_worlds, paired_difference
+from grn.bots.confirm import Confirmation, confirm_loss
+from grn.bots.search import Estimate, candidate_moves, evaluate, make_worlds
 from grn.engine import Engine
 from grn.errors import IllegalAction
 from grn.evalnote import JUDGEMENTS, EvalNote
@@ -201,25 +202,43 @@ def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
     return " ".join(command_text(c, ruleset) for c in commands)
 
 
-#: The share of a level's budget spent re-estimating the best move found and the move played (R141).
+#: The share of a level's budget spent in the first batch of re-estimating the best move and the move played
+#: (R141): at the default level 40 rounds of each.
 CONFIRM_SHARE = 0.5
-#: The fewest playouts of that re-estimate (8 rounds of the two moves).
-CONFIRM_MIN = 16
+#: The fewest rounds of that first batch (a standard error from two or three worlds would hide even a plain
+#: blunder).
+CONFIRM_MIN = 8
+#: How many times the first batch's rounds a loss near a threshold may get before it is judged as it stands
+#: (R180): the rounds double while the loss is within z standard errors of a threshold.
+CONFIRM_CAP = 16
+#: How many of the race's leaders contend for the best move on the fresh worlds (R181).
+CONTENDERS = 2
 
 
-def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], best: Any, played: Any, seed: int,
-            settings: Settings) -> tuple[Estimate, Estimate]:
-    """The best move's and the played move's values measured again, on fresh common worlds (R141).
+def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
+            seed: int, settings: Settings, thresholds: Thresholds) -> Confirmation:
+    """The best contender's and the played move's values measured again, on fresh common worlds (R141, R180).
 
     The race picked its best as the highest of several noisy means, so that mean is biased upwards (the
     winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
-    it, give an unbiased estimate of both and of their paired difference.
+    it, give an unbiased estimate of both and of their paired difference; they are played until the loss is
+    clear of the mistake and the blunder thresholds by ``thresholds.z`` standard errors, or the cap is reached
+    (R180; the inaccuracy threshold, near which most losses sit, would cost the most and is left out).
     """
-    # at least 8 rounds: a standard error from two or three worlds would hide even a plain blunder
-    playouts = None if settings.playouts is None else max(CONFIRM_MIN, round(settings.playouts * CONFIRM_SHARE))
+    rounds = None if settings.playouts is None else max(CONFIRM_MIN, round(settings.playouts * CONFIRM_SHARE / 2))
     seconds = None if settings.seconds is None else settings.seconds * CONFIRM_SHARE
-    again = evaluate(ruleset, engine, hand, [best, played], seed=seed, playouts=playouts, seconds=seconds)
-    return again[0], again[1]
+    return confirm_loss(ruleset, engine, hand, contenders, played, seed=seed, rounds=rounds or CONFIRM_MIN,
+                        max_rounds=(rounds or CONFIRM_MIN) * CONFIRM_CAP,
+                        boundaries=(thresholds.mistake, thresholds.blunder),
+                        z=thresholds.z, seconds=seconds)
+
+
+def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
+    """The race's ``count`` leaders (the best means among the candidates that ran the whole race) other than
+    the move played: the moves that contend for the best on fresh worlds (R181)."""
+    most = max(e.playouts for e in estimates)
+    finalists = sorted((e for e in estimates if e.playouts == most), key=lambda e: -e.mean)
+    return [e.decision for e in finalists[:count] if e.decision != played]
 
 
 def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, settings: Settings,
@@ -234,17 +253,21 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
         candidates.append(played)
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
                          seconds=settings.seconds, keep=[played])
-    best = best_of(estimates)
     own = estimates[candidates.index(played)]
+    best = own
     confirm_seed = seed.getrandbits(64)
     searched = sum(e.playouts for e in estimates)
-    if best.decision == played:
-        lost, lost_se = 0.0, 0.0
-    else:
-        best, own = confirm(ruleset, engine, hand, best.decision, played, confirm_seed, settings)
-        searched += best.playouts + own.playouts
-        diff, lost_se = paired_difference(best, own)
-        lost = max(0.0, diff)
+    lost, lost_se = 0.0, 0.0
+    rivals = contenders_of(estimates, played)
+    if rivals:
+        # R181: the race's leaders, not only its winner, contend again on fresh worlds, even when the race's
+        # winner is the move played: a move is judged against the best the fresh worlds find
+        again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds)
+        searched += again.playouts
+        if again.lost > 0:
+            best, own, lost, lost_se = again.best, again.played, again.lost, again.se
+        else:
+            best = own = again.played  # the move played measures as well as any contender: it is the best found
     judgement = thresholds.judge(lost, lost_se)
     best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
     played_text = _text(turn.actions, ruleset)
@@ -307,6 +330,23 @@ def analyse_numbers(record: Record, numbers: Sequence[int], settings: Settings, 
             for turn, before in line if before is not None and turn.number in wanted]
 
 
+#: The judgements of "mistake or worse", the ones the stability target counts (R182).
+SEVERE = ("mistake", "blunder")
+
+
+def agreement(first: Iterable[tuple[int, str | None]], second: Iterable[tuple[int, str | None]]) -> tuple[int, int, int]:
+    """How two analyses of one game, given as (turn, judgement) pairs, agree on its mistakes or worse (R182):
+    (moves both judged a mistake or worse, moves either judged so, judgements of mistake or worse the two
+    made together).
+
+    A mistake in one and a blunder in the other agree; a move neither judged so is not counted.  The share
+    of agreement is ``both / either``.
+    """
+    one = {turn for turn, judgement in first if judgement in SEVERE}
+    two = {turn for turn, judgement in second if judgement in SEVERE}
+    return len(one & two), len(one | two), len(one) + len(two)
+
+
 def ruleset_thresholds(ruleset: Ruleset) -> Thresholds:
     """The game's default thresholds (calibrated on real games: docs/analysis.md)."""
     a, m, b = ruleset.analysis_thresholds
@@ -349,4 +389,4 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
 
 
 __all__ = ["analyse", "analyse_turn", "analyse_numbers", "GameAnalysis", "TurnAnalysis", "PlayerSummary",
-           "Thresholds", "Settings", "settings_for", "accuracy", "replay", "confirm", "CONFIRM_SHARE"]
+           "Thresholds", "Settings", "settings_for", "accuracy", "replay", "confirm", "agreement", "SEVERE", "contenders_of", "CONFIRM_SHARE", "CONFIRM_CAP"]

@@ -1,0 +1,112 @@
+"""Measuring a move's loss again, on fresh worlds, until its judgement is settled (R141, R180, R181).
+
+A search's race picks its best move as the highest of several noisy means
+(the winner's curse), and two races with different seeds may pick different
+moves of about equal worth.  :func:`confirm_loss` takes the race's leading
+*contenders* and the move played, plays them again on fresh common worlds
+(:func:`grn.bots.search.evaluate`, every move kept to the end of a batch),
+keeps the contender that leads on those worlds, and goes on doubling the
+rounds while the loss best - played is within ``z`` standard errors of a
+*boundary* (a judgement threshold): most moves are far from every threshold
+and stop after the first batch; a move whose loss sits near one gets up to
+``max_rounds`` rounds, so two runs with different seeds judge it alike far
+more often than a fixed budget would.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from grn.bots.search import Estimate, evaluate, paired_difference
+from grn.engine import Engine
+from grn.world import Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """The best contender and the move played measured again: their estimates (on the same fresh worlds), the
+    loss ``best - played`` with its standard error, the rounds played, and whether the loss ended clear of
+    every boundary (False: the round cap stopped it)."""
+
+    best: Estimate
+    played: Estimate
+    lost: float
+    se: float
+    rounds: int
+    settled: bool
+    #: Every playout the confirmation made (the contenders dropped after the first batch included).
+    playouts: int = 0
+
+    def __repr__(self) -> str:
+        state = "settled" if self.settled else "capped"
+        return f"<Confirmation lost {self.lost:+.2f}±{self.se:.2f} over {self.rounds} rounds, {state}>"
+
+
+def _estimate(decision: Decision, xs: Sequence[float]) -> Estimate:
+    n = len(xs)
+    mean = sum(xs) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n) if n > 1 else 0.0
+    return Estimate(decision, mean, se, n, tuple(xs))
+
+
+def settled(lost: float, se: float, boundaries: Sequence[float], z: float) -> bool:
+    """Whether the interval ``lost ± z·se`` leaves out every boundary (the judgement cannot flip by noise)."""
+    return all(abs(lost - b) > z * se for b in boundaries)
+
+
+def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Decision],
+                 played: Decision, *, seed: int, rounds: int, max_rounds: int, boundaries: Sequence[float],
+                 z: float, seconds: float | None = None) -> Confirmation:
+    """The loss of ``played`` against the best of ``contenders``, measured on fresh common worlds.
+
+    The first batch plays every contender and the move played ``rounds`` times (or for ``seconds``); the
+    contender with the best mean there is the best move, and only it and the move played go on.  While the
+    loss is within ``z`` standard errors of one of ``boundaries``, the rounds are doubled, up to
+    ``max_rounds`` (with ``seconds``: the seconds are doubled, up to ``seconds × max_rounds / rounds``).
+    Reproducible from ``seed`` with a rounds budget.
+    """
+    if not contenders:
+        raise ValueError("a confirmation needs a contender besides the move played")
+    if played in contenders:
+        raise ValueError("the move played is not its own contender")
+    rng = random.Random(seed)
+    alive = list(dict.fromkeys(contenders))
+    samples: dict[Decision, list[float]] = {d: [] for d in alive + [played]}
+    done, spent, used = 0, 0.0, 0
+    batch, batch_seconds = rounds, seconds
+    cap_seconds = None if seconds is None else seconds * max_rounds / max(1, rounds)
+    while True:
+        moves = alive + [played]
+        got = evaluate(ruleset, engine, hand, moves, seed=rng.getrandbits(64),
+                       playouts=None if seconds is not None else batch * len(moves), seconds=batch_seconds,
+                       keep=moves)
+        for e in got:
+            samples[e.decision].extend(e.samples)
+        done += got[-1].playouts
+        used += sum(e.playouts for e in got)
+        spent += batch_seconds or 0.0
+        # the leader on the fresh worlds is the best move; the others stop here (a contender about as good as
+        # the leader gives about the same loss, so which of them leads does not move the judgement)
+        best = max(alive, key=lambda d: sum(samples[d]) / len(samples[d]))
+        alive = [best]
+        b, p = _estimate(best, samples[best]), _estimate(played, samples[played])
+        lost, se = paired_difference(b, p)
+        clear = settled(lost, se, boundaries, z)
+        if clear:
+            break
+        if seconds is None:
+            if done >= max_rounds:
+                break
+            batch = min(done, max_rounds - done)
+        else:
+            assert cap_seconds is not None and batch_seconds is not None
+            if spent >= cap_seconds * 0.999:
+                break
+            batch_seconds = min(spent, cap_seconds - spent)
+    return Confirmation(b, p, lost, se, done, clear, used)
+
+
+__all__ = ["Confirmation", "confirm_loss", "settled"]
