@@ -153,6 +153,9 @@ class TileEngine(Engine):
 
     def _seat_to_play(self, player: str, actions: Sequence[Any]) -> int:
         """The seat of the player whose turn it must be; refuses a turn after the end or out of turn."""
+        seat = self._seat_of.get(player, -1)
+        if seat >= 0 and seat == self.seat and not self._finished():
+            return seat  # the usual case: no span looked up
         first_span = getattr(actions[0], "span", None) if actions else None
         if self._finished():
             raise IllegalAction("the game is over: no tile is left", rule=self.rules.game_end,
@@ -204,7 +207,8 @@ class TileEngine(Engine):
                              hint="tiles left: " + " ".join(f"{t}x{c}" for t, c in self._bag.items() if c))
 
     def _check_rotation(self, rotation: int, span: Span | None) -> None:
-        if rotation not in ROTATIONS:
+        # int arithmetic, not a search of ROTATIONS (which a compiled build would box every int for)
+        if rotation % 90 or not 0 <= rotation < 360:
             raise IllegalAction(f"rotation {rotation} is not 0, 90, 180 or 270",
                                 rule="tiles are turned in quarter turns", section=self.rules.placing, span=span)
 

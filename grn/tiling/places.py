@@ -9,6 +9,8 @@ the centre of the tile.
 
 from __future__ import annotations
 
+from typing import Final
+
 POSITIONS: tuple[str, ...] = (
     "NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW",
 )
@@ -16,7 +18,7 @@ CENTRE = "C"
 #: Every spelling a feature location may take.
 LOCATIONS: tuple[str, ...] = POSITIONS + (CENTRE,)
 #: Quarter turns, in degrees clockwise.
-ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+ROTATIONS: Final[tuple[int, ...]] = (0, 90, 180, 270)
 #: Place name -> index (0..11).
 PLACE_INDEX: dict[str, int] = {name: i for i, name in enumerate(POSITIONS)}
 #: Indices of the edge middles N, E, S, W.
