@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from lark import Lark
 
@@ -143,7 +143,7 @@ WordReader = Callable[[str, Span, list], Command]
 
 
 #: Words remembered per reader, at most (a long archive of odd words must not grow memory without end).
-_MEMORY = 20_000
+_MEMORY: Final = 20_000
 
 
 def _remember(memo: dict, word: str, value: object) -> None:
@@ -253,13 +253,21 @@ class FastReader:
             words = line.split()
             if not words:
                 continue
-            # columns: where each word starts (split() drops them; find() gets them back)
+            # columns: where each word starts (split() drops them).  When the words and one separator
+            # between each pair fill the whole line (as every written record has it), each column is
+            # the last one plus its word and a space; otherwise find() gets them back.
             cols = []
             pos = 0
             for word in words:
-                pos = line.find(word, pos)
                 cols.append(pos)
-                pos += len(word)
+                pos += len(word) + 1
+            if pos - 1 != len(line):
+                cols = []
+                pos = 0
+                for word in words:
+                    pos = line.find(word, pos)
+                    cols.append(pos)
+                    pos += len(word)
             lineno = j + first_line
             count = len(words)
             num = words[0]

@@ -6,7 +6,7 @@ before anything changes) and the move generator (:mod:`.moves`).
 
 from __future__ import annotations
 
-from typing import Sequence, cast
+from typing import Final, Sequence, cast
 
 from grn.errors import IllegalAction, Span
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
@@ -20,7 +20,7 @@ from grn.tiling.board import FeatureData, Placement
 from grn.tiling.commands import DiscardTile, PlaceTile
 
 #: The step-2 actions: a turn does at most one of them.
-STEP_2 = (PlaceCowboy, PlaceTent, Mine)
+STEP_2: Final = (PlaceCowboy, PlaceTent, Mine)
 
 #: The fields step 2 adds.
 STEP_2_FIELDS: tuple[str, ...] = ("options", "supply", "tent", "tent_at", "cowboy_at")
