@@ -251,7 +251,7 @@ class TileSet:
     tiles: tuple[TileDesign, ...]
     tokens: tuple[tuple[int, int], ...] = ()
     kinds: tuple[str, ...] = ()
-    by_id: Mapping[str, TileDesign] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    by_id: dict[str, TileDesign] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def __getitem__(self, tile_id: str) -> TileDesign:
         return self.by_id[tile_id]
