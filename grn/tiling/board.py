@@ -453,7 +453,8 @@ class Board:
                         r = parent[r]
                     while parent[s] != r:
                         parent[s], s = r, parent[s]
-                pc[ml] -= cnt + cnt
+                # written out, not "-=": mypyc compiles an augmented item assignment as a boxed Python op
+                pc[ml] = pc[ml] - (cnt + cnt)
                 t = touch.get(r)
                 if t is None:
                     touch[r] = ml
@@ -491,7 +492,7 @@ class Board:
                     groots[ml] = [r]
                 else:
                     gr.append(r)
-                gopen[ml] += _data_at(root_data, r).open
+                gopen[ml] = gopen[ml] + _data_at(root_data, r).open
             root_group = touch
         else:
             group = [0] * m
@@ -508,14 +509,14 @@ class Board:
                 else:
                     g = group[i] = group[a]
                     gsegs[g].append(i)
-                    gopen[g] += pc[i]
+                    gopen[g] = gopen[g] + pc[i]
             groots = [[] for _ in gsegs]
             root_group = {}
             for r, ml in touch.items():
                 g = group[ml]
                 root_group[r] = g
                 groots[g].append(r)
-                gopen[g] += _data_at(root_data, r).open
+                gopen[g] = gopen[g] + _data_at(root_data, r).open
         for roots in groots:
             if len(roots) > 1:
                 roots.sort()

@@ -183,7 +183,7 @@ class TileEngine(Engine):
         """The seats with the most followers (owners are seats), clockwise from the player on turn."""
         counts = [0] * len(self.players)
         for s, _ in followers:
-            counts[s] += 1
+            counts[s] = counts[s] + 1
         best = max(counts)
         if best == 0:
             return []
@@ -243,7 +243,7 @@ class TileEngine(Engine):
         return events
 
     def _take_from_bag(self, tile: str) -> None:
-        self._bag[tile] -= 1
+        self._bag[tile] = self._bag[tile] - 1
         self.bag_left -= 1
 
     def _lay(self, p: Placement) -> list[int]:

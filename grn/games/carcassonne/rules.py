@@ -236,7 +236,7 @@ class CarcassonneState(SetUp):
                 self.ingots[q] = left
             else:
                 del self.ingots[q]
-            self.held[s] += 1
+            self.held[s] = self.held[s] + 1
             events.append(IngotTaken(self.players[s], q[0], q[1]))
         self._next_turn(seat)
         return events

@@ -122,12 +122,12 @@ class Scoring(GoldMines):
         else:
             points, detail, counts = 9, "a completed cloister", (("tiles", 9),)
         for s in c.winners:
-            self._scores[s] += points
+            self._scores[s] = self._scores[s] + points
             events.append(ScoreEvent(self.players[s], points, c.kind, detail, counts=counts))
         sid = c.sid if c.sid >= 0 else targets[c.group]
         back = seated(board.remove_followers(sid))
         for s, f in back:
-            self.supply[s] += 1
+            self.supply[s] = self.supply[s] + 1
             self.follower_at.pop(f, None)
         events.append(FollowersReturned(c.kind, tuple(self.players[s] for s, _ in back)))
 
@@ -180,7 +180,7 @@ class Scoring(GoldMines):
                     continue
                 detail = f"a field beside {counted(len(cities), 'completed city', 'completed cities')}"
             for s in winners:
-                self._scores[s] += points
+                self._scores[s] = self._scores[s] + points
                 events.append(ScoreEvent(self.players[s], points, kind, detail, final=True, counts=counts))
         if self.options.goldmines:
             left = sum(self.ingots.values())
@@ -191,7 +191,7 @@ class Scoring(GoldMines):
                 count = self.held[s]
                 if count:
                     value = ingot_value(count)
-                    self._scores[s] += count * value
+                    self._scores[s] = self._scores[s] + (count * value)
                     events.append(ScoreEvent(self.players[s], count * value, "gold",
                                              f"{counted(count, 'gold ingot')} at {value} each", final=True,
                                              counts=(("ingots", count),)))

@@ -230,7 +230,7 @@ class Step2(MiningTokens):
         """A cowboy from ``seat``'s supply onto segment ``sid``."""
         self.board.add_follower(sid, seat)
         self.cowboy_at[sid] = seat
-        self.supply[seat] -= 1
+        self.supply[seat] = self.supply[seat] - 1
 
     def _move_tent(self, seat: int, sid: int) -> None:
         """``seat``'s tent onto mountain segment ``sid`` (from the supply or another mountain)."""
