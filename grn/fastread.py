@@ -30,15 +30,15 @@ from grn.codec import read_int
 from grn.errors import Span
 from grn.record import Checkpoint, Command, Nag, Turn
 
-_TAG_LINE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
-_TURN_NUMBER = re.compile(r"\d+\.$")
+_TAG_LINE: Final = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
+_TURN_NUMBER: Final = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings).
-_DECLINE = '{}();<>"[]'
+_DECLINE: Final = '{}();<>"[]'
 #: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
 #: though str.split() would split on it.
-_ODD_SPACE = re.compile(r"[^\S \t\f\r\n]")
+_ODD_SPACE: Final = re.compile(r"[^\S \t\f\r\n]")
 #: The same, for ASCII text (str.isspace() is true for these, the grammar ignores none of them).
-_ODD_ASCII_SPACE = "\x0b\x1c\x1d\x1e\x1f"
+_ODD_ASCII_SPACE: Final = "\x0b\x1c\x1d\x1e\x1f"
 
 
 def _has_odd_space(text: str) -> bool:

@@ -14,7 +14,7 @@ from grn.errors import Span
 from grn.tiling.places import LOCATIONS, ROTATIONS
 from grn.value import Value
 
-_LOCATIONS = frozenset(LOCATIONS)
+_LOCATIONS: Final = frozenset(LOCATIONS)
 #: The JSON Schema of a place on a tile (:data:`~grn.tiling.places.LOCATIONS`).
 LOCATION_SCHEMA: Json = {"enum": list(LOCATIONS)}
 

@@ -36,7 +36,7 @@ RESERVED_KEYS = frozenset({"kind", "edges", "ends", "links", "borders", "name", 
 ROLES: tuple[str, ...] = ("path", "edge", "centre", "field")
 
 
-_SIGNATURES: dict[tuple[str, str, str], int] = {}
+_SIGNATURES: Final[dict[tuple[str, str, str], int]] = {}
 
 
 def _signature(kinds: tuple[str, str, str]) -> int:
@@ -98,7 +98,7 @@ class Segment:
 
 #: The segment indices along one edge (three places) -> a small id, process-wide: two edges with the same
 #: pattern meet their neighbours alike, and an id is a cheaper key than the tuple.
-_EDGE_PATTERNS: dict[tuple[int, ...], int] = {}
+_EDGE_PATTERNS: Final[dict[tuple[int, ...], int]] = {}
 #: Bits of an edge pattern id in :data:`EDGE_PAIRS` keys (far more than the patterns a tile set can have).
 PATTERN_BITS: Final = 20
 #: ``(my edge's pattern id << PATTERN_BITS) | the facing edge's reversed pattern id`` ->
