@@ -187,10 +187,12 @@ class FeatureData:
         return f"<FeatureData {self.kind} tiles={len(self.tiles)} open={self.open} symbols={self.symbols} followers={self.followers}>"
 
 
-#: A square's int key in :attr:`Board.cells`: ``x * CELL_STRIDE + y`` (distinct for every |y| < 2**31,
-#: which a coordinate of at most nine digits is).  An int hashes and compares for far less than an (x, y)
-#: tuple, which must also be made for every look-up.
+#: A square's int key in :attr:`Board.cells`: ``x * CELL_STRIDE + y``, distinct for every |y| < 2**31.
+#: An int hashes and compares for far less than an (x, y) tuple, which must also be made for every look-up.
 CELL_STRIDE: Final = 1 << 32
+#: The largest |y| a tile may be placed at (a GRN number has at most nine digits, far below), so that
+#: the squares beside every tile have distinct keys too.
+MAX_Y: Final = 1 << 30
 #: (edge, key offset of the neighbour across it, the neighbour's facing edge) for N, E, S, W; typed as a
 #: tuple of any length so that the compiled loop over it indexes the tuple instead of asking for an iterator
 _EDGES: Final[tuple[tuple[int, int, int], ...]] = ((0, 1, 2), (1, CELL_STRIDE, 3), (2, -1, 0), (3, -CELL_STRIDE, 1))
@@ -361,6 +363,8 @@ class Board:
     # ------------------------------------------------------------------
     def fits(self, design: TileDesign, x: int, y: int, rotation: int) -> bool:
         """Whether ``design`` turned ``rotation`` may go to ``(x, y)``: free, touching, matching."""
+        if y > MAX_Y or y < -MAX_Y:
+            return False  # no tile can go there (preview refuses it)
         cells = self.cells
         key = x * CELL_STRIDE + y
         if key in cells:
@@ -422,6 +426,8 @@ class Board:
         the start tile of an empty board), or a touching place differs in kind.
         The board is not changed (beyond union-find path compression).
         """
+        if y > MAX_Y or y < -MAX_Y:
+            raise ValueError(f"y = {y} is out of the board's range (at most {MAX_Y} either way)")
         cells = self.cells
         key = x * CELL_STRIDE + y
         if key in cells:
