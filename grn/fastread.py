@@ -189,10 +189,15 @@ class FastReader:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
         kind = self._kinds.get(word)
         if kind is None:
-            found = self._scan(word)
-            kind = found if found is not None and found in self.action_names else ""
-            _remember(self._kinds, word, kind)
+            kind = self._new_kind(word)
         return kind or None
+
+    def _new_kind(self, word: str) -> str:
+        """The action terminal of a word not met before ("" for none), remembered."""
+        found = self._scan(word)
+        kind = found if found is not None and found in self.action_names else ""
+        _remember(self._kinds, word, kind)
+        return kind
 
     def _scan(self, word: str) -> str | None:
         """The terminal that Lark's scanner takes ``word`` for, if it takes all of it."""
@@ -246,6 +251,10 @@ class FastReader:
             return None
         turns = []
         readers = self.readers
+        # the memos, looked up here rather than through a method call a word
+        kinds = self._kinds
+        numbers = self._numbers
+        players = self._players
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
         for j in range(i, n):
@@ -270,11 +279,15 @@ class FastReader:
                     pos += len(word)
             lineno = j + first_line
             count = len(words)
+            if count < 2:
+                return None
             num = words[0]
-            if count < 2 or not self._is_number(num):
+            is_number = numbers.get(num)
+            if not (self._is_number(num) if is_number is None else is_number):
                 return None
             player = words[1]
-            if not self._is_player(player):
+            is_player = players.get(player)
+            if not (self._is_player(player) if is_player is None else is_player):
                 return None
             actions = []
             k = 2
@@ -285,8 +298,10 @@ class FastReader:
                     # the one action written as two words: "discard 52"
                     last = k + 1
                     word = line[cols[k]:cols[last] + len(words[last])]
-                kind = self.classify(word)
+                kind = kinds.get(word)
                 if kind is None:
+                    kind = self._new_kind(word)
+                if not kind:
                     if last != k:
                         return None
                     break
