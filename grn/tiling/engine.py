@@ -20,7 +20,7 @@ from grn.errors import IllegalAction, Span
 from grn.tiling.board import Board, PlacedTile, Placement
 from grn.tiling.commands import DiscardTile, PlaceTile
 from grn.tiling.events import TileDiscarded
-from grn.tiling.places import POSITIONS, ROTATIONS, spot_text
+from grn.tiling.places import PLACE_INDEX, POSITIONS, ROTATIONS, spot_text
 from grn.tiling.tiles import TileDesign, TileSet
 
 
@@ -290,9 +290,8 @@ class TileEngine(Engine):
         if location == "C":
             centre = [i for i, pl in enumerate(o.segment_places) if not pl]
             return base + centre[0] if len(centre) == 1 else -1
-        try:
-            idx = POSITIONS.index(location)
-        except ValueError:
+        idx = PLACE_INDEX.get(location, -1)  # a dict look-up, not a search of POSITIONS
+        if idx < 0:
             return -1
         return base + o.place_segment[idx]
 

@@ -213,17 +213,20 @@ class Scoring(Step2):
         self.stacks.clear()
         if left:
             events.append(TokensReturned(left, final=True))
-        roots = list(board.roots())
         kinds = board.kind
         root_data = cast("list[FeatureData]", board.root_data)  # roots hold a FeatureData
+        # the features holding cowboys, in one pass over the segments (final scoring moves no cowboy, so
+        # the kinds' passes below see the same ones), oldest first
+        parent = board.parent
+        roots = [r for r in range(len(parent)) if parent[r] == r and root_data[r].followers]
         for r in roots:
-            if kinds[r] == RAIL and root_data[r].followers:
+            if kinds[r] == RAIL:
                 self._score_rail(r, events, final=True)
         for r in roots:
-            if kinds[r] == MOUNTAIN and root_data[r].followers:
+            if kinds[r] == MOUNTAIN:
                 self._score_mountain(r, events, None, final=True)
         for r in roots:
-            if kinds[r] == CITY and root_data[r].followers:
+            if kinds[r] == CITY:
                 self._score_city(r, events, final=True)
         if self.options.farmers:
             for r in roots:
