@@ -128,7 +128,9 @@ def first_char_table(patterns: list[tuple[str, str]]) -> dict[str, tuple[tuple[s
         chars: frozenset[str] = _ASCII
         if _SRE is not None:
             try:
-                found, empty = _first_chars(_SRE.parse(pattern))
+                parsed = _SRE.parse(pattern)
+                # a global flag (ignore case, ...) changes what every literal matches: anything
+                found, empty = _first_chars(parsed) if not parsed.state.flags & ~re.UNICODE else (_ASCII, False)
                 if not empty:
                     chars = found
             except Exception:  # a parser of another shape: keep every character

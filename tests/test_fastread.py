@@ -19,6 +19,7 @@ from grn.ruleset import COLOURS
 
 from grn.tiling.places import LOCATIONS
 from grn.games import find_ruleset
+from grn.fastread import first_char_table
 from grn.notation import _fast_reader, parse_game
 from grn.record import Record, Variation
 from grn.games.gold import selfplay as gold_play
@@ -437,3 +438,13 @@ def test_first_character_table_narrows_the_rivals() -> None:
     assert [name for name, _ in reader._by_first["4"]] == ["PLACEMENT", "TURN_NUMBER"]
     assert [name for name, _ in reader._by_first["+"]] == ["COWBOY"]
     assert "\u0663" not in reader._by_first  # non-ASCII: the whole scanner decides
+
+
+def test_first_character_table_keeps_what_it_cannot_narrow() -> None:
+    """A pattern the table cannot narrow safely (a global ignore-case flag, a negated class, any character)
+    stays a candidate for every first character."""
+    table = first_char_table([("CASE", "(?i)tent"), ("NOT", "[^x]y"), ("ANY", ".z"), ("LIT", "q+")])
+    for c in "TtAq~":
+        assert [name for name, _ in table[c]][:3] == ["CASE", "NOT", "ANY"]
+    assert [name for name, _ in table["q"]] == ["CASE", "NOT", "ANY", "LIT"]
+    assert [name for name, _ in table["y"]] == ["CASE", "NOT", "ANY"]  # a negated class: not narrowed
