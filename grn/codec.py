@@ -12,7 +12,7 @@ every codec, grammar terminal and schema entry agree.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -70,7 +70,7 @@ class CommandCodec:
 
 
 #: A GRN number has at most this many digits: a longer one is an error at its place, never a crash.
-MAX_DIGITS = 9
+MAX_DIGITS: Final = 9
 
 
 def read_int(text: str, span: Span, problems: Problems, what: str = "a number") -> int:

@@ -20,8 +20,9 @@ random records that both paths give the same records.
 
 from __future__ import annotations
 
+import importlib
 import re
-from typing import Callable
+from typing import Any, Callable, Final
 
 from lark import Lark
 
@@ -29,15 +30,15 @@ from grn.codec import read_int
 from grn.errors import Span
 from grn.record import Checkpoint, Command, Nag, Turn
 
-_TAG_LINE = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
-_TURN_NUMBER = re.compile(r"\d+\.$")
+_TAG_LINE: Final = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
+_TURN_NUMBER: Final = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings).
-_DECLINE = '{}();<>"[]'
+_DECLINE: Final = '{}();<>"[]'
 #: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
 #: though str.split() would split on it.
-_ODD_SPACE = re.compile(r"[^\S \t\f\r\n]")
+_ODD_SPACE: Final = re.compile(r"[^\S \t\f\r\n]")
 #: The same, for ASCII text (str.isspace() is true for these, the grammar ignores none of them).
-_ODD_ASCII_SPACE = "\x0b\x1c\x1d\x1e\x1f"
+_ODD_ASCII_SPACE: Final = "\x0b\x1c\x1d\x1e\x1f"
 
 
 def _has_odd_space(text: str) -> bool:
@@ -47,12 +48,104 @@ def _has_odd_space(text: str) -> bool:
     return _ODD_SPACE.search(text) is not None
 
 
+#: The standard library's regex parser (private, so looked up by name: the first-character table reads its
+#: trees; when it is missing or changes shape every terminal stays a candidate for every word).
+try:
+    _SRE: Any = importlib.import_module("re._parser")
+except ImportError:  # pragma: no cover - every supported Python has it
+    _SRE = None
+_ASCII = frozenset(chr(i) for i in range(128))
+#: What a character class category matches among ASCII characters (``str`` patterns without re.ASCII
+#: agree with re.ASCII on them); a category not here counts as any character.
+_CATEGORIES = {"CATEGORY_DIGIT": frozenset("0123456789"),
+               "CATEGORY_WORD": frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"),
+               "CATEGORY_SPACE": frozenset(" \t\n\r\f\v\x1c\x1d\x1e\x1f")}
+
+
+def _first_chars(items: Any) -> tuple[frozenset[str], bool]:
+    """(ASCII characters a match of the parsed regex ``items`` may start with, whether it may match empty).
+
+    An over-estimate is always safe (a terminal kept as a candidate is tried, and fails); anything not
+    understood gives every ASCII character.
+    """
+    out: set[str] = set()
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            out.add(chr(av))
+            return frozenset(out), False
+        if name == "IN":
+            chars: set[str] = set()
+            for cop, cav in av:
+                cname = str(cop)
+                if cname == "LITERAL":
+                    chars.add(chr(cav))
+                elif cname == "RANGE":
+                    chars.update(chr(i) for i in range(cav[0], min(cav[1], 127) + 1))
+                elif cname == "CATEGORY" and str(cav) in _CATEGORIES:
+                    chars |= _CATEGORIES[str(cav)]
+                else:  # NEGATE, other categories: anything
+                    return _ASCII, False
+            out |= chars
+            return frozenset(out), False
+        if name == "SUBPATTERN":
+            if av[1] or av[2]:  # inline flags (ignore case...): anything
+                return _ASCII, False
+            chars2, empty = _first_chars(av[3])
+            out |= chars2
+            if not empty:
+                return frozenset(out), False
+        elif name == "BRANCH":
+            empty = False
+            for alt in av[1]:
+                chars3, e = _first_chars(alt)
+                out |= chars3
+                empty = empty or e
+            if not empty:
+                return frozenset(out), False
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            chars4, empty = _first_chars(av[2])
+            out |= chars4
+            if av[0] > 0 and not empty:
+                return frozenset(out), False
+        elif name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue  # zero width: they only narrow what follows
+        else:  # ANY, NOT_LITERAL, GROUPREF, ...: anything
+            return _ASCII, False
+    return frozenset(out), True
+
+
+def first_char_table(patterns: list[tuple[str, str]]) -> dict[str, tuple[tuple[str, re.Pattern[str]], ...]]:
+    """Per ASCII character, the ``(name, regex)`` of ``patterns`` (in their order) that can match a word
+    starting with it.
+
+    Trying only those, in order, gives the same first match as one alternation of all of them, since an
+    alternative that cannot start with the word's first character never matches.  A pattern whose
+    first characters cannot be worked out is a candidate for every character.
+    """
+    firsts: list[frozenset[str]] = []
+    for _, pattern in patterns:
+        chars: frozenset[str] = _ASCII
+        if _SRE is not None:
+            try:
+                parsed = _SRE.parse(pattern)
+                # a global flag (ignore case, ...) changes what every literal matches: anything
+                found, empty = _first_chars(parsed) if not parsed.state.flags & ~re.UNICODE else (_ASCII, False)
+                if not empty:
+                    chars = found
+            except Exception:  # a parser of another shape: keep every character
+                chars = _ASCII
+        firsts.append(chars)
+    compiled = [(name, re.compile(pattern)) for name, pattern in patterns]
+    return {c: tuple(compiled[i] for i in range(len(patterns)) if c in firsts[i]) for c in sorted(_ASCII)}
+
+
 #: Reads one action word: (text, span, problems) -> command (a codec's ``read``).
 WordReader = Callable[[str, Span, list], Command]
 
 
 #: Words remembered per reader, at most (a long archive of odd words must not grow memory without end).
-_MEMORY = 20_000
+_MEMORY: Final = 20_000
 
 
 def _remember(memo: dict, word: str, value: object) -> None:
@@ -77,6 +170,9 @@ class FastReader:
         # One alternation in that order, like Lark's own scanner: the first
         # alternative that matches is the terminal Lark would see.
         self.scanner = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in rivals))
+        # The same rivals by a word's first character: most words can start only one or two of them,
+        # and trying those alone costs less than the whole alternation (non-ASCII words use the scanner).
+        self._by_first = first_char_table([(t.name, t.pattern.to_regexp()) for t in rivals])
         self.player = regex["PLAYER"]
         self.nag = regex["NAG"]
         self.score_item = regex["SCORE_ITEM"]
@@ -95,11 +191,27 @@ class FastReader:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
         kind = self._kinds.get(word)
         if kind is None:
-            m = self.scanner.match(word)
-            found = None if m is None or m.end() != len(word) else m.lastgroup
-            kind = found if found is not None and found in self.action_names else ""
-            _remember(self._kinds, word, kind)
+            kind = self._new_kind(word)
         return kind or None
+
+    def _new_kind(self, word: str) -> str:
+        """The action terminal of a word not met before ("" for none), remembered."""
+        found = self._scan(word)
+        kind = found if found is not None and found in self.action_names else ""
+        _remember(self._kinds, word, kind)
+        return kind
+
+    def _scan(self, word: str) -> str | None:
+        """The terminal that Lark's scanner takes ``word`` for, if it takes all of it."""
+        rivals = self._by_first.get(word[0])
+        if rivals is None:
+            m = self.scanner.match(word)
+            return None if m is None or m.end() != len(word) else m.lastgroup
+        for name, rx in rivals:
+            m = rx.match(word)
+            if m is not None:
+                return name if m.end() == len(word) else None
+        return None
 
     def _is_number(self, word: str) -> bool:
         ok = self._numbers.get(word)
@@ -141,6 +253,10 @@ class FastReader:
             return None
         turns = []
         readers = self.readers
+        # the memos, looked up here rather than through a method call a word
+        kinds = self._kinds
+        numbers = self._numbers
+        players = self._players
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
         for j in range(i, n):
@@ -148,20 +264,32 @@ class FastReader:
             words = line.split()
             if not words:
                 continue
-            # columns: where each word starts (split() drops them; find() gets them back)
+            # columns: where each word starts (split() drops them).  When the words and one separator
+            # between each pair fill the whole line (as every written record has it), each column is
+            # the last one plus its word and a space; otherwise find() gets them back.
             cols = []
             pos = 0
             for word in words:
-                pos = line.find(word, pos)
                 cols.append(pos)
-                pos += len(word)
+                pos += len(word) + 1
+            if pos - 1 != len(line):
+                cols = []
+                pos = 0
+                for word in words:
+                    pos = line.find(word, pos)
+                    cols.append(pos)
+                    pos += len(word)
             lineno = j + first_line
             count = len(words)
+            if count < 2:
+                return None
             num = words[0]
-            if count < 2 or not self._is_number(num):
+            is_number = numbers.get(num)
+            if not (self._is_number(num) if is_number is None else is_number):
                 return None
             player = words[1]
-            if not self._is_player(player):
+            is_player = players.get(player)
+            if not (self._is_player(player) if is_player is None else is_player):
                 return None
             actions = []
             k = 2
@@ -172,8 +300,10 @@ class FastReader:
                     # the one action written as two words: "discard 52"
                     last = k + 1
                     word = line[cols[k]:cols[last] + len(words[last])]
-                kind = self.classify(word)
+                kind = kinds.get(word)
                 if kind is None:
+                    kind = self._new_kind(word)
+                if not kind:
                     if last != k:
                         return None
                     break

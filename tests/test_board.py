@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import pickle
 from pathlib import Path
 
 import pytest
 
-from grn.tiling.board import Board
+from grn.games import find_ruleset
+from grn.ruleset import engine_for
+from grn.selfplay import to_record
+from grn.tiling.board import Board, cell_key
 from grn.errors import GrnError
 from grn.tiling.places import PLACE_INDEX, opposite_place, rotate_place
 from grn.games.goldrush import load_tileset
@@ -213,3 +218,56 @@ def test_stale_preview_refused() -> None:
     b.place_tile(ts["P"], -1, 0)
     with pytest.raises(ValueError):
         b.place(p)  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------- squares by int key (issue 26, round five)
+
+def _brute_legal(board: Board, design) -> list[tuple[int, int, int]]:
+    """Legal (x, y, rotation) worked out from board.tiles alone, one of identical rotations."""
+    tiles = board.tiles
+    squares = {(x + dx, y + dy) for (x, y) in tiles for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0))} - set(tiles)
+    out = []
+    for (x, y) in sorted(squares):
+        for r in design.unique_rotations:
+            o = design.orientations[r // 90]
+            ok = True
+            for e, (dx, dy) in enumerate(((0, 1), (1, 0), (0, -1), (-1, 0))):
+                nb = tiles.get((x + dx, y + dy))
+                if nb is not None and nb.orientation.edge_sig[(e + 2) % 4] != o.edge_need[e]:
+                    ok = False
+            if ok:
+                out.append((x, y, r))
+    return out
+
+
+@pytest.mark.parametrize("game", ["goldrush", "carcassonne"])
+def test_legal_positions_match_a_search_of_the_tiles(game: str) -> None:
+    """Through a whole self-played game, the int-keyed look-ups find exactly the placements a plain search
+    of board.tiles finds, and board.cells mirrors board.tiles after copies and pickling."""
+    record = to_record(importlib.import_module(f"grn.games.{game}.selfplay").play(3, 7))
+    ruleset = find_ruleset(record.game)
+    engine = engine_for(ruleset, record, ruleset.seats(record), None)
+    designs = engine.tileset.tiles
+    for i, turn in enumerate(record.turns):
+        board = engine.board
+        if i % 7 == 0:
+            for d in designs[::3]:
+                assert board.legal_positions(d) == _brute_legal(board, d)
+                assert board.has_legal_position(d) == bool(_brute_legal(board, d))
+            for other in (board.copy(), pickle.loads(pickle.dumps(board))):
+                assert other.cells == {cell_key(x, y): t for (x, y), t in other.tiles.items()}
+                assert other.tiles.keys() == board.tiles.keys()
+        engine.play_turn(turn.player, turn.actions)
+    assert board.cells == {cell_key(x, y): t for (x, y), t in board.tiles.items()}
+
+
+def test_far_squares_keep_distinct_keys() -> None:
+    """Squares far apart never share a key: tiles at the edge of the range, and a y beyond it refused."""
+    ts = kit()
+    b = Board(ts)
+    b.place_tile(ts["P"], 5, (1 << 30), 0)
+    assert not b.fits(ts["P"], 6, -(1 << 30), 0)  # the key of x+1 with y wrapped round: no tile there
+    assert b.fits(ts["P"], 4, 1 << 30, 0) == bool(b.preview(ts["P"], 4, 1 << 30, 0))
+    with pytest.raises(ValueError, match="out of the board's range"):
+        b.preview(ts["P"], 5, (1 << 30) + 1, 0)
+    assert not b.fits(ts["P"], 5, (1 << 30) + 1, 0)

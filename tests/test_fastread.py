@@ -19,6 +19,7 @@ from grn.ruleset import COLOURS
 
 from grn.tiling.places import LOCATIONS
 from grn.games import find_ruleset
+from grn.fastread import first_char_table
 from grn.notation import _fast_reader, parse_game
 from grn.record import Record, Variation
 from grn.games.gold import selfplay as gold_play
@@ -401,3 +402,49 @@ def test_carcassonne_words_that_start_like_keywords() -> None:
     (turn,) = record.turns
     assert [type(a).__name__ for a in turn.actions] == ["PlaceTile", "PlaceIngot", "PlaceFollower", "TakeIngot",
                                                         "PlaceTile"]
+
+
+# ---------------------------------------------------------------------------
+# The first-character table gives the scanner's answer (issue 26, round five)
+# ---------------------------------------------------------------------------
+
+_WORD_CHARS = "0123456789@,:-+=.?!$_abcdegikmnorstuADENSWXZ \t\u00e9\u0663"
+
+
+def _scanner_answer(reader, word: str):
+    m = reader.scanner.match(word)
+    return None if m is None or m.end() != len(word) else m.lastgroup
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["goldrush", "carcassonne", "gold"]),
+       st.lists(st.sampled_from(["discard ", "mine", "mine=", "tokens=", "tent@", "take@", "ingot@", "score",
+                                 "12.", "47b@", "-3,", "0:90", "+NNW", "$1", "!?", "red=", "G5", "\u0663"]),
+                max_size=4).map("".join),
+       st.text(_WORD_CHARS, max_size=8))
+@example("goldrush", "", "\u0663\u0663.")
+@example("goldrush", "", "tent@1,2:N")
+def test_first_character_table_agrees_with_the_scanner(game: str, head: str, tail: str) -> None:
+    """Trying only the terminals a word's first character can start classifies every word as the whole
+    alternation does (the same terminal, or none), non-ASCII and odd words included."""
+    reader = _fast_reader(find_ruleset(game))
+    word = (head + tail) or "x"
+    assert reader._scan(word) == _scanner_answer(reader, word)
+
+
+def test_first_character_table_narrows_the_rivals() -> None:
+    """A placement word is tried against the placement terminal (and the turn number) only."""
+    reader = _fast_reader(find_ruleset("goldrush"))
+    assert [name for name, _ in reader._by_first["4"]] == ["PLACEMENT", "TURN_NUMBER"]
+    assert [name for name, _ in reader._by_first["+"]] == ["COWBOY"]
+    assert "\u0663" not in reader._by_first  # non-ASCII: the whole scanner decides
+
+
+def test_first_character_table_keeps_what_it_cannot_narrow() -> None:
+    """A pattern the table cannot narrow safely (a global ignore-case flag, a negated class, any character)
+    stays a candidate for every first character."""
+    table = first_char_table([("CASE", "(?i)tent"), ("NOT", "[^x]y"), ("ANY", ".z"), ("LIT", "q+")])
+    for c in "TtAq~":
+        assert [name for name, _ in table[c]][:3] == ["CASE", "NOT", "ANY"]
+    assert [name for name, _ in table["q"]] == ["CASE", "NOT", "ANY", "LIT"]
+    assert [name for name, _ in table["y"]] == ["CASE", "NOT", "ANY"]  # a negated class: not narrowed

@@ -187,13 +187,24 @@ class FeatureData:
         return f"<FeatureData {self.kind} tiles={len(self.tiles)} open={self.open} symbols={self.symbols} followers={self.followers}>"
 
 
-#: (edge, dx, dy, the neighbour's facing edge) for N, E, S, W; typed as a tuple of any length so that
-#: the compiled loop over it indexes the tuple instead of asking Python for an iterator
-_EDGES: Final[tuple[tuple[int, int, int, int], ...]] = ((0, 0, 1, 2), (1, 1, 0, 3), (2, 0, -1, 0), (3, -1, 0, 1))
+#: A square's int key in :attr:`Board.cells`: ``x * CELL_STRIDE + y``, distinct for every |y| < 2**31.
+#: An int hashes and compares for far less than an (x, y) tuple, which must also be made for every look-up.
+CELL_STRIDE: Final = 1 << 32
+#: The largest |y| a tile may be placed at (a GRN number has at most nine digits, far below), so that
+#: the squares beside every tile have distinct keys too.
+MAX_Y: Final = 1 << 30
+#: (edge, key offset of the neighbour across it, the neighbour's facing edge) for N, E, S, W; typed as a
+#: tuple of any length so that the compiled loop over it indexes the tuple instead of asking for an iterator
+_EDGES: Final[tuple[tuple[int, int, int], ...]] = ((0, 1, 2), (1, CELL_STRIDE, 3), (2, -1, 0), (3, -CELL_STRIDE, 1))
 # Shared by every Placement whose new segments each make their own group; never changed.
-_SOLO_GROUP: list[list[int]] = [list(range(m)) for m in range(64)]
-_SOLO_SEGMENTS: list[list[list[int]]] = [[[i] for i in range(m)] for m in range(64)]
-_NO_ROOTS: list[int] = []
+_SOLO_GROUP: Final[list[list[int]]] = [list(range(m)) for m in range(64)]
+_SOLO_SEGMENTS: Final[list[list[list[int]]]] = [[[i] for i in range(m)] for m in range(64)]
+_NO_ROOTS: Final[list[int]] = []
+
+
+def cell_key(x: int, y: int) -> int:
+    """The key of square ``(x, y)`` in :attr:`Board.cells`."""
+    return x * CELL_STRIDE + y
 
 
 def _data_at(root_data: list[FeatureData | None], root: int) -> FeatureData:
@@ -206,12 +217,14 @@ def _data_at(root_data: list[FeatureData | None], root: int) -> FeatureData:
 class Board:
     """A board of placed tiles with features kept by union-find."""
 
-    __slots__ = ("tileset", "tiles", "_frontier", "parent", "kind", "segment_tile", "root_data")
+    __slots__ = ("tileset", "tiles", "cells", "_frontier", "parent", "kind", "segment_tile", "root_data")
 
     def __init__(self, tileset: TileSet) -> None:
         self.tileset = tileset
         #: (x, y) -> PlacedTile
         self.tiles: dict[tuple[int, int], PlacedTile] = {}
+        #: the same tiles by :func:`cell_key` (the placement checks' look-ups)
+        self.cells: dict[int, PlacedTile] = {}
         self._frontier: set[tuple[int, int]] | None = None
         #: per segment id: union-find parent, kind, tile position
         self.parent: list[int] = []
@@ -225,6 +238,7 @@ class Board:
         """An independent copy (tile designs and placed tiles are shared, they never change)."""
         b = Board(self.tileset)
         b.tiles = self.tiles.copy()
+        b.cells = self.cells.copy()
         b.parent = self.parent[:]
         b.kind = self.kind[:]
         b.segment_tile = self.segment_tile[:]
@@ -349,14 +363,17 @@ class Board:
     # ------------------------------------------------------------------
     def fits(self, design: TileDesign, x: int, y: int, rotation: int) -> bool:
         """Whether ``design`` turned ``rotation`` may go to ``(x, y)``: free, touching, matching."""
-        tiles = self.tiles
-        if (x, y) in tiles:
+        if y > MAX_Y or y < -MAX_Y:
+            return False  # no tile can go there (preview refuses it)
+        cells = self.cells
+        key = x * CELL_STRIDE + y
+        if key in cells:
             return False
         o = design.orientations[rotation // 90]
         need = o.edge_need
         touching = False
-        for e, npos in enumerate(((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))):
-            nb = tiles.get(npos)
+        for e, step, _ in _EDGES:
+            nb = cells.get(key + step)
             if nb is not None:
                 if nb.orientation.edge_sig[(e + 2) & 3] != need[e]:
                     return False
@@ -375,12 +392,15 @@ class Board:
 
     def _fitting(self, design: TileDesign, squares: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int, int]]:
         """``(x, y, rotation)`` of ``squares`` where ``design`` fits, one of identical rotations."""
-        tiles = self.tiles
+        cells = self.cells
         orients = [design.orientations[r // 90] for r in design.unique_rotations]
         for (x, y) in squares:
-            nbs = [(e, nb.orientation.edge_sig[(e + 2) & 3])
-                   for e, nb in enumerate(map(tiles.get, ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y))))
-                   if nb is not None]
+            key = x * CELL_STRIDE + y
+            nbs: list[tuple[int, int]] = []
+            for e, step, f in _EDGES:
+                nb = cells.get(key + step)
+                if nb is not None:
+                    nbs.append((e, nb.orientation.edge_sig[f]))
             for o in orients:
                 need = o.edge_need
                 for e, sig in nbs:
@@ -406,8 +426,11 @@ class Board:
         the start tile of an empty board), or a touching place differs in kind.
         The board is not changed (beyond union-find path compression).
         """
-        tiles = self.tiles
-        if (x, y) in tiles:
+        if y > MAX_Y or y < -MAX_Y:
+            raise ValueError(f"y = {y} is out of the board's range (at most {MAX_Y} either way)")
+        cells = self.cells
+        key = x * CELL_STRIDE + y
+        if key in cells:
             return None
         o = design.orientations[rotation // 90]
         need = o.edge_need
@@ -416,8 +439,8 @@ class Board:
         touch: dict[int, int] = {}
         lp: list[int] | None = None
         touching = False
-        for e, dx, dy, f in _EDGES:
-            nb = tiles.get((x + dx, y + dy))
+        for e, step, f in _EDGES:
+            nb = cells.get(key + step)
             if nb is None:
                 continue
             no = nb.orientation
@@ -436,7 +459,8 @@ class Board:
                         r = parent[r]
                     while parent[s] != r:
                         parent[s], s = r, parent[s]
-                pc[ml] -= cnt + cnt
+                # written out, not "-=": mypyc compiles an augmented item assignment as a boxed Python op
+                pc[ml] = pc[ml] - (cnt + cnt)
                 t = touch.get(r)
                 if t is None:
                     touch[r] = ml
@@ -453,7 +477,7 @@ class Board:
                         lp[b] = a
                     elif b < a:
                         lp[a] = b
-        if not touching and not (first and not tiles):
+        if not touching and not (first and not cells):
             return None
         m = len(pc)
         root_data = self.root_data
@@ -474,7 +498,7 @@ class Board:
                     groots[ml] = [r]
                 else:
                     gr.append(r)
-                gopen[ml] += _data_at(root_data, r).open
+                gopen[ml] = gopen[ml] + _data_at(root_data, r).open
             root_group = touch
         else:
             group = [0] * m
@@ -491,14 +515,14 @@ class Board:
                 else:
                     g = group[i] = group[a]
                     gsegs[g].append(i)
-                    gopen[g] += pc[i]
+                    gopen[g] = gopen[g] + pc[i]
             groots = [[] for _ in gsegs]
             root_group = {}
             for r, ml in touch.items():
                 g = group[ml]
                 root_group[r] = g
                 groots[g].append(r)
-                gopen[g] += _data_at(root_data, r).open
+                gopen[g] = gopen[g] + _data_at(root_data, r).open
         for roots in groots:
             if len(roots) > 1:
                 roots.sort()
@@ -508,11 +532,14 @@ class Board:
     def place(self, p: Placement) -> list[int]:
         """Apply a :meth:`preview` (made on this board, unchanged since); returns the root per group."""
         design = p.design
-        pos = (p.x, p.y)
+        # one boxed tuple for every use below (a tuple[int, int] variable is unboxed by mypyc, and boxed
+        # anew each time it goes into a set, a dict or a list)
+        pos: Any = (p.x, p.y)
+        key = p.x * CELL_STRIDE + p.y
         parent = self.parent
         base = len(parent)
-        tiles = self.tiles
-        if base != p.base or pos in tiles:
+        cells = self.cells
+        if base != p.base or key in cells:
             raise ValueError("stale placement preview")
         root_data = self.root_data
         kinds = design.kinds
@@ -542,7 +569,9 @@ class Board:
             for ls in segs:
                 ex = extras[ls]
                 if ex is not None:
-                    symbols, lk = ex
+                    # indexed, not unpacked: unpacking an untyped value asks Python for an iterator
+                    symbols = ex[0]
+                    lk = ex[1]
                     if symbols:
                         d = F.symbols
                         if d is None:
@@ -559,7 +588,9 @@ class Board:
             parent.append(targets[gi])
         self.kind.extend(kinds)
         self.segment_tile.extend([pos] * m)
-        tiles[pos] = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)
+        placed = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)
+        self.tiles[pos] = placed
+        cells[key] = placed
         self._frontier = None
         return targets
 
@@ -590,4 +621,5 @@ def _restore_board(tileset: TileSet, tiles: dict[tuple[int, int], PlacedTile], p
     """A Board from what :meth:`Board.__reduce__` gave (pickle and copy.deepcopy)."""
     board = Board(tileset)
     board.tiles, board.parent, board.kind, board.segment_tile, board.root_data = tiles, parent, kind, segment_tile, root_data
+    board.cells = {x * CELL_STRIDE + y: t for (x, y), t in tiles.items()}
     return board

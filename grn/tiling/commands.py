@@ -14,7 +14,7 @@ from grn.errors import Span
 from grn.tiling.places import LOCATIONS, ROTATIONS
 from grn.value import Value
 
-_LOCATIONS = frozenset(LOCATIONS)
+_LOCATIONS: Final = frozenset(LOCATIONS)
 #: The JSON Schema of a place on a tile (:data:`~grn.tiling.places.LOCATIONS`).
 LOCATION_SCHEMA: Json = {"enum": list(LOCATIONS)}
 
@@ -140,7 +140,7 @@ class PlacementCodec(CommandCodec):
         xy, _, rot_text = rest.partition(":")
         x, _, y = xy.partition(",")
         rot = read_int(rot_text, span, problems, "a rotation") if rot_text else 0
-        if rot not in ROTATIONS:
+        if rot % 90 or not 0 <= rot < 360:  # not in ROTATIONS (int arithmetic: no boxing, no search)
             problems.append((span, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)"))
         return PlaceTile(tile, read_int(x, span, problems, "x"), read_int(y, span, problems, "y"), rot, span)
 

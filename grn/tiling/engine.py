@@ -20,7 +20,7 @@ from grn.errors import IllegalAction, Span
 from grn.tiling.board import Board, PlacedTile, Placement
 from grn.tiling.commands import DiscardTile, PlaceTile
 from grn.tiling.events import TileDiscarded
-from grn.tiling.places import POSITIONS, ROTATIONS, spot_text
+from grn.tiling.places import PLACE_INDEX, POSITIONS, ROTATIONS, spot_text
 from grn.tiling.tiles import TileDesign, TileSet
 
 
@@ -153,6 +153,9 @@ class TileEngine(Engine):
 
     def _seat_to_play(self, player: str, actions: Sequence[Any]) -> int:
         """The seat of the player whose turn it must be; refuses a turn after the end or out of turn."""
+        seat = self._seat_of.get(player, -1)
+        if seat >= 0 and seat == self.seat and not self._finished():
+            return seat  # the usual case: no span looked up
         first_span = getattr(actions[0], "span", None) if actions else None
         if self._finished():
             raise IllegalAction("the game is over: no tile is left", rule=self.rules.game_end,
@@ -180,7 +183,7 @@ class TileEngine(Engine):
         """The seats with the most followers (owners are seats), clockwise from the player on turn."""
         counts = [0] * len(self.players)
         for s, _ in followers:
-            counts[s] += 1
+            counts[s] = counts[s] + 1
         best = max(counts)
         if best == 0:
             return []
@@ -204,7 +207,8 @@ class TileEngine(Engine):
                              hint="tiles left: " + " ".join(f"{t}x{c}" for t, c in self._bag.items() if c))
 
     def _check_rotation(self, rotation: int, span: Span | None) -> None:
-        if rotation not in ROTATIONS:
+        # int arithmetic, not a search of ROTATIONS (which a compiled build would box every int for)
+        if rotation % 90 or not 0 <= rotation < 360:
             raise IllegalAction(f"rotation {rotation} is not 0, 90, 180 or 270",
                                 rule="tiles are turned in quarter turns", section=self.rules.placing, span=span)
 
@@ -239,7 +243,7 @@ class TileEngine(Engine):
         return events
 
     def _take_from_bag(self, tile: str) -> None:
-        self._bag[tile] -= 1
+        self._bag[tile] = self._bag[tile] - 1
         self.bag_left -= 1
 
     def _lay(self, p: Placement) -> list[int]:
@@ -286,9 +290,8 @@ class TileEngine(Engine):
         if location == "C":
             centre = [i for i, pl in enumerate(o.segment_places) if not pl]
             return base + centre[0] if len(centre) == 1 else -1
-        try:
-            idx = POSITIONS.index(location)
-        except ValueError:
+        idx = PLACE_INDEX.get(location, -1)  # a dict look-up, not a search of POSITIONS
+        if idx < 0:
             return -1
         return base + o.place_segment[idx]
 

@@ -9,18 +9,20 @@ the centre of the tile.
 
 from __future__ import annotations
 
-POSITIONS: tuple[str, ...] = (
+from typing import Final
+
+POSITIONS: Final[tuple[str, ...]] = (
     "NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW",
 )
-CENTRE = "C"
+CENTRE: Final = "C"
 #: Every spelling a feature location may take.
-LOCATIONS: tuple[str, ...] = POSITIONS + (CENTRE,)
+LOCATIONS: Final[tuple[str, ...]] = POSITIONS + (CENTRE,)
 #: Quarter turns, in degrees clockwise.
-ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+ROTATIONS: Final[tuple[int, ...]] = (0, 90, 180, 270)
 #: Place name -> index (0..11).
-PLACE_INDEX: dict[str, int] = {name: i for i, name in enumerate(POSITIONS)}
+PLACE_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(POSITIONS)}
 #: Indices of the edge middles N, E, S, W.
-EDGE_MIDDLES: tuple[int, ...] = (1, 4, 7, 10)
+EDGE_MIDDLES: Final[tuple[int, ...]] = (1, 4, 7, 10)
 
 
 def opposite_place(i: int) -> int:

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Final, Iterator, Mapping
 
 from grn.errors import GrnError
 from grn.tiling.places import EDGE_MIDDLES, PLACE_INDEX, POSITIONS, opposite_place, rotate_place
@@ -36,7 +36,7 @@ RESERVED_KEYS = frozenset({"kind", "edges", "ends", "links", "borders", "name", 
 ROLES: tuple[str, ...] = ("path", "edge", "centre", "field")
 
 
-_SIGNATURES: dict[tuple[str, str, str], int] = {}
+_SIGNATURES: Final[dict[tuple[str, str, str], int]] = {}
 
 
 def _signature(kinds: tuple[str, str, str]) -> int:
@@ -98,12 +98,12 @@ class Segment:
 
 #: The segment indices along one edge (three places) -> a small id, process-wide: two edges with the same
 #: pattern meet their neighbours alike, and an id is a cheaper key than the tuple.
-_EDGE_PATTERNS: dict[tuple[int, ...], int] = {}
+_EDGE_PATTERNS: Final[dict[tuple[int, ...], int]] = {}
 #: Bits of an edge pattern id in :data:`EDGE_PAIRS` keys (far more than the patterns a tile set can have).
-PATTERN_BITS = 20
+PATTERN_BITS: Final = 20
 #: ``(my edge's pattern id << PATTERN_BITS) | the facing edge's reversed pattern id`` ->
 #: :meth:`Orientation.edge_pairs` (the board core reads it first; few keys, all tile sets share them).
-EDGE_PAIRS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+EDGE_PAIRS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
 
 
 def _pattern_id(segments: tuple[int, ...]) -> int:
@@ -251,7 +251,7 @@ class TileSet:
     tiles: tuple[TileDesign, ...]
     tokens: tuple[tuple[int, int], ...] = ()
     kinds: tuple[str, ...] = ()
-    by_id: Mapping[str, TileDesign] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    by_id: dict[str, TileDesign] = field(default_factory=dict, compare=False, repr=False, hash=False)
 
     def __getitem__(self, tile_id: str) -> TileDesign:
         return self.by_id[tile_id]

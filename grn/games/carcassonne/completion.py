@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any, Final, cast
 
 #: The eight squares around a tile, clockwise from the north-west.
-AROUND: tuple[tuple[int, int], ...] = ((-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0))
+AROUND: Final[tuple[tuple[int, int], ...]] = ((-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0))
 
 
 def seated(followers: Any) -> list[tuple[int, int]]:

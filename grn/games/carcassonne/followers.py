@@ -66,7 +66,7 @@ class Followers(TileEngine):
     def _put_follower(self, seat: int, sid: int) -> None:
         self.board.add_follower(sid, seat)
         self.follower_at[sid] = seat
-        self.supply[seat] -= 1
+        self.supply[seat] = self.supply[seat] - 1
 
     def _locations(self, design: TileDesign, o: Any) -> str:
         return ", ".join(f"+{self._location_name(o, i)} ({k})" for i, k in enumerate(design.kinds)

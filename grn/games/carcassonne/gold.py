@@ -92,7 +92,7 @@ class GoldMines(Followers):
                 else:
                     q = self._by_default(mine, claims)[0]
                 k += 1
-                left[q] -= 1
+                left[q] = left[q] - 1
                 picks.append((s, q))
         if len(takes) > k:
             t = takes[k]

@@ -134,35 +134,37 @@ class CarcassonneState(SetUp):
     def play_turn(self, player: str, actions: Sequence[Command]) -> list[Event]:
         """Play one turn of ``player``; returns what happened.  Raises IllegalAction and changes nothing when illegal."""
         seat = self._seat_to_play(player, actions)
-        n = len(actions)
+        # a tuple (a record's turn already holds one: tuple() hands it back): compiled indexing is then a C read
+        acts = tuple(actions)
+        n = len(acts)
         i = 0
-        while i < n and type(actions[i]) is DiscardTile:
+        while i < n and type(acts[i]) is DiscardTile:
             i += 1
-        discards: list[DiscardTile] = [a for a in actions[:i] if isinstance(a, DiscardTile)]
+        discards: list[DiscardTile] = [a for a in acts[:i] if isinstance(a, DiscardTile)]
         place: PlaceTile | None = None
-        a0 = actions[i] if i < n else None
+        a0 = acts[i] if i < n else None
         if isinstance(a0, PlaceTile):
             place = a0
             i += 1
         ingot: PlaceIngot | None = None
-        a1 = actions[i] if i < n else None
+        a1 = acts[i] if i < n else None
         if isinstance(a1, PlaceIngot):
             ingot = a1
             i += 1
         follow: PlaceFollower | None = None
-        a2 = actions[i] if i < n else None
+        a2 = acts[i] if i < n else None
         if isinstance(a2, PlaceFollower):
             follow = a2
             i += 1
         takes: list[TakeIngot] = []
         while i < n:
-            a = actions[i]
+            a = acts[i]
             if not isinstance(a, TakeIngot):
                 break
             takes.append(a)
             i += 1
         if i < n or (place is None and (ingot is not None or follow is not None or takes)):
-            bad = actions[i] if i < n else (ingot or follow or takes[0])
+            bad = acts[i] if i < n else (ingot or follow or takes[0])
             raise IllegalAction(f"{self._word(bad)} is out of order", rule=Q_SEQUENCE if self.options.goldmines
                                 else Q_ORDER_BASE, section=SEC_PLAYING, span=getattr(bad, "span", None),
                                 hint="write a turn as: discards, the tile, the second ingot, the follower, "
@@ -236,7 +238,7 @@ class CarcassonneState(SetUp):
                 self.ingots[q] = left
             else:
                 del self.ingots[q]
-            self.held[s] += 1
+            self.held[s] = self.held[s] + 1
             events.append(IngotTaken(self.players[s], q[0], q[1]))
         self._next_turn(seat)
         return events

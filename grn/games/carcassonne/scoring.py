@@ -8,17 +8,32 @@ around, farmers 3 per completed city beside their field, and the gold table.
 
 from __future__ import annotations
 
+from typing import Final
+
 from grn.engine import Event
 from grn.games.carcassonne.completion import AROUND, Completion, seated
 from grn.games.carcassonne.events import FollowersReturned, IngotsRemoved, ScoreEvent
 from grn.games.carcassonne.gold import GoldMines
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, PENNANTS, ROAD, counted, ingot_value
-from grn.tiling.board import FeatureData, Placement
+from grn.tiling.board import FeatureData, PlacedTile, Placement, cell_key
 
 #: The fields this layer adds.
 SCORING_FIELDS: tuple[str, ...] = ("final_done",)
-_KIND_ORDER = {ROAD: 0, CITY: 1, CLOISTER: 2}
+_KIND_ORDER: Final = {ROAD: 0, CITY: 1, CLOISTER: 2}
 _WORDS = {1: "one", 2: "two", 3: "three"}
+
+
+#: :data:`AROUND` as :func:`~grn.tiling.board.cell_key` offsets.
+_AROUND_STEPS: Final[tuple[int, ...]] = tuple(cell_key(dx, dy) for dx, dy in AROUND)
+
+
+def _surrounded(cells: dict[int, PlacedTile], centre: int, new: int) -> bool:
+    """Whether all eight squares around the square ``centre`` hold a tile or are ``new`` (being placed)."""
+    for step in _AROUND_STEPS:
+        k = centre + step
+        if k != new and k not in cells:
+            return False
+    return True
 
 
 def _pennants(count: int) -> str:
@@ -62,18 +77,21 @@ class Scoring(GoldMines):
                 followers.append((seat, p.base + local))
             out.append(Completion(kind, tiles, followers, pennants, g, -1, self._majority(followers)))
         out.sort(key=lambda c: _KIND_ORDER[c.kind])
-        tiles_now = board.tiles
+        # the squares by int key (board.cells): eight look-ups a turn, no (x, y) tuple made for any
+        cells = board.cells
+        key = cell_key(p.x, p.y)
         # the new tile's cloister, then the cloisters around it, clockwise from the north-west
-        for ls, kind in enumerate(design.kinds):
-            if kind == CLOISTER and all((p.x + dx, p.y + dy) in tiles_now for dx, dy in AROUND):
-                followers = [(seat, p.base + ls)] if ls == local else []
-                area = {pos} | {(p.x + dx, p.y + dy) for dx, dy in AROUND}
-                out.append(Completion(CLOISTER, area, followers, 0, -1, p.base + ls, self._majority(followers)))
-        for dx, dy in AROUND:
-            t = tiles_now.get((p.x + dx, p.y + dy))
+        if CLOISTER in design.kinds and _surrounded(cells, key, key):
+            for ls, kind in enumerate(design.kinds):
+                if kind == CLOISTER:
+                    followers = [(seat, p.base + ls)] if ls == local else []
+                    area = {pos} | {(p.x + dx, p.y + dy) for dx, dy in AROUND}
+                    out.append(Completion(CLOISTER, area, followers, 0, -1, p.base + ls, self._majority(followers)))
+        for step in _AROUND_STEPS:
+            t = cells.get(key + step)
             if t is None or CLOISTER not in t.design.kinds:
                 continue
-            if all((t.x + ex, t.y + ey) in tiles_now or (t.x + ex, t.y + ey) == pos for ex, ey in AROUND):
+            if _surrounded(cells, key + step, key):
                 for ls, kind in enumerate(t.design.kinds):
                     if kind == CLOISTER:
                         sid = t.base + ls
@@ -104,12 +122,12 @@ class Scoring(GoldMines):
         else:
             points, detail, counts = 9, "a completed cloister", (("tiles", 9),)
         for s in c.winners:
-            self._scores[s] += points
+            self._scores[s] = self._scores[s] + points
             events.append(ScoreEvent(self.players[s], points, c.kind, detail, counts=counts))
         sid = c.sid if c.sid >= 0 else targets[c.group]
         back = seated(board.remove_followers(sid))
         for s, f in back:
-            self.supply[s] += 1
+            self.supply[s] = self.supply[s] + 1
             self.follower_at.pop(f, None)
         events.append(FollowersReturned(c.kind, tuple(self.players[s] for s, _ in back)))
 
@@ -162,7 +180,7 @@ class Scoring(GoldMines):
                     continue
                 detail = f"a field beside {counted(len(cities), 'completed city', 'completed cities')}"
             for s in winners:
-                self._scores[s] += points
+                self._scores[s] = self._scores[s] + points
                 events.append(ScoreEvent(self.players[s], points, kind, detail, final=True, counts=counts))
         if self.options.goldmines:
             left = sum(self.ingots.values())
@@ -173,7 +191,7 @@ class Scoring(GoldMines):
                 count = self.held[s]
                 if count:
                     value = ingot_value(count)
-                    self._scores[s] += count * value
+                    self._scores[s] = self._scores[s] + (count * value)
                     events.append(ScoreEvent(self.players[s], count * value, "gold",
                                              f"{counted(count, 'gold ingot')} at {value} each", final=True,
                                              counts=(("ingots", count),)))

@@ -85,10 +85,10 @@ class SetUp(Scoring):
                                         section=SEC_GOLD_TAKE, span=a.span,
                                         hint="tiles with gold: " + (" ".join(f"take@{x},{y}" for x, y in
                                                                              sorted(self.ingots)) or "none"))
-                self.ingots[q] -= 1
+                self.ingots[q] = self.ingots[q] - 1
                 if not self.ingots[q]:
                     del self.ingots[q]
-                self.held[seat] += 1
+                self.held[seat] = self.held[seat] + 1
             elif isinstance(a, DiscardTile):
                 design = self._design(a.tile, a.span)
                 if self._bag[design.id] <= 0:

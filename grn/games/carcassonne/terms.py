@@ -7,64 +7,70 @@ The Gold Mines quotes are the expansion's own sentences, word for word.
 
 from __future__ import annotations
 
+from typing import Final
+
 from grn.tiling.engine import TileRules
 
-RULES = "Carcassonne rules"
-SEC_GENERAL = f"{RULES}, Game setup"
-SEC_PLAYING = f"{RULES}, Playing the game"
-SEC_PLACING = f"{RULES}, Placing a tile"
-SEC_FOLLOWER = f"{RULES}, Placing a follower"
-SEC_ROADS = f"{RULES}, Scoring: roads"
-SEC_CITIES = f"{RULES}, Scoring: cities"
-SEC_CLOISTERS = f"{RULES}, Scoring: cloisters"
-SEC_FARMERS = f"{RULES}, Farmers"
-SEC_END = f"{RULES}, End of the game"
-SEC_FINAL = f"{RULES}, Final scoring"
-SEC_DIST = f"{RULES}, Tile overview"
+RULES: Final = "Carcassonne rules"
+SEC_GENERAL: Final = f"{RULES}, Game setup"
+SEC_PLAYING: Final = f"{RULES}, Playing the game"
+SEC_PLACING: Final = f"{RULES}, Placing a tile"
+SEC_FOLLOWER: Final = f"{RULES}, Placing a follower"
+SEC_ROADS: Final = f"{RULES}, Scoring: roads"
+SEC_CITIES: Final = f"{RULES}, Scoring: cities"
+SEC_CLOISTERS: Final = f"{RULES}, Scoring: cloisters"
+SEC_FARMERS: Final = f"{RULES}, Farmers"
+SEC_END: Final = f"{RULES}, End of the game"
+SEC_FINAL: Final = f"{RULES}, Final scoring"
+SEC_DIST: Final = f"{RULES}, Tile overview"
 
-GOLD = "The Gold Mines rules"
-SEC_GOLD_SETUP = f"{GOLD}, Game setup"
-SEC_GOLD_PLACE = f"{GOLD}, placing gold"
-SEC_GOLD_TAKE = f"{GOLD}, distributing gold"
-SEC_GOLD_END = f"{GOLD}, end of the game"
+GOLD: Final = "The Gold Mines rules"
+SEC_GOLD_SETUP: Final = f"{GOLD}, Game setup"
+SEC_GOLD_PLACE: Final = f"{GOLD}, placing gold"
+SEC_GOLD_TAKE: Final = f"{GOLD}, distributing gold"
+SEC_GOLD_END: Final = f"{GOLD}, end of the game"
 
 # The Gold Mines, word for word.
-Q_SETUP = "The new tiles are mixed with those of the base set."
-Q_PLACE = ("Whenever a player draws a tile with a gold ingot on it, he places it as usual. He then sets a gold "
+Q_SETUP: Final = "The new tiles are mixed with those of the base set."
+Q_PLACE: Final = ("Whenever a player draws a tile with a gold ingot on it, he places it as usual. He then sets a gold "
            "ingot on that tile and on an adjacent tile (even diagonally).")
-Q_TWO = "As such, a player will always place 2 gold ingots after placing a tile with an ingot."
-Q_STACK = "An ingot may be placed on a tile where there already is one or more ingots."
-Q_ORDER = "After placing 2 gold ingots, the player can set a follower as usual."
-Q_TAKE = ("When a feature is completed, the gold ingots on the tiles forming the completed feature are taken by "
+Q_TWO: Final = "As such, a player will always place 2 gold ingots after placing a tile with an ingot."
+Q_STACK: Final = "An ingot may be placed on a tile where there already is one or more ingots."
+Q_ORDER: Final = "After placing 2 gold ingots, the player can set a follower as usual."
+Q_TAKE: Final = ("When a feature is completed, the gold ingots on the tiles forming the completed feature are taken by "
           "the player.")
-Q_MAJORITY = ("The player with the most followers takes all the gold ingots from the tiles forming the completed "
+Q_MAJORITY: Final = ("The player with the most followers takes all the gold ingots from the tiles forming the completed "
               "feature.")
-Q_CLOISTER = "For monasteries, count the tile with the monastery and the 8 adjacent tiles that complete it."
-Q_SHARE = ("Starting with the active player and followed by the other players in turn order, each player that can "
+Q_CLOISTER: Final = "For monasteries, count the tile with the monastery and the 8 adjacent tiles that complete it."
+Q_SHARE: Final = ("Starting with the active player and followed by the other players in turn order, each player that can "
            "receive gold ingots takes one ingot. Proceed accordingly until all gold ingots have been distributed "
            "amongst the players.")
-Q_SEQUENCE = ("1. Place a tile with a gold ingot  2. Place 2 gold ingots  3. Place a follower or not   "
+Q_SEQUENCE: Final = ("1. Place a tile with a gold ingot  2. Place 2 gold ingots  3. Place a follower or not   "
               "4. Score completed features  5. Distribute gold ingots")
-Q_LEFTOVER = "At the end of the game, gold ingots that are still on a tile are removed from the game."
-Q_FARMERS = "Farmers do not receive gold ingots."
-Q_TABLE = ("After the final scoring, consult the table below. Players score points depending on the number of "
+Q_LEFTOVER: Final = "At the end of the game, gold ingots that are still on a tile are removed from the game."
+Q_FARMERS: Final = "Farmers do not receive gold ingots."
+Q_TABLE: Final = ("After the final scoring, consult the table below. Players score points depending on the number of "
            "gold ingots they collected during the game.")
 
 # The base game's rules, as the rulebook words them.
-Q_FOLLOWER_NEW = "You may place a follower only on the tile you have just placed."
-Q_FOLLOWER_FREE = ("You may not place a follower on a feature that is already occupied by a follower, "
+Q_FOLLOWER_NEW: Final = "You may place a follower only on the tile you have just placed."
+Q_FOLLOWER_FREE: Final = ("You may not place a follower on a feature that is already occupied by a follower, "
                    "no matter how far away it is.")
-Q_FOLLOWER_SUPPLY = "You may only place a follower from your supply."
-Q_ONE_FOLLOWER = "Place at most one follower on the tile you have just placed."
-Q_FARMERS_OFF = "The game is played without farmers (the Options tag says farmers=off)."
-Q_ORDER_BASE = "Each turn: place a tile, then you may place a follower, then completed features are scored."
+Q_FOLLOWER_SUPPLY: Final = "You may only place a follower from your supply."
+Q_ONE_FOLLOWER: Final = "Place at most one follower on the tile you have just placed."
+Q_FARMERS_OFF: Final = "The game is played without farmers (the Options tag says farmers=off)."
+Q_ORDER_BASE: Final = "Each turn: place a tile, then you may place a follower, then completed features are scored."
 
-ROAD, CITY, FIELD, CLOISTER = "road", "city", "field", "cloister"
-INGOT_MARK = "ingot"
-PENNANTS = "pennants"
+# Final: the compiled build inlines the words instead of looking them up in this module's dict
+ROAD: Final = "road"
+CITY: Final = "city"
+FIELD: Final = "field"
+CLOISTER: Final = "cloister"
+INGOT_MARK: Final = "ingot"
+PENNANTS: Final = "pennants"
 #: What a follower is called on each kind of feature.
-ROLE = {ROAD: "thief", CITY: "knight", FIELD: "farmer", CLOISTER: "monk"}
-FOLLOWERS = 7
+ROLE: Final = {ROAD: "thief", CITY: "knight", FIELD: "farmer", CLOISTER: "monk"}
+FOLLOWERS: Final = 7
 
 _NUMBER = {1: "one", 2: "two", 3: "three"}
 
@@ -87,7 +93,7 @@ def ingot_value(count: int) -> int:
     return 4
 
 
-TILE_RULES = TileRules(
+TILE_RULES: Final = TileRules(
     general=SEC_GENERAL, playing=SEC_PLAYING, placing=SEC_PLACING, distribution=SEC_DIST, end=SEC_END,
     must_touch="The tile must be placed so that at least one of its edges touches a tile already placed; "
                "touching only at a corner is not enough.",

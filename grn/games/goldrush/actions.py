@@ -6,7 +6,7 @@ before anything changes) and the move generator (:mod:`.moves`).
 
 from __future__ import annotations
 
-from typing import Sequence, cast
+from typing import Final, Sequence, cast
 
 from grn.errors import IllegalAction, Span
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
@@ -20,10 +20,15 @@ from grn.tiling.board import FeatureData, Placement
 from grn.tiling.commands import DiscardTile, PlaceTile
 
 #: The step-2 actions: a turn does at most one of them.
-STEP_2 = (PlaceCowboy, PlaceTent, Mine)
+STEP_2: Final = (PlaceCowboy, PlaceTent, Mine)
 
 #: The fields step 2 adds.
 STEP_2_FIELDS: tuple[str, ...] = ("options", "supply", "tent", "tent_at", "cowboy_at")
+
+
+def _where(cmd: PlaceTent) -> str:
+    """Where a PlaceTent points, as the messages say it (made only for a message: legal turns need none)."""
+    return f"{cmd.x},{cmd.y}" + (f" {cmd.location}" if cmd.location else "")
 
 
 class Step2(MiningTokens):
@@ -181,25 +186,24 @@ class Step2(MiningTokens):
             r = board.find(sid)
             g2 = p.root_group.get(r)
             open_after = board.root_data[r].open if g2 is None else p.group_open[g2]  # type: ignore[union-attr]
-        where = f"{cmd.x},{cmd.y}" + (f" {cmd.location}" if cmd.location else "")
         if open_after == 0:
             # completed earlier, or by this turn's own tile (which counts: the tile comes first)
             just_now = sid >= p.base or board.root_data[board.find(sid)].open > 0  # type: ignore[union-attr]
-            raise IllegalAction(f"the mountain at {where} is completed" + (" by this turn's tile" if just_now else ""),
+            raise IllegalAction(f"the mountain at {_where(cmd)} is completed" + (" by this turn's tile" if just_now else ""),
                                 rule="The mountain must not be completed", section=SEC_TENT, span=cmd.span,
                                 hint=("the tile is placed in step 1, so its mountain is completed before step 2b"
                                       if just_now else "pitch the tent on a mountain that is still open"))
         owner = self.tent_at.get(sid)
         if owner == seat:
-            raise IllegalAction(f"{self.players[seat]}'s tent already stands at {where}",
+            raise IllegalAction(f"{self.players[seat]}'s tent already stands at {_where(cmd)}",
                                 rule="place/move their own tent on/to a mountain (moving it where it stands "
                                      "changes nothing)", section=SEC_TENT, span=cmd.span)
         if owner is not None:
-            raise IllegalAction(f"{self.players[owner]}'s tent stands on the mountain segment at {where}",
+            raise IllegalAction(f"{self.players[owner]}'s tent stands on the mountain segment at {_where(cmd)}",
                                 rule="The mountain segment of the tile must be vacant", section=SEC_TENT, span=cmd.span)
         cb = self.cowboy_at.get(sid)
         if cb is not None:
-            raise IllegalAction(f"{self.players[cb]}'s gold miner stands on the mountain segment at {where}",
+            raise IllegalAction(f"{self.players[cb]}'s gold miner stands on the mountain segment at {_where(cmd)}",
                                 rule="The mountain segment of the tile must be vacant (a cowboy may occupy another "
                                      "segment of the same tile)", section=SEC_TENT, span=cmd.span)
         return sid
@@ -226,7 +230,7 @@ class Step2(MiningTokens):
         """A cowboy from ``seat``'s supply onto segment ``sid``."""
         self.board.add_follower(sid, seat)
         self.cowboy_at[sid] = seat
-        self.supply[seat] -= 1
+        self.supply[seat] = self.supply[seat] - 1
 
     def _move_tent(self, seat: int, sid: int) -> None:
         """``seat``'s tent onto mountain segment ``sid`` (from the supply or another mountain)."""

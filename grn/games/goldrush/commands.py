@@ -16,7 +16,7 @@ from grn.tiling.commands import LOCATION_SCHEMA, FigureCodec, PlaceFigure, bad_p
 from grn.tiling.places import LOCATIONS
 from grn.value import Value
 
-_TENT_RE = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
+_TENT_RE: Final = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
 _TOKEN_SCHEMA: Json = {"type": ["integer", "null"], "minimum": 0}
 
 

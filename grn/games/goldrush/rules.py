@@ -165,27 +165,30 @@ class GoldRushState(Moves):
         :class:`~grn.errors.IllegalAction` and changes nothing when illegal.
         """
         seat = self._seat_to_play(player, actions)
-        n = len(actions)
+        # a tuple (a record's turn already holds one: tuple() hands it back): compiled indexing is then a C read
+        acts = tuple(actions)
+        n = len(acts)
         i = 0
-        while i < n and type(actions[i]) is DiscardTile:
+        while i < n and type(acts[i]) is DiscardTile:
             i += 1
-        discards: Sequence[DiscardTile] = actions[:i]  # type: ignore[assignment]  # checked by type() above
+        discards: Sequence[DiscardTile] = acts[:i]  # type: ignore[assignment]  # checked by type() above
         place: PlaceTile | None = None
-        if i < n and type(actions[i]) is PlaceTile:
-            place = actions[i]  # type: ignore[assignment]
+        if i < n and type(acts[i]) is PlaceTile:
+            place = acts[i]  # type: ignore[assignment]
             i += 1
         follow: Any = None
-        if i < n and type(actions[i]) in STEP_2:
+        ft0 = type(acts[i]) if i < n else None
+        if ft0 is PlaceCowboy or ft0 is PlaceTent or ft0 is Mine:  # STEP_2
             if place is None:
-                raise self._order_error(actions, i, False)
-            follow = actions[i]
+                raise self._order_error(acts, i, False)
+            follow = acts[i]
             i += 1
         reveal: RevealTokens | None = None
-        if i < n and type(actions[i]) is RevealTokens:
-            reveal = actions[i]  # type: ignore[assignment]
+        if i < n and type(acts[i]) is RevealTokens:
+            reveal = acts[i]  # type: ignore[assignment]
             i += 1
         if i < n:
-            raise self._order_error(actions, i, place is not None)
+            raise self._order_error(acts, i, place is not None)
 
         board = self.board
         used = self._check_discards(discards) if discards else {}

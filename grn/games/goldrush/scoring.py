@@ -56,7 +56,7 @@ class Scoring(Step2):
     def _return_followers(self, root: int, feature: str, events: list[Event]) -> None:
         followers: list[tuple[int, int]] = self.board.remove_followers(root)  # type: ignore[assignment]  # owners are seats
         for s, sid in followers:
-            self.supply[s] += 1
+            self.supply[s] = self.supply[s] + 1
             self.cowboy_at.pop(sid, None)
             events.append(FollowerReturned(self.players[s], feature))
 
@@ -119,7 +119,7 @@ class Scoring(Step2):
                     if loco > 1:
                         detail += " (no doubling)"
             for s in self._majority(followers):
-                self._scores[s] += pts
+                self._scores[s] = self._scores[s] + pts
                 events.append(ScoreEvent(self.players[s], pts, "railroad", detail, final,
                                          (("tiles", tiles), ("locomotives", loco))))
         if not final:
@@ -160,7 +160,7 @@ class Scoring(Step2):
         else:
             detail = f"an incomplete mountain of {_n(tiles, 'tile')} with {_n(nug, 'gold nugget')}"
         for s in winners:
-            self._scores[s] += nug
+            self._scores[s] = self._scores[s] + nug
             events.append(ScoreEvent(self.players[s], nug, "mountain", detail, final,
                                      (("tiles", tiles), ("nuggets", nug))))
         if not final:
@@ -184,7 +184,7 @@ class Scoring(Step2):
             detail = (f"an incomplete city with {_n(k, 'completed railroad')}" if final
                       else f"a completed city with {_n(k, 'completed railroad')}")
             for s in self._majority(followers):
-                self._scores[s] += pts
+                self._scores[s] = self._scores[s] + pts
                 events.append(ScoreEvent(self.players[s], pts, "city", detail, final, (("railroads", k),)))
         if not final:
             self._return_followers(r, "city", events)
@@ -213,17 +213,20 @@ class Scoring(Step2):
         self.stacks.clear()
         if left:
             events.append(TokensReturned(left, final=True))
-        roots = list(board.roots())
         kinds = board.kind
         root_data = cast("list[FeatureData]", board.root_data)  # roots hold a FeatureData
+        # the features holding cowboys, in one pass over the segments (final scoring moves no cowboy, so
+        # the kinds' passes below see the same ones), oldest first
+        parent = board.parent
+        roots = [r for r in range(len(parent)) if parent[r] == r and root_data[r].followers]
         for r in roots:
-            if kinds[r] == RAIL and root_data[r].followers:
+            if kinds[r] == RAIL:
                 self._score_rail(r, events, final=True)
         for r in roots:
-            if kinds[r] == MOUNTAIN and root_data[r].followers:
+            if kinds[r] == MOUNTAIN:
                 self._score_mountain(r, events, None, final=True)
         for r in roots:
-            if kinds[r] == CITY and root_data[r].followers:
+            if kinds[r] == CITY:
                 self._score_city(r, events, final=True)
         if self.options.farmers:
             for r in roots:
@@ -234,7 +237,7 @@ class Scoring(Step2):
                     detail = (f"a prairie with {_n(tipis, 'tipi camp') if tipis else 'no tipi camp'} and "
                               + (f"{_n(horses, 'herd')} of wild horses" if horses else "no wild horses"))
                     for s in self._majority(followers):
-                        self._scores[s] += pts
+                        self._scores[s] = self._scores[s] + pts
                         events.append(ScoreEvent(self.players[s], pts, "prairie", detail, True,
                                                  (("tipis", tipis), ("horses", horses))))
         for s, (p, g) in enumerate(self.gold().items()):
@@ -249,7 +252,7 @@ class Scoring(Step2):
             if g.unknown:
                 parts.append(f"{g.unknown} unknown")
             detail = f"{_n(g.count, 'mining token')} ({' + '.join(parts)})"
-            self._scores[s] += g.known
+            self._scores[s] = self._scores[s] + g.known
             events.append(ScoreEvent(p, g.known, "gold", detail, True, (("tokens", g.count),)))
         self.final_done = True
         return events

@@ -6,29 +6,35 @@ player finds them ("Gold Rush rulebook, step 2b. Pitch a Tent").
 
 from __future__ import annotations
 
+from typing import Final
+
 from grn.tiling.engine import TileRules
 
 #: How rule messages cite the rules: by the rulebook's own section names.
-RULEBOOK = "Gold Rush rulebook"
-SEC_GENERAL = f"{RULEBOOK}, General Info and Comments"
-SEC_PLAYING = f"{RULEBOOK}, Playing the Game"
-SEC_PLACING = f"{RULEBOOK}, step 1. Placing Land Tiles"
-SEC_TOKENS = f"{RULEBOOK}, Placing Mining Tokens"
-SEC_COWBOY = f"{RULEBOOK}, step 2a. Place a cowboy"
-SEC_TENT = f"{RULEBOOK}, step 2b. Pitch a Tent"
-SEC_MINE = f"{RULEBOOK}, step 2c. Mine for gold"
-SEC_SCORING = f"{RULEBOOK}, step 3. Scoring Completed Railroads, Mountains and Cities"
-SEC_MOUNTAIN = f"{RULEBOOK}, Completed Mountain"
-SEC_END = f"{RULEBOOK}, Game End"
-SEC_FINAL = f"{RULEBOOK}, Final Scoring"
-SEC_DIST = f"{RULEBOOK}, Tile Distribution"
-SEC_PRAIRIES = f"{RULEBOOK}, The Prairies"
+RULEBOOK: Final = "Gold Rush rulebook"
+SEC_GENERAL: Final = f"{RULEBOOK}, General Info and Comments"
+SEC_PLAYING: Final = f"{RULEBOOK}, Playing the Game"
+SEC_PLACING: Final = f"{RULEBOOK}, step 1. Placing Land Tiles"
+SEC_TOKENS: Final = f"{RULEBOOK}, Placing Mining Tokens"
+SEC_COWBOY: Final = f"{RULEBOOK}, step 2a. Place a cowboy"
+SEC_TENT: Final = f"{RULEBOOK}, step 2b. Pitch a Tent"
+SEC_MINE: Final = f"{RULEBOOK}, step 2c. Mine for gold"
+SEC_SCORING: Final = f"{RULEBOOK}, step 3. Scoring Completed Railroads, Mountains and Cities"
+SEC_MOUNTAIN: Final = f"{RULEBOOK}, Completed Mountain"
+SEC_END: Final = f"{RULEBOOK}, Game End"
+SEC_FINAL: Final = f"{RULEBOOK}, Final Scoring"
+SEC_DIST: Final = f"{RULEBOOK}, Tile Distribution"
+SEC_PRAIRIES: Final = f"{RULEBOOK}, The Prairies"
 
-RAIL, MOUNTAIN, CITY, PRAIRIE = "rail", "mountain", "city", "prairie"
+# Final: the compiled build inlines the words instead of looking them up in this module's dict
+RAIL: Final = "rail"
+MOUNTAIN: Final = "mountain"
+CITY: Final = "city"
+PRAIRIE: Final = "prairie"
 #: What a cowboy is called on each kind of feature.
-ROLE = {RAIL: "railwayman", MOUNTAIN: "gold miner", CITY: "merchant", PRAIRIE: "farmer"}
+ROLE: Final = {RAIL: "railwayman", MOUNTAIN: "gold miner", CITY: "merchant", PRAIRIE: "farmer"}
 #: ScoreEvent.feature names.
-FEATURE_NAME = {RAIL: "railroad", MOUNTAIN: "mountain", CITY: "city", PRAIRIE: "prairie"}
+FEATURE_NAME: Final = {RAIL: "railroad", MOUNTAIN: "mountain", CITY: "city", PRAIRIE: "prairie"}
 
 _NUMBER = {1: "one", 2: "two", 3: "three"}
 
@@ -40,7 +46,7 @@ def counted(count: int, noun: str, plural: str | None = None, words: bool = Fals
 
 
 #: How the rules word what every tile-laying game checks alike (:class:`grn.tiling.engine.TileRules`).
-TILE_RULES = TileRules(
+TILE_RULES: Final = TileRules(
     general=SEC_GENERAL, playing=SEC_PLAYING, placing=SEC_PLACING, distribution=SEC_DIST, end=SEC_END,
     must_touch="The newly placed tile must be placed adjacent to at least one existing tile. "
                "Diagonal adjacency is not sufficient.",

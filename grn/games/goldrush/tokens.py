@@ -12,7 +12,7 @@ only the tokens left (its nugget symbols still score).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from grn.errors import IllegalAction, Span
 from grn.games.goldrush.events import TokensPlaced
@@ -35,7 +35,7 @@ class GoldCount:
         return reduce_dataclass(self)
 
 
-_NUGGETS: dict[int, tuple[TileSet, dict[str, tuple[tuple[int, int], ...]]]] = {}
+_NUGGETS: Final[dict[int, tuple[TileSet, dict[str, tuple[tuple[int, int], ...]]]]] = {}
 
 
 def _nuggets_of(tileset: TileSet) -> dict[str, tuple[tuple[int, int], ...]]:
