@@ -191,19 +191,32 @@ class TileWorld(World):
                         if len(found) >= want:
                             break
                 if found:
-                    best: tuple[float, tuple[Any, ...]] | None = None
-                    for p, preview in found:
-                        worth, follow = self.quick_worth(p, preview, rng)
-                        if best is None or worth > best[0]:
-                            best = (worth, (p,) + follow)
-                    assert best is not None
-                    return best[1]
+                    return self._weigh(found, rng)
         discards, tile_drawn, legal = self._draw()
         head = tuple(discards)
         if tile_drawn is None:
             return head
-        p = rng.choice(legal)
-        return head + (p,) + self.quick_followup(p, rng)
+        if self.playout_samples <= 1:
+            p = rng.choice(legal)
+            return head + (p,) + self.quick_followup(p, rng)
+        engine = self.tiles
+        design = engine.tileset.by_id[tile_drawn]
+        found = []
+        for p in rng.sample(legal, min(self.playout_samples, len(legal))):
+            preview = engine.board.preview(design, p.x, p.y, p.rotation, first=not engine.board.tiles)
+            if preview is not None:
+                found.append((p, preview))
+        return head + self._weigh(found, rng) if found else head + (legal[0],) + self.quick_followup(legal[0], rng)
+
+    def _weigh(self, found: list[tuple[PlaceTile, Placement]], rng: random.Random) -> tuple[Any, ...]:
+        """The placement of the best :meth:`quick_worth` among ``found`` (the first on a tie), with its follow-up."""
+        best: tuple[float, tuple[Any, ...]] | None = None
+        for p, preview in found:
+            worth, follow = self.quick_worth(p, preview, rng)
+            if best is None or worth > best[0]:
+                best = (worth, (p,) + follow)
+        assert best is not None
+        return best[1]
 
     def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
         """Play a turn's commands and take its tiles from the pile."""
