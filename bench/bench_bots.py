@@ -188,7 +188,7 @@ def validity(args: argparse.Namespace) -> None:
             for record in grn.read(path):
                 units.append((f"real {game}", record))
         for bot in ("greedy", "random"):
-            units += [(f"{bot} {game}", _bot_record(game, bot, 500 + s)) for s in range(args.games)]
+            units += [(f"{bot} {game}", _bot_record(game, bot, s)) for s in range(args.games)]
     out: dict[str, list[dict]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for r in pool.map(_validity_unit, [u[0] for u in units], [u[1] for u in units],
