@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import grn  # noqa: E402
 from grn import games  # noqa: E402
 from grn.analysis import analyse, replay  # noqa: E402
-from grn.bots import GreedyBot, RandomBot  # noqa: E402
+from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.bots.search import evaluate  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
@@ -135,8 +135,7 @@ def stability(args: argparse.Namespace) -> None:
 
 def _bot_record(game: str, bot: str, seed: int):
     ruleset = games.find_ruleset(game)
-    cls = {"greedy": GreedyBot, "random": RandomBot}[bot]
-    return play_game(ruleset, [cls(ruleset), cls(ruleset)], seed, seed).record()
+    return play_game(ruleset, [make_bot(bot, ruleset), make_bot(bot, ruleset)], seed, seed).record()
 
 
 def calibrate(args: argparse.Namespace) -> None:
@@ -165,8 +164,10 @@ def calibrate(args: argparse.Namespace) -> None:
         Path(args.out).write_text(json.dumps(out))
 
 
-def _validity_unit(name: str, record: Any, level: str | None) -> dict:
-    """Analyse one record; its losses and the CPU seconds the analysis took."""
+def _validity_unit(name: str, source: Any, level: str | None) -> dict:
+    """Analyse one record (or the self-play game a ``(game, bot, seed)`` names, played here); its losses and
+    the CPU seconds the analysis took."""
+    record = _bot_record(*source) if isinstance(source, tuple) else source
     cpu = time.process_time()
     a = analyse(record, level=level, seed=1)
     return {"source": name, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
@@ -184,11 +185,11 @@ def validity(args: argparse.Namespace) -> None:
     for game in args.only.split(","):
         real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn")),
                 "goldrush": [ROOT / "examples" / "goldrush-2p.grn"], "gold": [ROOT / "examples" / "gold-2p.grn"]}
-        for path in real.get(game, []):
+        for path in real.get(game, []) if "real" in args.bots.split(",") else []:
             for record in grn.read(path):
                 units.append((f"real {game}", record))
-        for bot in ("greedy", "random"):
-            units += [(f"{bot} {game}", _bot_record(game, bot, s)) for s in range(args.games)]
+        for bot in [b for b in args.bots.split(",") if b != "real"]:
+            units += [(f"{bot} {game}", (game, bot, s)) for s in range(args.games)]
     out: dict[str, list[dict]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for r in pool.map(_validity_unit, [u[0] for u in units], [u[1] for u in units],
@@ -228,6 +229,8 @@ def main() -> None:
     va.add_argument("--level", default=None, help="the analysis level (default: the default level)")
     va.add_argument("--only", default="carcassonne")
     va.add_argument("--jobs", type=int, default=1)
+    va.add_argument("--bots", default="real,greedy,random", help="what is analysed: real (the real games) and "
+                    "the bots whose self-play (mcts too: the yardstick should rate the stronger bot's moves better)")
     va.add_argument("--out", help="append each record's losses here (JSON lines)")
     args = ap.parse_args()
     {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity}[args.what](args)
