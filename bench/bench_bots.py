@@ -3,6 +3,7 @@
     nice .venv/bin/python bench/bench_bots.py speed            # playouts/s, playout vs validation, analyse times
     nice .venv/bin/python bench/bench_bots.py stability --games 20
     nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
+    nice .venv/bin/python bench/bench_bots.py validity --games 3 --jobs 2   # the validity check, default level
 
 Every run prints the machine's load average beside its figures: the machine
 is shared, and a figure means little without it.
@@ -22,6 +23,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 import grn  # noqa: E402
 from grn import games  # noqa: E402
 from grn.analysis import analyse, replay  # noqa: E402
-from grn.bots import GreedyBot, RandomBot  # noqa: E402
+from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.bots.search import evaluate  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
@@ -133,8 +135,7 @@ def stability(args: argparse.Namespace) -> None:
 
 def _bot_record(game: str, bot: str, seed: int):
     ruleset = games.find_ruleset(game)
-    cls = {"greedy": GreedyBot, "random": RandomBot}[bot]
-    return play_game(ruleset, [cls(ruleset), cls(ruleset)], seed, seed).record()
+    return play_game(ruleset, [make_bot(bot, ruleset), make_bot(bot, ruleset)], seed, seed).record()
 
 
 def calibrate(args: argparse.Namespace) -> None:
@@ -163,6 +164,50 @@ def calibrate(args: argparse.Namespace) -> None:
         Path(args.out).write_text(json.dumps(out))
 
 
+def _validity_unit(name: str, source: Any, level: str | None) -> dict:
+    """Analyse one record (or the self-play game a ``(game, bot, seed)`` names, played here); its losses and
+    the CPU seconds the analysis took."""
+    record = _bot_record(*source) if isinstance(source, tuple) else source
+    cpu = time.process_time()
+    a = analyse(record, level=level, seed=1)
+    return {"source": name, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
+            "cpu": round(time.process_time() - cpu, 2)}
+
+
+def validity(args: argparse.Namespace) -> None:
+    """Points lost per move at the default level: the real games, greedy and random self-play (the issue's
+    validity check: real well below greedy, well below random; docs/analysis.md, "Validity")."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    print(f"# validity: points lost per move, level {args.level or 'default'}, {args.games} self-play games "
+          f"a bot ({load()}, {'compiled' if _is_compiled() else 'pure Python'})", flush=True)
+    units: list[tuple[str, Any]] = []
+    for game in args.only.split(","):
+        real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn")),
+                "goldrush": [ROOT / "examples" / "goldrush-2p.grn"], "gold": [ROOT / "examples" / "gold-2p.grn"]}
+        for path in real.get(game, []) if "real" in args.bots.split(",") else []:
+            for record in grn.read(path):
+                units.append((f"real {game}", record))
+        for bot in [b for b in args.bots.split(",") if b != "real"]:
+            units += [(f"{bot} {game}", (game, bot, s)) for s in range(args.games)]
+    out: dict[str, list[dict]] = {}
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for r in pool.map(_validity_unit, [u[0] for u in units], [u[1] for u in units],
+                          [args.level] * len(units)):
+            out.setdefault(r["source"], []).append(r)
+            if args.out:
+                with open(args.out, "a") as sink:
+                    sink.write(json.dumps(r) + "\n")
+    for name, rs in out.items():
+        losses = [x for r in rs for x in r["losses"]]
+        mean = statistics.mean(losses)
+        se = statistics.stdev(losses) / len(losses) ** 0.5 if len(losses) > 1 else 0.0
+        cpu = statistics.mean(r["cpu"] / max(1, r["turns"]) * 72 for r in rs)
+        print(f"{name}: {len(rs)} games, {len(losses)} moves, {mean:.2f} ± {se:.2f} points lost a move; "
+              f"analysis {cpu:.1f} CPU s per 72 turns", flush=True)
+    print(f"# done ({load()})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -179,8 +224,16 @@ def main() -> None:
     ca.add_argument("--games", type=int, default=3)
     ca.add_argument("--level", default="quick")
     ca.add_argument("--out")
+    va = sub.add_parser("validity")
+    va.add_argument("--games", type=int, default=3, help="self-play games per bot and game")
+    va.add_argument("--level", default=None, help="the analysis level (default: the default level)")
+    va.add_argument("--only", default="carcassonne")
+    va.add_argument("--jobs", type=int, default=1)
+    va.add_argument("--bots", default="real,greedy,random", help="what is analysed: real (the real games) and "
+                    "the bots whose self-play (mcts too: the yardstick should rate the stronger bot's moves better)")
+    va.add_argument("--out", help="append each record's losses here (JSON lines)")
     args = ap.parse_args()
-    {"speed": speed, "stability": stability, "calibrate": calibrate}[args.what](args)
+    {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity}[args.what](args)
 
 
 if __name__ == "__main__":

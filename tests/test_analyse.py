@@ -229,7 +229,9 @@ def test_random_play_loses_more_points_than_greedy_play():
         record = play_game(ruleset, [bot, bot], deal_seed=6, bot_seed=6).record()
         a = grn.analyse(record, playouts=12, only=range(10, 30), seed=1)
         lost[name] = sum(t.points_lost for t in a.turns) / len(a.turns)
-    assert lost["random"] > 2 * lost["greedy"], lost
+    # the search finds more than greedy does (R170, R171: greedy loses about a point a move at the default
+    # level), so random play's loss is no longer twice greedy's at this small budget; still clearly more
+    assert lost["random"] > 1.5 * lost["greedy"], lost
 
 
 def test_the_gold_mines_tiles_are_analysed():

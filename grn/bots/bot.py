@@ -79,9 +79,10 @@ class GreedyBot(Bot):
 
 
 class MctsBot(Bot):
-    """Determinised Monte-Carlo search at the root: the greedy bot's ``width`` best moves race through
-    playouts in sampled worlds (:func:`grn.bots.search.evaluate`); the best mean wins when it beats the greedy
-    bot's choice by more than one standard error (measured on the same worlds), else the greedy choice stands."""
+    """Determinised Monte-Carlo search at the root: the ``width`` best moves by immediate worth (several
+    placements in a tile game, R171) race through playouts in sampled worlds
+    (:func:`grn.bots.search.evaluate`); the best mean wins when it beats the first candidate (the best by
+    immediate worth) by more than one standard error (measured on the same worlds), else the first stands."""
 
     name = "mcts"
 
@@ -98,12 +99,12 @@ class MctsBot(Bot):
         candidates = candidate_moves(worlds, state.current_player, self.width)
         if len(candidates) == 1:
             return candidates[0]
-        # greedy's choice runs the whole race: the yardstick the best must beat, on every world
+        # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
                              playouts=self.playouts, seconds=self.seconds, keep=candidates[:1])
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
-        # the greedy bot's choice stands unless the search finds a move clearly better (one standard error)
+        # the first candidate stands unless the search finds a move clearly better (one standard error)
         return best.decision if diff > se else candidates[0]
 
 

@@ -14,6 +14,7 @@ import random
 from typing import Any, Callable, Sequence
 
 from grn.engine import Engine
+from grn.tiling.board import Placement
 from grn.tiling.commands import DiscardTile, PlaceTile
 from grn.tiling.engine import TileEngine
 from grn.world import Decision, World
@@ -34,6 +35,10 @@ class TileWorld(World):
     __slots__ = ("pile",)
 
     horizon = 6
+
+    #: Legal placements a playout samples for its tile and weighs by :meth:`quick_worth`, playing the best
+    #: (1: the first found, a uniformly random placement, R143).
+    playout_samples = 1
 
     def __init__(self, ruleset: Any, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine)
@@ -92,6 +97,13 @@ class TileWorld(World):
         """A follow-up for a playout (default: a random one of :meth:`followups`)."""
         return rng.choice(self.followups(placement))
 
+    def quick_worth(self, placement: PlaceTile, preview: Placement,
+                    rng: random.Random) -> tuple[float, tuple[Any, ...]]:
+        """A playout's quick worth of ``placement`` to the player to move (``preview``: what it would do), and
+        the follow-up that earns it; used when :attr:`playout_samples` > 1.  Default: 0 and
+        :meth:`quick_followup`."""
+        return 0.0, self.quick_followup(placement, rng)
+
     def moves(self) -> list[Decision]:
         discards, tile, legal = self._draw()
         head = tuple(discards)
@@ -100,22 +112,43 @@ class TileWorld(World):
         return [head + (p,) + f for p in legal for f in self.followups(p)]
 
     def shortlist(self, rank: Callable[[Decision], float], limit: int) -> list[tuple[float, Decision]]:
-        """Rank the placements alone, then the follow-ups of the best ``limit`` placements."""
+        """Rank the placements alone, then the follow-ups of the best placements: the ``limit`` best decisions,
+        at most :meth:`per_placement` of them with one placement so that several placements race (R171).
+
+        ``limit`` 1 (the greedy bot) ranks the follow-ups of the best placement alone, as it always did.
+        """
         discards, tile, legal = self._draw()
         head = tuple(discards)
         if tile is None:
             return [(rank(head), head)]
         bare = sorted(((rank(head + (p,) + self.bare_followup(p)), i, p) for i, p in enumerate(legal)),
                       key=lambda t: (-t[0], t[1]))
-        best: list[tuple[float, int, Decision]] = []
+        cap = self.per_placement(limit)
+        best: list[tuple[float, int, int, Decision]] = []
         n = 0
-        for _, _, p in bare[:max(1, (limit + 1) // 2)]:
+        for j, (_, _, p) in enumerate(bare[:max(1, limit)]):
             for f in self.followups(p):
                 d = head + (p,) + f
-                best.append((rank(d), n, d))
+                best.append((rank(d), n, j, d))
                 n += 1
         best.sort(key=lambda t: (-t[0], t[1]))
-        return [(r, d) for r, _, d in best[:limit]]
+        chosen: list[tuple[float, int, int, Decision]] = []
+        left: list[tuple[float, int, int, Decision]] = []
+        taken: dict[int, int] = {}
+        for item in best:
+            if taken.get(item[2], 0) < cap:
+                taken[item[2]] = taken.get(item[2], 0) + 1
+                chosen.append(item)
+            else:
+                left.append(item)
+        chosen = (chosen + left)[:limit]
+        chosen.sort(key=lambda t: (-t[0], t[1]))
+        return [(r, d) for r, _, _, d in chosen]
+
+    @staticmethod
+    def per_placement(limit: int) -> int:
+        """The most decisions with one placement among a shortlist of ``limit`` (R171)."""
+        return max(2, (limit + 2) // 3)
 
     def random_move(self, rng: random.Random) -> Decision:
         """A random placement of the tile drawn and a random follow-up (as self-play plays)."""
@@ -129,7 +162,9 @@ class TileWorld(World):
         is the same distribution as a choice among every legal placement,
         without listing them all (the most expensive step of a playout);
         after :data:`TRIES` misses, or when the tile may fit nowhere, the
-        placements are listed.
+        placements are listed.  A game with :attr:`playout_samples` > 1
+        draws up to that many placements so and plays the one of the best
+        :meth:`quick_worth`, the first drawn on a tie (R170).
         """
         pile = self.pile
         if pile:
@@ -142,18 +177,46 @@ class TileWorld(World):
                 rotations = design.unique_rotations
                 n, k = len(squares), len(rotations)
                 rand = rng.random
+                want = self.playout_samples
+                found: list[tuple[PlaceTile, Placement]] = []
                 for _ in range(TRIES):
                     x, y = squares[int(rand() * n)]
                     r = rotations[int(rand() * k)]
-                    if board.preview(design, x, y, r) is not None:
+                    preview = board.preview(design, x, y, r)
+                    if preview is not None:
                         p = PlaceTile(tile, x, y, r)
-                        return (p,) + self.quick_followup(p, rng)
+                        if want <= 1:
+                            return (p,) + self.quick_followup(p, rng)
+                        found.append((p, preview))
+                        if len(found) >= want:
+                            break
+                if found:
+                    return self._weigh(found, rng)
         discards, tile_drawn, legal = self._draw()
         head = tuple(discards)
         if tile_drawn is None:
             return head
-        p = rng.choice(legal)
-        return head + (p,) + self.quick_followup(p, rng)
+        if self.playout_samples <= 1:
+            p = rng.choice(legal)
+            return head + (p,) + self.quick_followup(p, rng)
+        engine = self.tiles
+        design = engine.tileset.by_id[tile_drawn]
+        found = []
+        for p in rng.sample(legal, min(self.playout_samples, len(legal))):
+            preview = engine.board.preview(design, p.x, p.y, p.rotation, first=not engine.board.tiles)
+            if preview is not None:
+                found.append((p, preview))
+        return head + self._weigh(found, rng) if found else head + (legal[0],) + self.quick_followup(legal[0], rng)
+
+    def _weigh(self, found: list[tuple[PlaceTile, Placement]], rng: random.Random) -> tuple[Any, ...]:
+        """The placement of the best :meth:`quick_worth` among ``found`` (the first on a tie), with its follow-up."""
+        best: tuple[float, tuple[Any, ...]] | None = None
+        for p, preview in found:
+            worth, follow = self.quick_worth(p, preview, rng)
+            if best is None or worth > best[0]:
+                best = (worth, (p,) + follow)
+        assert best is not None
+        return best[1]
 
     def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
         """Play a turn's commands and take its tiles from the pile."""
