@@ -33,7 +33,11 @@ class _Commands(typer.core.TyperGroup):
     commands of :data:`_LAZY` load when asked for."""
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return [*super().list_commands(ctx), *(name for name in _LAZY if name not in self.commands)]
+        names = list(super().list_commands(ctx))
+        for name, after in _LAZY.items():
+            if name not in names:
+                names.insert(names.index(after) + 1 if after in names else len(names), name)
+        return names
 
     def get_command(self, ctx: Any, name: str) -> Any:
         if name in _LAZY and name not in self.commands:
@@ -65,7 +69,6 @@ TilesetOpt = typer.Option(None, "--tileset", help="Use this tile set JSON instea
 
 from grn.clicommon import load_tileset_option as _tileset, no_game as _no_game, print_diagnostic as _print_diagnostic  # noqa: E402
 from grn.clicommon import report as _report  # noqa: E402
-from grn import validate_cli as _validate_cli  # noqa: E402
 from grn.lsp import command as _lsp  # noqa: E402
 
 
@@ -238,9 +241,6 @@ def convert(
             sink.write(("\n ]" if written else "]") + "\n}\n")
         if errors:
             raise typer.Exit(1)  # inside the block: nothing is written
-
-
-_validate_cli.register(app)  # defined in grn.validate_cli: the console script runs it without typer
 
 
 @app.command()
@@ -829,15 +829,22 @@ def schema(
     sys.stdout.write(target.read_text(encoding="utf-8"))
 
 
-#: Commands whose modules load only when the command runs (or ``--help`` lists it): the archive's SQLite and
-#: search, the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
-_LAZY = ("serve", "analyse", "arena", "archive")
+#: Commands whose modules load only when the command runs (or ``--help`` lists it), each with the command
+#: ``--help`` lists it after (None: at the end): validate, defined in grn.validate_cli with the file
+#: validator it drives (the console script runs it without typer, R190); the archive's SQLite and search,
+#: the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
+_LAZY: dict[str, str | None] = {"validate": "convert", "serve": None, "analyse": None, "arena": None,
+                                "archive": None}
 
 
 def _lazy_command(name: str) -> Any:
     """The click command of one of :data:`_LAZY`, registered as its module registers it, on a typer app of its own."""
     holder = typer.Typer()
-    if name == "archive":
+    if name == "validate":
+        from grn.validate_cli import register as register_validate
+
+        register_validate(holder)
+    elif name == "archive":
         from grn.archive.cli import app as archive_app
 
         holder.add_typer(archive_app, name="archive")

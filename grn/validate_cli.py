@@ -14,12 +14,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, List, Optional
 
+from grn import registry
+from grn.batch import Problem, Validator
 from grn.clicommon import load_tileset_option, no_game as _no_game, report as _report
+from grn.ruleset import SeriesChecker
+from grn.validate import GameReport
+from grn.workers import SchedulerError
 
 if TYPE_CHECKING:
     import typer
-
-    from grn.archive.parallel import Validator
 
 
 def validate(
@@ -38,9 +41,6 @@ def validate(
 
     Example: grn validate examples/*.grn
     """
-    from grn.archive.parallel import Validator
-    from grn.workers import SchedulerError
-
     if format not in ("text", "json"):
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
         raise SystemExit(2)
@@ -62,10 +62,6 @@ def validate(
 
 def _check(validator: Validator, files: List[str], format: str, explain: bool) -> int:
     """Validate ``files`` with ``validator``, print the report, and return the exit code."""
-    from grn import registry
-    from grn.archive.parallel import Problem
-    from grn.ruleset import SeriesChecker
-
     games = valid = unfinished = 0
     errors = 0
     # The report streams: each game is written (or printed) as it is checked and then forgotten,
@@ -160,10 +156,7 @@ class _JsonReport:
         self.write(("\n ]" if self.files else "]") + f',\n "summary": {_indented(summary, 1)}\n}}\n')
 
 
-def _explain(report: object) -> None:
-    from grn.validate import GameReport
-
-    assert isinstance(report, GameReport)
+def _explain(report: GameReport) -> None:
     name = dict(report.tags).get("Event") or f"game {report.index + 1}"
     print(f"== {report.file}: {name} ({report.game})")
     for t in report.turns:

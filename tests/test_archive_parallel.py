@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn.archive import parallel
+from grn import batch
 from grn.cli import app
 from grn import workers
 from grn.workers import Inline
@@ -54,7 +54,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 @pytest.fixture(autouse=True)
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(parallel, "CHUNK_GAMES", 2)  # main process only: workers get chunks of 2 games
+    monkeypatch.setattr(batch, "CHUNK_GAMES", 2)  # main process only: workers get chunks of 2 games
 
 
 def _validate(args: list[str]) -> tuple[int, str, str]:
@@ -115,12 +115,12 @@ def test_chunks_stay_bounded(tmp_path: Path) -> None:
             self.out -= 1
             return super().result(future)
 
-    v = parallel.Validator()
+    v = batch.Validator()
     v.runner = Counting()
     v.jobs = 2
     results = list(v.run(str(path)))
-    assert [r.index for r in results if isinstance(r, parallel.GameResult)] == list(range(30))
-    assert max(seen) <= 2 * parallel.IN_FLIGHT
+    assert [r.index for r in results if isinstance(r, batch.GameResult)] == list(range(30))
+    assert max(seen) <= 2 * batch.IN_FLIGHT
 
 
 def _archive_rows(db: Path) -> list[tuple[object, ...]]:

@@ -104,13 +104,23 @@ def add(
     Example: grn archive add club.db games/*.grn
     """
     from grn.archive.db import add_files, print_progress
-    from grn.archive.parallel import start_validator
+    from grn.archive.indexer import indexing_validator
+    from grn.workers import SchedulerError
     import sqlite3
 
     ts = load_tileset_option(tileset)
+    if jobs < 1:
+        print(f"grn archive add: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+        raise typer.Exit(2)
     con = _open(db, create=True)
-    validator = start_validator(ctx, jobs, dask_scheduler, ts, tileset, keep_turns=True,
-                                command="grn archive add", mode="index")
+    try:
+        validator = indexing_validator(jobs=jobs, scheduler=dask_scheduler, tileset=ts,
+                                       tileset_path=None if tileset is None else str(tileset))
+    except SchedulerError as exc:
+        con.close()
+        print(f"grn archive add: error: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    ctx.call_on_close(validator.runner.close)  # the worker processes (or the Dask client) end with the command
     try:
         summary = add_files(con, files, validator, progress=None if quiet else print_progress, batch=batch)
     except sqlite3.DatabaseError as exc:

@@ -23,7 +23,8 @@ from typing import Any, Callable, Iterable
 
 from grn.archive.facts import GameFacts, unpack
 from grn.archive.migrate import upgrade_1_to_2
-from grn.archive.parallel import GameResult, Problem, Validator
+from grn.archive.indexer import indexing_validator
+from grn.batch import GameResult, Problem, Validator
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
 SCHEMA_VERSION = 2
@@ -280,12 +281,12 @@ def add_files(con: sqlite3.Connection, paths: Iterable[str], validator: Validato
 
     A file's games are committed every ``batch`` games (with the file's progress).
 
-    ``validator`` (made with ``mode="index"``, ``keep_turns=True``) says where
+    ``validator`` (an indexing one: :func:`grn.archive.indexer.indexing_validator`) says where
     the work runs; by default in this process.
     """
     summary = AddSummary()
     own = validator is None
-    v = validator or Validator(keep_turns=True, mode="index")
+    v = validator or indexing_validator()
     try:
         for path in paths:
             _add_file(con, v, path, summary, progress, batch)

@@ -29,7 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from grn.archive.facts import game_facts
-from grn.archive.parallel import GameResult
+from grn.batch import GameResult
 from grn.record import Checkpoint, Comment, Record
 from grn.validate import validate_record
 

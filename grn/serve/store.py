@@ -25,7 +25,7 @@ from typing import Any
 
 from grn.archive.db import connect, delete_game, insert_game
 from grn.archive.facts import game_facts
-from grn.archive.parallel import GameResult
+from grn.batch import GameResult
 from grn.archive.search import Filters, game_ids
 from grn.record import Record
 from grn.serve.views import record_for

@@ -17,9 +17,10 @@ of any size streams.
 A GRN game's text goes to a worker and is not sent back: the main process
 keeps each chunk until its results come, and puts the text back in them.
 
-The work done on a chunk is named by ``mode``: ``"validate"`` returns the
-reports; ``"index"`` also returns the facts the archive stores
-(:func:`grn.archive.facts.game_facts`), so that indexing runs in the workers too.
+``grn validate``, ``grn archive add`` and the recorder (``grn serve``) share
+this module.  A caller that wants more from each game than its report (the
+archive's index rows) passes an ``index`` function, which the workers run on
+each game after validating it (:class:`Job`): this module names no caller.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import os
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from grn import registry
 from grn.errors import Diagnostic
@@ -55,8 +56,8 @@ class GameResult:
 
     ``record`` is kept only when the caller needs it back (a game with a
     ``Match`` tag, which the match checker reads; or ``keep_records``).
-    ``text`` is the game's original text (GRN) or its JSON object (JSON form);
-    ``facts`` the archive's index rows (mode ``"index"`` only).
+    ``text`` is the game's original text (GRN), or for a game read from JSON what the ``index``
+    function made of it (empty without one); ``facts`` what the ``index`` function returned.
     """
 
     index: int
@@ -77,15 +78,21 @@ class Problem:
 Item = GameResult | Problem
 
 
+#: What a caller may run on each validated game in the workers: given the record, its report and the
+#: format read ("grn" or "json"), it returns the game's text to keep for a JSON game (None for a GRN game,
+#: whose text the main process has) and the facts to send back.  A module-level function, sent by name.
+IndexFn = Callable[[Record, GameReport, str], tuple[str | None, Any]]
+
+
 @dataclass(frozen=True, slots=True)
 class Job:
-    """What a worker needs besides the games: the file name reports carry, and how to validate."""
+    """What a worker needs besides the games: the file name reports carry, how to validate, what to index."""
 
     file: str
     tileset: str | None
     keep_turns: bool
-    mode: str
     keep_records: bool
+    index: IndexFn | None = None
 
 
 # ---------------------------------------------------------------------------
@@ -103,7 +110,7 @@ def _tileset(path: str | None) -> Any:
 
 def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
          tileset: Any = None) -> list[GameResult]:
-    """Parse (GRN text) and validate a chunk of games; with ``job.mode == "index"`` also extract facts.
+    """Parse (GRN text) and validate a chunk of games; with ``job.index`` also index each game.
 
     A module-level function so that process pools and Dask can send it by name.
     """
@@ -122,19 +129,10 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
         file = record.diagnostics[0].file if record.diagnostics else job.file
         report = validate_record(record, file=file, index=index, tileset=ts, keep_turns=job.keep_turns)
         facts = None
-        if job.mode == "index":
-            import json
-
-            from grn.archive.facts import game_facts
-
-            if fmt == "json":
-                from grn.jsonform import record_to_json  # JSON Schema and all: only for a JSON file
-
-                text = json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":"))
-            facts = game_facts(record, report)
-            # the facts hold what the archive keeps of the turns: do not send them twice
-            report.turns = []
-            report.final_raw_events = ()
+        if job.index is not None:
+            kept, facts = job.index(record, report, fmt)
+            if kept is not None:
+                text = kept
         # the record goes back with its report when the game's checks across a file need it
         keep = job.keep_records or (registry.known(record.game) and registry.find_ruleset(record.game).in_series(record))
         out.append(GameResult(index, report, record if keep else None, text, fmt, facts))
@@ -146,13 +144,13 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
 # Running chunks: serially, in a process pool, or on Dask
 # ---------------------------------------------------------------------------
 
-#: What the process pool's fork server imports once: the reader, the rules, the archive's facts, warmed up.
-PRELOAD = ("grn.archive.parallel", "grn.archive.facts", "grn.archive._warm")
+#: What the process pool's fork server imports once: the reader and the rules, warmed up.
+PRELOAD = ("grn.batch", "grn._warm")
 
 
 def _warm_up() -> None:
     """Run on each Dask worker once: import grn and build its parsers."""
-    import grn.archive._warm  # noqa: F401
+    import grn._warm  # noqa: F401
 
 
 def workers_of(jobs: int, scheduler: str | None) -> int:
@@ -213,19 +211,20 @@ class Validator:
     """
 
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
-                 tileset_path: str | None = None, keep_turns: bool = False, mode: str = "validate",
-                 keep_records: bool = False) -> None:
+                 tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
+                 keep_records: bool = False, preload: tuple[str, ...] = ()) -> None:
         self.jobs = jobs
         self.scheduler = scheduler
         self.tileset_path = tileset_path
         self.keep_turns = keep_turns
-        self.mode = mode
+        self.index = index
         self.keep_records = keep_records
         self.runner: Runner
         if scheduler is not None:
             self.runner = DaskClient(scheduler, _warm_up)
         elif jobs > 1:
-            self.runner = ProcessPool(jobs, PRELOAD)
+            # ``preload``: the modules the caller's index function needs, imported once by the fork server
+            self.runner = ProcessPool(jobs, PRELOAD + preload)
         else:
             self.runner = Inline(tileset=tileset)
 
@@ -238,7 +237,7 @@ class Validator:
     def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
         """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
         name = "<stdin>" if path == "-" else path
-        job = Job(name, self.tileset_path, self.keep_turns, self.mode, self.keep_records)
+        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index)
         pending: deque[Any] = deque()
         # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
         workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
@@ -272,27 +271,3 @@ class Validator:
                 result.text = unit[0].text
         return results
 
-
-def start_validator(ctx: Any, jobs: int, scheduler: str | None, tileset: Any, tileset_path: Any, *,
-                    keep_turns: bool, command: str = "grn validate", mode: str = "validate") -> Validator:
-    """A :class:`Validator` for a command, closed with the command's click context; exits on bad options.
-
-    ``ctx`` is the command's ``typer.Context``: the worker processes (or the
-    Dask client) end when the command does.
-    """
-    import sys
-
-    import typer
-
-    if jobs < 1:
-        print(f"{command}: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
-        raise typer.Exit(2)
-    try:
-        validator = Validator(jobs=jobs, scheduler=scheduler, tileset=tileset,
-                              tileset_path=None if tileset_path is None else str(tileset_path),
-                              keep_turns=keep_turns, mode=mode)
-    except SchedulerError as exc:
-        print(f"{command}: error: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    ctx.call_on_close(validator.runner.close)
-    return validator
