@@ -29,7 +29,8 @@ from grn.games.gold import bot  # noqa: E402
 from grn.games.gold.selfplay import _choose  # noqa: E402
 
 Player = Callable[..., list[str]]
-PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose}
+PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose,
+                               "greedy": lambda state, truth, rng: bot.greedy_move(state)}
 
 
 def margin(first: Player, second: Player, deal: int, swap: bool) -> int:

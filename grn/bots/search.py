@@ -80,9 +80,12 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
 
 def candidate_moves(worlds: Sequence[World], player: str, width: int) -> list[Decision]:
     """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
-    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`)."""
+    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
+    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201)."""
     listed = [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
-    return listed + [d for d in worlds[0].reactions() if d not in listed]
+    moves = listed + [d for d in worlds[0].reactions() if d not in listed]
+    lead = worlds[0].lead()
+    return moves if lead is None else [lead] + [d for d in moves if d != lead]
 
 
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
@@ -112,7 +115,7 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
         for d in alive:
             branch = world.copy()
             branch.play(d)
-            rollout(branch, random.Random(playout_seed), depth)
+            rollout(branch, random.Random(playout_seed), depth, player)
             samples[d].append(margin(branch.value(), player))
             used += 1
         rounds += 1
