@@ -101,7 +101,7 @@ class MctsBot(Bot):
             return candidates[0]
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
-                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1])
+                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True)
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)
