@@ -17,7 +17,7 @@ from grn.games.gold import bot
 from grn.games.gold.bot import REACT, GoldWorld, greedy_move, smart_move
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import GoldState
-from grn.world import margin
+from grn.world import margin, rollout
 
 GOLD = games.find_ruleset("gold")
 SEATS = [("red", ("red", "yellow")), ("green", ("green", "blue"))]
@@ -132,14 +132,32 @@ def test_the_search_puts_the_lead_first_and_keeps_greedys_best_among_its_candida
     assert len(candidates) == len(set(candidates))
 
 
-def test_the_search_plays_the_lead_unless_another_turn_is_clearly_better_and_stays_reproducible():
-    table = _table(4, 10)
+def test_the_search_plays_the_reactive_turn_that_leads_it_where_the_greedy_led_search_never_did():
     mcts = make_bot("mcts", GOLD, playouts=40)
-    picks = [mcts.choose(table.state.copy(), random.Random(7)) for _ in range(2)]
-    assert picks[0] == picks[1]
+    tables = [t for t in (_table(deal, 8) for deal in range(8)) if not t.is_over and t.state.flips_due == 2]
     old = bot.LEAD
+    picks = {}
     try:
-        bot.LEAD = "greedy"  # the search before R201: greedy's best leads
-        assert table.lead() is None
+        for lead in ("smart", "greedy"):
+            bot.LEAD = lead
+            picks[lead] = [mcts.choose(t.state.copy(), random.Random(i)) for i, t in enumerate(tables)]
+            # the same seed, the same choices
+            assert picks[lead] == [mcts.choose(t.state.copy(), random.Random(i)) for i, t in enumerate(tables)]
+            if lead == "greedy":
+                assert all(t.lead() is None for t in tables)
     finally:
         bot.LEAD = old
+    reactive = {lead: sum(1 for p in ps if p[1:] == (REACT,)) for lead, ps in picks.items()}
+    assert reactive["greedy"] == 0 and reactive["smart"] >= 2
+
+
+def test_a_game_without_an_opponent_model_plays_its_playouts_as_before():
+    # the tile games have none (World.opponent_move's default): a playout that names the searcher is the same game
+    rush = games.find_ruleset("goldrush")
+    _, engine = new_game(rush, 2, 11)
+    world = rush.determinise(engine, random.Random(11))
+    a, b = world.copy(), world.copy()
+    rollout(a, random.Random(5), 12)
+    rollout(b, random.Random(5), 12, world.player)
+    assert a.engine.scores == b.engine.scores and a.engine.turn == b.engine.turn
+    assert world.lead() is None
