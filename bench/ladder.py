@@ -51,10 +51,11 @@ def apply_settings(settings: list[str]) -> None:
 def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict:
     """Play deal ``deal`` twice (both seatings); the pair's result as a JSON-able dict."""
     ruleset = games.find_ruleset(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     r = match(ruleset, make_bot(first, ruleset), make_bot(second, ruleset), 1, seed * 1000 + deal)
     return {"game": game, "first": first, "second": second, "deal": deal, "wins": r.wins, "games": r.games,
-            "margins": r.margins, "seconds": round(time.perf_counter() - start, 2), "load": os.getloadavg()[0]}
+            "margins": r.margins, "seconds": round(time.perf_counter() - start, 2),
+            "cpu": round(time.process_time() - cpu, 2), "load": os.getloadavg()[0]}
 
 
 def summary(lines: list[dict]) -> str:
