@@ -2,9 +2,12 @@
 
     nice .venv/bin/python bench/gold_players.py --deals 200
     nice .venv/bin/python bench/gold_players.py --deals 200 --worth 0,1,1.5,2
+    nice .venv/bin/python bench/gold_players.py --deals 100 --first smart --second greedy-bot
 
 Plays ``smart`` (:func:`grn.games.gold.bot.smart_move`) against ``memory``
-(self-play's player, the search's playouts before R175) on ``--deals`` deals,
+(self-play's player, the search's playouts before R175), or any two of those,
+``greedy`` (:func:`grn.games.gold.bot.greedy_move`, the playouts' model of the
+greedy bot, R200) and ``greedy-bot`` (the greedy bot itself), on ``--deals`` deals,
 each twice with the seats swapped, to the end of the game; prints the first
 player's score (a tie counts half) and mean final margin with its standard
 error, once per value of the miner's worth (``MINER_WORTH``) asked for.  The
@@ -24,12 +27,24 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grn import games  # noqa: E402
+from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import new_game  # noqa: E402
 from grn.games.gold import bot  # noqa: E402
+from grn.games.gold.rules import GoldState  # noqa: E402
 from grn.games.gold.selfplay import _choose  # noqa: E402
 
 Player = Callable[..., list[str]]
-PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose}
+_GREEDY_BOT = make_bot("greedy", games.find_ruleset("gold"))
+
+
+def _greedy_bot(state: GoldState, truth: dict, rng: random.Random) -> list[str]:
+    """The ladder's greedy bot itself (8 sampled deals a turn); it reads no face it has not seen."""
+    return list(_GREEDY_BOT.choose(state.copy(), rng))  # type: ignore[arg-type]
+
+
+PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose,
+                               "greedy": lambda state, truth, rng: bot.greedy_move(state),
+                               "greedy-bot": _greedy_bot}
 
 
 def margin(first: Player, second: Player, deal: int, swap: bool) -> int:

@@ -13,6 +13,7 @@ Deals are interleaved across games and pairings, so every pairing advances.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import math
 import os
@@ -31,13 +32,30 @@ GAMES = ("goldrush", "carcassonne", "gold")
 PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
 
 
+def apply_settings(settings: list[str]) -> None:
+    """Set module attributes, ``grn.games.gold.bot.OPPONENT=smart`` (a variant measured on the same deals;
+    a value is read as JSON when it parses, else as a string)."""
+    for item in settings:
+        target, _, raw = item.partition("=")
+        module, _, attr = target.rpartition(".")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        mod = importlib.import_module(module)
+        if not hasattr(mod, attr):
+            raise SystemExit(f"ladder.py: --set {item}: {module} has no attribute {attr}")
+        setattr(mod, attr, value)
+
+
 def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict:
     """Play deal ``deal`` twice (both seatings); the pair's result as a JSON-able dict."""
     ruleset = games.find_ruleset(game)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     r = match(ruleset, make_bot(first, ruleset), make_bot(second, ruleset), 1, seed * 1000 + deal)
     return {"game": game, "first": first, "second": second, "deal": deal, "wins": r.wins, "games": r.games,
-            "margins": r.margins, "seconds": round(time.perf_counter() - start, 2), "load": os.getloadavg()[0]}
+            "margins": r.margins, "seconds": round(time.perf_counter() - start, 2),
+            "cpu": round(time.process_time() - cpu, 2), "load": os.getloadavg()[0]}
 
 
 def summary(lines: list[dict]) -> str:
@@ -65,23 +83,54 @@ def summary(lines: list[dict]) -> str:
     return "\n".join(rows)
 
 
+def _load(paths: list[str]) -> dict[tuple, dict]:
+    seen: dict[tuple, dict] = {}
+    for path in paths:  # runs in parallel may have played a deal twice: count it once
+        for x in (json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()):
+            seen.setdefault((x["game"], x["first"], x["second"], x["deal"]), x)
+    return seen
+
+
+def paired(base: dict[tuple, dict], variant: dict[tuple, dict]) -> str:
+    """The variant's score and margin against the base's on the deals both played, with standard errors."""
+    keys = sorted(set(base) & set(variant))
+    if len(keys) < 2:
+        return "fewer than two deals in common"
+    ds = [variant[k]["wins"] / variant[k]["games"] - base[k]["wins"] / base[k]["games"] for k in keys]
+    dm = [sum(variant[k]["margins"]) / len(variant[k]["margins"]) - sum(base[k]["margins"]) / len(base[k]["margins"])
+          for k in keys]
+    sb = sum(base[k]["wins"] for k in keys) / sum(base[k]["games"] for k in keys)
+    sv = sum(variant[k]["wins"] for k in keys) / sum(variant[k]["games"] for k in keys)
+
+    def mse(xs: list[float]) -> tuple[float, float]:
+        m = sum(xs) / len(xs)
+        return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
+    (s, s_se), (m, m_se) = mse(ds), mse(dm)
+    return (f"{len(keys)} deals in common: base {100 * sb:.1f}%, variant {100 * sv:.1f}%; variant - base: "
+            f"{100 * s:+.1f} ± {100 * s_se:.1f} points of score, {m:+.2f} ± {m_se:.2f} points of margin a game")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=100, help="deals per pairing (two games each)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first-deal", type=int, default=0, help="start at this deal (deals first-deal..deals-1)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--out", default="ladder.jsonl")
     ap.add_argument("--pairings", default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
                     help="which pairings, e.g. greedy-random")
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
+                    help="a variant: set a module attribute in every worker (repeatable)")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the table of runs and stop")
+    ap.add_argument("--paired", metavar="JSONL", nargs=2, help="BASE VARIANT: the variant against the base on the "
+                    "deals both played (a comma joins several files into one side)")
     args = ap.parse_args()
     if args.summary:
-        seen: dict[tuple, dict] = {}
-        for path in args.summary:  # runs in parallel may have played a deal twice: count it once
-            for x in (json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()):
-                seen.setdefault((x["game"], x["first"], x["second"], x["deal"]), x)
-        print(summary(list(seen.values())))
+        print(summary(list(_load(args.summary).values())))
+        return
+    if args.paired:
+        print(paired(_load(args.paired[0].split(",")), _load(args.paired[1].split(","))))
         return
     done = set()
     out = Path(args.out)
@@ -89,9 +138,10 @@ def main() -> None:
         for x in (json.loads(x) for x in out.read_text().splitlines() if x.strip()):
             done.add((x["game"], x["first"], x["second"], x["deal"]))
     pairings = [tuple(p.split("-")) for p in args.pairings.split(",")]
-    work = [(g, a, b, d, args.seed) for d in range(args.deals) for a, b in pairings for g in args.games.split(",")
+    work = [(g, a, b, d, args.seed) for d in range(args.first_deal, args.deals) for a, b in pairings for g in args.games.split(",")
             if (g, a, b, d) not in done]
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as sink:
+    apply_settings(args.set)
+    with ProcessPoolExecutor(max_workers=args.jobs, initializer=apply_settings, initargs=(args.set,)) as pool, out.open("a") as sink:
         futures = [pool.submit(one_deal, *w) for w in work]
         for future in as_completed(futures):
             sink.write(json.dumps(future.result()) + "\n")

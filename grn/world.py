@@ -116,9 +116,20 @@ class World:
         bot, which chooses a whole turn in advance.  Default: none."""
         return []
 
+    def lead(self) -> Decision | None:
+        """The decision a search must beat to play another (R201): the playout player's own choice, read from
+        what the player to move knows, when the game has a playout player stronger than the greedy bot;
+        default ``None`` (the greedy bot's best leads)."""
+        return None
+
     def rollout_move(self, rng: random.Random) -> Decision:
         """A quick decision for a playout (default: :meth:`random_move`)."""
         return self.random_move(rng)
+
+    def opponent_move(self, rng: random.Random) -> Decision:
+        """A playout's decision for an opponent of the player whose move is searched: how the search models
+        the other players (default: :meth:`rollout_move`, as the searching player plays)."""
+        return self.rollout_move(rng)
 
     def random_move(self, rng: random.Random) -> Decision:
         """A legal decision at random (the ``random`` bot; default: one of :meth:`moves`)."""
@@ -129,12 +140,16 @@ class World:
         return ()
 
 
-def rollout(world: World, rng: random.Random, horizon: int) -> None:
-    """Play up to ``horizon`` turns of quick decisions (fewer when the game ends)."""
+def rollout(world: World, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
+    """Play up to ``horizon`` turns of quick decisions (fewer when the game ends); the turns of players other
+    than ``searcher`` (when given) are :meth:`World.opponent_move`."""
     for _ in range(horizon):
         if world.is_over:
             return
-        world.play(world.rollout_move(rng))
+        if searcher is None or world.player == searcher:
+            world.play(world.rollout_move(rng))
+        else:
+            world.play(world.opponent_move(rng))
 
 
 __all__ = ["World", "Decision", "NoBot", "margin", "rollout"]

@@ -81,8 +81,10 @@ class GreedyBot(Bot):
 class MctsBot(Bot):
     """Determinised Monte-Carlo search at the root: the ``width`` best moves by immediate worth (several
     placements in a tile game, R171) race through playouts in sampled worlds
-    (:func:`grn.bots.search.evaluate`); the best mean wins when it beats the first candidate (the best by
-    immediate worth) by more than one standard error (measured on the same worlds), else the first stands."""
+    (:func:`grn.bots.search.evaluate`, the playouts playing the opponents by the world's model of them, R200);
+    the best mean wins when it beats the first candidate (the world's :meth:`~grn.world.World.lead`, else the
+    best by immediate worth, R201) by more than one standard error (measured on the same worlds), else the first
+    stands."""
 
     name = "mcts"
 
@@ -101,7 +103,7 @@ class MctsBot(Bot):
             return candidates[0]
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
-                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1])
+                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True)
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)

@@ -80,18 +80,25 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
 
 def candidate_moves(worlds: Sequence[World], player: str, width: int) -> list[Decision]:
     """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
-    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`)."""
+    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
+    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201)."""
     listed = [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
-    return listed + [d for d in worlds[0].reactions() if d not in listed]
+    moves = listed + [d for d in worlds[0].reactions() if d not in listed]
+    lead = worlds[0].lead()
+    return moves if lead is None else [lead] + [d for d in moves if d != lead]
 
 
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
-             keep: Sequence[Decision] = (), horizon: int | None = None) -> list[Estimate]:
+             keep: Sequence[Decision] = (), horizon: int | None = None,
+             opponents: bool = False) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.ruleset.Ruleset.hand_of`); ``seed`` makes the
-    result reproducible (with a playout budget; a time budget depends on the machine's speed).  Returns one
+    result reproducible (with a playout budget; a time budget depends on the machine's speed).  With
+    ``opponents`` the playouts play the other players' turns by the world's model of them
+    (:meth:`grn.world.World.opponent_move`: a bot facing a known kind of player, R200), else as the player
+    to move plays (an analysis judges a player against any opponent).  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:
@@ -105,6 +112,7 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     start = time.perf_counter()
     rng = random.Random(seed)
     rounds = 0
+    searcher = player if opponents else None
     while alive:
         world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
         depth = world.horizon if horizon is None else horizon
@@ -112,7 +120,7 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
         for d in alive:
             branch = world.copy()
             branch.play(d)
-            rollout(branch, random.Random(playout_seed), depth)
+            rollout(branch, random.Random(playout_seed), depth, searcher)
             samples[d].append(margin(branch.value(), player))
             used += 1
         rounds += 1

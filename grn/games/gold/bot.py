@@ -21,6 +21,12 @@ from grn.world import Decision, World
 #: The playout player (R175): ``"smart"`` (:func:`smart_move`) or ``"memory"`` (self-play's player, the
 #: search's playouts before R175; kept to measure the two against each other, bench/gold_players.py).
 ROLLOUT = "smart"
+#: How the search's playouts play the opponents of the player searching (R200): ``"greedy"`` (:func:`greedy_move`,
+#: the greedy bot's choice with exact odds) or ``"smart"`` (:func:`smart_move`, as the player searching plays).
+OPPONENT = "greedy"
+#: The decision the search must beat (R201): ``"smart"`` (:meth:`GoldWorld.lead`, the playout player's turn) or
+#: ``"greedy"`` (the greedy bot's best, before R201).
+LEAD = "smart"
 #: How a reactive turn picks its second card (R175): ``"worth"`` (:func:`best_second`) or ``"partner"`` (R140).
 REACTION = "worth"
 
@@ -96,11 +102,39 @@ class GoldWorld(World):
             places = (places[0], reaction(self.state, places[0], truth[places[0]]))
         return tuple(FlipCard(p, truth[p]) for p in places)
 
+    def lead(self) -> Decision | None:
+        """:func:`smart_move`'s turn as a decision (R201): the best remembered gold carried out, else the
+        reactive turn; in the rush, the best remembered gold, else an unseen card.  Reads only what the player
+        to move knows; ``None`` when nothing is left unseen (the greedy bot's best leads)."""
+        if ROLLOUT != "smart" or LEAD != "smart":
+            return None
+        state = self.state
+        known = state.known_faces()
+        down = state.face_down()
+        unseen = [p for p in down if p not in known]
+        if state.flips_due == 1:
+            golds = [p for p, c in known.items() if c.kind == "gold"]
+            if golds:
+                return (max(golds, key=lambda p: known[p].value),)
+            return (unseen[0],) if unseen else None
+        pair = _carry(state, known)
+        if pair is not None:
+            return tuple(sorted(pair, key=down.index))
+        reactive = self.reactions()
+        return reactive[0] if reactive else None
+
     def rollout_move(self, rng: random.Random) -> Decision:
         """The playout player (:func:`smart_move`, R175)."""
         if ROLLOUT == "memory":
             return tuple(_choose(self.state, self.truth, rng))
         return tuple(smart_move(self.state, self.truth, rng))
+
+    def opponent_move(self, rng: random.Random) -> Decision:
+        """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with
+        ``OPPONENT = "smart"``."""
+        if OPPONENT == "greedy":
+            return tuple(greedy_move(self.state))
+        return self.rollout_move(rng)
 
     def random_move(self, rng: random.Random) -> Decision:
         """Any face-down cards, at random."""
@@ -179,31 +213,112 @@ def _second(state: GoldState, first: str, face: Card, known: dict[str, Card], un
     return second
 
 
-def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
-    """Self-play's player, with :func:`best_second` choosing the card after an unseen first one: carry out the
-    best remembered gold with a miner of one's own (or nobody's), else turn an unseen card and pair it with
-    what is worth most (reading only that card's face)."""
-    if state.flips_due == 1:
-        return _choose(state, truth, rng)
+def _carry(state: GoldState, known: dict[str, Card]) -> list[str] | None:
+    """The remembered miner of the player's own (or nobody's) and the best remembered gold it carries out."""
     player = state.current_player
-    known = state.known_faces()
     owners = state.owners
     golds = [p for p, c in known.items() if c.kind == "gold"]
+    best, pair = 0, None
     if golds:
-        best, pair = 0, None
         for m, c in known.items():
             if c.kind == "miner" and owners.get(c.colour) in (None, player):  # type: ignore[arg-type]
                 for g in golds:
                     v = known[g].value
                     if c.value >= v > best:
                         best, pair = v, [m, g]
-        if pair is not None:
-            return pair
+    return pair
+
+
+def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
+    """Self-play's player, with :func:`best_second` choosing the card after an unseen first one: carry out the
+    best remembered gold with a miner of one's own (or nobody's), else turn an unseen card and pair it with
+    what is worth most (reading only that card's face)."""
+    if state.flips_due == 1:
+        return _choose(state, truth, rng)
+    known = state.known_faces()
+    pair = _carry(state, known)
+    if pair is not None:
+        return pair
     unknown = [p for p in state.face_down() if p not in known]
     if not unknown:
         return _choose(state, truth, rng)
     first = rng.choice(unknown)
     return [first, _second(state, first, truth[first], known, unknown, rng)]
+
+
+def greedy_move(state: GoldState) -> list[str]:
+    """The greedy bot's turn, with the exact odds of the faces nobody has seen instead of its 8 sampled deals
+    (R200): the turn whose expected immediate gold (the player's minus the mean of the opponents') is highest,
+    the first in the order the bots list turns on a tie (remembered pairs, a remembered card with an unseen
+    one, two unseen).  Reads only what the player to move knows."""
+    player = state.current_player
+    owners = state.owners
+    against = -1.0 / max(1, len(state.players) - 1)
+    known = state.known_faces()
+    down = state.face_down()
+    seen = [p for p in down if p in known]
+    unseen = [p for p in down if p not in known]
+    n = len(unseen)
+    # over the faces nobody has seen: gold_upto[v], the gold of value <= v; miners_from[v], the miners of
+    # value >= v, each counted +1 when it carries for the player (theirs or nobody's), else ``against``
+    gold_upto = [0.0] * 8
+    miners_from = [0.0] * 8
+    for c, k in state.unseen_cards().items():
+        if c.kind == "gold":
+            gold_upto[c.value] += c.value * k
+        elif c.kind == "miner":
+            o = owners.get(c.colour)  # type: ignore[arg-type]
+            miners_from[c.value] += k if o is None or o == player else against * k
+    for v in range(1, 8):
+        gold_upto[v] += gold_upto[v - 1]
+    for v in range(6, -1, -1):
+        miners_from[v] += miners_from[v + 1]
+
+    def beside_unseen(c: Card) -> float:  # the worth of ``c`` with an unseen card, times ``n``
+        if c.kind == "gold":
+            return c.value * miners_from[c.value]
+        if c.kind == "miner":
+            o = owners.get(c.colour)  # type: ignore[arg-type]
+            return (1.0 if o is None or o == player else against) * gold_upto[c.value]
+        return 0.0
+
+    if state.flips_due == 1:
+        best, choice = -1e9, [down[0]]
+        for p in seen:
+            c = known[p]
+            w = float(c.value) if c.kind == "gold" else 0.0
+            if w > best:
+                best, choice = w, [p]
+        if n and gold_upto[7] / n > best:
+            choice = [unseen[0]]
+        return choice
+    best, pair = -1e9, down[:2]
+    if len(seen) >= 2:
+        best, pair = 0.0, seen[:2]
+        miners = [p for p in seen if known[p].kind == "miner"]
+        for g in seen:
+            gc = known[g]
+            if gc.kind != "gold":
+                continue
+            for m in miners:
+                mc = known[m]
+                if mc.value >= gc.value:
+                    o = owners.get(mc.colour)  # type: ignore[arg-type]
+                    w = gc.value * (1.0 if o is None or o == player else against)
+                    if w > best:
+                        best, pair = w, sorted((g, m), key=down.index)
+    if n:
+        for p in seen:
+            w = beside_unseen(known[p]) / n
+            if w > best:
+                best, pair = w, [p, unseen[0]]
+    if n >= 2:
+        total = 0.0
+        for c, k in state.unseen_cards().items():
+            total += k * beside_unseen(c)
+        if total / (n * (n - 1)) > best:
+            pair = unseen[:2]
+    return pair
 
 
 #: What a miner is worth to its owner while it may still carry gold (the playout player's duels, R175).
@@ -265,4 +380,4 @@ def words(engine: GoldState, decision: Sequence[str]) -> str:
     return "turn over " + " and ".join(parts)
 
 
-__all__ = ["GoldWorld", "REACT", "reaction", "canonical", "words"]
+__all__ = ["GoldWorld", "REACT", "greedy_move", "smart_move", "best_second", "reaction", "canonical", "words"]
