@@ -1,10 +1,18 @@
 """Validating the games of a file in several processes, or on a Dask cluster, in file order.
 
-The main process reads a file and cuts it into chunks of whole games (the text
-of each game and the line it starts on, or the records of a JSON file); worker
-processes parse and validate a chunk and send back the reports.  Results are
-taken back in the order the chunks were sent, so a parallel run reports
-exactly what a serial run reports, in the same order.
+The main process cuts a file into chunks of whole games; worker processes parse
+and validate a chunk and send back the reports.  Results are taken back in the
+order the chunks were sent, so a parallel run reports exactly what a serial run
+reports, in the same order.  A chunk is one of:
+
+* where its games lie in a GRN file (:class:`FileChunk`: byte offsets and first
+  lines, found by :class:`grn.gamespans.SpanReader`): the worker reads them from
+  the file itself (R220), so the main process neither splits the file line by
+  line nor sends its text;
+* the text of each game and the line it starts on (standard input, a file the
+  span reader stops in, a caller that wants each game's text back, a Dask
+  cluster whose workers cannot see the file);
+* the records of a JSON file.
 
 Memory stays bounded: at most ``jobs * IN_FLIGHT`` chunks are out at a time,
 each of at most ``CHUNK_GAMES`` games or ``CHUNK_CHARS`` characters, so a file
@@ -14,7 +22,7 @@ of any size streams.
 * ``scheduler="tcp://host:port"``: a :class:`grn.workers.DaskClient` of a running
   Dask cluster (``pip install 'grn[dask]'``); the workers need grn installed.
 
-A GRN game's text goes to a worker and is not sent back: the main process
+A GRN game's text sent to a worker is not sent back: the main process
 keeps each chunk until its results come, and puts the text back in them.
 
 ``grn validate``, ``grn archive add`` and the recorder (``grn serve``) share
@@ -31,8 +39,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
-from grn import registry
+from grn import registry, sources
 from grn.errors import Diagnostic
+from grn.gamespans import GameSpan, SpanReader
 from grn.notation import Chunk, read_chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
@@ -76,6 +85,43 @@ class Problem:
 
 
 Item = GameResult | Problem
+
+
+@dataclass(frozen=True, slots=True)
+class FileRef:
+    """A file the workers read themselves, as the main process saw it (a worker checks it sees the same one)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, path: str) -> "FileRef":
+        """The file at ``path`` as it is now (``OSError`` if there is none)."""
+        st = os.stat(path)
+        return cls(path, st.st_size, st.st_mtime_ns)
+
+    def seen(self) -> bool:
+        """Whether this process sees the same file: the same size and modification time at the same path."""
+        try:
+            return FileRef.of(self.path) == self
+        except OSError:
+            return False
+
+
+@dataclass(frozen=True, slots=True)
+class FileChunk:
+    """Games of a GRN file that a worker reads from the file: their spans, in order."""
+
+    file: FileRef
+    spans: tuple[GameSpan, ...]
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+
+class FileChanged(Exception):
+    """A worker found the file other than the main process saw it (changed while read, or not shared)."""
 
 
 #: What a caller may run on each validated game in the workers: given the record, its report and the
@@ -140,6 +186,29 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
     return out
 
 
+def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None) -> list[GameResult]:
+    """:func:`work` on games the worker reads from the file itself (R220): their bytes are read at once and each
+    game's text cut from them, as :func:`grn.notation.split_games` cuts it (the main process found the spans)."""
+    if not chunk.file.seen():
+        raise FileChanged(chunk.file.path)
+    base = chunk.spans[0].start
+    with open(chunk.file.path, "rb") as fh:
+        fh.seek(base)
+        data = fh.read(chunk.spans[-1].end - base)
+    games: list[tuple[Chunk, int] | Record] = []
+    for n, span in enumerate(chunk.spans):
+        text = data[span.start - base:span.end - base].decode("utf-8")
+        if span.start == 0 and text.startswith("\ufeff"):
+            text = text[1:]  # split_games drops a UTF-8 byte-order mark
+        games.append((Chunk(text, span.first_line), first_index + n))
+    return work(job, games, first_index, tileset)
+
+
+def sees_file(file: FileRef) -> bool:
+    """Run on each Dask worker: whether it can read the file itself (a local cluster, a shared file system)."""
+    return file.seen()
+
+
 # ---------------------------------------------------------------------------
 # Running chunks: serially, in a process pool, or on Dask
 # ---------------------------------------------------------------------------
@@ -168,11 +237,13 @@ def _file_size(path: str) -> int | None:
         return None
 
 
-def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
+def _chunks(path: str, workers: int = 1, file: FileRef | None = None) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
     """Group the games of ``path`` into chunks for ``workers`` workers; problems pass through in their place.
 
     With more than one worker and a file of known size the chunks shrink towards the end of the file, so
     that no worker is left with a long last chunk while the others wait (the wall time of a parallel run).
+    With ``file`` (the workers can read it) the chunks are spans of the file as far as
+    :class:`~grn.gamespans.SpanReader` reads it, then the text of the rest.
     """
     total = _file_size(path) if workers > 1 else None
     sent = 0
@@ -182,6 +253,30 @@ def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
             return CHUNK_CHARS
         return max(MIN_CHUNK_CHARS, min(CHUNK_CHARS, (total - sent) // (GUIDE * workers)))
 
+    done = 0  # games given as spans
+    if file is not None:
+        try:
+            fh = open(path, "rb")
+        except OSError:
+            fh = None  # the text path says what is wrong, in its place
+        if fh is not None:
+            with fh:
+                reader = SpanReader(fh)
+                spans: list[GameSpan] = []
+                want = target()
+                for span in reader:
+                    spans.append(span)
+                    if len(spans) >= CHUNK_GAMES or span.end - spans[0].start >= want:
+                        yield FileChunk(file, tuple(spans))
+                        sent += span.end - spans[0].start
+                        done += len(spans)
+                        spans = []
+                        want = target()
+                if spans:
+                    yield FileChunk(file, tuple(spans))
+                    done += len(spans)
+                if not reader.stopped:
+                    return
     batch: list[Unit] = []
     size = 0
     want = target()
@@ -191,6 +286,9 @@ def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
                 yield batch
                 batch, size = [], 0
             yield unit
+            continue
+        if done:  # read as spans already: only counted here (the file is cut line by line from its start)
+            done -= 1
             continue
         batch.append(unit)
         size += len(unit[0].text) if isinstance(unit, tuple) else 2000
@@ -212,13 +310,16 @@ class Validator:
 
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
                  tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
-                 keep_records: bool = False, preload: tuple[str, ...] = ()) -> None:
+                 keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True) -> None:
         self.jobs = jobs
         self.scheduler = scheduler
         self.tileset_path = tileset_path
         self.keep_turns = keep_turns
         self.index = index
         self.keep_records = keep_records
+        #: whether each GRN game's text comes back in its result (the archive keeps it; validate does not:
+        #: then the workers read a file's games from the file themselves, R220)
+        self.texts = texts
         self.runner: Runner
         if scheduler is not None:
             self.runner = DaskClient(scheduler, _warm_up)
@@ -234,6 +335,19 @@ class Validator:
     def __exit__(self, *exc: object) -> None:
         self.runner.close()
 
+    def _readable(self, path: str) -> FileRef | None:
+        """The file, when the workers are to read its games themselves: a GRN file they see as this process
+        does (on Dask, every worker is asked: a remote cluster needs the file at the same path)."""
+        if self.texts or isinstance(self.runner, Inline) or path == "-" or sources.is_json(path):
+            return None
+        try:
+            file = FileRef.of(path)
+        except OSError:
+            return None  # the text path reports it in its place
+        if isinstance(self.runner, DaskClient) and not all(self.runner.everywhere(sees_file, file)):
+            return None
+        return file
+
     def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
         """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
         name = "<stdin>" if path == "-" else path
@@ -243,31 +357,39 @@ class Validator:
         workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
         limit = workers * IN_FLIGHT
         index = 0
-        for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers):
-            if isinstance(chunk, Diagnostic):
-                # a problem ends what can be read: first drain the games before it
-                while pending:
+        try:
+            for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers, self._readable(path)):
+                if isinstance(chunk, Diagnostic):
+                    # a problem ends what can be read: first drain the games before it
+                    while pending:
+                        yield from self._results(pending.popleft())
+                    yield Problem(chunk)
+                    continue
+                first = index
+                index += len(chunk)
+                if first + len(chunk) <= skip:
+                    continue
+                if isinstance(chunk, FileChunk):
+                    if first < skip:
+                        chunk, first = FileChunk(chunk.file, chunk.spans[skip - first:]), skip
+                    pending.append((self.runner.submit(work_file, job, chunk, first), chunk))
+                else:
+                    if first < skip:
+                        chunk, first = chunk[skip - first:], skip
+                    pending.append((self.runner.submit(work, job, chunk, first), chunk))
+                while len(pending) >= limit:
                     yield from self._results(pending.popleft())
-                yield Problem(chunk)
-                continue
-            first = index
-            index += len(chunk)
-            if first + len(chunk) <= skip:
-                continue
-            if first < skip:
-                chunk, first = chunk[skip - first:], skip
-            pending.append((self.runner.submit(work, job, chunk, first), chunk))
-            while len(pending) >= limit:
+            while pending:
                 yield from self._results(pending.popleft())
-        while pending:
-            yield from self._results(pending.popleft())
+        except FileChanged:
+            yield Problem(Diagnostic("the file changed while it was read: validate it again", None, name, code="io"))
 
-    def _results(self, sent: tuple[Any, list[Unit]]) -> list[GameResult]:
+    def _results(self, sent: tuple[Any, list[Unit] | FileChunk]) -> list[GameResult]:
         """A chunk's results, each GRN game with its text again (kept here, not sent back and forth)."""
         future, chunk = sent
         results: list[GameResult] = self.runner.result(future)
-        for result, unit in zip(results, chunk):
-            if isinstance(unit, tuple):
-                result.text = unit[0].text
+        if not isinstance(chunk, FileChunk):
+            for result, unit in zip(results, chunk):
+                if isinstance(unit, tuple):
+                    result.text = unit[0].text
         return results
-

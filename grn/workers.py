@@ -135,6 +135,10 @@ class DaskClient:
     def __repr__(self) -> str:
         return f"DaskClient({self.address!r})"
 
+    def everywhere(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """What ``fn(*args)`` (a module-level function) gives on each worker of the cluster."""
+        return list(self.client.run(fn, *args).values())
+
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         # pure=False: two units with equal arguments are still two pieces of work
         return self.client.submit(fn, *args, pure=False)
