@@ -55,6 +55,9 @@ CHUNK_CHARS = 512 * 1024
 #: of the text not yet sent) so that the workers finish together; a chunk is never smaller than this.
 MIN_CHUNK_CHARS = 16 * 1024
 GUIDE = 4
+#: A chunk of games the workers read from the file holds at most this many games (without each turn's report):
+#: few tasks, as each costs the pool or the Dask scheduler something, and results still small.
+FILE_CHUNK_GAMES = 256
 #: Chunks out at a time per worker (enough to keep every worker busy while the main process reads).
 IN_FLIGHT = 3
 
@@ -237,13 +240,14 @@ def _file_size(path: str) -> int | None:
         return None
 
 
-def _chunks(path: str, workers: int = 1, file: FileRef | None = None) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
+def _chunks(path: str, workers: int = 1, file: FileRef | None = None,
+            file_games: int = CHUNK_GAMES) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
     """Group the games of ``path`` into chunks for ``workers`` workers; problems pass through in their place.
 
     With more than one worker and a file of known size the chunks shrink towards the end of the file, so
     that no worker is left with a long last chunk while the others wait (the wall time of a parallel run).
     With ``file`` (the workers can read it) the chunks are spans of the file as far as
-    :class:`~grn.gamespans.SpanReader` reads it, then the text of the rest.
+    :class:`~grn.gamespans.SpanReader` reads it (at most ``file_games`` games), then the text of the rest.
     """
     total = _file_size(path) if workers > 1 else None
     sent = 0
@@ -266,7 +270,7 @@ def _chunks(path: str, workers: int = 1, file: FileRef | None = None) -> Iterato
                 want = target()
                 for span in reader:
                     spans.append(span)
-                    if len(spans) >= CHUNK_GAMES or span.end - spans[0].start >= want:
+                    if len(spans) >= file_games or span.end - spans[0].start >= want:
                         yield FileChunk(file, tuple(spans))
                         sent += span.end - spans[0].start
                         done += len(spans)
@@ -357,8 +361,11 @@ class Validator:
         workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
         limit = workers * IN_FLIGHT
         index = 0
+        # each turn's report makes a game's result large: then chunks of as few games as text chunks
+        file_games = CHUNK_GAMES if self.keep_turns or self.keep_records else FILE_CHUNK_GAMES
         try:
-            for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers, self._readable(path)):
+            for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers, self._readable(path),
+                                 file_games):
                 if isinstance(chunk, Diagnostic):
                     # a problem ends what can be read: first drain the games before it
                     while pending:
