@@ -142,6 +142,9 @@ class Job:
     keep_turns: bool
     keep_records: bool
     index: IndexFn | None = None
+    #: the caller reads of a report only its diagnostics and whether the game is complete (validate's text
+    #: report): a game read from the file comes back with no more (R222)
+    slim: bool = False
 
 
 # ---------------------------------------------------------------------------
@@ -204,7 +207,18 @@ def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None)
         if span.start == 0 and text.startswith("\ufeff"):
             text = text[1:]  # split_games drops a UTF-8 byte-order mark
         games.append((Chunk(text, span.first_line), first_index + n))
-    return work(job, games, first_index, tileset)
+    results = work(job, games, first_index, tileset)
+    if job.slim:
+        for result in results:
+            if result.record is None:  # (a record kept for a check across games goes back with all its report)
+                result.report = _slim(result.report)
+    return results
+
+
+def _slim(report: GameReport) -> GameReport:
+    """A report with only what validate's text report reads: diagnostics, completeness, turns played."""
+    return GameReport(report.index, report.file, report.game, (), report.diagnostics, complete=report.complete,
+                      turns_played=report.turns_played)
 
 
 def sees_file(file: FileRef) -> bool:
@@ -314,7 +328,8 @@ class Validator:
 
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
                  tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
-                 keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True) -> None:
+                 keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True,
+                 slim: bool = False) -> None:
         self.jobs = jobs
         self.scheduler = scheduler
         self.tileset_path = tileset_path
@@ -324,6 +339,7 @@ class Validator:
         #: whether each GRN game's text comes back in its result (the archive keeps it; validate does not:
         #: then the workers read a file's games from the file themselves, R220)
         self.texts = texts
+        self.slim = slim
         self.runner: Runner
         if scheduler is not None:
             self.runner = DaskClient(scheduler, _warm_up)
@@ -355,7 +371,7 @@ class Validator:
     def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
         """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
         name = "<stdin>" if path == "-" else path
-        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index)
+        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index, self.slim)
         pending: deque[Any] = deque()
         # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
         workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
