@@ -327,6 +327,12 @@ def main() -> None:
             serial = sum(split["v1"])
             print(f"   CPU by process: --jobs 1 {serial:.2f} s; --jobs 2: main process {split['v2'][0]:.2f} s "
                   f"(of it start-up {start:.2f} s), workers {split['v2'][1]:.2f} s")
+            # what a parallel run costs beyond the serial one: the main process's share after its start-up (it
+            # finds where the games lie and prints the reports, R220), and the workers' CPU over the serial run's
+            # after its start-up (each worker imports the game's modules and warms its memos on its own)
+            print(f"   beyond the serial run: the main process after start-up {split['v2'][0] - start:.2f} s; the "
+                  f"workers {100 * (split['v2'][1] / (serial - start) - 1):+.0f}% over the serial run after start-up "
+                  f"({serial - start:.2f} s)")
             print(f"   on 2 idle cores (start-up alone, then the rest shared by the two cores, Amdahl): "
                   f"{project(split['v2'], start):.2f} s, {serial / project(split['v2'], start):.2f}x --jobs 1")
             if "d" in best:
