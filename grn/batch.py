@@ -114,13 +114,25 @@ class FileRef:
 
 @dataclass(frozen=True, slots=True)
 class FileChunk:
-    """Games of a GRN file that a worker reads from the file: their spans, in order."""
+    """Games of a GRN file that a worker reads from the file, one after another: where each starts (a byte
+    offset) and on which line, and where the last ends.  Plain numbers: they cost little to send."""
 
     file: FileRef
-    spans: tuple[GameSpan, ...]
+    starts: tuple[int, ...]
+    end: int
+    lines: tuple[int, ...]
+
+    @classmethod
+    def of(cls, file: FileRef, spans: list[GameSpan]) -> "FileChunk":
+        """The chunk of consecutive ``spans``."""
+        return cls(file, tuple(s.start for s in spans), spans[-1].end, tuple(s.first_line for s in spans))
 
     def __len__(self) -> int:
-        return len(self.spans)
+        return len(self.starts)
+
+    def after(self, skip: int) -> "FileChunk":
+        """The chunk without its first ``skip`` games."""
+        return FileChunk(self.file, self.starts[skip:], self.end, self.lines[skip:])
 
 
 class FileChanged(Exception):
@@ -197,16 +209,17 @@ def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None)
     game's text cut from them, as :func:`grn.notation.split_games` cuts it (the main process found the spans)."""
     if not chunk.file.seen():
         raise FileChanged(chunk.file.path)
-    base = chunk.spans[0].start
+    base = chunk.starts[0]
     with open(chunk.file.path, "rb") as fh:
         fh.seek(base)
-        data = fh.read(chunk.spans[-1].end - base)
+        data = fh.read(chunk.end - base)
     games: list[tuple[Chunk, int] | Record] = []
-    for n, span in enumerate(chunk.spans):
-        text = data[span.start - base:span.end - base].decode("utf-8")
-        if span.start == 0 and text.startswith("\ufeff"):
+    ends = chunk.starts[1:] + (chunk.end,)
+    for n, (start, end, line) in enumerate(zip(chunk.starts, ends, chunk.lines)):
+        text = data[start - base:end - base].decode("utf-8")
+        if start == 0 and text.startswith("\ufeff"):
             text = text[1:]  # split_games drops a UTF-8 byte-order mark
-        games.append((Chunk(text, span.first_line), first_index + n))
+        games.append((Chunk(text, line), first_index + n))
     results = work(job, games, first_index, tileset)
     if job.slim:
         for result in results:
@@ -285,13 +298,13 @@ def _chunks(path: str, workers: int = 1, file: FileRef | None = None,
                 for span in reader:
                     spans.append(span)
                     if len(spans) >= file_games or span.end - spans[0].start >= want:
-                        yield FileChunk(file, tuple(spans))
+                        yield FileChunk.of(file, spans)
                         sent += span.end - spans[0].start
                         done += len(spans)
                         spans = []
                         want = target()
                 if spans:
-                    yield FileChunk(file, tuple(spans))
+                    yield FileChunk.of(file, spans)
                     done += len(spans)
                 if not reader.stopped:
                     return
@@ -394,7 +407,7 @@ class Validator:
                     continue
                 if isinstance(chunk, FileChunk):
                     if first < skip:
-                        chunk, first = FileChunk(chunk.file, chunk.spans[skip - first:]), skip
+                        chunk, first = chunk.after(skip - first), skip
                     pending.append((self.runner.submit(work_file, job, chunk, first), chunk))
                 else:
                     if first < skip:

@@ -197,7 +197,8 @@ def test_workers_read_their_games_from_the_file(tmp_path: Path, monkeypatch: pyt
 def test_a_file_changed_under_the_workers_is_a_problem_in_its_place(tmp_path: Path) -> None:
     path = _spans_file(tmp_path, 2)
     file = batch.FileRef.of(str(path))
-    chunk = batch.FileChunk(file, tuple(batch.SpanReader(open(path, "rb"))))
+    with open(path, "rb") as fh:
+        chunk = batch.FileChunk.of(file, list(batch.SpanReader(fh)))
     job = batch.Job(str(path), None, False, False)
     assert len(batch.work_file(job, chunk, 0)) == 2
     path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
