@@ -118,7 +118,7 @@ class SpanReader:
                 in_moves = True
             inked = inked or in_moves
             pos += len(data)
-            line += data.count(b"\n")
+            line = at_line + text.count("\n", at)  # the lines before ``at`` are counted already
         if inked:
             if pos - start > MAX_GAME_CHARS:
                 self.stopped = True
