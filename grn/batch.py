@@ -374,7 +374,7 @@ class Validator:
         if self.texts or isinstance(self.runner, Inline) or path == "-" or sources.is_json(path):
             return None
         try:
-            file = FileRef.of(path)
+            file = FileRef.of(os.path.abspath(path))  # a Dask worker runs in another folder
         except OSError:
             return None  # the text path reports it in its place
         if isinstance(self.runner, DaskClient) and not all(self.runner.everywhere(sees_file, file)):

@@ -235,7 +235,7 @@ def test_a_cluster_that_cannot_see_the_file_gets_its_text(tmp_path: Path) -> Non
 
     v = batch.Validator(texts=False)
     v.runner = Cluster(True)
-    assert v._readable(str(path)) == batch.FileRef.of(str(path))
+    assert v._readable(str(path)) == batch.FileRef.of(str(path.resolve()))
     v.runner = Cluster(False)
     assert v._readable(str(path)) is None
     assert batch.Validator(texts=True, jobs=1)._readable(str(path)) is None
