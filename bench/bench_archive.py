@@ -49,6 +49,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 GRN = [sys.executable, "-m", "grn"]
+#: Every command runs with Python's bytecode cache on, as a user's does (R123): this development environment sets
+#: PYTHONDONTWRITEBYTECODE, and with it each process, each worker of a pool too, compiled anew the sources of the
+#: modules mypyc does not compile.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run(args: list[str], *, repeat: int = 1) -> float:
@@ -56,7 +60,7 @@ def run(args: list[str], *, repeat: int = 1) -> float:
     best = float("inf")
     for _ in range(repeat):
         t = time.perf_counter()
-        subprocess.run(GRN + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(GRN + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, env=ENV)
         best = min(best, time.perf_counter() - t)
     return best
 
@@ -77,7 +81,8 @@ ACCOUNTED = [sys.executable, "-c",
 def run_accounted(args: list[str]) -> tuple[float, float, float]:
     """Wall time of ``grn ARGS``, with the CPU seconds of its main process and of its worker processes."""
     t = time.perf_counter()
-    done = subprocess.run(ACCOUNTED + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False)
+    done = subprocess.run(ACCOUNTED + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+                          env=ENV)
     wall = time.perf_counter() - t
     line = [x for x in done.stderr.splitlines() if x.startswith("CPU ")][-1].split()
     return wall, float(line[1]), float(line[2])
@@ -322,6 +327,12 @@ def main() -> None:
             serial = sum(split["v1"])
             print(f"   CPU by process: --jobs 1 {serial:.2f} s; --jobs 2: main process {split['v2'][0]:.2f} s "
                   f"(of it start-up {start:.2f} s), workers {split['v2'][1]:.2f} s")
+            # what a parallel run costs beyond the serial one: the main process's share after its start-up (it
+            # finds where the games lie and prints the reports, R220), and the workers' CPU over the serial run's
+            # after its start-up (each worker imports the game's modules and warms its memos on its own)
+            print(f"   beyond the serial run: the main process after start-up {split['v2'][0] - start:.2f} s; the "
+                  f"workers {100 * (split['v2'][1] / (serial - start) - 1):+.0f}% over the serial run after start-up "
+                  f"({serial - start:.2f} s)")
             print(f"   on 2 idle cores (start-up alone, then the rest shared by the two cores, Amdahl): "
                   f"{project(split['v2'], start):.2f} s, {serial / project(split['v2'], start):.2f}x --jobs 1")
             if "d" in best:

@@ -1,10 +1,18 @@
 """Validating the games of a file in several processes, or on a Dask cluster, in file order.
 
-The main process reads a file and cuts it into chunks of whole games (the text
-of each game and the line it starts on, or the records of a JSON file); worker
-processes parse and validate a chunk and send back the reports.  Results are
-taken back in the order the chunks were sent, so a parallel run reports
-exactly what a serial run reports, in the same order.
+The main process cuts a file into chunks of whole games; worker processes parse
+and validate a chunk and send back the reports.  Results are taken back in the
+order the chunks were sent, so a parallel run reports exactly what a serial run
+reports, in the same order.  A chunk is one of:
+
+* where its games lie in a GRN file (:class:`FileChunk`: byte offsets and first
+  lines, found by :class:`grn.gamespans.SpanReader`): the worker reads them from
+  the file itself (R220), so the main process neither splits the file line by
+  line nor sends its text;
+* the text of each game and the line it starts on (standard input, a file the
+  span reader stops in, a caller that wants each game's text back, a Dask
+  cluster whose workers cannot see the file);
+* the records of a JSON file.
 
 Memory stays bounded: at most ``jobs * IN_FLIGHT`` chunks are out at a time,
 each of at most ``CHUNK_GAMES`` games or ``CHUNK_CHARS`` characters, so a file
@@ -14,7 +22,7 @@ of any size streams.
 * ``scheduler="tcp://host:port"``: a :class:`grn.workers.DaskClient` of a running
   Dask cluster (``pip install 'grn[dask]'``); the workers need grn installed.
 
-A GRN game's text goes to a worker and is not sent back: the main process
+A GRN game's text sent to a worker is not sent back: the main process
 keeps each chunk until its results come, and puts the text back in them.
 
 ``grn validate``, ``grn archive add`` and the recorder (``grn serve``) share
@@ -31,8 +39,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Iterator
 
-from grn import registry
+from grn import registry, sources
 from grn.errors import Diagnostic
+from grn.gamespans import GameSpan, SpanReader
 from grn.notation import Chunk, read_chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
@@ -46,6 +55,9 @@ CHUNK_CHARS = 512 * 1024
 #: of the text not yet sent) so that the workers finish together; a chunk is never smaller than this.
 MIN_CHUNK_CHARS = 16 * 1024
 GUIDE = 4
+#: A chunk of games the workers read from the file holds at most this many games (without each turn's report):
+#: few tasks, as each costs the pool or the Dask scheduler something, and results still small.
+FILE_CHUNK_GAMES = 256
 #: Chunks out at a time per worker (enough to keep every worker busy while the main process reads).
 IN_FLIGHT = 3
 
@@ -78,6 +90,55 @@ class Problem:
 Item = GameResult | Problem
 
 
+@dataclass(frozen=True, slots=True)
+class FileRef:
+    """A file the workers read themselves, as the main process saw it (a worker checks it sees the same one)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+    @classmethod
+    def of(cls, path: str) -> "FileRef":
+        """The file at ``path`` as it is now (``OSError`` if there is none)."""
+        st = os.stat(path)
+        return cls(path, st.st_size, st.st_mtime_ns)
+
+    def seen(self) -> bool:
+        """Whether this process sees the same file: the same size and modification time at the same path."""
+        try:
+            return FileRef.of(self.path) == self
+        except OSError:
+            return False
+
+
+@dataclass(frozen=True, slots=True)
+class FileChunk:
+    """Games of a GRN file that a worker reads from the file, one after another: where each starts (a byte
+    offset) and on which line, and where the last ends.  Plain numbers: they cost little to send."""
+
+    file: FileRef
+    starts: tuple[int, ...]
+    end: int
+    lines: tuple[int, ...]
+
+    @classmethod
+    def of(cls, file: FileRef, spans: list[GameSpan]) -> "FileChunk":
+        """The chunk of consecutive ``spans``."""
+        return cls(file, tuple(s.start for s in spans), spans[-1].end, tuple(s.first_line for s in spans))
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def after(self, skip: int) -> "FileChunk":
+        """The chunk without its first ``skip`` games."""
+        return FileChunk(self.file, self.starts[skip:], self.end, self.lines[skip:])
+
+
+class FileChanged(Exception):
+    """A worker found the file other than the main process saw it (changed while read, or not shared)."""
+
+
 #: What a caller may run on each validated game in the workers: given the record, its report and the
 #: format read ("grn" or "json"), it returns the game's text to keep for a JSON game (None for a GRN game,
 #: whose text the main process has) and the facts to send back.  A module-level function, sent by name.
@@ -93,6 +154,9 @@ class Job:
     keep_turns: bool
     keep_records: bool
     index: IndexFn | None = None
+    #: the caller reads of a report only its diagnostics and whether the game is complete (validate's text
+    #: report): a game read from the file comes back with no more (R222)
+    slim: bool = False
 
 
 # ---------------------------------------------------------------------------
@@ -140,6 +204,41 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
     return out
 
 
+def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None) -> list[GameResult]:
+    """:func:`work` on games the worker reads from the file itself (R220): their bytes are read at once and each
+    game's text cut from them, as :func:`grn.notation.split_games` cuts it (the main process found the spans)."""
+    if not chunk.file.seen():
+        raise FileChanged(chunk.file.path)
+    base = chunk.starts[0]
+    with open(chunk.file.path, "rb") as fh:
+        fh.seek(base)
+        data = fh.read(chunk.end - base)
+    games: list[tuple[Chunk, int] | Record] = []
+    ends = chunk.starts[1:] + (chunk.end,)
+    for n, (start, end, line) in enumerate(zip(chunk.starts, ends, chunk.lines)):
+        text = data[start - base:end - base].decode("utf-8")
+        if start == 0 and text.startswith("\ufeff"):
+            text = text[1:]  # split_games drops a UTF-8 byte-order mark
+        games.append((Chunk(text, line), first_index + n))
+    results = work(job, games, first_index, tileset)
+    if job.slim:
+        for result in results:
+            if result.record is None:  # (a record kept for a check across games goes back with all its report)
+                result.report = _slim(result.report)
+    return results
+
+
+def _slim(report: GameReport) -> GameReport:
+    """A report with only what validate's text report reads: diagnostics, completeness, turns played."""
+    return GameReport(report.index, report.file, report.game, (), report.diagnostics, complete=report.complete,
+                      turns_played=report.turns_played)
+
+
+def sees_file(file: FileRef) -> bool:
+    """Run on each Dask worker: whether it can read the file itself (a local cluster, a shared file system)."""
+    return file.seen()
+
+
 # ---------------------------------------------------------------------------
 # Running chunks: serially, in a process pool, or on Dask
 # ---------------------------------------------------------------------------
@@ -168,11 +267,14 @@ def _file_size(path: str) -> int | None:
         return None
 
 
-def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
+def _chunks(path: str, workers: int = 1, file: FileRef | None = None,
+            file_games: int = CHUNK_GAMES) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
     """Group the games of ``path`` into chunks for ``workers`` workers; problems pass through in their place.
 
     With more than one worker and a file of known size the chunks shrink towards the end of the file, so
     that no worker is left with a long last chunk while the others wait (the wall time of a parallel run).
+    With ``file`` (the workers can read it) the chunks are spans of the file as far as
+    :class:`~grn.gamespans.SpanReader` reads it (at most ``file_games`` games), then the text of the rest.
     """
     total = _file_size(path) if workers > 1 else None
     sent = 0
@@ -182,6 +284,30 @@ def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
             return CHUNK_CHARS
         return max(MIN_CHUNK_CHARS, min(CHUNK_CHARS, (total - sent) // (GUIDE * workers)))
 
+    done = 0  # games given as spans
+    if file is not None:
+        try:
+            fh = open(path, "rb")
+        except OSError:
+            fh = None  # the text path says what is wrong, in its place
+        if fh is not None:
+            with fh:
+                reader = SpanReader(fh)
+                spans: list[GameSpan] = []
+                want = target()
+                for span in reader:
+                    spans.append(span)
+                    if len(spans) >= file_games or span.end - spans[0].start >= want:
+                        yield FileChunk.of(file, spans)
+                        sent += span.end - spans[0].start
+                        done += len(spans)
+                        spans = []
+                        want = target()
+                if spans:
+                    yield FileChunk.of(file, spans)
+                    done += len(spans)
+                if not reader.stopped:
+                    return
     batch: list[Unit] = []
     size = 0
     want = target()
@@ -191,6 +317,9 @@ def _chunks(path: str, workers: int = 1) -> Iterator[list[Unit] | Diagnostic]:
                 yield batch
                 batch, size = [], 0
             yield unit
+            continue
+        if done:  # read as spans already: only counted here (the file is cut line by line from its start)
+            done -= 1
             continue
         batch.append(unit)
         size += len(unit[0].text) if isinstance(unit, tuple) else 2000
@@ -212,13 +341,18 @@ class Validator:
 
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
                  tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
-                 keep_records: bool = False, preload: tuple[str, ...] = ()) -> None:
+                 keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True,
+                 slim: bool = False) -> None:
         self.jobs = jobs
         self.scheduler = scheduler
         self.tileset_path = tileset_path
         self.keep_turns = keep_turns
         self.index = index
         self.keep_records = keep_records
+        #: whether each GRN game's text comes back in its result (the archive keeps it; validate does not:
+        #: then the workers read a file's games from the file themselves, R220)
+        self.texts = texts
+        self.slim = slim
         self.runner: Runner
         if scheduler is not None:
             self.runner = DaskClient(scheduler, _warm_up)
@@ -234,40 +368,64 @@ class Validator:
     def __exit__(self, *exc: object) -> None:
         self.runner.close()
 
+    def _readable(self, path: str) -> FileRef | None:
+        """The file, when the workers are to read its games themselves: a GRN file they see as this process
+        does (on Dask, every worker is asked: a remote cluster needs the file at the same path)."""
+        if self.texts or isinstance(self.runner, Inline) or path == "-" or sources.is_json(path):
+            return None
+        try:
+            file = FileRef.of(os.path.abspath(path))  # a Dask worker runs in another folder
+        except OSError:
+            return None  # the text path reports it in its place
+        if isinstance(self.runner, DaskClient) and not all(self.runner.everywhere(sees_file, file)):
+            return None
+        return file
+
     def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
         """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
         name = "<stdin>" if path == "-" else path
-        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index)
+        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index, self.slim)
         pending: deque[Any] = deque()
         # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
         workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
         limit = workers * IN_FLIGHT
         index = 0
-        for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers):
-            if isinstance(chunk, Diagnostic):
-                # a problem ends what can be read: first drain the games before it
-                while pending:
+        # each turn's report makes a game's result large: then chunks of as few games as text chunks
+        file_games = CHUNK_GAMES if self.keep_turns or self.keep_records else FILE_CHUNK_GAMES
+        try:
+            for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers, self._readable(path),
+                                 file_games):
+                if isinstance(chunk, Diagnostic):
+                    # a problem ends what can be read: first drain the games before it
+                    while pending:
+                        yield from self._results(pending.popleft())
+                    yield Problem(chunk)
+                    continue
+                first = index
+                index += len(chunk)
+                if first + len(chunk) <= skip:
+                    continue
+                if isinstance(chunk, FileChunk):
+                    if first < skip:
+                        chunk, first = chunk.after(skip - first), skip
+                    pending.append((self.runner.submit(work_file, job, chunk, first), chunk))
+                else:
+                    if first < skip:
+                        chunk, first = chunk[skip - first:], skip
+                    pending.append((self.runner.submit(work, job, chunk, first), chunk))
+                while len(pending) >= limit:
                     yield from self._results(pending.popleft())
-                yield Problem(chunk)
-                continue
-            first = index
-            index += len(chunk)
-            if first + len(chunk) <= skip:
-                continue
-            if first < skip:
-                chunk, first = chunk[skip - first:], skip
-            pending.append((self.runner.submit(work, job, chunk, first), chunk))
-            while len(pending) >= limit:
+            while pending:
                 yield from self._results(pending.popleft())
-        while pending:
-            yield from self._results(pending.popleft())
+        except FileChanged:
+            yield Problem(Diagnostic("the file changed while it was read: validate it again", None, name, code="io"))
 
-    def _results(self, sent: tuple[Any, list[Unit]]) -> list[GameResult]:
+    def _results(self, sent: tuple[Any, list[Unit] | FileChunk]) -> list[GameResult]:
         """A chunk's results, each GRN game with its text again (kept here, not sent back and forth)."""
         future, chunk = sent
         results: list[GameResult] = self.runner.result(future)
-        for result, unit in zip(results, chunk):
-            if isinstance(unit, tuple):
-                result.text = unit[0].text
+        if not isinstance(chunk, FileChunk):
+            for result, unit in zip(results, chunk):
+                if isinstance(unit, tuple):
+                    result.text = unit[0].text
         return results
-

@@ -51,7 +51,8 @@ def validate(
     try:
         validator = Validator(jobs=jobs, scheduler=dask_scheduler, tileset=ts,
                               tileset_path=None if tileset is None else str(tileset),
-                              keep_turns=explain or format == "json")
+                              keep_turns=explain or format == "json", texts=False,
+                              slim=format == "text" and not explain)
     except SchedulerError as exc:
         print(f"grn validate: error: {exc}", file=sys.stderr)
         raise SystemExit(1)

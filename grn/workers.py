@@ -18,6 +18,7 @@ each game of a GRN file (cut, not parsed) or the records of a JSON file.
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
@@ -92,12 +93,24 @@ class ProcessPool:
             ctx = multiprocessing.get_context("forkserver")
             multiprocessing.set_forkserver_preload(list(preload))
         self.executor: Executor = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+        self.forks = ctx.get_start_method() == "fork"
+        self.started = False
 
     def __repr__(self) -> str:
         return f"ProcessPool(jobs={self.jobs})"
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
-        return self.executor.submit(fn, *args)
+        if self.started or not self.forks:
+            return self.executor.submit(fn, *args)
+        # The first unit forks the workers.  Frozen, the objects they inherit (grn's modules, imported once
+        # here) are left out of their garbage collections, which would otherwise walk them again and again
+        # and copy every page they touch (copy on write); this process unfreezes its own at once.
+        self.started = True
+        gc.freeze()
+        try:
+            return self.executor.submit(fn, *args)
+        finally:
+            gc.unfreeze()
 
     def result(self, future: Any) -> Any:
         return future.result()
@@ -134,6 +147,10 @@ class DaskClient:
 
     def __repr__(self) -> str:
         return f"DaskClient({self.address!r})"
+
+    def everywhere(self, fn: Callable[..., Any], *args: Any) -> list[Any]:
+        """What ``fn(*args)`` (a module-level function) gives on each worker of the cluster."""
+        return list(self.client.run(fn, *args).values())
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> Any:
         # pure=False: two units with equal arguments are still two pieces of work

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn import batch
+from grn import batch, gamespans
 from grn.cli import app
 from grn import workers
 from grn.workers import Inline
@@ -55,6 +55,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 @pytest.fixture(autouse=True)
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "CHUNK_GAMES", 2)  # main process only: workers get chunks of 2 games
+    monkeypatch.setattr(batch, "FILE_CHUNK_GAMES", 3)  # (3 when they read the games from the file)
 
 
 def _validate(args: list[str]) -> tuple[int, str, str]:
@@ -152,3 +153,89 @@ def test_archive_add_in_workers_equals_serial(files: list[str], tmp_path: Path) 
                                    str(tmp_path / "d.db"), *readable])
     assert dask.exit_code == 0, dask.output
     assert _archive_rows(tmp_path / "d.db") == _archive_rows(tmp_path / "s.db")
+
+
+def _spans_file(tmp_path: Path, games: int = 6) -> Path:
+    path = tmp_path / "spans.grn"
+    path.write_text(_selfplay("--players", "2", "--seed", "7", "--games", str(games)), encoding="utf-8")
+    return path
+
+
+def test_workers_read_their_games_from_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R220: validate sends the workers where the games lie, not their text; a comment's brace midway sends
+    the rest of the file as text, and the reports are the serial run's."""
+    monkeypatch.setattr(gamespans, "BLOCK", 256)  # the brace is not in the file's first block
+    path = _spans_file(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    third = text.index("[Game", text.index("[Game", text.index("[Game") + 1) + 1)
+    braced = tmp_path / "braced.grn"
+    braced.write_text(text[:third] + "{a comment}\n" + text[third:], encoding="utf-8")
+    sent: list[str] = []
+
+    class Spying:  # a pool of workers that runs each unit at once, here
+        def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+            sent.append(type(args[1]).__name__)
+            return fn(*args)
+
+        def result(self, future):  # type: ignore[no-untyped-def]
+            return future
+
+        def close(self) -> None:
+            pass
+
+    for file, kinds in ((path, {"FileChunk"}), (braced, {"FileChunk", "list"})):
+        sent.clear()
+        v = batch.Validator(texts=False)
+        v.runner = Spying()
+        got = [(r.index, r.report.to_json()) for r in v.run(str(file)) if isinstance(r, batch.GameResult)]
+        serial = [(r.index, r.report.to_json()) for r in batch.Validator().run(str(file))
+                  if isinstance(r, batch.GameResult)]
+        assert got == serial and len(got) == 6
+        assert set(sent) == kinds
+
+
+def test_a_file_changed_under_the_workers_is_a_problem_in_its_place(tmp_path: Path) -> None:
+    path = _spans_file(tmp_path, 2)
+    file = batch.FileRef.of(str(path))
+    with open(path, "rb") as fh:
+        chunk = batch.FileChunk.of(file, list(batch.SpanReader(fh)))
+    job = batch.Job(str(path), None, False, False)
+    assert len(batch.work_file(job, chunk, 0)) == 2
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    with pytest.raises(batch.FileChanged):
+        batch.work_file(job, chunk, 0)
+
+    class Changing:
+        def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+            path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+            return fn(*args)
+
+        def result(self, future):  # type: ignore[no-untyped-def]
+            return future
+
+        def close(self) -> None:
+            pass
+
+    v = batch.Validator(texts=False)
+    v.runner = Changing()
+    items = list(v.run(str(path)))
+    assert isinstance(items[-1], batch.Problem) and "changed while it was read" in items[-1].problem.message
+
+
+def test_a_cluster_that_cannot_see_the_file_gets_its_text(tmp_path: Path) -> None:
+    """R221: the workers read the file only when every one of them sees it as the main process does."""
+    path = _spans_file(tmp_path, 2)
+
+    class Cluster(workers.DaskClient):
+        def __init__(self, sees: bool) -> None:
+            self.sees = sees
+
+        def everywhere(self, fn, *args):  # type: ignore[no-untyped-def]
+            return [fn(*args), self.sees]
+
+    v = batch.Validator(texts=False)
+    v.runner = Cluster(True)
+    assert v._readable(str(path)) == batch.FileRef.of(str(path.resolve()))
+    v.runner = Cluster(False)
+    assert v._readable(str(path)) is None
+    assert batch.Validator(texts=True, jobs=1)._readable(str(path)) is None

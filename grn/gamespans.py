@@ -1,0 +1,129 @@
+"""Where the games of a GRN file lie, by byte offset, found over whole blocks of the file.
+
+:func:`grn.notation.split_games` cuts a file into games line by line, a loop of
+Python over every line.  A parallel run (:mod:`grn.batch`) needs only where each
+game starts: the workers read their games from the file themselves.
+:class:`SpanReader` finds the same games with a few regular expressions over
+blocks of half a megabyte, at C speed, for the files whose blocks it can read
+so (R220):
+
+* a game starts at a tag line (its first character other than white space is
+  ``[``) after a line of movetext (a line that is neither blank nor a tag line),
+  as :func:`~grn.notation.split_games` has it;
+* every block must decode as UTF-8 and hold no ``{`` (a brace comment may hide a
+  tag line), no line longer than :data:`~grn.record.MAX_LINE_CHARS` and no game
+  longer than :data:`~grn.record.MAX_GAME_CHARS`.
+
+At the first block that breaks a condition the reader stops, with every game it
+gave exact (each one ends in a block it read), and says so (:attr:`SpanReader.stopped`):
+the caller reads the rest of the file line by line, as before.  A test holds the
+reader to :func:`~grn.notation.split_games` on generated text (tests/test_gamespans.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import BinaryIO, Iterator
+
+from grn.record import MAX_GAME_CHARS, MAX_LINE_CHARS
+
+#: Bytes read at a time, then to the end of the line.  No more than a line may hold, so that only a block's
+#: last line (the one the block ends inside) can be longer than GRN allows.
+BLOCK = min(1 << 19, MAX_LINE_CHARS)
+
+# White space is what ``str.isspace`` says (``line.lstrip()`` in split_games); ``\s`` of ``re`` is the same set.
+#: Tag lines one after another, after a line end: one match for a game's header, so that the loop of Python
+#: runs once a header, not once a tag.
+_TAG_RUN = re.compile(r"\n[^\S\n]*\[[^\n]*(?:\n[^\S\n]*\[[^\n]*)*")
+#: The same at the start of a block.
+_TAG_RUN_START = re.compile(r"[^\S\n]*\[[^\n]*(?:\n[^\S\n]*\[[^\n]*)*")
+#: Any character that is not white space: a line that holds one is not blank.
+_INK = re.compile(r"\S")
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpan:
+    """One game of a file: its bytes ``start:end`` and the line it starts on."""
+
+    start: int
+    end: int
+    first_line: int
+
+
+class SpanReader:
+    """The games of a GRN file (a binary file object at its start), as spans, in order.
+
+    Iterate once.  When the iteration ends, :attr:`stopped` says whether the reader
+    stopped before the end of the file at something it does not read (then the
+    games it gave are the file's first ones, and the rest is to be read line by line).
+    """
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        #: True when the reader gave up before the end of the file (see the module's docstring)
+        self.stopped = False
+
+    def __repr__(self) -> str:
+        return f"SpanReader(stopped={self.stopped})"
+
+    def __iter__(self) -> Iterator[GameSpan]:
+        raw = self.raw
+        pos = 0  # byte offset of the block
+        line = 1  # line number of the block's first line
+        start, first = 0, 1  # the game being read: its first byte and line
+        in_moves = False  # a line of movetext was met since the game started
+        inked = False  # the game holds a character other than white space
+        while True:
+            data = raw.read(BLOCK)
+            if not data:
+                break
+            if not data.endswith(b"\n"):
+                data += raw.readline(MAX_LINE_CHARS + 1)
+            # only the last line can be longer than the limit: every other one lies inside the first BLOCK bytes
+            last = data.rfind(b"\n", 0, len(data) - 1) + 1
+            if len(data) - last - data.endswith(b"\n") > MAX_LINE_CHARS or b"{" in data:
+                self.stopped = True
+                return
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                self.stopped = True
+                return
+            begin = 1 if pos == 0 and text.startswith("\ufeff") else 0  # split_games drops a byte-order mark
+            ascii_ = text.isascii()
+            # where the line count and the byte offset were last taken (character offset, line, byte offset)
+            at, at_line, at_byte = 0, line, pos
+            gap = begin  # where the text after the last tag line begins
+            m = _TAG_RUN_START.match(text, begin)
+            runs = [(m.start(), m.end())] if m else []
+            for run in _TAG_RUN.finditer(text, begin):
+                runs.append((run.start() + 1, run.end()))
+            for here, after in runs:
+                # a tag line after a line of movetext starts a game (split_games)
+                if not in_moves and _INK.search(text, gap, here) is not None:
+                    in_moves = True
+                if in_moves:
+                    at_line += text.count("\n", at, here)
+                    at_byte += (here - at) if ascii_ else len(text[at:here].encode("utf-8"))
+                    at = here
+                    if at_byte - start > MAX_GAME_CHARS:
+                        self.stopped = True
+                        return
+                    yield GameSpan(start, at_byte, first)
+                    start, first, in_moves = at_byte, at_line, False
+                inked = True
+                gap = after
+            if not in_moves and _INK.search(text, gap) is not None:
+                in_moves = True
+            inked = inked or in_moves
+            pos += len(data)
+            line = at_line + text.count("\n", at)  # the lines before ``at`` are counted already
+        if inked:
+            if pos - start > MAX_GAME_CHARS:
+                self.stopped = True
+                return
+            yield GameSpan(start, pos, first)
+
+
+__all__ = ["GameSpan", "SpanReader", "BLOCK"]
