@@ -15,7 +15,7 @@ import operator
 import re
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Sequence
 
 from grn import registry
 from grn.jsonform import command_to_json
@@ -412,8 +412,41 @@ def _events_group(number: str, entries: list[tuple[str, str | None, int, str, st
     return "[" + number + ",[" + ",".join(texts) + "]]"
 
 
-def game_facts(record: Record, report: GameReport) -> GameFacts:
-    """The archive's rows for a validated record (``report`` made with ``keep_turns=True``).
+class EventFacts:
+    """A game's engine events as the archive keeps them, gathered while the validator replays it.
+
+    A :class:`grn.validate.TurnObserver`: ``grn archive add`` hands one to
+    :func:`grn.validate.validate_record` per game, so the events are encoded
+    (from remembered texts, R196) and their points summed as each turn is
+    played, with no :class:`~grn.validate.TurnReport` a turn (R215).
+    """
+
+    def __init__(self) -> None:
+        #: Each turn's ``[number,[event,...]]`` text, turns without events left out; the final scoring last.
+        self.groups: list[str] = []
+        #: (seat key, feature kind) -> points.
+        self.sums: dict[tuple[str, str], int] = {}
+        #: True once the final scoring's events were given.
+        self.ended = False
+
+    def turn(self, number: int, events: Sequence[Any]) -> None:
+        """One main-line turn's events."""
+        if events:
+            self.groups.append(_events_group(str(number), [_event_entry(e) for e in events], self.sums, False))
+
+    def final(self, events: Sequence[Any]) -> None:
+        """The final scoring's events (turn ``null``)."""
+        self.ended = True
+        if events:
+            self.groups.append(_events_group("null", [_event_entry(e) for e in events], self.sums, True))
+
+    def __repr__(self) -> str:
+        return f"<EventFacts {len(self.groups)} turns with events{', ended' if self.ended else ''}>"
+
+
+def game_facts(record: Record, report: GameReport, observed: EventFacts | None = None) -> GameFacts:
+    """The archive's rows for a validated record: its events from ``observed`` (given to the validator as
+    its observer), else from ``report``'s turns (made with ``keep_turns=True``).
 
     The per-turn facts become two JSON texts, each encoded once (R155): no row,
     no encoding per command or event.  Compiled with mypyc (R195): this is the
@@ -456,16 +489,16 @@ def game_facts(record: Record, report: GameReport) -> GameFacts:
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
         turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
     actions = "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
-    sums: dict[tuple[str, str], int] = {}
-    groups: list[str] = []
-    for tr in report.turns:
-        if tr.raw_events:
-            groups.append(_events_group(str(tr.number), [_event_entry(e) for e in tr.raw_events], sums, False))
-    # the final scoring (turn null): its engine events where the report keeps them, else its sentences
-    raw: tuple[Any, ...] = report.final_raw_events
-    if raw:
-        groups.append(_events_group("null", [_event_entry(e) for e in raw], sums, True))
-    elif report.final_events:
+    if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
+        observed = EventFacts()
+        for tr in report.turns:
+            observed.turn(tr.number, tr.raw_events)
+        if report.final_raw_events:
+            observed.final(report.final_raw_events)
+    sums = observed.sums
+    groups = observed.groups
+    # the final scoring (turn null): its engine events where the replay gave them, else the report's sentences
+    if not observed.ended and report.final_events:
         final: list[tuple[str, str | None, int, str, str]] = []
         for text in report.final_events:
             m = _SCORES_RE.match(text)
