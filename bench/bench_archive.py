@@ -321,6 +321,12 @@ def main() -> None:
                   f"+{100 * (a2 / v2 - 1):.0f}%; the archive {size / n / 1024:.1f} KiB a game "
                   f"({size / games_file.stat().st_size:.1f}x the GRN text)")
             print("   by table, KiB a game: " + ", ".join(f"{name} {b / n / 1024:.2f}" for name, b in sizes[:8]))
+            con = sqlite3.connect(tmp / "add1.db")
+            packed = con.execute("SELECT avg(length(actions)), avg(length(events)), "
+                                 "sum(substr(actions, 1, 4) = x'28b52ffd') FROM game_turns").fetchone()
+            con.close()
+            print(f"   packed per-turn facts a game: actions {packed[0]:.0f} bytes, events {packed[1]:.0f} bytes "
+                  f"({packed[2]} of {n} games packed with Zstandard, R216)")
             print(f"2. validate --jobs 2: {v1 / v2:.2f} times as fast as --jobs 1 by wall time (target >= 1.8); "
                   f"CPU seconds (all processes): {cpu['v1']:.2f} serial, {cpu['v2']:.2f} with --jobs 2, so "
                   f"{cpu['v2'] / v2:.2f} cores busy of {os.cpu_count()} (load average {os.getloadavg()[0]:.1f})")

@@ -139,10 +139,14 @@ class FileChanged(Exception):
     """A worker found the file other than the main process saw it (changed while read, or not shared)."""
 
 
-#: What a caller may run on each validated game in the workers: given the record, its report and the
-#: format read ("grn" or "json"), it returns the game's text to keep for a JSON game (None for a GRN game,
-#: whose text the main process has) and the facts to send back.  A module-level function, sent by name.
-IndexFn = Callable[[Record, GameReport, str], tuple[str | None, Any]]
+#: What a caller may run on each validated game in the workers: given the record, its report, the
+#: format read ("grn" or "json") and the game's observer (see ``ObserveFn``; None without one), it returns
+#: the game's text to keep for a JSON game (None for a GRN game, whose text the main process has) and the
+#: facts to send back.  A module-level function, sent by name.
+IndexFn = Callable[[Record, GameReport, str, Any], tuple[str | None, Any]]
+#: What makes a game's :class:`grn.validate.TurnObserver` before it is replayed (the record given), so that
+#: an index function gets the turns' events without a report a turn.  A module-level function.
+ObserveFn = Callable[[Record], Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +158,7 @@ class Job:
     keep_turns: bool
     keep_records: bool
     index: IndexFn | None = None
+    observe: ObserveFn | None = None
     #: the caller reads of a report only its diagnostics and whether the game is complete (validate's text
     #: report): a game read from the file comes back with no more (R222)
     slim: bool = False
@@ -191,10 +196,12 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
             record = read_chunk(chunk, file=job.file, index=number)
             fmt = "grn"
         file = record.diagnostics[0].file if record.diagnostics else job.file
-        report = validate_record(record, file=file, index=index, tileset=ts, keep_turns=job.keep_turns)
+        observer = job.observe(record) if job.observe is not None else None
+        report = validate_record(record, file=file, index=index, tileset=ts, keep_turns=job.keep_turns,
+                                 observer=observer)
         facts = None
         if job.index is not None:
-            kept, facts = job.index(record, report, fmt)
+            kept, facts = job.index(record, report, fmt, observer)
             if kept is not None:
                 text = kept
         # the record goes back with its report when the game's checks across a file need it
@@ -342,7 +349,7 @@ class Validator:
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
                  tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
                  keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True,
-                 slim: bool = False) -> None:
+                 slim: bool = False, observe: ObserveFn | None = None) -> None:
         self.jobs = jobs
         self.scheduler = scheduler
         self.tileset_path = tileset_path
@@ -353,6 +360,7 @@ class Validator:
         #: then the workers read a file's games from the file themselves, R220)
         self.texts = texts
         self.slim = slim
+        self.observe = observe
         self.runner: Runner
         if scheduler is not None:
             self.runner = DaskClient(scheduler, _warm_up)
@@ -384,7 +392,8 @@ class Validator:
     def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
         """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
         name = "<stdin>" if path == "-" else path
-        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index, self.slim)
+        job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index, self.observe,
+                  self.slim)
         pending: deque[Any] = deque()
         # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
         workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
 from grn import registry
@@ -90,6 +90,19 @@ class GameReport:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return reduce_dataclass(self)
+
+
+class TurnObserver(Protocol):
+    """What :func:`validate_record` tells a caller's observer as it replays the main line (the archive
+    keeps its facts this way, without a :class:`TurnReport` a turn)."""
+
+    def turn(self, number: int, events: list[Any]) -> None:
+        """A main-line turn was played legally: its number and the engine's events (the list is the caller's
+        to read now, not to keep)."""
+
+    def final(self, events: list[Any]) -> None:
+        """The game is over: the final scoring's events (not called for a record that stops early or ends
+        with ``[End "now"]``)."""
 
 
 _RESULT_RE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*[:=]?\s*(-?\d+)\s*$")
@@ -166,8 +179,9 @@ class _Replay:
     """Replays one record: the engine adapters and the per-line walk."""
 
     def __init__(self, record: Record, report: GameReport, ruleset: Ruleset, tileset: Any = None,
-                 keep_turns: bool = True) -> None:
+                 keep_turns: bool = True, observer: Any = None) -> None:
         self.record = record
+        self.observer = observer
         self.ruleset = ruleset
         self.report = report
         self.tileset = tileset
@@ -222,6 +236,8 @@ class _Replay:
                 report.turns_played += 1
                 if keep:
                     report.turns.append(TurnReport(turn.number, player, tuple(events), engine.scores))
+                if self.observer is not None:  # a caller's own record of the main line (TurnObserver)
+                    self.observer.turn(turn.number, events)
             if extras and not checkpoint_failed:
                 cp = turn.checkpoint
                 if cp is not None:
@@ -296,6 +312,8 @@ class _Replay:
         self.report.final_events = describe_events(events)
         if self.keep_turns:
             self.report.final_raw_events = tuple(events)
+        if self.observer is not None:
+            self.observer.final(events)
         self.report.final_scores = dict(engine.scores)
         self.check_result(engine)
 
@@ -379,11 +397,12 @@ class _Replay:
 
 
 def validate_record(record: Record, *, file: str | None = None, index: int = 0,
-                    tileset: Any = None, keep_turns: bool = True) -> GameReport:
+                    tileset: Any = None, keep_turns: bool = True, observer: TurnObserver | None = None) -> GameReport:
     """Replay one record against its game's rules and report what is wrong.
 
     ``keep_turns=False`` leaves out the per-turn events and scores of the
     report (``report.turns``) when only the verdict is wanted: a little quicker.
+    ``observer`` is told each turn's engine events as the main line is replayed, without a report a turn.
     """
     report = GameReport(index, file, record.game, record.tags)
     report.diagnostics.extend(record.diagnostics)
@@ -395,7 +414,7 @@ def validate_record(record: Record, *, file: str | None = None, index: int = 0,
         report.diagnostics.append(Diagnostic(str(exc), record.tag_span("Game"), file, code="unknown-game",
                                              game=index))
         return report
-    _Replay(record, report, ruleset, tileset, keep_turns).run()
+    _Replay(record, report, ruleset, tileset, keep_turns, observer).run()
     # in the order of the text (a variation is replayed before the turn it follows)
     report.diagnostics.sort(key=lambda d: (0, d.span.line, d.span.column) if d.span else (1, 0, 0))
     return report

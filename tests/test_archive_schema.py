@@ -7,6 +7,7 @@ import hashlib
 import json
 import shutil
 import sqlite3
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grn.archive import db as archive_db
-from grn.archive import migrate
+from grn.archive import facts, migrate
 from grn.archive.db import ArchiveError, connect
 from grn.archive.facts import _canonical, dedup_key
 from grn.archive.search import Filters, game_ids
@@ -98,7 +99,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(migrate, "_events_json", broken)
-    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 2"):
+    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 3"):
         connect(schema1)
     con = sqlite3.connect(schema1)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "1"
@@ -155,3 +156,73 @@ def test_without_grn_the_views_say_what_they_need(tmp_path: Path) -> None:
     archive_db.register(con)
     assert con.execute("SELECT count(*) FROM events").fetchone()[0] > 0
     con.close()
+
+
+# ---------------------------------------------------------------------------
+# Schema 3 (round six, R216): Zstandard packing; a schema-2 archive (zlib) reads and upgrades
+# ---------------------------------------------------------------------------
+
+#: Made by grn's schema-2 code (main before round six) from the same four example files as SCHEMA1.
+SCHEMA2 = ROOT / "tests" / "data" / "archive-schema2.db"
+
+
+@pytest.fixture()
+def schema2(tmp_path: Path) -> Path:
+    path = tmp_path / "two.db"
+    shutil.copy(SCHEMA2, path)
+    return path
+
+
+def test_a_schema2_archive_reads_as_it_is_and_its_file_is_left_alone(schema2: Path) -> None:
+    before = schema2.read_bytes()
+    con = connect(schema2, readonly=True)
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "2"
+    assert all(game_ids(con, f) for f in SEARCHES if not f.players)
+    assert {bytes(b[:1]) for (b,) in con.execute("SELECT actions FROM game_turns")} == {b"\x78"}  # zlib
+    con.close()
+    assert schema2.read_bytes() == before
+
+
+def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_rows(schema2: Path) -> None:
+    ro = connect(schema2, readonly=True)
+    old_rows = _old_rows(ro)
+    old_found = [game_ids(ro, f) for f in SEARCHES]
+    old_stats = compute(ro)
+    ro.close()
+    con = connect(schema2)
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "3" == str(
+        archive_db.SCHEMA_VERSION)
+    assert _old_rows(con) == old_rows  # nothing rewritten: the zlib rows read as before
+    assert [game_ids(con, f) for f in SEARCHES] == old_found and compute(con) == old_stats
+    con.close()
+    # the same games added again under other names: packed with Zstandard, and read the same
+    copy = schema2.parent / "again.grn"
+    copy.write_text((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert runner.invoke(app, ["archive", "add", "-q", str(schema2), str(copy)]).exit_code == 0
+    con = connect(schema2, readonly=True)
+    heads = dict(con.execute("SELECT game_id, substr(actions, 1, 4) FROM game_turns"))
+    assert heads[5] == facts.ZSTD_MAGIC and {heads[i][:1] for i in range(1, 5)} == {b"\x78"}
+    first, again = (con.execute("SELECT turn, seq, player, type, tile, x, y, json FROM actions WHERE game_id = ? "
+                                "ORDER BY turn, seq", (i,)).fetchall() for i in (1, 5))
+    assert first == again and first
+    dedup = [d for (d,) in con.execute("SELECT dedup FROM games WHERE id IN (1, 5)")]
+    assert dedup[0] == dedup[1]  # the dedup key is unchanged: old and new copies of a game still match
+    con.close()
+
+
+def test_an_archive_newer_than_grn_is_refused(schema2: Path) -> None:
+    con = sqlite3.connect(schema2)
+    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    con.commit()
+    con.close()
+    with pytest.raises(ArchiveError, match="archive schema 4 is newer than this grn"):
+        connect(schema2, readonly=True)
+
+
+def test_packed_texts_are_zstandard_and_both_packings_unpack() -> None:
+    text = json.dumps([[1, "red", [{"type": "place", "tile": "33", "x": 0, "y": 1}]]] * 50)
+    packed = facts.pack(text)
+    assert packed[:4] == facts.ZSTD_MAGIC and len(packed) < len(text) / 5
+    assert facts.unpack(packed) == text
+    assert facts.unpack(zlib.compress(text.encode("utf-8"), 1)) == text
+    assert facts.unpack(None) is None

@@ -27,7 +27,8 @@ from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult, Problem, Validator
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
-SCHEMA_VERSION = 2
+#: 3: new per-turn facts packed with Zstandard (R216); schema 2's zlib rows are read as they are.
+SCHEMA_VERSION = 3
 #: The page size of a new archive (SQLite's default is 4096).
 PAGE_SIZE = 8192
 #: Games per transaction within one large file.
@@ -204,6 +205,10 @@ def _upgrade(con: sqlite3.Connection) -> None:
         version = int(con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
         if version == 1:
             upgrade_1_to_2(con, GAME_TURNS, VIEWS)
+        if version <= 2:
+            # schema 2 to 3: nothing to rewrite (unpack reads zlib and Zstandard alike); an older grn, which
+            # reads zlib only, is now told the archive is newer than it
+            con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         con.execute("COMMIT")
     except BaseException:
         if con.in_transaction:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grn.archive.facts import game_facts
+from grn.archive.facts import EventFacts, game_facts
 from grn.batch import Validator
 from grn.jsonform import record_to_json
 from grn.record import Record
@@ -20,16 +20,21 @@ from grn.validate import GameReport
 PRELOAD = ("grn.archive.indexer",)
 
 
-def index_game(record: Record, report: GameReport, fmt: str) -> tuple[str | None, Any]:
+def observe_game(record: Record) -> EventFacts:
+    """The observer the validator tells a game's turns to: the game's events, kept as the archive stores them."""
+    return EventFacts()
+
+
+def index_game(record: Record, report: GameReport, fmt: str, observed: EventFacts | None) -> tuple[str | None, Any]:
     """The facts the archive stores of one validated game, and the text it keeps of a game read from JSON.
 
-    The facts hold what the archive keeps of the turns, so the report's turns are dropped here: they
-    are not sent back from the worker twice.
+    The events come from ``observed`` (:func:`observe_game`'s, told every turn during the replay), so
+    the report needs no turns (``keep_turns`` off, R215).
     """
     text = None
     if fmt == "json":
         text = json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":"))
-    facts = game_facts(record, report)
+    facts = game_facts(record, report, observed)
     report.turns = []
     report.final_raw_events = ()
     return text, facts
@@ -37,9 +42,9 @@ def index_game(record: Record, report: GameReport, fmt: str) -> tuple[str | None
 
 def indexing_validator(*, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
                        tileset_path: str | None = None) -> Validator:
-    """A validator that also indexes each game (every turn's events kept for the facts)."""
+    """A validator that also indexes each game (its events observed during the replay, R215)."""
     return Validator(jobs=jobs, scheduler=scheduler, tileset=tileset, tileset_path=tileset_path,
-                     keep_turns=True, index=index_game, preload=PRELOAD)
+                     keep_turns=False, index=index_game, observe=observe_game, preload=PRELOAD)
 
 
-__all__ = ["index_game", "indexing_validator", "PRELOAD"]
+__all__ = ["index_game", "observe_game", "indexing_validator", "PRELOAD"]
