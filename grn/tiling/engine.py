@@ -181,13 +181,26 @@ class TileEngine(Engine):
 
     def _majority(self, followers: Iterable[tuple[Any, int]]) -> list[int]:
         """The seats with the most followers (owners are seats), clockwise from the player on turn."""
-        counts = [0] * len(self.players)
-        for s, _ in followers:
-            counts[s] = counts[s] + 1
-        best = max(counts)
+        n = len(self.players)
+        counts = [0] * n
+        best = 0
+        for f in followers:
+            s: int = f[0]
+            c = counts[s] + 1
+            counts[s] = c
+            if c > best:
+                best = c
+        out: list[int] = []
         if best == 0:
-            return []
-        return [s for s in self._clockwise(self.seat) if counts[s] == best]
+            return out
+        s = self.seat
+        for _ in range(n):  # clockwise from the player on turn (no list of seats, no modulo per seat)
+            if counts[s] == best:
+                out.append(s)
+            s += 1
+            if s == n:
+                s = 0
+        return out
 
     # ------------------------------------------------------------------
     # tiles: the bag, placing, discarding

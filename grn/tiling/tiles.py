@@ -151,10 +151,26 @@ class Orientation:
         key = (self.edge_ids[e] << PATTERN_BITS) | other.edge_rev_ids[f]
         pairs = EDGE_PAIRS.get(key)
         if pairs is None:
-            count: dict[tuple[int, int], int] = {}
-            for a, b in zip(self.edge_segments[e], other.edge_segments_rev[f]):
-                count[(a, b)] = count.get((a, b), 0) + 1
-            pairs = EDGE_PAIRS[key] = tuple((a, b, n) for (a, b), n in count.items())
+            # (mine, theirs) in order of first meeting, with their counts: an edge has three places, so
+            # short lists searched by index (a dict of tuple keys cost several times as much, per new key)
+            mine = self.edge_segments[e]
+            theirs = other.edge_segments_rev[f]
+            pa: list[int] = []
+            pb: list[int] = []
+            pn: list[int] = []
+            for i in range(len(mine)):
+                a = mine[i]
+                b = theirs[i]
+                for j in range(len(pa)):
+                    if pa[j] == a and pb[j] == b:
+                        pn[j] = pn[j] + 1
+                        break
+                else:
+                    pa.append(a)
+                    pb.append(b)
+                    pn.append(1)
+            pairs = tuple([(pa[j], pb[j], pn[j]) for j in range(len(pa))])
+            EDGE_PAIRS[key] = pairs
         return pairs
 
     def __repr__(self) -> str:
