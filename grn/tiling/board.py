@@ -567,17 +567,18 @@ class Board:
                 root_data[t] = F
             F.open = gopen[g]
             for ls in segs:
-                ex = extras[ls]
+                # typed, so that the compiled code indexes the tuple and walks the dict natively
+                ex: tuple[dict[str, int], tuple[int, ...]] | None = extras[ls]
                 if ex is not None:
-                    # indexed, not unpacked: unpacking an untyped value asks Python for an iterator
+                    # indexed, not unpacked: unpacking asks for an iterator
                     symbols = ex[0]
                     lk = ex[1]
                     if symbols:
                         d = F.symbols
                         if d is None:
-                            F.symbols = dict(symbols)
+                            F.symbols = symbols.copy()  # the design's dict: copied, never changed
                         else:
-                            for k, v in symbols:
+                            for k, v in symbols.items():
                                 d[k] = d.get(k, 0) + v
                     if lk:
                         new = [base + li for li in lk]

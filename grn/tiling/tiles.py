@@ -215,7 +215,8 @@ class TileDesign:
     orientations: tuple[Orientation, ...] = field(compare=False, repr=False)
     unique_rotations: tuple[int, ...] = field(compare=False, repr=False)
     backlinks: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
-    #: per segment: (symbols, linked segment indices) or None when it has neither (board core)
+    #: per segment: (symbols as a dict the board copies, never changes; linked segment indices) or None when it
+    #: has neither (board core)
     extras: tuple[Any, ...] = field(compare=False, repr=False, default=())
     #: per segment: its kind
     kinds: tuple[str, ...] = field(compare=False, repr=False, default=())
@@ -238,7 +239,7 @@ class TileDesign:
             for li in seg.links:
                 back[li].append(si)
         backlinks = tuple(tuple(b) for b in back)
-        extras = tuple((seg.symbols, seg.links + backlinks[i]) if seg.symbols or seg.links or backlinks[i] else None
+        extras = tuple((dict(seg.symbols), seg.links + backlinks[i]) if seg.symbols or seg.links or backlinks[i] else None
                        for i, seg in enumerate(segments))
         return cls(id, design, count, segments, orients, tuple(unique), backlinks, extras,
                    tuple(seg.kind for seg in segments), marks)
