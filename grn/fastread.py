@@ -26,7 +26,7 @@ from typing import Any, Callable, Final
 
 from lark import Lark
 
-from grn.codec import MAX_DIGITS, read_int
+from grn.codec import MAX_DIGITS, CommandCodec, read_int
 from grn.errors import Span
 from grn.record import Checkpoint, Command, Nag, Turn
 
@@ -252,6 +252,13 @@ class FastReader:
         self.score_item = regex["SCORE_ITEM"]
         #: action terminal -> the codec's read (one definition per command: :mod:`grn.codec`)
         self.readers = readers
+        # the codecs themselves when every reader is a codec's read (as grn.notation gives them): a compiled
+        # call of codec.read() skips the bound method's argument parsing, once per action word
+        codecs = {t: getattr(r, "__self__", None) for t, r in readers.items()}
+        self._codecs: dict[str, CommandCodec] | None = None
+        if all(isinstance(c, CommandCodec) and getattr(r, "__name__", "") == "read"
+               for c, r in zip(codecs.values(), readers.values())):
+            self._codecs = {t: c for t, c in codecs.items() if isinstance(c, CommandCodec)}
         self.unescape = unescape
         # Records repeat their words ("+N", "tent@2,0", "red", "12."), and one
         # dict look-up costs far less than the scanner: remember what each word is.
@@ -345,6 +352,7 @@ class FastReader:
             return None
         turns = []
         readers = self.readers
+        codecs = self._codecs
         # the memos, looked up here rather than through a method call a word
         kinds = self._kinds
         numbers = self._numbers
@@ -401,7 +409,10 @@ class FastReader:
                     if last != k:
                         return None
                     break
-                actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
+                if codecs is not None:
+                    actions.append(codecs[kind].read(word, Span(lineno, cols[k] + 1), problems))
+                else:
+                    actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
                 k = last + 1
             extras: list = []
             while k < count:
