@@ -269,6 +269,8 @@ class FastReader:
         #: remember (read each time, so that its problem is noted where it stands)
         self._numbers: dict[str, int] = {}
         self._players: dict[str, bool] = {}
+        #: header line -> ((tag name, value), column of the name): most games repeat most of their header
+        self._tag_lines: dict[str, tuple[tuple[str, str], int]] = {}
 
     def classify(self, word: str) -> str | None:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
@@ -333,6 +335,7 @@ class FastReader:
         lines = text.split("\n")
         tags = []
         tag_spans: list[Span] = []
+        tag_lines = self._tag_lines
         i = 0
         n = len(lines)
         while i < n:
@@ -341,11 +344,17 @@ class FastReader:
             if stripped:
                 if stripped[0] != "[":
                     break
-                m = _TAG_LINE.match(line)
-                if m is None:
-                    return None
-                tags.append((m.group(1), self.unescape(m.group(2))))
-                tag_spans.append(Span(first_line + i, m.start(1) + 1))
+                known = tag_lines.get(line)
+                if known is None:
+                    m = _TAG_LINE.match(line)
+                    if m is None:
+                        return None
+                    quoted = m.group(2)
+                    # a GRN string escapes with a backslash: without one its text is what the quotes hold
+                    known = ((m.group(1), self.unescape(quoted) if "\\" in quoted else quoted[1:-1]), m.start(1) + 1)
+                    _remember(tag_lines, line, known)
+                tags.append(known[0])
+                tag_spans.append(Span(first_line + i, known[1]))
             i += 1
         body = text[sum(len(l) + 1 for l in lines[:i]):]
         if any(c in body for c in _DECLINE):

@@ -17,7 +17,7 @@ from grn.errors import Span
 from grn.fastread import digits_alike, word_shape
 from grn.games import find_ruleset
 from grn.games.goldrush.commands import PlaceTent, TentCodec
-from grn.notation import _fast_reader, parse
+from grn.notation import _fast_reader, parse, parse_game
 from grn.tiling.commands import PlacementCodec, PlaceTile
 from grn.tiling.places import LOCATIONS
 
@@ -119,3 +119,18 @@ def test_a_turn_number_too_long_is_noted_in_every_game() -> None:
         assert said == [(line, 1, "a turn number cannot be 1234567890: a number in GRN has at most 9 digits")], said
     short = parse('[Game "goldrush"]\n[Players "Ada (red), Bo (yellow)"]\n\n7. red 61@1,0:270\n')[0]
     assert [t.number for t in short.turns] == [7] and not short.diagnostics
+
+
+def test_header_lines_read_from_memory_say_what_lark_says() -> None:
+    """A header line met before (the tag-line memo) gives the same tags, values and columns as Lark's reading,
+    escapes included; a value without a backslash is what its quotes hold."""
+    head = ('[Game "goldrush"]\n  [Event "say \\"when\\" \\\\ now"]\n[Site "plain"]\n'
+            '[Players "Ada (red), Bo (yellow)"]\n\n1. red 61@1,0:270\n')
+    assert _fast_reader(find_ruleset("goldrush")).read(head, 1, []) is not None  # the fast reader takes it
+    fast = parse(head + "\n" + head)
+    slow = [parse_game(head, fast=False), parse_game(head, first_line=8, fast=False)]
+    for got, want in zip(fast, slow):
+        assert got.tags == want.tags
+        assert got.tag_spans == want.tag_spans
+        assert got.tag("Event") == 'say "when" \\ now' and got.tag("Site") == "plain"
+    assert [s.column for s in fast[1].tag_spans] == [2, 4, 2, 2]
