@@ -134,3 +134,19 @@ def test_header_lines_read_from_memory_say_what_lark_says() -> None:
         assert got.tag_spans == want.tag_spans
         assert got.tag("Event") == 'say "when" \\ now' and got.tag("Site") == "plain"
     assert [s.column for s in fast[1].tag_spans] == [2, 4, 2, 2]
+
+
+def test_a_players_tag_read_again_gives_the_same_seats_in_a_list_of_its_own() -> None:
+    """parse_players remembers a tag's seats: the second reading is equal, and a caller changing its list
+    changes nothing for the next; a malformed tag is refused every time."""
+    import pytest
+
+    from grn.record import parse_players
+
+    first = parse_players("Ada (red), Bo (yellow+green)")
+    first.append(first[0])
+    again = parse_players("Ada (red), Bo (yellow+green)")
+    assert [(s.name, s.colours) for s in again] == [("Ada", ("red",)), ("Bo", ("yellow", "green"))]
+    for _ in range(2):
+        with pytest.raises(ValueError, match="write it as Name"):
+            parse_players("Ada [red]")

@@ -200,6 +200,8 @@ _EDGES: Final[tuple[tuple[int, int, int], ...]] = ((0, 1, 2), (1, CELL_STRIDE, 3
 _SOLO_GROUP: Final[list[list[int]]] = [list(range(m)) for m in range(64)]
 _SOLO_SEGMENTS: Final[list[list[list[int]]]] = [[[i] for i in range(m)] for m in range(64)]
 _NO_ROOTS: Final[list[int]] = []
+#: ``[None] * m`` made once per size: what a placement appends to ``root_data`` (extended from, never changed).
+_NONES: Final[list[list[None]]] = [[None] * m for m in range(64)]
 
 
 def cell_key(x: int, y: int) -> int:
@@ -544,7 +546,7 @@ class Board:
         root_data = self.root_data
         kinds = design.kinds
         m = len(kinds)
-        root_data.extend([None] * m)
+        root_data.extend(_NONES[m])
         extras = design.extras
         targets: list[int] = []
         gopen = p.group_open
