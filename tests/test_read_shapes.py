@@ -150,3 +150,39 @@ def test_a_players_tag_read_again_gives_the_same_seats_in_a_list_of_its_own() ->
     for _ in range(2):
         with pytest.raises(ValueError, match="write it as Name"):
             parse_players("Ada [red]")
+
+
+def _result_by_regex(value: str) -> dict[str, int] | str:
+    """The Result tag as the regex alone reads it (round five's parse_result), or its error."""
+    from grn.validate import _RESULT_RE
+
+    out: dict[str, int] = {}
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        m = _RESULT_RE.match(part)
+        if not m:
+            return "unreadable"
+        if len(m.group(2).lstrip("-")) > 9:
+            return "too long"
+        out[m.group(1)] = int(m.group(2))
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["red", "blue", "y_2", "Red", "2x", "gr\u00e9en", ""]),
+                          st.sampled_from([" ", "  ", "=", ": ", "\t", "", " - "]),
+                          st.one_of(st.integers(-10**11, 10**11).map(str), st.sampled_from(["\u0663", "-", "1a", "\u00b2"]))),
+                max_size=5))
+@example([("red", " ", "61"), ("blue", " ", "58")])
+def test_a_result_tag_reads_as_the_regex_reads_it(parts) -> None:
+    """The short cut for "red 61" parts gives the regex's scores, and its refusals, for any part."""
+    from grn.validate import parse_result
+
+    value = ", ".join(name + sep + num for name, sep, num in parts)
+    want = _result_by_regex(value)
+    try:
+        got: dict[str, int] | str = parse_result(value)
+    except ValueError as exc:
+        got = "too long" if "at most 9 digits" in str(exc) else "unreadable"
+    assert got == want

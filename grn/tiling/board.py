@@ -587,8 +587,12 @@ class Board:
                         F.links = F.links + new if F.links else new
             targets.append(t)
             g += 1
-        for gi in p.group:
-            parent.append(targets[gi])
+        group = p.group
+        if group is _SOLO_GROUP[m]:
+            parent.extend(targets)  # segment i is group i: its root is targets[i] (no int unboxed and boxed again)
+        else:
+            for gi in group:
+                parent.append(targets[gi])
         self.kind.extend(kinds)
         self.segment_tile.extend([pos] * m)
         placed = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)
