@@ -151,15 +151,15 @@ class Orientation:
         key = (self.edge_ids[e] << PATTERN_BITS) | other.edge_rev_ids[f]
         pairs = EDGE_PAIRS.get(key)
         if pairs is None:
-            # (mine, theirs) in order of first meeting, with their counts: an edge has three places, so
+            # (ours, theirs) in order of first meeting, with their counts: an edge has three places, so
             # short lists searched by index (a dict of tuple keys cost several times as much, per new key)
-            mine = self.edge_segments[e]
+            ours = self.edge_segments[e]
             theirs = other.edge_segments_rev[f]
             pa: list[int] = []
             pb: list[int] = []
             pn: list[int] = []
-            for i in range(len(mine)):
-                a = mine[i]
+            for i in range(len(ours)):
+                a = ours[i]
                 b = theirs[i]
                 for j in range(len(pa)):
                     if pa[j] == a and pb[j] == b:
