@@ -26,7 +26,7 @@ from typing import Any, Callable, Final
 
 from lark import Lark
 
-from grn.codec import read_int
+from grn.codec import MAX_DIGITS, CommandCodec, read_int
 from grn.errors import Span
 from grn.record import Checkpoint, Command, Nag, Turn
 
@@ -140,6 +140,77 @@ def first_char_table(patterns: list[tuple[str, str]]) -> dict[str, tuple[tuple[s
     return {c: tuple(compiled[i] for i in range(len(patterns)) if c in firsts[i]) for c in sorted(_ASCII)}
 
 
+_DIGITS: Final = "0123456789"
+#: Every ASCII digit to "0": a word's shape (bytes.translate with a table is a plain C loop; str.translate with
+#: a dict looks every character up as an object, several times the cost of the regex match it saves).
+_TO_ZERO: Final = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _digits_alike(items: Any) -> bool:
+    """Whether the parsed regex ``items`` treats the ten ASCII digits alike everywhere (no literal digit, no
+    class holding some digits but not all, no back reference): then it matches a word and the word with its
+    digits changed the same way, to the same length.  Anything not understood answers False."""
+    for op, av in items:
+        name = str(op)
+        if name in ("LITERAL", "NOT_LITERAL"):
+            if chr(av) in _DIGITS:
+                return False
+        elif name == "IN":
+            held: set[str] = set()
+            for cop, cav in av:
+                cname = str(cop)
+                if cname == "LITERAL":
+                    if chr(cav) in _DIGITS:
+                        held.add(chr(cav))
+                elif cname == "RANGE":
+                    held.update(c for c in _DIGITS if cav[0] <= ord(c) <= cav[1])
+                elif cname == "CATEGORY":
+                    if str(cav) in ("CATEGORY_DIGIT", "CATEGORY_WORD", "CATEGORY_NOT_SPACE"):
+                        held.update(_DIGITS)
+                    elif str(cav) not in ("CATEGORY_NOT_DIGIT", "CATEGORY_NOT_WORD", "CATEGORY_SPACE"):
+                        return False
+                elif cname != "NEGATE":  # negation keeps digits alike when the class does
+                    return False
+            if held and len(held) != len(_DIGITS):
+                return False
+        elif name == "SUBPATTERN":
+            if av[1] or av[2] or not _digits_alike(av[3]):  # inline flags: not analysed
+                return False
+        elif name == "BRANCH":
+            if not all(_digits_alike(alt) for alt in av[1]):
+                return False
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if not _digits_alike(av[2]):
+                return False
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            if not _digits_alike(av[1]):
+                return False
+        elif name not in ("AT", "ANY"):  # GROUPREF, ...: not analysed
+            return False
+    return True
+
+
+def digits_alike(patterns: list[str]) -> bool:
+    """Whether every regex of ``patterns`` treats the ASCII digits alike, so that a word's terminal is its
+    shape's (:func:`word_shape`): Lark's scanner then takes a new placement word for what it took a word of
+    the same shape for, and one look-up replaces a regex match per new word."""
+    if _SRE is None:
+        return False
+    for pattern in patterns:
+        try:
+            parsed = _SRE.parse(pattern)
+            if parsed.state.flags & ~re.UNICODE or not _digits_alike(parsed):
+                return False
+        except Exception:  # a parser of another shape: no shapes
+            return False
+    return True
+
+
+def word_shape(word: str) -> str:
+    """``word`` with every ASCII digit made ``0`` ("47b@-3,12:90" -> "00b@-0,00:00")."""
+    return word.encode("utf-8", "surrogatepass").translate(_TO_ZERO).decode("utf-8", "surrogatepass")
+
+
 #: Reads one action word: (text, span, problems) -> command (a codec's ``read``).
 WordReader = Callable[[str, Span, list], Command]
 
@@ -148,7 +219,7 @@ WordReader = Callable[[str, Span, list], Command]
 _MEMORY: Final = 20_000
 
 
-def _remember(memo: dict, word: str, value: object) -> None:
+def _remember(memo: dict, word: object, value: object) -> None:
     if len(memo) >= _MEMORY:
         memo.clear()
     memo[word] = value
@@ -173,19 +244,34 @@ class FastReader:
         # The same rivals by a word's first character: most words can start only one or two of them,
         # and trying those alone costs less than the whole alternation (non-ASCII words use the scanner).
         self._by_first = first_char_table([(t.name, t.pattern.to_regexp()) for t in rivals])
+        #: word shape (:func:`word_shape`) -> its action terminal, or "" for none; None when some rival
+        #: tells digits apart (then each new word is scanned)
+        self._shapes: dict[bytes, str] | None = (
+            {} if digits_alike([t.pattern.to_regexp() for t in rivals]) else None)
         self.player = regex["PLAYER"]
         self.nag = regex["NAG"]
         self.score_item = regex["SCORE_ITEM"]
         #: action terminal -> the codec's read (one definition per command: :mod:`grn.codec`)
         self.readers = readers
+        # the codecs themselves when every reader is a codec's read (as grn.notation gives them): a compiled
+        # call of codec.read() skips the bound method's argument parsing, once per action word
+        codecs = {t: getattr(r, "__self__", None) for t, r in readers.items()}
+        self._codecs: dict[str, CommandCodec] | None = None
+        if all(isinstance(c, CommandCodec) and getattr(r, "__name__", "") == "read"
+               for c, r in zip(codecs.values(), readers.values())):
+            self._codecs = {t: c for t, c in codecs.items() if isinstance(c, CommandCodec)}
         self.unescape = unescape
         # Records repeat their words ("+N", "tent@2,0", "red", "12."), and one
         # dict look-up costs far less than the scanner: remember what each word is.
         #: word -> the action terminal it is, or "" when it is none
         self._kinds: dict[str, str] = {}
         #: word -> whether it is a turn number / a player word
-        self._numbers: dict[str, bool] = {}
+        #: word -> the turn number it is ("12." -> 12), -1 when it is none, -2 when it is one too long to
+        #: remember (read each time, so that its problem is noted where it stands)
+        self._numbers: dict[str, int] = {}
         self._players: dict[str, bool] = {}
+        #: header line -> ((tag name, value), column of the name): most games repeat most of their header
+        self._tag_lines: dict[str, tuple[tuple[str, str], int]] = {}
 
     def classify(self, word: str) -> str | None:
         """The action terminal Lark's lexer would read ``word`` as, if it reads all of it."""
@@ -196,8 +282,20 @@ class FastReader:
 
     def _new_kind(self, word: str) -> str:
         """The action terminal of a word not met before ("" for none), remembered."""
-        found = self._scan(word)
-        kind = found if found is not None and found in self.action_names else ""
+        shapes = self._shapes
+        if shapes is None or not word.isascii():
+            found = self._scan(word)
+            kind = found if found is not None and found in self.action_names else ""
+        else:
+            # most new words are placements ("47b@-3,12:90") of a shape met before: no regex to run
+            shape = word.encode("ascii").translate(_TO_ZERO)
+            known = shapes.get(shape)
+            if known is None:
+                found = self._scan(word)
+                kind = found if found is not None and found in self.action_names else ""
+                _remember(shapes, shape, kind)
+            else:
+                kind = known
         _remember(self._kinds, word, kind)
         return kind
 
@@ -213,12 +311,16 @@ class FastReader:
                 return name if m.end() == len(word) else None
         return None
 
-    def _is_number(self, word: str) -> bool:
-        ok = self._numbers.get(word)
-        if ok is None:
-            ok = _TURN_NUMBER.match(word) is not None
-            _remember(self._numbers, word, ok)
-        return ok
+    def _number(self, word: str) -> int:
+        """What :attr:`_numbers` says of a word not met before (the number, -1 or -2), remembered."""
+        if _TURN_NUMBER.match(word) is None:
+            value = -1
+        elif len(word) <= MAX_DIGITS:  # at most MAX_DIGITS - 1 digits and the dot: never a problem to note
+            value = int(word[:-1])
+        else:
+            value = -2
+        _remember(self._numbers, word, value)
+        return value
 
     def _is_player(self, word: str) -> bool:
         ok = self._players.get(word)
@@ -234,6 +336,7 @@ class FastReader:
         lines = text.split("\n")
         tags = []
         tag_spans: list[Span] = []
+        tag_lines = self._tag_lines
         i = 0
         n = len(lines)
         while i < n:
@@ -242,17 +345,24 @@ class FastReader:
             if stripped:
                 if stripped[0] != "[":
                     break
-                m = _TAG_LINE.match(line)
-                if m is None:
-                    return None
-                tags.append((m.group(1), self.unescape(m.group(2))))
-                tag_spans.append(Span(first_line + i, m.start(1) + 1))
+                known = tag_lines.get(line)
+                if known is None:
+                    m = _TAG_LINE.match(line)
+                    if m is None:
+                        return None
+                    quoted = m.group(2)
+                    # a GRN string escapes with a backslash: without one its text is what the quotes hold
+                    known = ((m.group(1), self.unescape(quoted) if "\\" in quoted else quoted[1:-1]), m.start(1) + 1)
+                    _remember(tag_lines, line, known)
+                tags.append(known[0])
+                tag_spans.append(Span(first_line + i, known[1]))
             i += 1
         body = text[sum(len(l) + 1 for l in lines[:i]):]
         if any(c in body for c in _DECLINE):
             return None
         turns = []
         readers = self.readers
+        codecs = self._codecs
         # the memos, looked up here rather than through a method call a word
         kinds = self._kinds
         numbers = self._numbers
@@ -284,8 +394,10 @@ class FastReader:
             if count < 2:
                 return None
             num = words[0]
-            is_number = numbers.get(num)
-            if not (self._is_number(num) if is_number is None else is_number):
+            number = numbers.get(num)
+            if number is None:
+                number = self._number(num)
+            if number == -1:
                 return None
             player = words[1]
             is_player = players.get(player)
@@ -307,7 +419,10 @@ class FastReader:
                     if last != k:
                         return None
                     break
-                actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
+                if codecs is not None:
+                    actions.append(codecs[kind].read(word, Span(lineno, cols[k] + 1), problems))
+                else:
+                    actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
                 k = last + 1
             extras: list = []
             while k < count:
@@ -330,7 +445,7 @@ class FastReader:
                     k += 1
                     continue
                 return None
-            turns.append(Turn(read_int(num[:-1], Span(lineno, cols[0] + 1), problems, "a turn number"), player,
-                              tuple(actions), tuple(extras),
-                              Span(lineno, cols[0] + 1)))
+            if number < 0:  # too long to remember: read here, its problem after the actions' (as Lark notes them)
+                number = read_int(num[:-1], Span(lineno, cols[0] + 1), problems, "a turn number")
+            turns.append(Turn(number, player, tuple(actions), tuple(extras), Span(lineno, cols[0] + 1)))
         return tags, turns, tag_spans

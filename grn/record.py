@@ -250,11 +250,29 @@ class Seat:
 _SEAT_RE = re.compile(r"^\s*(?:(?P<name>[^()]*?)\s*\((?P<colours>[a-z+ ]+)\)|(?P<bare>[a-z]+))\s*$")
 
 
+#: Players tags read before -> their seats (immutable values, handed out in a new list each time): the games
+#: of a file, a tournament's, repeat their Players tag, and each validation reads it.
+_SEATS_READ: Final[dict[str, tuple[Seat, ...]]] = {}
+#: The most tags :data:`_SEATS_READ` keeps (then it starts again).
+_SEATS_KEPT: Final = 1_000
+
+
 def parse_players(value: str) -> list[Seat]:
     """Read a ``Players`` tag: ``"Anna (red), Ben (blue+green)"``; a bare colour is allowed.
 
     Raises ``ValueError`` with a message in plain words when it is malformed.
     """
+    known = _SEATS_READ.get(value)
+    if known is not None:
+        return list(known)
+    seats = _parse_players(value)
+    if len(_SEATS_READ) >= _SEATS_KEPT:
+        _SEATS_READ.clear()
+    _SEATS_READ[value] = tuple(seats)
+    return seats
+
+
+def _parse_players(value: str) -> list[Seat]:
     seats: list[Seat] = []
     if not value.strip():
         return seats

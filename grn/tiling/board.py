@@ -200,6 +200,8 @@ _EDGES: Final[tuple[tuple[int, int, int], ...]] = ((0, 1, 2), (1, CELL_STRIDE, 3
 _SOLO_GROUP: Final[list[list[int]]] = [list(range(m)) for m in range(64)]
 _SOLO_SEGMENTS: Final[list[list[list[int]]]] = [[[i] for i in range(m)] for m in range(64)]
 _NO_ROOTS: Final[list[int]] = []
+#: ``[None] * m`` made once per size: what a placement appends to ``root_data`` (extended from, never changed).
+_NONES: Final[list[list[None]]] = [[None] * m for m in range(64)]
 
 
 def cell_key(x: int, y: int) -> int:
@@ -544,7 +546,7 @@ class Board:
         root_data = self.root_data
         kinds = design.kinds
         m = len(kinds)
-        root_data.extend([None] * m)
+        root_data.extend(_NONES[m])
         extras = design.extras
         targets: list[int] = []
         gopen = p.group_open
@@ -567,25 +569,30 @@ class Board:
                 root_data[t] = F
             F.open = gopen[g]
             for ls in segs:
-                ex = extras[ls]
+                # typed, so that the compiled code indexes the tuple and walks the dict natively
+                ex: tuple[dict[str, int], tuple[int, ...]] | None = extras[ls]
                 if ex is not None:
-                    # indexed, not unpacked: unpacking an untyped value asks Python for an iterator
+                    # indexed, not unpacked: unpacking asks for an iterator
                     symbols = ex[0]
                     lk = ex[1]
                     if symbols:
                         d = F.symbols
                         if d is None:
-                            F.symbols = dict(symbols)
+                            F.symbols = symbols.copy()  # the design's dict: copied, never changed
                         else:
-                            for k, v in symbols:
+                            for k, v in symbols.items():
                                 d[k] = d.get(k, 0) + v
                     if lk:
                         new = [base + li for li in lk]
                         F.links = F.links + new if F.links else new
             targets.append(t)
             g += 1
-        for gi in p.group:
-            parent.append(targets[gi])
+        group = p.group
+        if group is _SOLO_GROUP[m]:
+            parent.extend(targets)  # segment i is group i: its root is targets[i] (no int unboxed and boxed again)
+        else:
+            for gi in group:
+                parent.append(targets[gi])
         self.kind.extend(kinds)
         self.segment_tile.extend([pos] * m)
         placed = PlacedTile(design, p.rotation, p.orientation, base, p.x, p.y)

@@ -13,7 +13,7 @@ sections and quotes) come from a :class:`TileRules` it hands over.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Final, Iterable, Sequence
 
 from grn.engine import Engine, not_playing
 from grn.errors import IllegalAction, Span
@@ -59,6 +59,23 @@ def _restore_rules(items: tuple[tuple[str, str], ...]) -> TileRules:
     return TileRules(**dict(items))
 
 
+#: id(tile set) -> (the tile set, its full bag): every game of a file starts from the same bag, and copying
+#: a dict costs a fraction of building it (the tile set is kept to tell a reused id apart).
+_BAGS: Final[dict[int, tuple[TileSet, dict[str, int]]]] = {}
+
+
+def _full_bag(tileset: TileSet) -> dict[str, int]:
+    """Tile id -> copies in the box (a shared dict: copy it before changing it)."""
+    hit = _BAGS.get(id(tileset))
+    if hit is not None and hit[0] is tileset:
+        return hit[1]
+    bag = {t.id: t.count for t in tileset.tiles}
+    if len(_BAGS) >= 64:
+        _BAGS.clear()
+    _BAGS[id(tileset)] = (tileset, bag)
+    return bag
+
+
 #: The fields of a :class:`TileEngine` (what copies and pickles carry).
 TILE_FIELDS: tuple[str, ...] = ("tileset", "players", "board", "seat", "turn", "_bag", "bag_left", "_scores",
                                 "_seat_of", "_last_pos", "rules")
@@ -95,7 +112,7 @@ class TileEngine(Engine):
         self.board = Board(tileset)
         self.seat = players.index(first)
         self.turn = 0
-        self._bag = {t.id: t.count for t in tileset.tiles}
+        self._bag = _full_bag(tileset).copy()
         self._scores = [0] * len(players)
         self._seat_of = {p: i for i, p in enumerate(players)}
         tile_id, x, y, rotation = start if start is not None else (tileset.start, 0, 0, 0)
@@ -181,13 +198,26 @@ class TileEngine(Engine):
 
     def _majority(self, followers: Iterable[tuple[Any, int]]) -> list[int]:
         """The seats with the most followers (owners are seats), clockwise from the player on turn."""
-        counts = [0] * len(self.players)
-        for s, _ in followers:
-            counts[s] = counts[s] + 1
-        best = max(counts)
+        n = len(self.players)
+        counts = [0] * n
+        best = 0
+        for f in followers:
+            s: int = f[0]
+            c = counts[s] + 1
+            counts[s] = c
+            if c > best:
+                best = c
+        out: list[int] = []
         if best == 0:
-            return []
-        return [s for s in self._clockwise(self.seat) if counts[s] == best]
+            return out
+        s = self.seat
+        for _ in range(n):  # clockwise from the player on turn (no list of seats, no modulo per seat)
+            if counts[s] == best:
+                out.append(s)
+            s += 1
+            if s == n:
+                s = 0
+        return out
 
     # ------------------------------------------------------------------
     # tiles: the bag, placing, discarding

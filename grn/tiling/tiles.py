@@ -151,10 +151,26 @@ class Orientation:
         key = (self.edge_ids[e] << PATTERN_BITS) | other.edge_rev_ids[f]
         pairs = EDGE_PAIRS.get(key)
         if pairs is None:
-            count: dict[tuple[int, int], int] = {}
-            for a, b in zip(self.edge_segments[e], other.edge_segments_rev[f]):
-                count[(a, b)] = count.get((a, b), 0) + 1
-            pairs = EDGE_PAIRS[key] = tuple((a, b, n) for (a, b), n in count.items())
+            # (ours, theirs) in order of first meeting, with their counts: an edge has three places, so
+            # short lists searched by index (a dict of tuple keys cost several times as much, per new key)
+            ours = self.edge_segments[e]
+            theirs = other.edge_segments_rev[f]
+            pa: list[int] = []
+            pb: list[int] = []
+            pn: list[int] = []
+            for i in range(len(ours)):
+                a = ours[i]
+                b = theirs[i]
+                for j in range(len(pa)):
+                    if pa[j] == a and pb[j] == b:
+                        pn[j] = pn[j] + 1
+                        break
+                else:
+                    pa.append(a)
+                    pb.append(b)
+                    pn.append(1)
+            pairs = tuple([(pa[j], pb[j], pn[j]) for j in range(len(pa))])
+            EDGE_PAIRS[key] = pairs
         return pairs
 
     def __repr__(self) -> str:
@@ -199,7 +215,8 @@ class TileDesign:
     orientations: tuple[Orientation, ...] = field(compare=False, repr=False)
     unique_rotations: tuple[int, ...] = field(compare=False, repr=False)
     backlinks: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
-    #: per segment: (symbols, linked segment indices) or None when it has neither (board core)
+    #: per segment: (symbols as a dict the board copies, never changes; linked segment indices) or None when it
+    #: has neither (board core)
     extras: tuple[Any, ...] = field(compare=False, repr=False, default=())
     #: per segment: its kind
     kinds: tuple[str, ...] = field(compare=False, repr=False, default=())
@@ -222,7 +239,7 @@ class TileDesign:
             for li in seg.links:
                 back[li].append(si)
         backlinks = tuple(tuple(b) for b in back)
-        extras = tuple((seg.symbols, seg.links + backlinks[i]) if seg.symbols or seg.links or backlinks[i] else None
+        extras = tuple((dict(seg.symbols), seg.links + backlinks[i]) if seg.symbols or seg.links or backlinks[i] else None
                        for i, seg in enumerate(segments))
         return cls(id, design, count, segments, orients, tuple(unique), backlinks, extras,
                    tuple(seg.kind for seg in segments), marks)

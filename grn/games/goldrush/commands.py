@@ -7,16 +7,15 @@ Placing and discarding tiles are the shared commands of :mod:`grn.tiling.command
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
 from grn.errors import Span
-from grn.tiling.commands import LOCATION_SCHEMA, FigureCodec, PlaceFigure, bad_place
+from grn.tiling.commands import LOCATION_SCHEMA, FigureCodec, PlaceFigure, bad_place, small_int
 from grn.tiling.places import LOCATIONS
 from grn.value import Value
 
-_TENT_RE: Final = re.compile(r"tent@(-?\d+),(-?\d+)(?::([A-Z]+))?$")
+_LOCATIONS: Final = frozenset(LOCATIONS)
 _TOKEN_SCHEMA: Json = {"type": ["integer", "null"], "minimum": 0}
 
 
@@ -112,13 +111,18 @@ class TentCodec(CommandCodec):
     expected = "a tent such as tent@2,-1"
 
     def read(self, text: str, span: Span, problems: Problems) -> PlaceTent:
-        m = _TENT_RE.match(text)
-        assert m is not None
-        where: str | None = m.group(3)
-        if where is not None and where not in LOCATIONS:
-            problems.append((span, bad_place(where)))
-        return PlaceTent(read_int(m.group(1), span, problems, "x"), read_int(m.group(2), span, problems, "y"), where,
-                         span)
+        # The terminal guarantees the shape tent@X,Y[:PLACE]: found by position, no regex match object
+        comma = text.find(",", 5)
+        colon = text.find(":", comma)
+        where: str | None = None
+        if colon < 0:
+            y = small_int(text[comma + 1:], span, problems, "y")
+        else:
+            where = text[colon + 1:]
+            if where not in _LOCATIONS:
+                problems.append((span, bad_place(where)))
+            y = small_int(text[comma + 1:colon], span, problems, "y")
+        return PlaceTent(small_int(text[5:comma], span, problems, "x"), y, where, span)
 
     def write(self, command: PlaceTent) -> str:
         loc = f":{command.location}" if command.location else ""

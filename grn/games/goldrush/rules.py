@@ -250,7 +250,7 @@ class GoldRushState(Moves):
                 self._check_value(v, extra, reveal.span, "a revealed token", SEC_MOUNTAIN)
 
         # ---- apply --------------------------------------------------------
-        events = self._discard(player, discards)
+        events = self._discard(player, discards) if discards else []
         targets = self._lay(p)
         if alloc or p.merges:
             events += self._put_tokens(p, targets, alloc)
@@ -262,7 +262,12 @@ class GoldRushState(Moves):
             value = follow.value
             tid = self._mine_top(seat, self.stacks[board.find(self.tent[seat])], value)
             events.append(TokenMined(player, value, tid))
-        if 0 in p.group_open:
+        closed = False
+        for left in p.group_open:  # a loop over the ints: "0 in" boxes 0 and compares objects
+            if left == 0:
+                closed = True
+                break
+        if closed:
             self._score_completed(p, targets, events, reveal.values if reveal is not None else None)
         self._next_turn(seat)
         return events

@@ -11,7 +11,6 @@ only the tokens left (its nugget symbols still score).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final
 
 from grn.errors import IllegalAction, Span
@@ -20,19 +19,29 @@ from grn.games.goldrush.terms import MOUNTAIN, SEC_DIST, SEC_GENERAL
 from grn.tiling.board import Placement
 from grn.tiling.engine import TileEngine
 from grn.tiling.tiles import TileDesign, TileSet
-from grn.value import reduce_dataclass
+from grn.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class GoldCount:
-    """A player's mining tokens: the total of the known faces and how many faces are unknown."""
+class GoldCount(Value):
+    """A player's mining tokens: the total of the known faces and how many faces are unknown.
 
-    known: int
-    unknown: int
-    count: int
+    A plain value class, not a frozen dataclass: the final scoring and the Result check make one per
+    player, and a compiled frozen dataclass sets each field through Python.
+    """
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
+    __slots__ = ("known", "unknown", "count")
+    _fields = ("known", "unknown", "count")
+
+    def __init__(self, known: int, unknown: int, count: int) -> None:
+        self.known: Final = known
+        self.unknown: Final = unknown
+        self.count: Final = count
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.known, self.unknown, self.count)
+
+    def __repr__(self) -> str:
+        return f"GoldCount(known={self.known!r}, unknown={self.unknown!r}, count={self.count!r})"
 
 
 _NUGGETS: Final[dict[int, tuple[TileSet, dict[str, tuple[tuple[int, int], ...]]]]] = {}
