@@ -3,10 +3,13 @@
     nice .venv/bin/python bench/bench_stability.py --games 20 --jobs 2 --out stability.jsonl
     .venv/bin/python bench/bench_stability.py --summary stability.jsonl
 
-For each game kind, ``--games`` self-played records (the game's self-play,
-seeds 100, 101, ...; Carcassonne with The Gold Mines; ``--bot random`` or
-``greedy``: two such bots play them) are analysed at the default
-level with seeds 1 and 2.  Among the moves either run judged a mistake or a
+For each game kind, ``--games`` records (deal seeds 100, 101, ...; Carcassonne
+with The Gold Mines) are analysed at the default level with seeds 1 and 2.
+Who plays them (``--bot``): by default each game's own choice (R207): the
+game's self-play for the tile games, and for Gold a greedy bot against a
+random one, seats swapped from one record to the next (``mixed``), since
+Gold's self-play leaves almost nothing to judge; ``selfplay``, ``random``,
+``greedy`` or ``mixed`` choose the same players for every game.  Among the moves either run judged a mistake or a
 blunder, the share both runs judged so is the agreement (the issue asks for
 90%; R182: a move judged by neither run does not count, a mistake in one run
 and a blunder in the other agree).  The share of the judgements of mistake or
@@ -40,6 +43,8 @@ from grn.selfplay import to_record  # noqa: E402
 GAMES = ("goldrush", "carcassonne", "gold")
 OPTIONS = {"goldrush": "", "carcassonne": "goldmines", "gold": ""}
 SEEDS = (1, 2)
+#: Who plays each game's records by default (R207): Gold's self-play makes almost no mistake or worse.
+PLAYERS = {"goldrush": "selfplay", "carcassonne": "selfplay", "gold": "mixed"}
 
 
 def load() -> str:
@@ -50,16 +55,18 @@ def load() -> str:
 def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") -> dict:
     """Analyse record ``index`` of ``game`` with both seeds; the result as a JSON-able dict.
 
-    ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), or two
-    ``random`` or ``greedy`` bots.
+    ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), two ``random``
+    or ``greedy`` bots, or ``mixed``: a greedy bot and a random one, the greedy bot first in the even records.
     """
     ruleset = games.find_ruleset(game)
     options = ruleset.parse_options(parse_options(OPTIONS[game]))
     if bot == "selfplay":
         record = to_record(ruleset.selfplay(2, 100 + index, options), seed=100 + index)
     else:
-        cls = {"greedy": GreedyBot, "random": RandomBot}[bot]
-        record = play_game(ruleset, [cls(ruleset), cls(ruleset)], 100 + index, 100 + index, options=options).record()
+        kinds = {"greedy": (GreedyBot, GreedyBot), "random": (RandomBot, RandomBot),
+                 "mixed": (GreedyBot, RandomBot) if index % 2 == 0 else (RandomBot, GreedyBot)}[bot]
+        record = play_game(ruleset, [cls(ruleset) for cls in kinds], 100 + index, 100 + index,
+                           options=options).record()
     cpu = time.process_time()
     runs = []
     for seed in SEEDS:
@@ -69,35 +76,37 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") 
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
-def per_game(lines: list[dict]) -> dict[str, tuple[int, int, int, int, float]]:
-    """Per game: (records, moves judged mistake or worse by both runs, by either, judgements of mistake or worse
-    made by the two runs together, cpu seconds per record)."""
+def per_game(lines: list[dict]) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
+    """Per game and players: (records, moves judged mistake or worse by both runs, by either, judgements of
+    mistake or worse made by the two runs together, cpu seconds per record)."""
     out = {}
     for game in GAMES:
-        mine = [x for x in lines if x["game"] == game]
-        both = either = made = 0
-        for x in mine:
-            b, e, m = agreement(*([(t[0], t[3]) for t in run] for run in x["runs"]))
-            both, either, made = both + b, either + e, made + m
-        if mine:
-            out[game] = (len(mine), both, either, made, sum(x["cpu"] for x in mine) / len(mine))
+        for bot in sorted({x.get("bot", "selfplay") for x in lines if x["game"] == game}):
+            mine = [x for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot]
+            both = either = made = 0
+            for x in mine:
+                b, e, m = agreement(*([(t[0], t[3]) for t in run] for run in x["runs"]))
+                both, either, made = both + b, either + e, made + m
+            out[game, bot] = (len(mine), both, either, made, sum(x["cpu"] for x in mine) / len(mine))
     return out
 
 
-def playouts(lines: list[dict], game: str) -> float:
-    """The mean playouts a turn (race and confirmation) over ``game``'s runs; 0 for lines without them."""
-    counts = [t[4] for x in lines if x["game"] == game for run in x["runs"] for t in run if len(t) > 4]
+def playouts(lines: list[dict], game: str, bot: str) -> float:
+    """The mean playouts a turn (race and confirmation) over the runs of ``game`` played by ``bot``; 0 for lines
+    without them."""
+    counts = [t[4] for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot
+              for run in x["runs"] for t in run if len(t) > 4]
     return sum(counts) / len(counts) if counts else 0.0
 
 
 def report(lines: list[dict]) -> str:
     rows = []
-    for game, (records, both, either, made, cpu) in per_game(lines).items():
+    for (game, bot), (records, both, either, made, cpu) in per_game(lines).items():
         share = both / either if either else 1.0
         shared = 2 * both / made if made else 1.0
-        rows.append(f"{game}: {records} records, the two runs agree on {100 * share:.0f}% of the moves judged "
-                    f"mistake or worse ({both} of {either}; {100 * shared:.0f}% of the {made} judgements); "
-                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game):.0f} playouts a turn")
+        rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
+                    f"judged mistake or worse ({both} of {either}; {100 * shared:.0f}% of the {made} judgements); "
+                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game, bot):.0f} playouts a turn")
     return "\n".join(rows)
 
 
@@ -114,19 +123,23 @@ def main() -> None:
     ap.add_argument("--only", default=",".join(GAMES))
     ap.add_argument("--level", default=None, help="analysis level (default: the default level)")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--bot", choices=("selfplay", "random", "greedy"), default="selfplay",
-                    help="who plays the records (default: the game's self-play)")
+    ap.add_argument("--bot", choices=("default", "selfplay", "random", "greedy", "mixed"), default="default",
+                    help="who plays the records (default: each game's choice, R207: self-play for the tile games, "
+                         "a greedy bot against a random one for Gold)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     args = ap.parse_args()
     if args.summary:
         print(report([x for path in args.summary for x in _read(path)]))
         return
-    done = {(x["game"], x["record"]) for x in _read(args.out) if x.get("bot", "selfplay") == args.bot}
-    work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i) not in done]
+    def players(game: str) -> str:
+        return PLAYERS[game] if args.bot == "default" else args.bot
+
+    done = {(x["game"], x["record"], x.get("bot", "selfplay")) for x in _read(args.out)}
+    work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i, players(g)) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(one_record, g, i, args.level, args.bot) for g, i in work]
+        futures = [pool.submit(one_record, g, i, args.level, players(g)) for g, i in work]
         for f in as_completed(futures):
             line = f.result()
             with open(args.out, "a", encoding="utf-8") as sink:

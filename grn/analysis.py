@@ -216,8 +216,10 @@ CONTENDERS = 2
 
 
 def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
-            seed: int, settings: Settings, thresholds: Thresholds) -> Confirmation:
+            seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1) -> Confirmation:
     """The best contender's and the played move's values measured again, on fresh common worlds (R141, R180).
+
+    ``scale`` multiplies the cap on the rounds (R205: the game's :attr:`grn.world.World.confirm_scale`).
 
     The race picked its best as the highest of several noisy means, so that mean is biased upwards (the
     winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
@@ -228,17 +230,17 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
     rounds = None if settings.playouts is None else max(CONFIRM_MIN, round(settings.playouts * CONFIRM_SHARE / 2))
     seconds = None if settings.seconds is None else settings.seconds * CONFIRM_SHARE
     return confirm_loss(ruleset, engine, hand, contenders, played, seed=seed, rounds=rounds or CONFIRM_MIN,
-                        max_rounds=(rounds or CONFIRM_MIN) * CONFIRM_CAP,
+                        max_rounds=(rounds or CONFIRM_MIN) * CONFIRM_CAP * scale,
                         boundaries=(thresholds.mistake, thresholds.blunder),
                         z=thresholds.z, seconds=seconds)
 
 
 def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
-    """The race's ``count`` leaders (the best means among the candidates that ran the whole race) other than
-    the move played: the moves that contend for the best on fresh worlds (R181)."""
-    most = max(e.playouts for e in estimates)
-    finalists = sorted((e for e in estimates if e.playouts == most), key=lambda e: -e.mean)
-    return [e.decision for e in finalists[:count] if e.decision != played]
+    """The race's ``count`` leaders other than the move played: the moves that contend for the best on fresh
+    worlds (R181).  The leaders are ranked by the rounds they ran (the finalists first, then the candidates
+    the race dropped last), then by their means (R205); the move played takes a place among them."""
+    ranked = sorted(estimates, key=lambda e: (-e.playouts, -e.mean))
+    return [e.decision for e in ranked[:count] if e.decision != played]
 
 
 def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, settings: Settings,
@@ -258,11 +260,12 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     confirm_seed = seed.getrandbits(64)
     searched = sum(e.playouts for e in estimates)
     lost, lost_se = 0.0, 0.0
-    rivals = contenders_of(estimates, played)
+    scale = worlds[0].confirm_scale  # R205: a game may ask for a larger confirmation
+    rivals = contenders_of(estimates, played, CONTENDERS * scale)
     if rivals:
         # R181: the race's leaders, not only its winner, contend again on fresh worlds, even when the race's
         # winner is the move played: a move is judged against the best the fresh worlds find
-        again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds)
+        again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds, scale)
         searched += again.playouts
         if again.lost > 0:
             best, own, lost, lost_se = again.best, again.played, again.lost, again.se

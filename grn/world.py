@@ -48,6 +48,10 @@ class World:
 
     #: Turns a playout plays before it is scored by :meth:`value` (a truncated playout).
     horizon: int = 8
+    #: How many times the default confirmation an analysis gives a loss (R205): the race's leaders that
+    #: contend again on fresh worlds (R181: two) and the cap on its rounds (R180: 16 times the first batch)
+    #: are both multiplied by it.  A game whose playouts are noisy against its thresholds raises it.
+    confirm_scale: int = 1
 
     def __init__(self, ruleset: Any, engine: Engine) -> None:
         self.ruleset = ruleset

@@ -6,11 +6,13 @@ from __future__ import annotations
 import time
 
 from grn import games
-from grn.analysis import Thresholds, agreement, analyse_turn, contenders_of, settings_for
+from grn.analysis import Thresholds, agreement, analyse, analyse_turn, confirm, contenders_of, settings_for
 from grn.bots.arena import new_game
 from grn.bots.confirm import confirm_loss, settled
 from grn.bots.search import Estimate
+from grn.notation import parse
 from grn.record import Turn
+from grn.world import World
 from tests.toygame import RULESET as NIM, Take
 
 
@@ -94,3 +96,54 @@ def test_a_time_budget_doubles_its_seconds_up_to_the_cap_and_stops():
         assert time.process_time() - start < 5
     finally:
         games.unregister("nim")
+
+
+def test_a_larger_confirmation_lets_the_candidates_the_race_dropped_last_contend_and_doubles_the_cap():
+    def est(take: int, mean: float, playouts: int) -> Estimate:
+        return Estimate((Take(take),), mean, 1.0, playouts)
+
+    # R205: the leaders are ranked by the rounds they ran, then by mean: with room for four, the candidates the
+    # race dropped last (Take(4) and Take(5) after 16 rounds, Take(6) after 8) come after the finalists
+    race = [est(1, 5.0, 40), est(2, 7.0, 40), est(4, 9.0, 16), est(5, 8.0, 16), est(6, 20.0, 8)]
+    assert contenders_of(race, (Take(1),), 4) == [(Take(2),), (Take(4),), (Take(5),)]  # the move played is one of 4
+    assert contenders_of(race, (Take(3),), 4) == [(Take(2),), (Take(1),), (Take(4),), (Take(5),)]
+    assert contenders_of(race, (Take(3),), 2) == [(Take(2),), (Take(1),)]  # the default: the finalists, as before
+    assert World.confirm_scale == 1  # a game that asks nothing keeps R180 and R181 as they were
+    games.register(NIM)
+    try:
+        engine = _heap(12)
+        played, rivals = (Take(2),), [(Take(1),), (Take(3),)]
+        s = settings_for(playouts=20, seed=1)  # a first batch of CONFIRM_MIN = 8 rounds (20 × 0.5 / 2 = 5)
+        never = Thresholds(0.1, 0.2, 0.3, z=1000.0)  # no loss clears these: the rounds go to the cap
+        plain = confirm(NIM, engine, (), rivals, played, 9, s, never)
+        larger = confirm(NIM, engine, (), rivals, played, 9, s, never, scale=2)
+        assert (plain.rounds, larger.rounds) == (8 * 16, 8 * 32) and not larger.settled
+        assert larger.se < plain.se
+    finally:
+        games.unregister("nim")
+
+
+#: The first four turns of a Gold game of two random bots (deal 105).  On turn 4 green turns two unseen
+#: cards though black's miner 4 (d3, nobody's) and a gold 3 (b4) lie remembered: the plain 3 points.
+GOLD_RANDOM_105 = """[Game "gold"]
+[Players "Ada (red+yellow), Bo (green+blue)"]
+
+1. red b4=G3 a1=G2 score red=0 green=0
+2. green a2=green4 b3=G2 score red=0 green=2
+3. red h6=yellow3 d3=black4
+4. green f1=G1 h8=green2 score red=0 green=3
+"""
+
+
+def test_gold_two_seeds_both_find_the_plain_gold_that_one_seeds_race_drops():
+    # R205: seed 2's race drops "black miner 4 and gold 3" after 16 worlds; with only its two finalists
+    # contending, that run measured the loss against a gamble (1.8 points, an inaccuracy) while seed 1 found
+    # it (4.9, a mistake).  Gold's larger confirmation lets the candidates dropped last contend again.
+    # Thresholds far from the loss keep the confirmation to its first batch (a quick test).
+    record = parse(GOLD_RANDOM_105)[0]
+    thresholds = Thresholds(1.0, 2.5, 10.0)
+    runs = [analyse(record, seed=seed, thresholds=thresholds, only=[4]).turns[0] for seed in (1, 2)]
+    for t in runs:
+        assert t.turn == 4 and t.judgement == "mistake", t
+        assert t.best_words == "turn over d3 (black miner 4) and b4 (gold 3)"
+        assert 3.5 < t.points_lost < 7

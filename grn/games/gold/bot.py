@@ -40,6 +40,7 @@ class GoldWorld(World):
     __slots__ = ("truth",)
 
     horizon = 20
+    confirm_scale = 2  # R205: Gold's playouts are noisy against its thresholds of 2.5 and 5 points
 
     def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card]) -> None:
         super().__init__(ruleset, engine)
