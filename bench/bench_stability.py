@@ -5,7 +5,7 @@
 
 For each game kind, ``--games`` records (deal seeds 100, 101, ...; Carcassonne
 with The Gold Mines) are analysed at the default level with seeds 1 and 2.
-Who plays them (``--bot``): by default each game's own choice (R207): the
+Who plays them (``--bot``): by default each game's own choice (R206): the
 game's self-play for the tile games, and for Gold a greedy bot against a
 random one, seats swapped from one record to the next (``mixed``), since
 Gold's self-play leaves almost nothing to judge; ``selfplay``, ``random``,
@@ -43,7 +43,7 @@ from grn.selfplay import to_record  # noqa: E402
 GAMES = ("goldrush", "carcassonne", "gold")
 OPTIONS = {"goldrush": "", "carcassonne": "goldmines", "gold": ""}
 SEEDS = (1, 2)
-#: Who plays each game's records by default (R207): Gold's self-play makes almost no mistake or worse.
+#: Who plays each game's records by default (R206): Gold's self-play makes almost no mistake or worse.
 PLAYERS = {"goldrush": "selfplay", "carcassonne": "selfplay", "gold": "mixed"}
 
 
@@ -124,7 +124,7 @@ def main() -> None:
     ap.add_argument("--level", default=None, help="analysis level (default: the default level)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bot", choices=("default", "selfplay", "random", "greedy", "mixed"), default="default",
-                    help="who plays the records (default: each game's choice, R207: self-play for the tile games, "
+                    help="who plays the records (default: each game's choice, R206: self-play for the tile games, "
                          "a greedy bot against a random one for Gold)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
