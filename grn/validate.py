@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Final, Iterable, Protocol, Sequence
+from typing import Any, Iterable, Protocol, Sequence
 
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
 from grn import registry
@@ -108,34 +108,12 @@ class TurnObserver(Protocol):
 _RESULT_RE = re.compile(r"^\s*([a-z][a-z0-9_]*)\s*[:=]?\s*(-?\d+)\s*$")
 
 
-_NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")
-
-
-def _is_name(word: str) -> bool:
-    """Whether every character of ``word`` is one of ``[a-z0-9_]``."""
-    for c in word:
-        if c not in _NAME_CHARS:
-            return False
-    return True
-
-
 def parse_result(value: str) -> dict[str, int]:
     """Read a ``Result`` tag: ``"red 61, blue 58"`` -> ``{"red": 61, "blue": 58}``."""
     out: dict[str, int] = {}
     for part in value.split(","):
         if not part.strip():
             continue
-        words = part.split()
-        if len(words) == 2:
-            # the written shape, "red 61": the regex's answer without its match object (any other shape,
-            # "red=61", "red:-3", odd spaces or characters, goes to the regex)
-            name = words[0]
-            num = words[1]
-            digits = num[1:] if num[:1] == "-" else num
-            if (name.isascii() and num.isascii() and "a" <= name[0] <= "z" and _is_name(name)
-                    and digits.isdigit() and len(digits) <= 9):
-                out[name] = int(num)
-                continue
         m = _RESULT_RE.match(part)
         if not m:
             raise ValueError(f"cannot read {part.strip()!r}: write the result as \"red 61, blue 58\"")

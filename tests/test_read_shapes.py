@@ -176,7 +176,7 @@ def _result_by_regex(value: str) -> dict[str, int] | str:
                 max_size=5))
 @example([("red", " ", "61"), ("blue", " ", "58")])
 def test_a_result_tag_reads_as_the_regex_reads_it(parts) -> None:
-    """The short cut for "red 61" parts gives the regex's scores, and its refusals, for any part."""
+    """A Result tag reads as its regex reads it, with the same refusals (too long a number, any other shape)."""
     from grn.validate import parse_result
 
     value = ", ".join(name + sep + num for name, sep, num in parts)
