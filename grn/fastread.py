@@ -3,19 +3,23 @@
 The Lark grammar in ``grammar/`` is the definition of GRN, and Lark reads
 every game that this module does not take.  But Lark's LALR parser costs
 about 20 microseconds a token in pure Python, which makes it the slowest part
-of ``grn validate``.  Most records (all that ``grn fmt`` and ``grn selfplay``
-write without comments or variations) have a plain shape: header tags one per
-line, then one turn per line holding only a turn number, the player, actions,
-glyphs and score checkpoints.  For those, this module splits lines into
-words and classifies each word with **the grammar's own terminal regexes**
-(read from the Lark parser, not copied), producing exactly the record Lark
-would, spans included.
+of ``grn validate``, and importing Lark alone costs a third of a small file's
+run.  Most records have a plain shape: header tags one per line, then one turn
+per line holding a turn number, the player, actions, glyphs, score
+checkpoints, comments and diagram markup (comments and markup may also stand
+on lines of their own, before the first turn or after a turn's line, and a
+brace comment or a markup may run over several lines).  For those, this module
+splits lines into words and classifies each word with **the grammar's own
+terminal regexes** (a :class:`TerminalTable`, read from Lark's parser once and
+kept by :mod:`grn.grammar_cache`, so that no Lark is imported here), producing
+exactly the record Lark would, spans and diagnostics included.
 
 It declines (returns ``None``) at the first thing it is not sure about:
-comments, variations, markup, a turn spread over lines, a word that two
-terminals could claim, anything malformed.  Lark then reads the game from
-the start, so errors are always Lark's.  ``tests/test_fastread.py`` checks with
-random records that both paths give the same records.
+variations, a turn spread over lines, a word that two terminals could claim,
+a word run into a comment, anything malformed.  Lark then reads the game from
+the start, so syntax errors are always Lark's.  ``tests/test_fastread.py`` and
+``tests/test_fastread_notes.py`` check with random records that both paths
+give the same records.
 """
 
 from __future__ import annotations
@@ -24,16 +28,23 @@ import importlib
 import re
 from typing import Any, Callable, Final
 
-from lark import Lark
-
 from grn.codec import MAX_DIGITS, CommandCodec, read_int
 from grn.errors import Span
-from grn.record import Checkpoint, Command, Nag, Turn
+from grn.record import Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Turn, markup_problem
+from grn.value import Value
 
 _TAG_LINE: Final = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
 _TURN_NUMBER: Final = re.compile(r"\d+\.$")
-#: Characters that only the full grammar handles (comments, variations, markup, strings).
+#: Characters that only the full grammar handles (comments, variations, markup, strings): a body holding
+#: one is read by the careful path (comments and markup) or declined.
 _DECLINE: Final = '{}();<>"[]'
+#: Stands for a comment or a markup among a line's words (a body holding it is declined: never a real word).
+_NOTE: Final = "\x00"
+#: The white space the grammar ignores within a line, and a word (what str.split() keeps) up to it.
+_BLANK: Final = " \t\f\r"
+_WORD: Final = re.compile(r"[^ \t\f\r\n]+")
+#: The envelope's terminals the careful path reads comments and markup with.
+_NOTE_TERMINALS: Final = ("BRACE_COMMENT", "LINE_COMMENT", "MARKUP_KIND", "MARKUP_WORD", "STRING")
 #: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
 #: though str.split() would split on it.
 _ODD_SPACE: Final = re.compile(r"[^\S \t\f\r\n]")
@@ -211,6 +222,97 @@ def word_shape(word: str) -> str:
     return word.encode("utf-8", "surrogatepass").translate(_TO_ZERO).decode("utf-8", "surrogatepass")
 
 
+_ESCAPE_RE: Final = re.compile(r"\\(.)")
+
+
+def unescape(quoted: str) -> str:
+    """The text of a quoted GRN string (``\\"`` and ``\\\\`` escapes)."""
+    return _ESCAPE_RE.sub(r"\1", quoted[1:-1])
+
+
+def caret(text: str, line: int, column: int) -> str:
+    """The source line ``line`` of ``text`` (1-based), for the caret display under a diagnostic."""
+    # lines end at "\n" only, as the grammar counts them (not at a form feed, U+2028 or a lone CR)
+    lines = text.split("\n")
+    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
+
+
+class Terminal(Value):
+    """One terminal of a game's grammar as Lark's scanner has it: its name, its regex, and what orders the
+    scanner's tries (``priority``, then the widest match ``max_width``, then ``length``, the length of its
+    definition, then the name)."""
+
+    __slots__ = ("name", "regex", "priority", "max_width", "length")
+    _fields = ("name", "regex", "priority", "max_width", "length")
+
+    def __init__(self, name: str, regex: str, priority: int, max_width: int, length: int) -> None:
+        self.name: Final = name
+        self.regex: Final = regex
+        self.priority: Final = priority
+        self.max_width: Final = max_width
+        self.length: Final = length
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.regex, self.priority, self.max_width, self.length)
+
+    def __repr__(self) -> str:
+        return f"<Terminal {self.name} /{self.regex}/>"
+
+    def order(self) -> tuple[int, int, int, str]:
+        """The key Lark's scanner sorts its terminals by (the first that matches wins)."""
+        return (-self.priority, -self.max_width, -self.length, self.name)
+
+
+class TerminalTable(Value):
+    """What the fast reader needs of a game's grammar: its terminals and which of them are actions.
+
+    Made from Lark's parser once (:func:`grn.larkread.terminal_table`) and kept as JSON by
+    :mod:`grn.grammar_cache`, so that reading a game the fast reader takes imports no Lark.
+    """
+
+    __slots__ = ("terminals", "actions")
+    _fields = ("terminals", "actions")
+
+    def __init__(self, terminals: tuple[Terminal, ...], actions: tuple[str, ...]) -> None:
+        self.terminals: Final = terminals
+        self.actions: Final = actions
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.terminals, self.actions)
+
+    def __repr__(self) -> str:
+        return f"<TerminalTable {len(self.terminals)} terminals, actions {', '.join(self.actions)}>"
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as a JSON document (:meth:`from_json` reads it back)."""
+        return {"terminals": [[t.name, t.regex, t.priority, t.max_width, t.length] for t in self.terminals],
+                "actions": list(self.actions)}
+
+    @staticmethod
+    def from_json(doc: Any) -> TerminalTable:
+        """The table of a JSON document :meth:`to_json` wrote; ``ValueError`` when it is not one (a cache file
+        of another shape), with every regex compiled once to be sure it is one."""
+        if not isinstance(doc, dict) or not isinstance(doc.get("terminals"), list) \
+                or not isinstance(doc.get("actions"), list):
+            raise ValueError("not a terminal table")
+        terminals: list[Terminal] = []
+        for row in doc["terminals"]:
+            if not (isinstance(row, list) and len(row) == 5 and isinstance(row[0], str) and isinstance(row[1], str)
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in row[2:])):
+                raise ValueError("not a terminal table")
+            try:
+                re.compile(row[1])
+            except re.error as exc:
+                raise ValueError(f"not a regex: {row[1]!r}") from exc
+            terminals.append(Terminal(row[0], row[1], row[2], row[3], row[4]))
+        actions = doc["actions"]
+        known = {t.name for t in terminals}
+        if not all(isinstance(a, str) and a in known for a in actions) \
+                or not {"PLAYER", "NAG", "SCORE", "SCORE_ITEM", "TURN_NUMBER"} <= known:
+            raise ValueError("not a terminal table")
+        return TerminalTable(tuple(terminals), tuple(actions))
+
+
 #: Reads one action word: (text, span, problems) -> command (a codec's ``read``).
 WordReader = Callable[[str, Span, list], Command]
 
@@ -228,26 +330,37 @@ def _remember(memo: dict, word: object, value: object) -> None:
 class FastReader:
     """Reads plain games with the terminal regexes of one game's Lark grammar."""
 
-    def __init__(self, parser: Lark, readers: dict[str, WordReader], unescape: Callable[[str], str]) -> None:
-        terminals = {t.name: t for t in parser.terminals}
-        regex = {name: re.compile(t.pattern.to_regexp()) for name, t in terminals.items()}
-        names = {sym.name for r in parser.rules if r.origin.name == "action" for sym in r.expansion}
+    def __init__(self, table: TerminalTable, readers: dict[str, WordReader],
+                 unescape: Callable[[str], str]) -> None:
+        terminals = {t.name: t for t in table.terminals}
+        names = set(table.actions)
         self.action_names = frozenset(names)
         # The terminals Lark's lexer may meet where an action can stand, in the
         # order its lexer tries them (priority, then width): the first that
         # matches wins, even if it matches only the start of the word.
-        rivals = [terminals[n] for n in (*names, "SCORE", "NAG", "TURN_NUMBER")]
-        rivals.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        rivals = [terminals[n] for n in (*sorted(names), "SCORE", "NAG", "TURN_NUMBER")]
+        rivals.sort(key=Terminal.order)
         # One alternation in that order, like Lark's own scanner: the first
         # alternative that matches is the terminal Lark would see.
-        self.scanner = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in rivals))
+        self.scanner = re.compile("|".join(f"(?P<{t.name}>{t.regex})" for t in rivals))
         # The same rivals by a word's first character: most words can start only one or two of them,
         # and trying those alone costs less than the whole alternation (non-ASCII words use the scanner).
-        self._by_first = first_char_table([(t.name, t.pattern.to_regexp()) for t in rivals])
+        self._by_first = first_char_table([(t.name, t.regex) for t in rivals])
         #: word shape (:func:`word_shape`) -> its action terminal, or "" for none; None when some rival
         #: tells digits apart (then each new word is scanned)
         self._shapes: dict[bytes, str] | None = (
-            {} if digits_alike([t.pattern.to_regexp() for t in rivals]) else None)
+            {} if digits_alike([t.regex for t in rivals]) else None)
+        regex = {name: re.compile(terminals[name].regex) for name in ("PLAYER", "NAG", "SCORE_ITEM")}
+        # Comments and markup are read here when the envelope's terminals for them are there and no rival
+        # can start with what starts them (then Lark's scanner meets them as the envelope has them).
+        self._notes = all(n in terminals for n in _NOTE_TERMINALS) and not any(self._by_first.get(c)
+                                                                                 for c in "{;<")
+        notes = {n: re.compile(terminals[n].regex if n in terminals else "(?!)") for n in _NOTE_TERMINALS}
+        self._brace = notes["BRACE_COMMENT"]
+        self._line_comment = notes["LINE_COMMENT"]
+        self._markup_kind = notes["MARKUP_KIND"]
+        self._markup_word = notes["MARKUP_WORD"]
+        self._string = notes["STRING"]
         self.player = regex["PLAYER"]
         self.nag = regex["NAG"]
         self.score_item = regex["SCORE_ITEM"]
@@ -357,10 +470,19 @@ class FastReader:
                 tags.append(known[0])
                 tag_spans.append(Span(first_line + i, known[1]))
             i += 1
-        body = text[sum(len(l) + 1 for l in lines[:i]):]
+        offset = sum(len(l) + 1 for l in lines[:i])
+        body = text[offset:]
+        #: where each line starts in ``text`` (the careful path's only: comments and markup may span lines)
+        starts: list[int] = []
         if any(c in body for c in _DECLINE):
-            return None
-        turns = []
+            if not self._notes or _NOTE in body:
+                return None
+            starts = [0] * (n + 1)
+            for j in range(n):
+                starts[j + 1] = starts[j] + len(lines[j]) + 1
+        careful = bool(starts)
+        intro: list[Note] = []
+        turns: list[Turn] = []
         readers = self.readers
         codecs = self._codecs
         # the memos, looked up here rather than through a method call a word
@@ -369,26 +491,56 @@ class FastReader:
         players = self._players
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
+        #: the first line not yet read (past a comment or a markup that ran over several lines)
+        resume = i
+        #: whether the last turn's number was too long to remember (its problem is noted with the turn)
+        long_number = False
         for j in range(i, n):
-            line = lines[j]
-            words = line.split()
-            if not words:
+            if j < resume:
                 continue
-            # columns: where each word starts (split() drops them).  When the words and one separator
-            # between each pair fill the whole line (as every written record has it), each column is
-            # the last one plus its word and a space; otherwise find() gets them back.
-            cols = []
-            pos = 0
-            for word in words:
-                cols.append(pos)
-                pos += len(word) + 1
-            if pos - 1 != len(line):
+            line = lines[j]
+            notes: list[Note] = []
+            notes_said: list[str] = []
+            if careful and any(c in line for c in _DECLINE):
+                got = self._note_line(text, lines, starts, j, first_line)
+                if got is None:
+                    return None
+                words, cols, notes, notes_said, last = got
+                resume = last + 1
+                if not words:
+                    continue
+                if words[0] == _NOTE:
+                    # a line of comments and markup only: the intro's, or the last turn's extras
+                    if any(w != _NOTE for w in words) or (turns and long_number):
+                        return None
+                    for note, said in zip(notes, notes_said):
+                        if said:
+                            problems.append((note.span, said))
+                    if turns:
+                        t = turns[-1]
+                        turns[-1] = Turn(t.number, t.player, t.actions, t.extras + tuple(notes), t.span)
+                    else:
+                        intro.extend(notes)
+                    continue
+            else:
+                words = line.split()
+                if not words:
+                    continue
+                # columns: where each word starts (split() drops them).  When the words and one separator
+                # between each pair fill the whole line (as every written record has it), each column is
+                # the last one plus its word and a space; otherwise find() gets them back.
                 cols = []
                 pos = 0
                 for word in words:
-                    pos = line.find(word, pos)
                     cols.append(pos)
-                    pos += len(word)
+                    pos += len(word) + 1
+                if pos - 1 != len(line):
+                    cols = []
+                    pos = 0
+                    for word in words:
+                        pos = line.find(word, pos)
+                        cols.append(pos)
+                        pos += len(word)
             lineno = j + first_line
             count = len(words)
             if count < 2:
@@ -407,24 +559,25 @@ class FastReader:
             k = 2
             while k < count:
                 word = words[k]
-                last = k
+                last_word = k
                 if word == "discard" and k + 1 < count:
                     # the one action written as two words: "discard 52"
-                    last = k + 1
-                    word = line[cols[k]:cols[last] + len(words[last])]
+                    last_word = k + 1
+                    word = line[cols[k]:cols[last_word] + len(words[last_word])]
                 kind = kinds.get(word)
                 if kind is None:
                     kind = self._new_kind(word)
                 if not kind:
-                    if last != k:
+                    if last_word != k:
                         return None
                     break
                 if codecs is not None:
                     actions.append(codecs[kind].read(word, Span(lineno, cols[k] + 1), problems))
                 else:
                     actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
-                k = last + 1
-            extras: list = []
+                k = last_word + 1
+            extras: list[Extra] = []
+            seen_notes = 0
             while k < count:
                 word = words[k]
                 if word == "score":
@@ -444,8 +597,114 @@ class FastReader:
                     extras.append(Nag(word, Span(lineno, cols[k] + 1)))
                     k += 1
                     continue
+                if word == _NOTE and seen_notes < len(notes):
+                    # a markup's problem is noted where Lark notes it: when the markup ends, after the actions'
+                    note = notes[seen_notes]
+                    if notes_said[seen_notes]:
+                        problems.append((note.span, notes_said[seen_notes]))
+                    extras.append(note)
+                    seen_notes += 1
+                    k += 1
+                    continue
                 return None
-            if number < 0:  # too long to remember: read here, its problem after the actions' (as Lark notes them)
+            long_number = number < 0
+            if long_number:  # too long to remember: read here, its problem after the extras' (as Lark notes them)
                 number = read_int(num[:-1], Span(lineno, cols[0] + 1), problems, "a turn number")
             turns.append(Turn(number, player, tuple(actions), tuple(extras), Span(lineno, cols[0] + 1)))
-        return tags, turns, tag_spans
+        return tags, turns, tag_spans, intro
+
+    def _note_line(self, text: str, lines: list[str], starts: list[int], j: int,
+                   first_line: int) -> tuple[list[str], list[int], list[Note], list[str], int] | None:
+        """The words of line ``j`` with its comments and markup, or ``None`` to decline.
+
+        Gives ``(words, cols, notes, said, last)``: the words, each comment or markup among them as
+        :data:`_NOTE` (in ``notes``, in order, with ``said`` the problem of each markup, "" for none), their
+        columns, and the last line read (a brace comment or a markup may run over several lines, but no word
+        may follow one on a later line).  Tokens are read as Lark's scanner reads them with the envelope's
+        own terminal regexes; a word run into a comment, a variation, a stray bracket or quote declines.
+        """
+        words: list[str] = []
+        cols: list[int] = []
+        notes: list[Note] = []
+        said: list[str] = []
+        row = j
+        row_start = starts[j]
+        line_end = row_start + len(lines[j])
+        pos = row_start
+        size = len(text)
+        while True:
+            while pos < line_end and text[pos] in _BLANK:
+                pos += 1
+            if pos >= line_end:
+                return words, cols, notes, said, row
+            c = text[pos]
+            if c == "{" or c == ";":
+                m = (self._brace if c == "{" else self._line_comment).match(text, pos)
+                if m is None:
+                    return None  # a { comment never closed: Lark's error
+                found = m.group()
+                if c == "{":
+                    notes.append(Comment(found[1:-1], False, Span(first_line + row, pos - row_start + 1)))
+                else:
+                    notes.append(Comment(found[1:].rstrip("\r"), True, Span(first_line + row, pos - row_start + 1)))
+                said.append("")
+                words.append(_NOTE)
+                cols.append(pos - starts[j])
+                breaks = text.count("\n", pos, m.end())
+                if breaks:
+                    row += breaks
+                    row_start = starts[row]
+                    line_end = row_start + len(lines[row])
+                pos = m.end()
+            elif c == "<":
+                at = pos - starts[j]
+                pos += 1
+                kind = ""
+                kind_span = Span(0, 0)
+                args: list[str | MarkupText] = []
+                while True:
+                    # white space, line ends included, may stand between a markup's parts
+                    while pos < size and text[pos] in " \t\f\r\n":
+                        if text[pos] == "\n":
+                            row += 1
+                            row_start = pos + 1
+                            line_end = row_start + len(lines[row])
+                        pos += 1
+                    if pos >= size:
+                        return None
+                    if not kind:
+                        m = self._markup_kind.match(text, pos)
+                        if m is None:
+                            return None
+                        kind = m.group()
+                        kind_span = Span(first_line + row, pos - row_start + 1)
+                    elif text[pos] == ">":
+                        pos += 1
+                        break
+                    elif text[pos] == '"':
+                        m = self._string.match(text, pos)
+                        if m is None:
+                            return None
+                        args.append(MarkupText(self.unescape(m.group())))
+                    else:
+                        m = self._markup_word.match(text, pos)
+                        if m is None:
+                            return None
+                        args.append(m.group())
+                    pos = m.end()
+                notes.append(Markup(kind, tuple(args), kind_span))
+                said.append(markup_problem(kind, len(args)) or "")
+                words.append(_NOTE)
+                cols.append(at)
+            elif c in _DECLINE:
+                return None  # a variation, a stray bracket, quote or closing brace: Lark's to read
+            else:
+                m = _WORD.match(text, pos)
+                if m is None:  # pragma: no cover - c is neither blank nor a line end
+                    return None
+                word = m.group()
+                if row != j or any(ch in word for ch in _DECLINE):
+                    return None
+                words.append(word)
+                cols.append(pos - starts[j])
+                pos = m.end()

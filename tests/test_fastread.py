@@ -6,7 +6,7 @@ be the one ``parse_game(text, fast=False)`` (Lark alone) gives: equal records,
 the same span for every turn, command, glyph and checkpoint (spans take no
 part in ``==``, so they are compared explicitly), and the same diagnostics
 (message, line, column).  Random records of both games are generated, some
-with comments, variations or markup (the fast path must decline), and some
+with comments, variations or markup (the fast path reads comments and markup and declines variations), and some
 malformed by random deletions and insertions.
 """
 
@@ -249,13 +249,12 @@ def test_malformed_records_read_the_same(case: tuple[str, str], first_line: int)
 
 @settings(max_examples=60, deadline=None)
 @given(record_text(fancy=True))
-def test_fancy_records_are_declined(case: tuple[str, str]) -> None:
-    """Comments, variations and markup are Lark's: the fast path declines them."""
+def test_fancy_records_read_the_same(case: tuple[str, str]) -> None:
+    """Comments and markup are read on the fast path too (tests/test_fastread_notes.py); variations are Lark's."""
     game, text = case
-    movetext = [line for line in text.split("\n") if not line.lstrip().startswith("[")]
-    if any(c in line for line in movetext for c in "{}()<>;\""):
+    record = assert_same(text)
+    if any(isinstance(e, Variation) for t in record.turns for e in t.extras):
         assert not fast_takes(text, game)
-    assert_same(text)
 
 
 # ---------------------------------------------------------------------------
