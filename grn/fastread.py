@@ -495,12 +495,14 @@ class FastReader:
         resume = i
         #: whether the last turn's number was too long to remember (its problem is noted with the turn)
         long_number = False
+        # the comments and markup of the last line the careful path read (a plain line has no _NOTE word, so
+        # what they hold is never taken for its words: no new lists a plain line)
+        notes: list[Note] = []
+        notes_said: list[str] = []
         for j in range(i, n):
             if j < resume:
                 continue
             line = lines[j]
-            notes: list[Note] = []
-            notes_said: list[str] = []
             if careful and any(c in line for c in _DECLINE):
                 got = self._note_line(text, lines, starts, j, first_line)
                 if got is None:

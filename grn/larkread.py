@@ -28,7 +28,8 @@ from grn.codec import CommandCodec, read_int
 from grn.errors import Diagnostic, Span
 from grn.fastread import Terminal, TerminalTable, caret, unescape
 from grn.grammar_cache import GRAMMAR_PACKAGES, load_parser
-from grn.record import Checkpoint, Comment, Command, Markup, MarkupText, Nag, Note, Turn, Variation, markup_problem
+from grn.record import (Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Turn, Variation,
+                        markup_problem)
 from grn.ruleset import Ruleset
 
 #: Lark terminal names of the envelope -> words a player understands (each game's
