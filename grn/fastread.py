@@ -5,19 +5,19 @@ every game that this module does not take.  But Lark's LALR parser costs
 about 20 microseconds a token in pure Python, which makes it the slowest part
 of ``grn validate``, and importing Lark alone costs a third of a small file's
 run.  Most records have a plain shape: header tags one per line, then one turn
-per line holding a turn number, the player, actions, glyphs, score
-checkpoints, comments and diagram markup (comments and markup may also stand
-on lines of their own, before the first turn or after a turn's line, and a
-brace comment or a markup may run over several lines).  For those, this module
-splits lines into words and classifies each word with **the grammar's own
-terminal regexes** (a :class:`TerminalTable`, read from Lark's parser once and
-kept by :mod:`grn.grammar_cache`, so that no Lark is imported here), producing
-exactly the record Lark would, spans and diagnostics included.
+per line holding a turn number, the player, actions, glyphs and score
+checkpoints.  For those, this module splits lines into words and classifies
+each word with **the grammar's own terminal regexes** (a :class:`TerminalTable`,
+read from Lark's parser once and kept by :mod:`grn.grammar_cache`, so that no
+Lark is imported here), producing exactly the record Lark would, spans and
+diagnostics included.  Any other body (comments, diagram markup, variations,
+a turn over several lines) is read token by token, with the envelope's own
+terminal regexes for comments, markup and strings (the careful path, R249).
 
-It declines (returns ``None``) at the first thing it is not sure about:
-variations, a turn spread over lines, a word that two terminals could claim,
-a word run into a comment, anything malformed.  Lark then reads the game from
-the start, so syntax errors are always Lark's.  ``tests/test_fastread.py`` and
+It declines (returns ``None``) at the first thing it is not sure about: a word
+that two terminals could claim, a word run into the next where Lark's terminal
+would not end, anything malformed.  Lark then reads the game from the start,
+so syntax errors are always Lark's.  ``tests/test_fastread.py`` and
 ``tests/test_fastread_notes.py`` check with random records that both paths
 give the same records.
 """
@@ -30,7 +30,8 @@ from typing import Any, Callable, Final
 
 from grn.codec import MAX_DIGITS, CommandCodec, read_int
 from grn.errors import Span
-from grn.record import Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Turn, markup_problem
+from grn.record import (Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Turn, Variation,
+                        markup_problem)
 from grn.value import Value
 
 _TAG_LINE: Final = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
@@ -38,11 +39,16 @@ _TURN_NUMBER: Final = re.compile(r"\d+\.$")
 #: Characters that only the full grammar handles (comments, variations, markup, strings): a body holding
 #: one is read by the careful path (comments and markup) or declined.
 _DECLINE: Final = '{}();<>"[]'
-#: Stands for a comment or a markup among a line's words (a body holding it is declined: never a real word).
-_NOTE: Final = "\x00"
-#: The white space the grammar ignores within a line, and a word (what str.split() keeps) up to it.
+#: The white space the grammar ignores within a line.
 _BLANK: Final = " \t\f\r"
-_WORD: Final = re.compile(r"[^ \t\f\r\n]+")
+#: A word of the careful path: up to white space or a character only the full grammar handles.
+_CAREFUL_WORD: Final = re.compile(r'[^ \t\f\r\n(){}<>;"\[\]]+')
+#: The careful path's tokens: (what, word, line, column, offset in the text, the note, its problem or "").
+_Token = tuple[int, str, int, int, int, "Note | None", str]
+_WORD_TOKEN: Final = 0
+_NOTE_TOKEN: Final = 1
+_OPEN_TOKEN: Final = 2
+_CLOSE_TOKEN: Final = 3
 #: The envelope's terminals the careful path reads comments and markup with.
 _NOTE_TERMINALS: Final = ("BRACE_COMMENT", "LINE_COMMENT", "MARKUP_KIND", "MARKUP_WORD", "STRING")
 #: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
@@ -443,7 +449,12 @@ class FastReader:
         return ok
 
     def read(self, text: str, first_line: int, problems: list) -> tuple | None:
-        """``(tags, turns)`` of a plain game, or ``None`` to let Lark read it."""
+        """``(tags, turns, tag spans, intro)`` of a game, or ``None`` to let Lark read it.
+
+        A body with no comment, markup or variation, one turn to a line, is read line by line (the quick way,
+        most records' shape); any other is read token by token (:meth:`_careful`).  ``problems`` gets the
+        problems of meaning, in the order Lark notes them (nothing is kept of them when it declines).
+        """
         if _has_odd_space(text):
             return None
         lines = text.split("\n")
@@ -471,18 +482,22 @@ class FastReader:
                 tag_spans.append(Span(first_line + i, known[1]))
             i += 1
         offset = sum(len(l) + 1 for l in lines[:i])
-        body = text[offset:]
-        #: where each line starts in ``text`` (the careful path's only: comments and markup may span lines)
-        starts: list[int] = []
-        if any(c in body for c in _DECLINE):
-            if not self._notes or _NOTE in body:
-                return None
-            starts = [0] * (n + 1)
-            for j in range(n):
-                starts[j + 1] = starts[j] + len(lines[j]) + 1
-        careful = bool(starts)
-        intro: list[Note] = []
-        turns: list[Turn] = []
+        mark = len(problems)
+        if not any(c in text[offset:] for c in _DECLINE):
+            turns = self._plain(lines, i, first_line, problems)
+            if turns is not None:
+                return tags, turns, tag_spans, []
+            del problems[mark:]  # a turn over several lines, or a syntax error: the careful path says which
+        got = self._careful(text, offset, first_line + i, problems)
+        if got is None:
+            return None
+        return tags, got[1], tag_spans, got[0]
+
+    def _plain(self, lines: list[str], i: int, first_line: int, problems: list) -> list[Turn] | None:
+        """The turns of a body of one turn a line with no comment, markup or variation (from line ``i``), or
+        ``None`` for any other shape."""
+        n = len(lines)
+        turns = []
         readers = self.readers
         codecs = self._codecs
         # the memos, looked up here rather than through a method call a word
@@ -491,58 +506,26 @@ class FastReader:
         players = self._players
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
-        #: the first line not yet read (past a comment or a markup that ran over several lines)
-        resume = i
-        #: whether the last turn's number was too long to remember (its problem is noted with the turn)
-        long_number = False
-        # the comments and markup of the last line the careful path read (a plain line has no _NOTE word, so
-        # what they hold is never taken for its words: no new lists a plain line)
-        notes: list[Note] = []
-        notes_said: list[str] = []
         for j in range(i, n):
-            if j < resume:
-                continue
             line = lines[j]
-            if careful and any(c in line for c in _DECLINE):
-                got = self._note_line(text, lines, starts, j, first_line)
-                if got is None:
-                    return None
-                words, cols, notes, notes_said, last = got
-                resume = last + 1
-                if not words:
-                    continue
-                if words[0] == _NOTE:
-                    # a line of comments and markup only: the intro's, or the last turn's extras
-                    if any(w != _NOTE for w in words) or (turns and long_number):
-                        return None
-                    for note, said in zip(notes, notes_said):
-                        if said:
-                            problems.append((note.span, said))
-                    if turns:
-                        t = turns[-1]
-                        turns[-1] = Turn(t.number, t.player, t.actions, t.extras + tuple(notes), t.span)
-                    else:
-                        intro.extend(notes)
-                    continue
-            else:
-                words = line.split()
-                if not words:
-                    continue
-                # columns: where each word starts (split() drops them).  When the words and one separator
-                # between each pair fill the whole line (as every written record has it), each column is
-                # the last one plus its word and a space; otherwise find() gets them back.
+            words = line.split()
+            if not words:
+                continue
+            # columns: where each word starts (split() drops them).  When the words and one separator
+            # between each pair fill the whole line (as every written record has it), each column is
+            # the last one plus its word and a space; otherwise find() gets them back.
+            cols = []
+            pos = 0
+            for word in words:
+                cols.append(pos)
+                pos += len(word) + 1
+            if pos - 1 != len(line):
                 cols = []
                 pos = 0
                 for word in words:
+                    pos = line.find(word, pos)
                     cols.append(pos)
-                    pos += len(word) + 1
-                if pos - 1 != len(line):
-                    cols = []
-                    pos = 0
-                    for word in words:
-                        pos = line.find(word, pos)
-                        cols.append(pos)
-                        pos += len(word)
+                    pos += len(word)
             lineno = j + first_line
             count = len(words)
             if count < 2:
@@ -561,25 +544,24 @@ class FastReader:
             k = 2
             while k < count:
                 word = words[k]
-                last_word = k
+                last = k
                 if word == "discard" and k + 1 < count:
                     # the one action written as two words: "discard 52"
-                    last_word = k + 1
-                    word = line[cols[k]:cols[last_word] + len(words[last_word])]
+                    last = k + 1
+                    word = line[cols[k]:cols[last] + len(words[last])]
                 kind = kinds.get(word)
                 if kind is None:
                     kind = self._new_kind(word)
                 if not kind:
-                    if last_word != k:
+                    if last != k:
                         return None
                     break
                 if codecs is not None:
                     actions.append(codecs[kind].read(word, Span(lineno, cols[k] + 1), problems))
                 else:
                     actions.append(readers[kind](word, Span(lineno, cols[k] + 1), problems))
-                k = last_word + 1
-            extras: list[Extra] = []
-            seen_notes = 0
+                k = last + 1
+            extras: list = []
             while k < count:
                 word = words[k]
                 if word == "score":
@@ -599,70 +581,52 @@ class FastReader:
                     extras.append(Nag(word, Span(lineno, cols[k] + 1)))
                     k += 1
                     continue
-                if word == _NOTE and seen_notes < len(notes):
-                    # a markup's problem is noted where Lark notes it: when the markup ends, after the actions'
-                    note = notes[seen_notes]
-                    if notes_said[seen_notes]:
-                        problems.append((note.span, notes_said[seen_notes]))
-                    extras.append(note)
-                    seen_notes += 1
-                    k += 1
-                    continue
                 return None
-            long_number = number < 0
-            if long_number:  # too long to remember: read here, its problem after the extras' (as Lark notes them)
+            if number < 0:  # too long to remember: read here, its problem after the actions' (as Lark notes them)
                 number = read_int(num[:-1], Span(lineno, cols[0] + 1), problems, "a turn number")
             turns.append(Turn(number, player, tuple(actions), tuple(extras), Span(lineno, cols[0] + 1)))
-        return tags, turns, tag_spans, intro
+        return turns
 
-    def _note_line(self, text: str, lines: list[str], starts: list[int], j: int,
-                   first_line: int) -> tuple[list[str], list[int], list[Note], list[str], int] | None:
-        """The words of line ``j`` with its comments and markup, or ``None`` to decline.
+    # -- the careful path: any shape the envelope allows, token by token ------------------------------------
 
-        Gives ``(words, cols, notes, said, last)``: the words, each comment or markup among them as
-        :data:`_NOTE` (in ``notes``, in order, with ``said`` the problem of each markup, "" for none), their
-        columns, and the last line read (a brace comment or a markup may run over several lines, but no word
-        may follow one on a later line).  Tokens are read as Lark's scanner reads them with the envelope's
-        own terminal regexes; a word run into a comment, a variation, a stray bracket or quote declines.
-        """
-        words: list[str] = []
-        cols: list[int] = []
-        notes: list[Note] = []
-        said: list[str] = []
-        row = j
-        row_start = starts[j]
-        line_end = row_start + len(lines[j])
-        pos = row_start
+    def _tokens(self, text: str, pos: int, row: int, row_start: int) -> list[_Token] | None:
+        """The tokens of ``text`` from ``pos`` (on line ``row`` of the file, which starts at ``row_start``), as
+        Lark's scanner meets them, or ``None`` at anything the careful path does not read."""
+        out: list[_Token] = []
         size = len(text)
-        while True:
-            while pos < line_end and text[pos] in _BLANK:
-                pos += 1
-            if pos >= line_end:
-                return words, cols, notes, said, row
+        notes = self._notes
+        while pos < size:
             c = text[pos]
+            if c in _BLANK:
+                pos += 1
+                continue
+            if c == "\n":
+                row += 1
+                pos += 1
+                row_start = pos
+                continue
+            col = pos - row_start + 1
+            if c in _DECLINE and not notes:
+                return None
             if c == "{" or c == ";":
                 m = (self._brace if c == "{" else self._line_comment).match(text, pos)
                 if m is None:
                     return None  # a { comment never closed: Lark's error
                 found = m.group()
                 if c == "{":
-                    notes.append(Comment(found[1:-1], False, Span(first_line + row, pos - row_start + 1)))
+                    comment = Comment(found[1:-1], False, Span(row, col))
                 else:
-                    notes.append(Comment(found[1:].rstrip("\r"), True, Span(first_line + row, pos - row_start + 1)))
-                said.append("")
-                words.append(_NOTE)
-                cols.append(pos - starts[j])
-                breaks = text.count("\n", pos, m.end())
+                    comment = Comment(found[1:].rstrip("\r"), True, Span(row, col))
+                out.append((_NOTE_TOKEN, "", row, col, pos, comment, ""))
+                breaks = found.count("\n")
                 if breaks:
                     row += breaks
-                    row_start = starts[row]
-                    line_end = row_start + len(lines[row])
+                    row_start = pos + found.rindex("\n") + 1
                 pos = m.end()
             elif c == "<":
-                at = pos - starts[j]
                 pos += 1
                 kind = ""
-                kind_span = Span(0, 0)
+                kind_span = Span(row, col)
                 args: list[str | MarkupText] = []
                 while True:
                     # white space, line ends included, may stand between a markup's parts
@@ -670,7 +634,6 @@ class FastReader:
                         if text[pos] == "\n":
                             row += 1
                             row_start = pos + 1
-                            line_end = row_start + len(lines[row])
                         pos += 1
                     if pos >= size:
                         return None
@@ -679,7 +642,7 @@ class FastReader:
                         if m is None:
                             return None
                         kind = m.group()
-                        kind_span = Span(first_line + row, pos - row_start + 1)
+                        kind_span = Span(row, pos - row_start + 1)
                     elif text[pos] == ">":
                         pos += 1
                         break
@@ -694,19 +657,134 @@ class FastReader:
                             return None
                         args.append(m.group())
                     pos = m.end()
-                notes.append(Markup(kind, tuple(args), kind_span))
-                said.append(markup_problem(kind, len(args)) or "")
-                words.append(_NOTE)
-                cols.append(at)
+                out.append((_NOTE_TOKEN, "", kind_span.line, kind_span.column, pos,
+                            Markup(kind, tuple(args), kind_span), markup_problem(kind, len(args)) or ""))
+            elif c == "(" or c == ")":
+                out.append((_OPEN_TOKEN if c == "(" else _CLOSE_TOKEN, c, row, col, pos, None, ""))
+                pos += 1
             elif c in _DECLINE:
-                return None  # a variation, a stray bracket, quote or closing brace: Lark's to read
+                return None  # a stray closing brace, ">", quote or bracket: Lark's to report
             else:
-                m = _WORD.match(text, pos)
-                if m is None:  # pragma: no cover - c is neither blank nor a line end
+                m = _CAREFUL_WORD.match(text, pos)
+                if m is None:  # pragma: no cover - c is neither blank, a line end nor a stop character
                     return None
-                word = m.group()
-                if row != j or any(ch in word for ch in _DECLINE):
-                    return None
-                words.append(word)
-                cols.append(pos - starts[j])
-                pos = m.end()
+                end = m.end()
+                if end < size and text[end] in _DECLINE:
+                    # a word run into a note or a bracket: Lark's token ends there only if its terminal does
+                    s = self.scanner.match(text, pos)
+                    if s is not None and s.end() > end:
+                        return None
+                out.append((_WORD_TOKEN, m.group(), row, col, pos, None, ""))
+                pos = end
+        return out
+
+    def _careful(self, text: str, offset: int, row: int,
+                 problems: list) -> tuple[list[Note], list[Turn]] | None:
+        """``(intro, turns)`` of the body of ``text`` from ``offset`` (line ``row`` of the file), token by
+        token: comments, markup, variations and turns over several lines as the envelope grammar has them."""
+        tokens = self._tokens(text, offset, row, offset)
+        if tokens is None:
+            return None
+        got = self._turns(tokens, 0, text, problems)
+        if got is None or got[2] != len(tokens):  # a ")" with no "(" before it
+            return None
+        return got[0], got[1]
+
+    def _turns(self, tokens: list[_Token], k: int, text: str,
+               problems: list) -> tuple[list[Note], list[Turn], int] | None:
+        """``intro turn*`` from token ``k``, up to a ``)`` or the end: (intro, turns, the index it stopped at)."""
+        n = len(tokens)
+        intro: list[Note] = []
+        while k < n and tokens[k][0] == _NOTE_TOKEN:
+            note = tokens[k][5]
+            if note is None:  # pragma: no cover - a note token holds its note
+                return None
+            if tokens[k][6]:
+                problems.append((note.span, tokens[k][6]))
+            intro.append(note)
+            k += 1
+        turns: list[Turn] = []
+        score_item = self.score_item.fullmatch
+        nag = self.nag.fullmatch
+        while k < n and tokens[k][0] != _CLOSE_TOKEN:
+            if tokens[k][0] != _WORD_TOKEN or k + 1 >= n or tokens[k + 1][0] != _WORD_TOKEN:
+                return None
+            num = tokens[k][1]
+            number = self._numbers.get(num)
+            if number is None:
+                number = self._number(num)
+            if number == -1:
+                return None
+            num_span = Span(tokens[k][2], tokens[k][3])
+            player = tokens[k + 1][1]
+            if not self._is_player(player):
+                return None
+            k += 2
+            actions: list[Command] = []
+            while k < n and tokens[k][0] == _WORD_TOKEN:
+                word = tokens[k][1]
+                last = k
+                if word == "discard" and k + 1 < n and tokens[k + 1][0] == _WORD_TOKEN:
+                    # the one action written as two words ("discard 52"), the white space between them its own
+                    last = k + 1
+                    word = text[tokens[k][4]:tokens[last][4] + len(tokens[last][1])]
+                kind = self.classify(word)
+                if kind is None:
+                    if last != k:
+                        return None
+                    break
+                span = Span(tokens[k][2], tokens[k][3])
+                if self._codecs is not None:
+                    actions.append(self._codecs[kind].read(word, span, problems))
+                else:
+                    actions.append(self.readers[kind](word, span, problems))
+                k = last + 1
+            extras: list[Extra] = []
+            while k < n:
+                token = tokens[k]
+                what = token[0]
+                if what == _CLOSE_TOKEN:
+                    break
+                if what == _NOTE_TOKEN:
+                    note = token[5]
+                    if note is None:  # pragma: no cover - a note token holds its note
+                        return None
+                    if token[6]:
+                        # a markup's problem is noted where Lark notes it: when the markup ends
+                        problems.append((note.span, token[6]))
+                    extras.append(note)
+                    k += 1
+                    continue
+                if what == _OPEN_TOKEN:
+                    got = self._turns(tokens, k + 1, text, problems)
+                    if got is None or not got[1] or got[2] >= n:
+                        return None  # a variation holds one turn at least, and ends with ")"
+                    extras.append(Variation(tuple(got[1]), tuple(got[0]), got[1][0].span))
+                    k = got[2] + 1
+                    continue
+                word = token[1]
+                if word == "score":
+                    items = []
+                    start = token
+                    k += 1
+                    # a word that starts with "score" is Lark's SCORE keyword, not an item
+                    while (k < n and tokens[k][0] == _WORD_TOKEN and not tokens[k][1].startswith("score")
+                           and score_item(tokens[k][1])):
+                        who, _, pts = tokens[k][1].partition("=")
+                        items.append((who, read_int(pts, Span(tokens[k][2], tokens[k][3]), problems, "a score")))
+                        k += 1
+                    if not items:
+                        return None
+                    extras.append(Checkpoint(tuple(items), Span(start[2], start[3])))
+                    continue
+                if nag(word):
+                    extras.append(Nag(word, Span(token[2], token[3])))
+                    k += 1
+                    continue
+                if self._scan(word) == "TURN_NUMBER":
+                    break  # the next turn
+                return None
+            if number < 0:  # too long to remember: read here, its problem after the turn's others (as Lark's)
+                number = read_int(num[:-1], num_span, problems, "a turn number")
+            turns.append(Turn(number, player, tuple(actions), tuple(extras), num_span))
+        return intro, turns, k

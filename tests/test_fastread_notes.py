@@ -1,11 +1,12 @@
-"""Comments and diagram markup on the fast path (:mod:`grn.fastread`): the same records as Lark's.
+"""Comments, diagram markup and variations on the fast path (:mod:`grn.fastread`): the same records as Lark's.
 
 Every example with a comment and every Board Game Arena import went to Lark,
 whose import alone is a third of a small file's ``grn validate``
-(docs/performance.md, "Start-up, round seven").  The fast reader now reads
-brace and line comments and markup wherever the envelope grammar allows them
-(before the first turn, after a turn's words, on lines of their own, over
-several lines), and must give exactly Lark's record, spans and diagnostics
+(docs/performance.md, "Start-up, round seven").  The fast reader's careful
+path now reads brace and line comments, markup and variations wherever the
+envelope grammar allows them (before the first turn, after a turn's words, on
+lines of their own, over several lines, nested), and turns spread over
+several lines, and must give exactly Lark's record, spans and diagnostics
 (markup of an unknown kind or a wrong number of arguments included), or
 decline.  Random records are held to Lark's parse with Hypothesis, as in
 tests/test_fastread.py, whose comparison this file reuses.
@@ -35,10 +36,25 @@ MARKUP_ARG = st.one_of(
 GAP = st.sampled_from([" ", " ", "", "  ", "\t", "\n", " \n  "])
 
 
+VARIATION_TURN = st.sampled_from(["3. blue 08@1,0 +N", "3. blue 08@1,0", "4. red discard 52", "3.\nblue 17@0,1:90",
+                                  "3. blue 08@1,0 ! score red=1 blue=0", "12. green tent@0,1:N"])
+
+
 @st.composite
-def note(draw) -> str:
-    """A comment or a markup as a writer might put it: some over several lines, some of unknown kind or arity."""
-    kind = draw(st.sampled_from(["brace", "brace", "line", "markup", "markup"]))
+def note(draw, depth: int = 0) -> str:
+    """A comment, a markup or a variation as a writer might put it: some over several lines, some of unknown
+    kind or arity, variations with notes of their own."""
+    kind = draw(st.sampled_from(["brace", "brace", "line", "markup", "markup"] + (["variation"] if depth < 2 else [])))
+    if kind == "variation":
+        inner = ""
+        if draw(st.integers(0, 3)) == 0:
+            inner += draw(note(depth + 1)) + draw(st.sampled_from([" ", "\n"]))
+        inner += draw(VARIATION_TURN)
+        if draw(st.booleans()):
+            inner += draw(st.sampled_from([" ", "\n"])) + draw(note(depth + 1))
+        if draw(st.integers(0, 3)) == 0:
+            inner += " " + draw(VARIATION_TURN)
+        return "(" + draw(st.sampled_from(["", " ", "\n"])) + inner.rstrip("\n") + draw(st.sampled_from(["", " ", "\n"])) + ")"
     if kind == "brace":
         return "{" + draw(COMMENT_TEXT).replace("}", "") + "}"
     if kind == "line":
@@ -91,6 +107,8 @@ def broken(draw) -> tuple[str, str]:
 @given(commented(), st.integers(1, 30))
 @example(("goldrush", HEAD + "{intro}\n1. red 17@0,1 {a\nlong one} <highlight 1,0\n 2,0>\n; last\n"), 1)
 @example(("goldrush", HEAD + "1. red 17@0,1 <circle 1,0> <label 1,0>\n2. blue 08@1,0 <ghost>\n"), 3)
+@example(("goldrush", HEAD + "1. red 17@0,1 ({why} 1. red 17@1,0 (1. red 17@0,-1) 2. blue 08@1,0:90 +N)\n2.\nblue\n"
+                      "discard\n 52\n"), 2)
 def test_commented_records_read_the_same(case: tuple[str, str], first_line: int) -> None:
     game, text = case
     assert_same(text, first_line)
@@ -134,12 +152,26 @@ def test_markup_problems_are_noted_as_lark_notes_them() -> None:
         "unknown markup <circle>: use highlight, arrow, label or ghost", "<ghost> takes 1 arguments, not 0"]
 
 
-def test_variations_and_words_run_into_comments_are_declined() -> None:
-    for body in ("1. red 17@0,1 (2. blue 08@1,0)\n", "1. red 17@0,1{x}\n", "1. red 17@0,1 {a}\n+N\n",
-                 "1. red 17@0,1 {a\nb} ! score red=0\n",
-                 "{a} 1. red 17@0,1\n", "1. red 17@0,1 {never closed\n"):
-        assert not fast_takes(HEAD + body), body
+def test_variations_and_turns_over_lines_are_read_without_lark() -> None:
+    for body in ("1. red 17@0,1 (2. blue 08@1,0)\n", "1. red 17@0,1{x}\n", "1. red 17@0,1 {a\nb} ! score red=0\n",
+                 "{a} 1. red 17@0,1\n", "1. red\n  17@0,1 +N\n2. blue discard\n52\n",
+                 "1. red 17@0,1 (({x} 1. red 17@1,0) 1. red 17@0,-1)\n"):
+        assert fast_takes(HEAD + body) is (body.count("((") == 0), body
         assert_same(HEAD + body)
+    record = assert_same(HEAD + "1. red 17@0,1 ({why} 1. red 17@1,0 +N (1. red 17@0,-1) 2. blue 08@1,0)\n")
+    (variation,) = record.turns[0].extras
+    assert isinstance(variation, Variation) and variation.intro == (Comment("why"),)
+    assert [t.number for t in variation.turns] == [1, 2] and variation.span.column == 22
+    assert isinstance(variation.turns[0].extras[0], Variation)
+
+
+def test_what_lark_reports_is_declined() -> None:
+    """A syntax error is always Lark's: the fast reader declines it and the message is Lark's."""
+    for body in ("1. red 17@0,1 {never closed\n", "1. red 17@0,1)\n", "1. red 17@0,1 {a}\n+N\n",
+                 "1. red 17@0,1 ()\n", "(1. red 17@0,1)\n", "1. red 17@0,1 <highlight 1,0\n", "1. red 17@0,1 }\n"):
+        assert not fast_takes(HEAD + body), body
+        record = assert_same(HEAD + body)
+        assert record.diagnostics[0].message.startswith("syntax error"), body
 
 
 def _games(path: Path) -> list[notation.Chunk]:
@@ -147,18 +179,14 @@ def _games(path: Path) -> list[notation.Chunk]:
         return list(notation.split_games(notation.bounded_lines(fh.readline, "")))
 
 
-def test_every_shipped_game_without_a_variation_takes_the_fast_path() -> None:
-    """The examples and the Board Game Arena import: all but the games with variations skip Lark."""
+def test_every_shipped_game_takes_the_fast_path() -> None:
+    """The examples (comments, markup, variations) and the Board Game Arena import: none needs Lark."""
     paths = sorted((ROOT / "examples").rglob("*.grn")) + [ROOT / "tests" / "data" / "bga-361578832.grn"]
-    taken = declined = 0
+    games = 0
     for path in paths:
         for chunk in _games(path):
-            slow = notation.parse_game(chunk.text, first_line=chunk.first_line, fast=False)
-            varied = any(isinstance(e, Variation) for t in slow.turns for e in t.extras)
             game = notation._game_tag(chunk.text)
-            takes = fast_takes(chunk.text, game.group(2) if game else "goldrush")
-            assert takes is not varied, path.name
+            assert fast_takes(chunk.text, game.group(2) if game else "goldrush"), path.name
             assert_same(chunk.text, chunk.first_line)
-            taken += takes
-            declined += not takes
-    assert taken >= 20 and declined <= 4
+            games += 1
+    assert games >= 28
