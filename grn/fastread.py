@@ -483,7 +483,8 @@ class FastReader:
             i += 1
         offset = sum(len(l) + 1 for l in lines[:i])
         mark = len(problems)
-        if not any(c in text[offset:] for c in _DECLINE):
+        body = text[offset:]
+        if not any(c in body for c in _DECLINE):
             turns = self._plain(lines, i, first_line, problems)
             if turns is not None:
                 return tags, turns, tag_spans, []
