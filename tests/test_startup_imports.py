@@ -47,27 +47,36 @@ def lark_modules(modules: set[str]) -> list[str]:
     return sorted(m for m in modules if m == "lark" or m.startswith("lark.") or m == "grn.larkread")
 
 
-@pytest.mark.parametrize("example", [
+EXAMPLES = (
     "examples/rulebook-railroad-3.grn",  # Gold Rush: comments and markup
     "examples/gold-2p.grn",  # Gold: a comment before the first turn
     "examples/carcassonne/carcassonne-rules-question.grn",  # Carcassonne: comments and markup
     "examples/carcassonne/carcassonne-2p.grn",  # no comment
     "tests/data/bga-361578832.grn",  # a Board Game Arena import
     "examples/goldrush-2p.grn",  # variations
-])
-def test_a_valid_file_with_comments_is_checked_without_lark(tmp_path: Path, example: str) -> None:
-    validate_modules(tmp_path, ROOT / example)  # the first run keeps the terminal table (with Lark)
-    code, modules, _ = validate_modules(tmp_path, ROOT / example)
+)
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache folder that holds every game's terminal table (the first run keeps them, with Lark)."""
+    cache = tmp_path_factory.mktemp("cache")
+    validate_modules(cache, *(ROOT / e for e in EXAMPLES))
+    return cache
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_a_valid_file_with_comments_is_checked_without_lark(warm_cache: Path, example: str) -> None:
+    code, modules, _ = validate_modules(warm_cache, ROOT / example)
     assert code in ("0", "None")
     assert not lark_modules(modules), f"grn validate {example} imports {lark_modules(modules)}"
     assert "grn.fastread" in modules
 
 
-def test_a_syntax_error_goes_to_lark_with_its_own_words(tmp_path: Path) -> None:
-    validate_modules(tmp_path, ROOT / "examples" / "rulebook-railroad-3.grn")  # Gold Rush's table kept: no Lark
+def test_a_syntax_error_goes_to_lark_with_its_own_words(tmp_path: Path, warm_cache: Path) -> None:
     bad = tmp_path / "bad.grn"
     bad.write_text('[Game "goldrush"]\n\n{a comment}\n1. red 17@0,1 {never closed\n', encoding="utf-8")
-    code, modules, out = validate_modules(tmp_path, bad)
+    code, modules, out = validate_modules(warm_cache, bad)  # Gold Rush's table is kept: Lark only for the error
     assert code == "1" and "lark" in modules
     assert f"{bad}:4:15: error: syntax error: a {{ comment that is never closed" in out
 
