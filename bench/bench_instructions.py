@@ -14,7 +14,8 @@ the cost of one turn without start-up.  python-chess is counted the same way:
 ``chess.pgn.read_game`` (which parses SAN and checks every move) on random
 games of 80 plies, per ply; the ratio is plies a turn's instructions would
 read.  ``--startup`` also counts whole processes: ``grn validate FILE`` of one
-small file of each game against ``import chess.pgn`` + ``read_game`` of one
+small file of each game, with comments and markup and without
+(``bench_startup.CASES``), against ``import chess.pgn`` + ``read_game`` of one
 short game.  ``--cli N`` counts whole commands, start-up included: ``grn
 validate`` of a file of the first N games of each ``--game`` against a script
 reading N games of the PGN with ``read_game``, as turns (plies) per billion
@@ -35,6 +36,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_startup import case_files  # noqa: E402  (the same files as bench_startup.py, beside this script)
 
 #: Run by each interpreter under callgrind: validate the first N games of a file.
 HARNESS = """
@@ -68,8 +71,6 @@ print("turns", plies)
 """
 
 PGN_SHORT = '[Event "?"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n'
-STARTUP_FILES = {"goldrush": "examples/rulebook-railroad-3.grn", "gold": "examples/gold-2p.grn",
-                 "carcassonne": "examples/carcassonne/carcassonne-2p.grn"}
 #: The children's environment: bytecode cache on (as a user's), the grammar cache where given.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
@@ -125,13 +126,13 @@ def make_pgn(path: str, games: int, plies: int = 80, seed: int = 1) -> None:
             print(game, file=out, end="\n\n")
 
 
-def startup(python: str, cache: str) -> dict[str, int]:
-    """Instructions of whole processes: ``grn validate`` of one small file of each game, and python-chess."""
+def startup(python: str, cache: str, files: dict[str, str]) -> dict[str, int]:
+    """Instructions of whole processes: ``grn validate`` of each of ``files`` (label -> path), and python-chess."""
     out: dict[str, int] = {}
-    for game, name in STARTUP_FILES.items():
-        argv = [python, "-m", "grn", "validate", str(ROOT / name)]
+    for label, path in files.items():
+        argv = [python, "-m", "grn", "validate", path]
         subprocess.run(argv, capture_output=True, env={**ENV, "XDG_CACHE_HOME": cache}, check=False)  # warm
-        out[f"grn validate {Path(name).name}"] = counted(argv, cache)[1]
+        out[f"grn validate {label}"] = counted(argv, cache)[1]
     with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as fh:
         fh.write(PGN_SHORT)
     argv = [python, "-c", f"import chess.pgn; chess.pgn.read_game(open({fh.name!r}))"]
@@ -171,6 +172,7 @@ def main() -> None:
     ap.add_argument("--compare", nargs="*", default=[], help="other Python interpreters with grn installed")
     ap.add_argument("--no-chess", action="store_true", help="leave python-chess out")
     ap.add_argument("--startup", action="store_true", help="also count whole processes of one small file")
+    ap.add_argument("--startup-only", action="store_true", help="count only the whole processes of --startup")
     ap.add_argument("--cli", type=int, default=0, metavar="N",
                     help="also count the whole command grn validate of N games against python-chess reading N games")
     args = ap.parse_args()
@@ -179,7 +181,7 @@ def main() -> None:
         Path(harness).write_text(HARNESS, encoding="utf-8")
         chess_per = None
         chess_cli = None
-        if not args.no_chess:
+        if not args.no_chess and not args.startup_only:
             pgn = os.path.join(tmp, "games.pgn")
             make_pgn(pgn, max(args.games, args.cli))
             chess_harness = os.path.join(tmp, "chess_harness.py")
@@ -198,7 +200,7 @@ def main() -> None:
                 chess_cli = plies / count * 1e9
                 print(f"python-chess reading {args.cli} games as a script: {plies} plies, {count / 1e6:,.0f} M "
                       f"instructions, {chess_cli:,.0f} plies a billion instructions")
-        for game in args.game or ["goldrush", "carcassonne", "gold"]:
+        for game in [] if args.startup_only else args.game or ["goldrush", "carcassonne", "gold"]:
             games_file = os.path.join(tmp, f"{game}.grn")
             made = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--game", game, "--players", "4",
                                    "--seed", "500", "--games", str(max(args.games, args.cli))],
@@ -220,10 +222,11 @@ def main() -> None:
                     versus = f", {rate / chess_cli:.2f}x python-chess's plies" if chess_cli else ""
                     print(f"  grn validate of {args.cli} games as a command: {turns} turns, {count / 1e6:,.0f} M "
                           f"instructions, {rate:,.0f} turns a billion instructions{versus}")
-        if args.startup:
+        if args.startup or args.startup_only:
+            files = case_files(tmp)
             for python in [sys.executable, *args.compare]:
                 with tempfile.TemporaryDirectory() as cache:
-                    counts = startup(python, cache)
+                    counts = startup(python, cache, files)
                 chess = counts.pop("python-chess import + read_game")
                 print(f"start-up, whole processes ({python}): python-chess import + read_game {chess / 1e6:,.1f} M")
                 for name, count in counts.items():

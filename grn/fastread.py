@@ -3,19 +3,23 @@
 The Lark grammar in ``grammar/`` is the definition of GRN, and Lark reads
 every game that this module does not take.  But Lark's LALR parser costs
 about 20 microseconds a token in pure Python, which makes it the slowest part
-of ``grn validate``.  Most records (all that ``grn fmt`` and ``grn selfplay``
-write without comments or variations) have a plain shape: header tags one per
-line, then one turn per line holding only a turn number, the player, actions,
-glyphs and score checkpoints.  For those, this module splits lines into
-words and classifies each word with **the grammar's own terminal regexes**
-(read from the Lark parser, not copied), producing exactly the record Lark
-would, spans included.
+of ``grn validate``, and importing Lark alone costs a third of a small file's
+run.  Most records have a plain shape: header tags one per line, then one turn
+per line holding a turn number, the player, actions, glyphs and score
+checkpoints.  For those, this module splits lines into words and classifies
+each word with **the grammar's own terminal regexes** (a :class:`TerminalTable`,
+read from Lark's parser once and kept by :mod:`grn.grammar_cache`, so that no
+Lark is imported here), producing exactly the record Lark would, spans and
+diagnostics included.  Any other body (comments, diagram markup, variations,
+a turn over several lines) is read token by token, with the envelope's own
+terminal regexes for comments, markup and strings (the careful path, R249).
 
-It declines (returns ``None``) at the first thing it is not sure about:
-comments, variations, markup, a turn spread over lines, a word that two
-terminals could claim, anything malformed.  Lark then reads the game from
-the start, so errors are always Lark's.  ``tests/test_fastread.py`` checks with
-random records that both paths give the same records.
+It declines (returns ``None``) at the first thing it is not sure about: a word
+that two terminals could claim, a word run into the next where Lark's terminal
+would not end, anything malformed.  Lark then reads the game from the start,
+so syntax errors are always Lark's.  ``tests/test_fastread.py`` and
+``tests/test_fastread_notes.py`` check with random records that both paths
+give the same records.
 """
 
 from __future__ import annotations
@@ -24,16 +28,29 @@ import importlib
 import re
 from typing import Any, Callable, Final
 
-from lark import Lark
-
 from grn.codec import MAX_DIGITS, CommandCodec, read_int
 from grn.errors import Span
-from grn.record import Checkpoint, Command, Nag, Turn
+from grn.record import (Checkpoint, Command, Comment, Extra, Markup, MarkupText, Nag, Note, Turn, Variation,
+                        markup_problem)
+from grn.value import Value
 
 _TAG_LINE: Final = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
 _TURN_NUMBER: Final = re.compile(r"\d+\.$")
-#: Characters that only the full grammar handles (comments, variations, markup, strings).
+#: Characters that only the full grammar handles (comments, variations, markup, strings): a body holding
+#: one is read by the careful path (comments and markup) or declined.
 _DECLINE: Final = '{}();<>"[]'
+#: The white space the grammar ignores within a line.
+_BLANK: Final = " \t\f\r"
+#: A word of the careful path: up to white space or a character only the full grammar handles.
+_CAREFUL_WORD: Final = re.compile(r'[^ \t\f\r\n(){}<>;"\[\]]+')
+#: The careful path's tokens: (what, word, line, column, offset in the text, the note, its problem or "").
+_Token = tuple[int, str, int, int, int, "Note | None", str]
+_WORD_TOKEN: Final = 0
+_NOTE_TOKEN: Final = 1
+_OPEN_TOKEN: Final = 2
+_CLOSE_TOKEN: Final = 3
+#: The envelope's terminals the careful path reads comments and markup with.
+_NOTE_TERMINALS: Final = ("BRACE_COMMENT", "LINE_COMMENT", "MARKUP_KIND", "MARKUP_WORD", "STRING")
 #: White space the grammar does not ignore (it ignores only space, tab, form feed, CR, LF),
 #: though str.split() would split on it.
 _ODD_SPACE: Final = re.compile(r"[^\S \t\f\r\n]")
@@ -211,6 +228,97 @@ def word_shape(word: str) -> str:
     return word.encode("utf-8", "surrogatepass").translate(_TO_ZERO).decode("utf-8", "surrogatepass")
 
 
+_ESCAPE_RE: Final = re.compile(r"\\(.)")
+
+
+def unescape(quoted: str) -> str:
+    """The text of a quoted GRN string (``\\"`` and ``\\\\`` escapes)."""
+    return _ESCAPE_RE.sub(r"\1", quoted[1:-1])
+
+
+def caret(text: str, line: int, column: int) -> str:
+    """The source line ``line`` of ``text`` (1-based), for the caret display under a diagnostic."""
+    # lines end at "\n" only, as the grammar counts them (not at a form feed, U+2028 or a lone CR)
+    lines = text.split("\n")
+    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
+
+
+class Terminal(Value):
+    """One terminal of a game's grammar as Lark's scanner has it: its name, its regex, and what orders the
+    scanner's tries (``priority``, then the widest match ``max_width``, then ``length``, the length of its
+    definition, then the name)."""
+
+    __slots__ = ("name", "regex", "priority", "max_width", "length")
+    _fields = ("name", "regex", "priority", "max_width", "length")
+
+    def __init__(self, name: str, regex: str, priority: int, max_width: int, length: int) -> None:
+        self.name: Final = name
+        self.regex: Final = regex
+        self.priority: Final = priority
+        self.max_width: Final = max_width
+        self.length: Final = length
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.regex, self.priority, self.max_width, self.length)
+
+    def __repr__(self) -> str:
+        return f"<Terminal {self.name} /{self.regex}/>"
+
+    def order(self) -> tuple[int, int, int, str]:
+        """The key Lark's scanner sorts its terminals by (the first that matches wins)."""
+        return (-self.priority, -self.max_width, -self.length, self.name)
+
+
+class TerminalTable(Value):
+    """What the fast reader needs of a game's grammar: its terminals and which of them are actions.
+
+    Made from Lark's parser once (:func:`grn.larkread.terminal_table`) and kept as JSON by
+    :mod:`grn.grammar_cache`, so that reading a game the fast reader takes imports no Lark.
+    """
+
+    __slots__ = ("terminals", "actions")
+    _fields = ("terminals", "actions")
+
+    def __init__(self, terminals: tuple[Terminal, ...], actions: tuple[str, ...]) -> None:
+        self.terminals: Final = terminals
+        self.actions: Final = actions
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.terminals, self.actions)
+
+    def __repr__(self) -> str:
+        return f"<TerminalTable {len(self.terminals)} terminals, actions {', '.join(self.actions)}>"
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as a JSON document (:meth:`from_json` reads it back)."""
+        return {"terminals": [[t.name, t.regex, t.priority, t.max_width, t.length] for t in self.terminals],
+                "actions": list(self.actions)}
+
+    @staticmethod
+    def from_json(doc: Any) -> TerminalTable:
+        """The table of a JSON document :meth:`to_json` wrote; ``ValueError`` when it is not one (a cache file
+        of another shape), with every regex compiled once to be sure it is one."""
+        if not isinstance(doc, dict) or not isinstance(doc.get("terminals"), list) \
+                or not isinstance(doc.get("actions"), list):
+            raise ValueError("not a terminal table")
+        terminals: list[Terminal] = []
+        for row in doc["terminals"]:
+            if not (isinstance(row, list) and len(row) == 5 and isinstance(row[0], str) and isinstance(row[1], str)
+                    and all(isinstance(v, int) and not isinstance(v, bool) for v in row[2:])):
+                raise ValueError("not a terminal table")
+            try:
+                re.compile(row[1])
+            except re.error as exc:
+                raise ValueError(f"not a regex: {row[1]!r}") from exc
+            terminals.append(Terminal(row[0], row[1], row[2], row[3], row[4]))
+        actions = doc["actions"]
+        known = {t.name for t in terminals}
+        if not all(isinstance(a, str) and a in known for a in actions) \
+                or not {"PLAYER", "NAG", "SCORE", "SCORE_ITEM", "TURN_NUMBER"} <= known:
+            raise ValueError("not a terminal table")
+        return TerminalTable(tuple(terminals), tuple(actions))
+
+
 #: Reads one action word: (text, span, problems) -> command (a codec's ``read``).
 WordReader = Callable[[str, Span, list], Command]
 
@@ -228,26 +336,37 @@ def _remember(memo: dict, word: object, value: object) -> None:
 class FastReader:
     """Reads plain games with the terminal regexes of one game's Lark grammar."""
 
-    def __init__(self, parser: Lark, readers: dict[str, WordReader], unescape: Callable[[str], str]) -> None:
-        terminals = {t.name: t for t in parser.terminals}
-        regex = {name: re.compile(t.pattern.to_regexp()) for name, t in terminals.items()}
-        names = {sym.name for r in parser.rules if r.origin.name == "action" for sym in r.expansion}
+    def __init__(self, table: TerminalTable, readers: dict[str, WordReader],
+                 unescape: Callable[[str], str]) -> None:
+        terminals = {t.name: t for t in table.terminals}
+        names = set(table.actions)
         self.action_names = frozenset(names)
         # The terminals Lark's lexer may meet where an action can stand, in the
         # order its lexer tries them (priority, then width): the first that
         # matches wins, even if it matches only the start of the word.
-        rivals = [terminals[n] for n in (*names, "SCORE", "NAG", "TURN_NUMBER")]
-        rivals.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+        rivals = [terminals[n] for n in (*sorted(names), "SCORE", "NAG", "TURN_NUMBER")]
+        rivals.sort(key=Terminal.order)
         # One alternation in that order, like Lark's own scanner: the first
         # alternative that matches is the terminal Lark would see.
-        self.scanner = re.compile("|".join(f"(?P<{t.name}>{t.pattern.to_regexp()})" for t in rivals))
+        self.scanner = re.compile("|".join(f"(?P<{t.name}>{t.regex})" for t in rivals))
         # The same rivals by a word's first character: most words can start only one or two of them,
         # and trying those alone costs less than the whole alternation (non-ASCII words use the scanner).
-        self._by_first = first_char_table([(t.name, t.pattern.to_regexp()) for t in rivals])
+        self._by_first = first_char_table([(t.name, t.regex) for t in rivals])
         #: word shape (:func:`word_shape`) -> its action terminal, or "" for none; None when some rival
         #: tells digits apart (then each new word is scanned)
         self._shapes: dict[bytes, str] | None = (
-            {} if digits_alike([t.pattern.to_regexp() for t in rivals]) else None)
+            {} if digits_alike([t.regex for t in rivals]) else None)
+        regex = {name: re.compile(terminals[name].regex) for name in ("PLAYER", "NAG", "SCORE_ITEM")}
+        # Comments and markup are read here when the envelope's terminals for them are there and no rival
+        # can start with what starts them (then Lark's scanner meets them as the envelope has them).
+        self._notes = all(n in terminals for n in _NOTE_TERMINALS) and not any(self._by_first.get(c)
+                                                                                 for c in "{;<")
+        notes = {n: re.compile(terminals[n].regex if n in terminals else "(?!)") for n in _NOTE_TERMINALS}
+        self._brace = notes["BRACE_COMMENT"]
+        self._line_comment = notes["LINE_COMMENT"]
+        self._markup_kind = notes["MARKUP_KIND"]
+        self._markup_word = notes["MARKUP_WORD"]
+        self._string = notes["STRING"]
         self.player = regex["PLAYER"]
         self.nag = regex["NAG"]
         self.score_item = regex["SCORE_ITEM"]
@@ -330,7 +449,12 @@ class FastReader:
         return ok
 
     def read(self, text: str, first_line: int, problems: list) -> tuple | None:
-        """``(tags, turns)`` of a plain game, or ``None`` to let Lark read it."""
+        """``(tags, turns, tag spans, intro)`` of a game, or ``None`` to let Lark read it.
+
+        A body with no comment, markup or variation, one turn to a line, is read line by line (the quick way,
+        most records' shape); any other is read token by token (:meth:`_careful`).  ``problems`` gets the
+        problems of meaning, in the order Lark notes them (nothing is kept of them when it declines).
+        """
         if _has_odd_space(text):
             return None
         lines = text.split("\n")
@@ -357,9 +481,23 @@ class FastReader:
                 tags.append(known[0])
                 tag_spans.append(Span(first_line + i, known[1]))
             i += 1
-        body = text[sum(len(l) + 1 for l in lines[:i]):]
-        if any(c in body for c in _DECLINE):
+        offset = sum(len(l) + 1 for l in lines[:i])
+        mark = len(problems)
+        body = text[offset:]
+        if not any(c in body for c in _DECLINE):
+            turns = self._plain(lines, i, first_line, problems)
+            if turns is not None:
+                return tags, turns, tag_spans, []
+            del problems[mark:]  # a turn over several lines, or a syntax error: the careful path says which
+        got = self._careful(text, offset, first_line + i, problems)
+        if got is None:
             return None
+        return tags, got[1], tag_spans, got[0]
+
+    def _plain(self, lines: list[str], i: int, first_line: int, problems: list) -> list[Turn] | None:
+        """The turns of a body of one turn a line with no comment, markup or variation (from line ``i``), or
+        ``None`` for any other shape."""
+        n = len(lines)
         turns = []
         readers = self.readers
         codecs = self._codecs
@@ -448,4 +586,206 @@ class FastReader:
             if number < 0:  # too long to remember: read here, its problem after the actions' (as Lark notes them)
                 number = read_int(num[:-1], Span(lineno, cols[0] + 1), problems, "a turn number")
             turns.append(Turn(number, player, tuple(actions), tuple(extras), Span(lineno, cols[0] + 1)))
-        return tags, turns, tag_spans
+        return turns
+
+    # -- the careful path: any shape the envelope allows, token by token ------------------------------------
+
+    def _tokens(self, text: str, pos: int, row: int, row_start: int) -> list[_Token] | None:
+        """The tokens of ``text`` from ``pos`` (on line ``row`` of the file, which starts at ``row_start``), as
+        Lark's scanner meets them, or ``None`` at anything the careful path does not read."""
+        out: list[_Token] = []
+        size = len(text)
+        notes = self._notes
+        while pos < size:
+            c = text[pos]
+            if c in _BLANK:
+                pos += 1
+                continue
+            if c == "\n":
+                row += 1
+                pos += 1
+                row_start = pos
+                continue
+            col = pos - row_start + 1
+            if c in _DECLINE and not notes:
+                return None
+            if c == "{" or c == ";":
+                m = (self._brace if c == "{" else self._line_comment).match(text, pos)
+                if m is None:
+                    return None  # a { comment never closed: Lark's error
+                found = m.group()
+                if c == "{":
+                    comment = Comment(found[1:-1], False, Span(row, col))
+                else:
+                    comment = Comment(found[1:].rstrip("\r"), True, Span(row, col))
+                out.append((_NOTE_TOKEN, "", row, col, pos, comment, ""))
+                breaks = found.count("\n")
+                if breaks:
+                    row += breaks
+                    row_start = pos + found.rindex("\n") + 1
+                pos = m.end()
+            elif c == "<":
+                pos += 1
+                kind = ""
+                kind_span = Span(row, col)
+                args: list[str | MarkupText] = []
+                while True:
+                    # white space, line ends included, may stand between a markup's parts
+                    while pos < size and text[pos] in " \t\f\r\n":
+                        if text[pos] == "\n":
+                            row += 1
+                            row_start = pos + 1
+                        pos += 1
+                    if pos >= size:
+                        return None
+                    if not kind:
+                        m = self._markup_kind.match(text, pos)
+                        if m is None:
+                            return None
+                        kind = m.group()
+                        kind_span = Span(row, pos - row_start + 1)
+                    elif text[pos] == ">":
+                        pos += 1
+                        break
+                    elif text[pos] == '"':
+                        m = self._string.match(text, pos)
+                        if m is None:
+                            return None
+                        args.append(MarkupText(self.unescape(m.group())))
+                    else:
+                        m = self._markup_word.match(text, pos)
+                        if m is None:
+                            return None
+                        args.append(m.group())
+                    pos = m.end()
+                out.append((_NOTE_TOKEN, "", kind_span.line, kind_span.column, pos,
+                            Markup(kind, tuple(args), kind_span), markup_problem(kind, len(args)) or ""))
+            elif c == "(" or c == ")":
+                out.append((_OPEN_TOKEN if c == "(" else _CLOSE_TOKEN, c, row, col, pos, None, ""))
+                pos += 1
+            elif c in _DECLINE:
+                return None  # a stray closing brace, ">", quote or bracket: Lark's to report
+            else:
+                m = _CAREFUL_WORD.match(text, pos)
+                if m is None:  # pragma: no cover - c is neither blank, a line end nor a stop character
+                    return None
+                end = m.end()
+                if end < size and text[end] in _DECLINE:
+                    # a word run into a note or a bracket: Lark's token ends there only if its terminal does
+                    s = self.scanner.match(text, pos)
+                    if s is not None and s.end() > end:
+                        return None
+                out.append((_WORD_TOKEN, m.group(), row, col, pos, None, ""))
+                pos = end
+        return out
+
+    def _careful(self, text: str, offset: int, row: int,
+                 problems: list) -> tuple[list[Note], list[Turn]] | None:
+        """``(intro, turns)`` of the body of ``text`` from ``offset`` (line ``row`` of the file), token by
+        token: comments, markup, variations and turns over several lines as the envelope grammar has them."""
+        tokens = self._tokens(text, offset, row, offset)
+        if tokens is None:
+            return None
+        got = self._turns(tokens, 0, text, problems)
+        if got is None or got[2] != len(tokens):  # a ")" with no "(" before it
+            return None
+        return got[0], got[1]
+
+    def _turns(self, tokens: list[_Token], k: int, text: str,
+               problems: list) -> tuple[list[Note], list[Turn], int] | None:
+        """``intro turn*`` from token ``k``, up to a ``)`` or the end: (intro, turns, the index it stopped at)."""
+        n = len(tokens)
+        intro: list[Note] = []
+        while k < n and tokens[k][0] == _NOTE_TOKEN:
+            note = tokens[k][5]
+            if note is None:  # pragma: no cover - a note token holds its note
+                return None
+            if tokens[k][6]:
+                problems.append((note.span, tokens[k][6]))
+            intro.append(note)
+            k += 1
+        turns: list[Turn] = []
+        score_item = self.score_item.fullmatch
+        nag = self.nag.fullmatch
+        while k < n and tokens[k][0] != _CLOSE_TOKEN:
+            if tokens[k][0] != _WORD_TOKEN or k + 1 >= n or tokens[k + 1][0] != _WORD_TOKEN:
+                return None
+            num = tokens[k][1]
+            number = self._numbers.get(num)
+            if number is None:
+                number = self._number(num)
+            if number == -1:
+                return None
+            num_span = Span(tokens[k][2], tokens[k][3])
+            player = tokens[k + 1][1]
+            if not self._is_player(player):
+                return None
+            k += 2
+            actions: list[Command] = []
+            while k < n and tokens[k][0] == _WORD_TOKEN:
+                word = tokens[k][1]
+                last = k
+                if word == "discard" and k + 1 < n and tokens[k + 1][0] == _WORD_TOKEN:
+                    # the one action written as two words ("discard 52"), the white space between them its own
+                    last = k + 1
+                    word = text[tokens[k][4]:tokens[last][4] + len(tokens[last][1])]
+                kind = self.classify(word)
+                if kind is None:
+                    if last != k:
+                        return None
+                    break
+                span = Span(tokens[k][2], tokens[k][3])
+                if self._codecs is not None:
+                    actions.append(self._codecs[kind].read(word, span, problems))
+                else:
+                    actions.append(self.readers[kind](word, span, problems))
+                k = last + 1
+            extras: list[Extra] = []
+            while k < n:
+                token = tokens[k]
+                what = token[0]
+                if what == _CLOSE_TOKEN:
+                    break
+                if what == _NOTE_TOKEN:
+                    note = token[5]
+                    if note is None:  # pragma: no cover - a note token holds its note
+                        return None
+                    if token[6]:
+                        # a markup's problem is noted where Lark notes it: when the markup ends
+                        problems.append((note.span, token[6]))
+                    extras.append(note)
+                    k += 1
+                    continue
+                if what == _OPEN_TOKEN:
+                    got = self._turns(tokens, k + 1, text, problems)
+                    if got is None or not got[1] or got[2] >= n:
+                        return None  # a variation holds one turn at least, and ends with ")"
+                    extras.append(Variation(tuple(got[1]), tuple(got[0]), got[1][0].span))
+                    k = got[2] + 1
+                    continue
+                word = token[1]
+                if word == "score":
+                    items = []
+                    start = token
+                    k += 1
+                    # a word that starts with "score" is Lark's SCORE keyword, not an item
+                    while (k < n and tokens[k][0] == _WORD_TOKEN and not tokens[k][1].startswith("score")
+                           and score_item(tokens[k][1])):
+                        who, _, pts = tokens[k][1].partition("=")
+                        items.append((who, read_int(pts, Span(tokens[k][2], tokens[k][3]), problems, "a score")))
+                        k += 1
+                    if not items:
+                        return None
+                    extras.append(Checkpoint(tuple(items), Span(start[2], start[3])))
+                    continue
+                if nag(word):
+                    extras.append(Nag(word, Span(token[2], token[3])))
+                    k += 1
+                    continue
+                if self._scan(word) == "TURN_NUMBER":
+                    break  # the next turn
+                return None
+            if number < 0:  # too long to remember: read here, its problem after the turn's others (as Lark's)
+                number = read_int(num[:-1], num_span, problems, "a turn number")
+            turns.append(Turn(number, player, tuple(actions), tuple(extras), num_span))
+        return intro, turns, k

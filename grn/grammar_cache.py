@@ -21,27 +21,43 @@ file can at worst be rejected, and it guards the folder the file lives in:
 
 Any problem means building the parser as if there were no cache: the cache
 can make grn faster, never make it fail.
+
+Beside each game's tables the cache keeps a much smaller file, the grammar's
+**terminal table** (:func:`load_terminals`, :func:`save_terminals`): each
+terminal's regex and the order Lark's scanner tries them in, which is all the
+fast reader (:mod:`grn.fastread`) needs.  Reading it needs no Lark, so a game
+the fast reader takes is checked without importing Lark at all (about a third
+of a small file's ``grn validate``, docs/performance.md, "Start-up, round
+seven"); its key names the installed Lark by the digest of its
+``__init__.py`` (which holds its version), found without importing it.
+Lark itself is imported by the functions that build or load a parser, not by
+this module.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import stat
 import sys
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-import lark
-from lark import Lark
-from lark.common import TerminalDef
-from lark.grammar import Rule
-from lark.load_grammar import PackageResource, sha256_digest
+if TYPE_CHECKING:
+    from lark import Lark
 
-__all__ = ["load_parser"]
+# Lark (about 166 M instructions to import, a third of a small file's validate) is imported inside the
+# functions that build, load or save a parser: a game the fast reader takes needs only load_terminals.
+
+__all__ = ["GRAMMAR_PACKAGES", "load_parser", "load_terminals", "save_terminals"]
 
 #: Bumped when the file layout changes, so old files are simply not found.
 FORMAT = "grn-grammar-cache-2"
+#: The packages grn's grammars import their shared files from (``%import envelope``: ``grammar/envelope.lark``).
+GRAMMAR_PACKAGES: tuple[str, ...] = ("grn.grammar",)
+#: The layout of a terminal table's file (bumped like FORMAT).
+TERMS_FORMAT = "grn-grammar-terminals-1"
 #: A cache file is a few tens of kilobytes; anything far bigger is not ours.
 MAX_BYTES = 8 * 1024 * 1024
 
@@ -202,6 +218,8 @@ def _write(dir_fd: int, name: str, data: bytes) -> None:
 # ---------------------------------------------------------------------------
 
 def _key(grammar_text: str, options: dict[str, Any]) -> str:
+    import lark
+
     described = sorted((k, repr(v)) for k, v in options.items() if k not in _UNHASHED)
     text = json.dumps([FORMAT, grammar_text, described, lark.__version__, list(sys.version_info[:2])])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -217,6 +235,8 @@ def _file_name(grammar_text: str, options: dict[str, Any]) -> str:
 
 def _file_text(path: Any) -> str | None:
     """The current text of a grammar file Lark imported (``None``: unreadable)."""
+    from lark.load_grammar import PackageResource
+
     try:
         if isinstance(path, PackageResource):
             import pkgutil
@@ -232,6 +252,8 @@ def _file_text(path: Any) -> str | None:
 
 
 def _used_to_json(used: dict[Any, str]) -> list[list[str]]:
+    from lark.load_grammar import PackageResource
+
     out = []
     for path, digest in used.items():
         if isinstance(path, PackageResource):
@@ -245,6 +267,8 @@ def _used_to_json(used: dict[Any, str]) -> list[list[str]]:
 
 def _used_still_same(used: Any) -> bool:
     """Whether every imported grammar file still has the text the cached tables were built from."""
+    from lark.load_grammar import PackageResource, sha256_digest
+
     if not isinstance(used, list):
         return False
     for entry in used:
@@ -259,6 +283,9 @@ def _used_still_same(used: Any) -> bool:
 
 
 def _pack(key: str, parser: Lark, used: dict[Any, str]) -> bytes:
+    from lark.common import TerminalDef
+    from lark.grammar import Rule
+
     data, memo = parser.memo_serialize([TerminalDef, Rule])
     data["options"] = {k: v for k, v in data["options"].items() if k not in _NOT_SAVED}
     doc = {"used_files": _used_to_json(used), "data": data, "memo": memo}
@@ -290,6 +317,7 @@ def _unpack(key: str, raw: bytes) -> tuple[Any, Any] | None:
 
 def _build(grammar_text: str, import_paths: list[Any], options: dict[str, Any]) -> tuple[Lark, dict[Any, str]]:
     """Build the parser from the grammar text, and note which grammar files it imported."""
+    from lark import Lark
     from lark.load_grammar import load_grammar
 
     # Lark reads the grammar itself; reading it here too would double the cost,
@@ -311,6 +339,8 @@ def load_parser(grammar_text: str, *, import_paths: list[Any], cache_dir: str | 
     afresh, exactly as ``Lark(grammar_text, import_paths=..., **lark_options)``.
     ``cache_dir`` replaces ``$XDG_CACHE_HOME/grn`` (for tests).
     """
+    from lark import Lark
+
     if "cache" in lark_options or "cache_grammar" in lark_options:
         raise TypeError("load_parser does its own caching: do not pass cache=")
     if lark_options.get("parser") != "lalr" or lark_options.get("edit_terminals") is not None:
@@ -339,5 +369,121 @@ def load_parser(grammar_text: str, *, import_paths: list[Any], cache_dir: str | 
         except (_Unencodable, ValueError, TypeError):
             pass  # data this form cannot carry: run uncached
         return parser
+    finally:
+        os.close(dir_fd)
+
+
+# ---------------------------------------------------------------------------
+# The terminal table: what the fast reader needs, read without Lark
+# ---------------------------------------------------------------------------
+
+def lark_stamp() -> str | None:
+    """The installed Lark, named without importing it: the SHA-256 of its ``__init__.py`` (which holds
+    ``__version__``), or ``None`` when it cannot be found or read (then no terminal table is used)."""
+    try:
+        spec = importlib.util.find_spec("lark")
+    except (ImportError, ValueError):
+        return None
+    origin = spec.origin if spec is not None else None
+    if not origin or not os.path.isfile(origin):
+        return None
+    try:
+        with open(origin, "rb") as fh:
+            return hashlib.sha256(fh.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _terms_key(grammar_text: str, packages: tuple[str, ...], stamp: str) -> str:
+    text = json.dumps([TERMS_FORMAT, grammar_text, list(packages), stamp, list(sys.version_info[:2])])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _terms_file_name(grammar_text: str, packages: tuple[str, ...]) -> str:
+    """One file per grammar: an edited grammar (or another Lark) replaces its entry instead of adding one."""
+    text = json.dumps([TERMS_FORMAT, grammar_text, list(packages)])
+    return f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:32]}.terms.json"
+
+
+def _package_file_text(package: str, path: str) -> str | None:
+    """The text of a grammar file shipped in ``package`` (``None``: not there), read without importing the
+    package itself (Lark's own ``grammars/common.lark`` is one: finding it must not import Lark)."""
+    try:
+        spec = importlib.util.find_spec(package)
+        folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+        for folder in folders:
+            candidate = os.path.join(folder, *path.split("/"))
+            if os.path.isfile(candidate):
+                with open(candidate, encoding="utf-8") as fh:
+                    return fh.read()
+    except (OSError, ValueError, ImportError, UnicodeDecodeError):
+        pass
+    return None
+
+
+def load_terminals(grammar_text: str, packages: tuple[str, ...], *, cache_dir: str | None = None) -> Any:
+    """The terminal table :func:`save_terminals` kept for ``grammar_text`` (its JSON document), or ``None``.
+
+    ``None`` unless the file's header names this grammar, the packages its imports come from, this Lark
+    and this Python, its body's SHA-256 holds, and every grammar file it imported hashes as it did; the
+    document's own shape is checked by its reader (:meth:`grn.fastread.TerminalTable.from_json`).
+    """
+    stamp = lark_stamp()
+    if stamp is None:
+        return None
+    dir_fd = _open_dir(cache_dir or _cache_dir())
+    if dir_fd is None:
+        return None
+    try:
+        raw = _read(dir_fd, _terms_file_name(grammar_text, packages))
+    finally:
+        os.close(dir_fd)
+    if raw is None:
+        return None
+    header, newline, body = raw.partition(b"\n")
+    want = f"{TERMS_FORMAT} {_terms_key(grammar_text, packages, stamp)} {hashlib.sha256(body).hexdigest()}"
+    if not newline or header != want.encode("ascii"):
+        return None
+    try:
+        doc = json.loads(body, parse_constant=_no_constant)
+    except ValueError:
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("used_files"), list):
+        return None
+    for entry in doc["used_files"]:
+        if not (isinstance(entry, list) and len(entry) == 3 and all(isinstance(e, str) for e in entry)):
+            return None
+        package, path, digest = entry
+        text = _package_file_text(package, path)
+        if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+            return None
+    return doc.get("table")
+
+
+def save_terminals(grammar_text: str, packages: tuple[str, ...], table: Any, *, cache_dir: str | None = None) -> None:
+    """Keep ``table`` (a JSON document) for :func:`load_terminals`, with the digests of the grammar files
+    ``grammar_text`` imports from ``packages`` (found by Lark's own grammar loader).  Any problem: nothing kept."""
+    from lark.load_grammar import FromPackageLoader, PackageResource, load_grammar
+
+    stamp = lark_stamp()
+    if stamp is None:
+        return
+    try:
+        _, used = load_grammar(grammar_text, "<string>", [FromPackageLoader(p) for p in packages], False)
+        files = []
+        for where, digest in dict(used).items():
+            if not isinstance(where, PackageResource):
+                return  # a grammar file outside a package: not checked without Lark, so not kept
+            files.append([where.pkg_name, where.path, digest])
+        body = json.dumps({"used_files": files, "table": table}, separators=(",", ":"), allow_nan=False)
+    except Exception:  # noqa: BLE001 - the table is only a cache: without it the parser is built as before
+        return
+    data = body.encode("utf-8")
+    header = f"{TERMS_FORMAT} {_terms_key(grammar_text, packages, stamp)} {hashlib.sha256(data).hexdigest()}\n"
+    dir_fd = _open_dir(cache_dir or _cache_dir())
+    if dir_fd is None:
+        return
+    try:
+        _write(dir_fd, _terms_file_name(grammar_text, packages), header.encode("ascii") + data)
     finally:
         os.close(dir_fd)

@@ -30,7 +30,7 @@ def action_rules() -> list[tuple[str, _TokenType]]:
     # Imported here: Pygments imports every plug-in lexer's module to look a file name up, and the games'
     # grammars (Lark) should load only when GRN is coloured.
     from grn import registry
-    from grn.notation import _parser
+    from grn.larkread import _parser
 
     seen: dict[str, tuple[Any, ...]] = {}
     for ruleset in registry.rulesets():

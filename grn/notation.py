@@ -1,11 +1,17 @@
 """Reading GRN text: games one by one, with the Lark grammar in ``grammar/``.
 
 Syntax and meaning stay apart.  The grammar (``envelope.lark`` plus one file
-per game that overrides the ``action`` rule) only says what is well formed; a
-Lark ``Transformer`` turns what it matched into :mod:`grn.record` values and
-engine commands (each game's :mod:`codecs <grn.codec>`), noting words that are well formed but mean nothing (an
-unknown feature place, a rotation of 45 degrees) as diagnostics.  No rule of
-any game is checked here: that is :mod:`grn.validate`'s job.
+per game that overrides the ``action`` rule) only says what is well formed;
+the readers turn what it matched into :mod:`grn.record` values and engine
+commands (each game's :mod:`codecs <grn.codec>`), noting words that are well
+formed but mean nothing (an unknown feature place, a rotation of 45 degrees)
+as diagnostics.  No rule of any game is checked here: that is
+:mod:`grn.validate`'s job.
+
+Two readers give the same records: :mod:`grn.fastread` reads the common
+shapes with the grammar's terminal regexes (kept by :mod:`grn.grammar_cache`,
+so no Lark is imported), and :mod:`grn.larkread`, Lark's parser, reads every
+game the fast reader declines and reports syntax errors.
 
 Files are read as a stream: :func:`read` splits the text into games at header
 tags (outside comments) and parses each game on its own, so a syntax error in
@@ -21,188 +27,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator, cast
+from typing import IO, Any, Callable, Iterable, Iterator
 
-from lark import Lark, Token, Transformer
-from lark.load_grammar import FromPackageLoader
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
-from grn import registry
-from grn.codec import CommandCodec, read_int
+from grn import grammar_cache, registry
 from grn.errors import Diagnostic, Span
-from grn.fastread import FastReader
-from grn.grammar_cache import load_parser
-from grn.record import (
-    MARKUP_KINDS, MAX_GAME_CHARS, MAX_LINE_CHARS, MAX_VARIATION_DEPTH, TAG_ORDER, Checkpoint, Comment, Command, Extra, Markup, MarkupText, Nag, Note, Record, Turn, Variation,
-)
+from grn.fastread import FastReader, TerminalTable, caret, unescape
+from grn.record import MAX_GAME_CHARS, MAX_LINE_CHARS, MAX_VARIATION_DEPTH, TAG_ORDER, Record
 from grn.ruleset import Ruleset
 from grn.value import reduce_dataclass
 from grn.writer import quote
-
-#: Lark terminal names of the envelope -> words a player understands (each game's
-#: commands add theirs from their codecs: :attr:`grn.codec.CommandCodec.expected`).
-EXPECTED_WORDS: dict[str, str] = {
-    "TAG_NAME": "a tag name",
-    "STRING": 'a quoted "text"',
-    "TURN_NUMBER": 'a turn number such as "12."',
-    "PLAYER": "the acting player's colour",
-    "NAG": "an annotation glyph (! ? !! ?? !? ?! $n)",
-    "BRACE_COMMENT": "a {comment}",
-    "LINE_COMMENT": "a ; comment",
-    "SCORE_ITEM": "a score such as red=12",
-    "MARKUP_KIND": "a markup kind (highlight, arrow, label, ghost)",
-    "MARKUP_WORD": "a markup argument",
-    "LSQB": '"["',
-    "RSQB": '"]"',
-    "LPAR": '"("',
-    "RPAR": '")"',
-    "LESSTHAN": '"<"',
-    "MORETHAN": '">"',
-    "SCORE": '"score"',
-    "$END": "the end of the game",
-}
-
-
-def _words(expected: Iterable[str], ruleset: Ruleset) -> str:
-    words = {c.terminal: c.expected for c in ruleset.codecs}
-    names = sorted({EXPECTED_WORDS.get(e) or words.get(e) or e.lower() for e in expected if not e.startswith("__")})
-    if not names:
-        return "nothing more"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " or " + names[-1]
-
-
-_ESCAPE_RE = re.compile(r"\\(.)")
-
-
-def unescape(quoted: str) -> str:
-    """The text of a quoted GRN string (``\\"`` and ``\\\\`` escapes)."""
-    return _ESCAPE_RE.sub(r"\1", quoted[1:-1])
-
-
-class CommandMaker:
-    """Turns an action terminal's word into its engine command with the ruleset's codecs."""
-
-    def __init__(self, codecs: Iterable[CommandCodec]) -> None:
-        self.by_terminal: dict[str, CommandCodec] = {c.terminal: c for c in codecs}
-
-    def __call__(self, kind: str, text: str, span: Span, problems: list[tuple[Span, str]]) -> Command:
-        """The engine command for one action token (terminal ``kind``, its ``text``).
-
-        Words that are well formed but mean nothing (rotation 45, place ``Q``)
-        are noted in ``problems``; the command is still made so nothing is lost.
-        """
-        codec = self.by_terminal.get(kind)
-        if codec is None:  # pragma: no cover - grammar and codecs agree (tests/test_codecs.py)
-            raise AssertionError(f"no codec reads the terminal {kind}")
-        return codec.read(text, span, problems)
-
-
-class _Builder(Transformer):  # type: ignore[type-arg]
-    """Turns what the grammar matched into record values (used inline by LALR)."""
-
-    def __init__(self, make_command: CommandMaker) -> None:
-        super().__init__()
-        self.offset = 0
-        self.problems: list[tuple[Span, str]] = []
-        self.make_command = make_command
-
-    # -- helpers -------------------------------------------------------
-    def _span(self, tok: Token) -> Span:
-        # lark types Token.line/column as Optional; its lexer always sets them
-        return Span((tok.line or 1) + self.offset, tok.column or 1)
-
-    def _problem(self, tok: Token, message: str) -> None:
-        self.problems.append((self._span(tok), message))
-
-    # -- envelope ------------------------------------------------------
-    def start(self, items: list) -> tuple:
-        tags = tuple(i for i in items if isinstance(i, tuple) and len(i) == 3 and i[0] == "tag")
-        intro = next(i for i in items if isinstance(i, list))
-        turns = tuple(i for i in items if isinstance(i, Turn))
-        return (tags, tuple(intro), turns)
-
-    def tag(self, items: list) -> tuple:
-        open_, name, value, close = items
-        for tok in (name, value, close):
-            if tok.line != open_.line:
-                # the game splitter and the Game tag are read line by line
-                self._problem(tok, f'a tag stands on one line: write [{name} {value}] on line {open_.line + self.offset}')
-                break
-        return ("tag", (str(name), unescape(str(value))), self._span(name))
-
-    def intro(self, items: list) -> list:
-        return items
-
-    def turn(self, items: list) -> Turn:
-        num, player = items[0], items[1]
-        actions: list[Command] = []
-        extras: list[Extra] = []
-        for item in items[2:]:
-            if isinstance(item, Token):  # an annotation glyph
-                extras.append(Nag(str(item), self._span(item)))
-            elif isinstance(item, (Comment, Checkpoint, Markup, Variation)):
-                extras.append(item)
-            else:
-                actions.append(item)
-        return Turn(read_int(num[:-1], self._span(num), self.problems, "a turn number"), str(player), tuple(actions),
-                    tuple(extras), self._span(num))
-
-    def variation(self, items: list) -> Variation:
-        intro = items[0]
-        turns = tuple(items[1:])
-        span = turns[0].span if turns else None
-        return Variation(turns, tuple(intro), span)
-
-    def comment(self, items: list) -> Comment:
-        tok = items[0]
-        text = str(tok)
-        if text.startswith("{"):
-            return Comment(text[1:-1], False, self._span(tok))
-        return Comment(text[1:].rstrip("\r"), True, self._span(tok))
-
-    def checkpoint(self, items: list) -> Checkpoint:
-        scores = []
-        for tok in items[1:]:
-            who, _, pts = str(tok).partition("=")
-            scores.append((who, read_int(pts, self._span(tok), self.problems, "a score")))
-        return Checkpoint(tuple(scores), self._span(items[0]))  # the span of "score"
-
-    def markup(self, items: list) -> Markup:
-        kind_tok = items[0]
-        kind = str(kind_tok)
-        args: list[str | MarkupText] = []
-        for tok in items[1:]:
-            if tok.type == "STRING":
-                args.append(MarkupText(unescape(str(tok))))
-            else:
-                args.append(str(tok))
-        if kind not in MARKUP_KINDS:
-            self._problem(kind_tok, f"unknown markup <{kind}>: use highlight, arrow, label or ghost")
-        else:
-            low, high = MARKUP_KINDS[kind]
-            if not low <= len(args) <= high:
-                want = str(low) if low == high else f"{low} to {high}"
-                self._problem(kind_tok, f"<{kind}> takes {want} arguments, not {len(args)}")
-        return Markup(kind, tuple(args), self._span(kind_tok))
-
-    # -- actions -------------------------------------------------------
-    def action(self, items: list) -> Command:
-        tok: Token = items[0]
-        return self.make_command(tok.type, str(tok), self._span(tok), self.problems)
-
-
-
-@lru_cache(maxsize=None)
-def _parser(ruleset: Ruleset) -> tuple[Lark, _Builder]:
-    """The LALR parser of a game's grammar (its file imports ``grammar/envelope.lark``)."""
-    builder = _Builder(CommandMaker(ruleset.codecs))
-    # the analysed grammar is kept per user as checked JSON, never as a pickle (grn.grammar_cache)
-    parser = load_parser(ruleset.grammar_text(), import_paths=[FromPackageLoader("grn.grammar")], parser="lalr",
-                         transformer=builder, propagate_positions=False, maybe_placeholders=False)
-    return parser, builder
-
 
 # ---------------------------------------------------------------------------
 # Splitting a stream into games
@@ -373,17 +206,25 @@ def _game_tag(text: str) -> re.Match[str] | None:
     return None
 
 
-def _caret(text: str, line: int, column: int) -> str:
-    """The source line ``line`` of ``text`` (1-based), for the caret display."""
-    # lines end at "\n" only, as the grammar counts them (not at a form feed, U+2028 or a lone CR)
-    lines = text.split("\n")
-    return lines[line - 1].rstrip("\r") if 0 < line <= len(lines) else ""
-
-
 @lru_cache(maxsize=None)
 def _fast_reader(ruleset: Ruleset) -> FastReader:
-    parser, builder = _parser(ruleset)
-    return FastReader(parser, {t: c.read for t, c in builder.make_command.by_terminal.items()}, unescape)
+    """The fast reader of a game, from the terminal table the grammar cache keeps (made by Lark once)."""
+    grammar = ruleset.grammar_text()
+    table: TerminalTable | None = None
+    doc = grammar_cache.load_terminals(grammar, grammar_cache.GRAMMAR_PACKAGES)
+    if doc is not None:
+        try:
+            table = TerminalTable.from_json(doc)
+        except ValueError:
+            table = None
+    if table is None:
+        # Lark (an optional heavy dependency of this path: a third of a small file's validate) is imported
+        # only when the table is not cached yet, or, below, when the fast reader declines a game
+        from grn import larkread
+
+        table = larkread.terminal_table(ruleset)
+        grammar_cache.save_terminals(grammar, grammar_cache.GRAMMAR_PACKAGES, table.to_json())
+    return FastReader(table, {c.terminal: c.read for c in ruleset.codecs}, unescape)
 
 
 def read_chunk(chunk: Chunk, *, file: str | None = None, index: int = 0) -> Record:
@@ -411,7 +252,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         assert m is not None
         line = first_line + text.count("\n", 0, m.start(2))
         diags.append(Diagnostic(str(exc), Span(line, 1), file, code="unknown-game", game=index,
-                                source_line=_caret(text, line - first_line + 1, 1)))
+                                source_line=caret(text, line - first_line + 1, 1)))
         # read on with the default game's grammar: its syntax errors are reported too
         ruleset = registry.find_ruleset(None)
     if text.count("(") > MAX_VARIATION_DEPTH:  # fewer cannot nest too deep: no scan for most games
@@ -421,7 +262,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
             diags.append(Diagnostic(f"variations nest more than {MAX_VARIATION_DEPTH} deep here: GRN allows at most "
                                     f"{MAX_VARIATION_DEPTH} variations one inside another", Span(line + first_line - 1,
                                                                                                column),
-                                    file, code="syntax", game=index, source_line=_caret(text, line, column)))
+                                    file, code="syntax", game=index, source_line=caret(text, line, column)))
             return Record(_header_tags(text), (), (), Span(first_line, 1), tuple(diags))
     if fast and not diags:
         problems: list[tuple[Span, str]] = []
@@ -430,24 +271,21 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
             problems += _tag_case_problems(got[0], got[2])
             for span, message in problems:
                 diags.append(Diagnostic(message, span, file, code="meaning", game=index,
-                                        source_line=_caret(text, span.line - first_line + 1, span.column)))
-            return Record(tuple(got[0]), tuple(got[1]), (), Span(first_line, 1), tuple(diags), tuple(got[2]))
-    parser, builder = _parser(ruleset)
-    builder.offset = first_line - 1
-    builder.problems = []
-    try:
-        # the transformer's start() returns (tags, intro, turns), not the Tree lark's types promise
-        tags, intro, turns = cast("tuple[tuple[tuple[str, tuple[str, str], Span], ...], tuple[Note, ...], "
-                                  "tuple[Turn, ...]]", parser.parse(text))
-    except UnexpectedInput as exc:
-        diags.append(_syntax_diagnostic(exc, text, file, first_line, index, ruleset))
+                                        source_line=caret(text, span.line - first_line + 1, span.column)))
+            return Record(tuple(got[0]), tuple(got[1]), tuple(got[3]), Span(first_line, 1), tuple(diags),
+                          tuple(got[2]))
+    from grn import larkread  # Lark, only for a game the fast reader declined (see _fast_reader)
+
+    got_lark = larkread.read_text(text, ruleset, file=file, first_line=first_line, index=index)
+    if isinstance(got_lark, Diagnostic):
+        diags.append(got_lark)
         # Keep what the header said so that reports can name the game.
         return Record(_header_tags(text), (), (), Span(first_line, 1), tuple(diags))
-    for span, message in builder.problems + _tag_case_problems((t[1] for t in tags), (t[2] for t in tags)):
+    tag_items, turns, intro, tag_spans, lark_problems = got_lark
+    for span, message in lark_problems + _tag_case_problems(tag_items, tag_spans):
         diags.append(Diagnostic(message, span, file, code="meaning", game=index,
-                                source_line=_caret(text, span.line - first_line + 1, span.column)))
-    tag_items = tuple(t[1] for t in tags)
-    return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags), tuple(t[2] for t in tags))
+                                source_line=caret(text, span.line - first_line + 1, span.column)))
+    return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags), tag_spans)
 
 
 def _header_tags(text: str) -> tuple[tuple[str, str], ...]:
@@ -473,44 +311,6 @@ def _too_deep(text: str) -> tuple[int, int] | None:
         elif token == ")":
             depth -= 1
     return None
-
-
-def _syntax_diagnostic(exc: UnexpectedInput, text: str, file: str | None, first_line: int,
-                       index: int, ruleset: Ruleset) -> Diagnostic:
-    line = getattr(exc, "line", 1) or 1
-    column = getattr(exc, "column", 1) or 1
-    # lark declares pos_in_stream = None at class level; UnexpectedCharacters sets an int
-    pos: int = getattr(exc, "pos_in_stream", None) or 0
-    if isinstance(exc, UnexpectedCharacters):
-        char = text[pos] if pos < len(text) else ""
-        found = f"unexpected character {char!r}"
-        expected = exc.allowed or set()
-    elif isinstance(exc, UnexpectedToken):
-        tok = exc.token
-        if tok.type == "$END":
-            found = "the game ends too early"
-            line, column = _end_position(text)
-        else:
-            found = f"unexpected {str(tok)!r}"
-        expected = exc.expected or set()
-    elif isinstance(exc, UnexpectedEOF):
-        found = "the game ends too early"
-        line, column = _end_position(text)
-        expected = set(exc.expected or [])
-    else:  # pragma: no cover - Lark raises only the three above
-        found, expected = str(exc), set()
-    if isinstance(exc, UnexpectedCharacters) and text[pos:pos + 1] == "{":
-        found = "a { comment that is never closed"
-    message = f"syntax error: {found}; expected {_words(expected, ruleset)}"
-    return Diagnostic(message, Span(line + first_line - 1, column), file, code="syntax", game=index,
-                      source_line=_caret(text, line, column))
-
-
-def _end_position(text: str) -> tuple[int, int]:
-    stripped = text.rstrip()
-    line = stripped.count("\n") + 1
-    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
-    return line, column
 
 
 # ---------------------------------------------------------------------------

@@ -151,6 +151,18 @@ MARKUP_KINDS: dict[str, tuple[int, int]] = {
 }
 
 
+def markup_problem(kind: str, count: int) -> str | None:
+    """What is wrong with a markup ``<kind ...>`` of ``count`` arguments, in the reader's words, or ``None``
+    (both readers, :mod:`grn.fastread` and Lark's, note it as a problem of meaning)."""
+    if kind not in MARKUP_KINDS:
+        return f"unknown markup <{kind}>: use highlight, arrow, label or ghost"
+    low, high = MARKUP_KINDS[kind]
+    if not low <= count <= high:
+        want = str(low) if low == high else f"{low} to {high}"
+        return f"<{kind}> takes {want} arguments, not {count}"
+    return None
+
+
 class Variation(Value):
     """An alternative line: notes before its first turn, then its turns."""
 

@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 from grn import games
 from grn.errors import Span
 from grn.jsonform import record_schema
-from grn.notation import _parser
+from grn.larkread import _parser
 
 ROOT = Path(__file__).resolve().parent.parent
 

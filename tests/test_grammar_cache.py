@@ -19,7 +19,7 @@ from lark import Lark
 from lark.load_grammar import FromPackageLoader
 
 import grn.grammar_cache as gc
-from grn import notation
+from grn import larkread, notation
 from grn.grammar_cache import load_parser
 from grn.value import Value
 
@@ -56,7 +56,7 @@ def _source(grammar: str) -> tuple[Any, str, FromPackageLoader]:
 
 def _load(folder: Path, grammar: str = "goldrush.lark", **extra: Any) -> Lark:
     path, text, loader = _source(grammar)
-    builder = notation._Builder(notation.CommandMaker(_ruleset(grammar).codecs))
+    builder = larkread._Builder(larkread.CommandMaker(_ruleset(grammar).codecs))
     return load_parser(text, import_paths=[loader], source_path=path, cache_dir=str(folder), parser="lalr",
                        transformer=builder, propagate_positions=False, maybe_placeholders=False,
                        **extra)
@@ -127,17 +127,17 @@ def test_cached_and_uncached_parsers_read_every_example_the_same(folder: Path,
     monkeypatch.setattr(gc, "_build", None)  # any rebuild would fail loudly
 
     def cached_parser(ruleset: Any) -> tuple[Lark, Any]:
-        grammar = f"{ruleset.name}.lark"  # notation._parser is asked for a game's ruleset
-        builder = notation._Builder(notation.CommandMaker(_ruleset(grammar).codecs))
+        grammar = f"{ruleset.name}.lark"  # larkread._parser is asked for a game's ruleset
+        builder = larkread._Builder(larkread.CommandMaker(_ruleset(grammar).codecs))
         path, text, loader = _source(grammar)
         parser = load_parser(text, import_paths=[loader], source_path=path, cache_dir=str(folder),
                              parser="lalr", transformer=builder, propagate_positions=False,
                              maybe_placeholders=False)
         return parser, builder
 
-    notation._parser.cache_clear()
+    larkread._parser.cache_clear()
     notation._fast_reader.cache_clear()
-    monkeypatch.setattr(notation, "_parser", notation.lru_cache(maxsize=None)(cached_parser))
+    monkeypatch.setattr(larkread, "_parser", larkread.lru_cache(maxsize=None)(cached_parser))
     try:
         cached = records()
     finally:
