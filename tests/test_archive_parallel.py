@@ -1,7 +1,8 @@
 """``grn validate --jobs N`` and ``--dask-scheduler``: the same reports as a serial run, byte for byte.
 
 The files hold valid and invalid games of both rulesets, a Gold match, a JSON
-file, a file that stops being UTF-8 half-way and a missing file, so that every
+file, a file that stops being UTF-8 half-way, a file with comments in every game
+and a missing file, so that every
 kind of report goes through the workers.  Chunks are made small so that a
 file is cut into many chunks that come back out of order.
 """
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn import batch, gamespans
+from grn import batch, gamespans, notation
 from grn.cli import app
 from grn import workers
 from grn.workers import Inline
@@ -49,7 +50,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     bad = _selfplay("--players", "2", "--seed", "5", "--games", "3").encode("utf-8")
     cut = bad.index(b"[Game", 10)
     (d / "bad.grn").write_bytes(bad[:cut + 200] + b"\xff\xfe" + bad[cut + 200:])
-    return [str(d / n) for n in ("a.grn", "b.grn", "match.grn", "c.json", "bad.grn")] + [str(d / "missing.grn")]
+    # comments in every game (R240: the workers still read the games from the file): a brace comment over
+    # lines that hides a tag line, a ; comment with a brace, a brace in a quoted label, a commented example
+    commented = [game.replace("\n2. ", '\n{a note\n[Event "hidden"]\n} 2. ', 1).replace("\n4. ", "\n; {\n4. ", 1)
+                 for game in games]
+    example = (Path(__file__).parent / "data" / "bga-361578832.grn").read_text(encoding="utf-8")
+    (d / "commented.grn").write_text(example + "\n[Game ".join(commented) + "\n" + example, encoding="utf-8")
+    return [str(d / n) for n in ("a.grn", "b.grn", "match.grn", "c.json", "bad.grn", "commented.grn")] + [
+        str(d / "missing.grn")]
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +79,8 @@ def test_jobs_2_reports_equal_serial(files: list[str], fmt: str) -> None:
     assert two == serial
     if fmt == "json":
         doc = json.loads(serial[1])
-        assert doc["summary"]["invalid"] == 2
+        assert doc["summary"]["invalid"] == 4  # games 3 and 7 of a.grn, and again in commented.grn
+        assert len(doc["files"][5]["games"]) == 14
         assert any(f["matches"] for f in doc["files"])  # the match was checked
 
 
@@ -162,14 +171,18 @@ def _spans_file(tmp_path: Path, games: int = 6) -> Path:
 
 
 def test_workers_read_their_games_from_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """R220: validate sends the workers where the games lie, not their text; a comment's brace midway sends
-    the rest of the file as text, and the reports are the serial run's."""
-    monkeypatch.setattr(gamespans, "BLOCK", 256)  # the brace is not in the file's first block
+    """R220, R240: validate sends the workers where the games lie, not their text, comments or not; a line
+    longer than GRN allows midway sends the rest of the file as text; the reports are the serial run's."""
+    monkeypatch.setattr(gamespans, "BLOCK", 256)  # the comment and the long line are not in the first block
     path = _spans_file(tmp_path)
     text = path.read_text(encoding="utf-8")
     third = text.index("[Game", text.index("[Game", text.index("[Game") + 1) + 1)
     braced = tmp_path / "braced.grn"
-    braced.write_text(text[:third] + "{a comment}\n" + text[third:], encoding="utf-8")
+    # a comment over several lines, one of them a tag line it hides, and a ; comment with a brace
+    braced.write_text(text[:third] + '{a comment\n[Event "hidden"]\n}\n; {not one\n' + text[third:],
+                      encoding="utf-8")
+    long = tmp_path / "long.grn"
+    long.write_text(text[:third] + "{" + "x" * notation.MAX_LINE_CHARS + "}\n" + text[third:], encoding="utf-8")
     sent: list[str] = []
 
     class Spying:  # a pool of workers that runs each unit at once, here
@@ -183,7 +196,7 @@ def test_workers_read_their_games_from_the_file(tmp_path: Path, monkeypatch: pyt
         def close(self) -> None:
             pass
 
-    for file, kinds in ((path, {"FileChunk"}), (braced, {"FileChunk", "list"})):
+    for file, kinds in ((path, {"FileChunk"}), (braced, {"FileChunk"}), (long, {"FileChunk", "list"})):
         sent.clear()
         v = batch.Validator(texts=False)
         v.runner = Spying()
