@@ -141,6 +141,16 @@ def peak_rss_mb(args: list[str]) -> tuple[float, float]:
     return float(out[0]), int(out[1]) / 1024
 
 
+def copy_file(path: Path, source: Path, copies: int) -> int:
+    """``source``'s games (a real record, such as a commented Board Game Arena import) written ``copies`` times;
+    return the number of games."""
+    text = source.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    with open(path, "w", encoding="utf-8") as fh:
+        for _ in range(copies):
+            fh.write(text)
+    return text.count("[Game ") * copies
+
+
 def make_games(path: Path, games: int, copies: int) -> int:
     """Self-play ``games`` games and write them ``copies`` times; return the number of games."""
     text = subprocess.run(GRN + ["selfplay", "--players", "4", "--seed", "1", "--games", str(games)],
@@ -234,15 +244,24 @@ def main() -> None:
     ap.add_argument("--memory-mb", type=int, default=1024)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-dask", action="store_true")
-    ap.add_argument("--only", choices=["speed", "archive", "memory"], help="run one part only")
+    ap.add_argument("--only", choices=["speed", "parallel", "archive", "memory"],
+                    help="run one part only (parallel: sections 2 and 3 alone, without archive add)")
+    ap.add_argument("--file", type=Path, help="validate this record's games, written --copies times, instead of "
+                    "self-played games (sections 2 and 3: e.g. tests/data/bga-361578832.grn, with comments)")
     ap.add_argument("--memory-jobs", default="1,2", help="--jobs values for the memory run")
     opts = ap.parse_args()
     parts = {opts.only} if opts.only else {"speed", "archive", "memory"}
+    with_add = "parallel" not in parts  # section 1 (archive add) runs in the same interleaved rounds
+    if "parallel" in parts:
+        parts = {"speed"}
 
     tmp = Path(tempfile.mkdtemp(prefix="grn-bench-archive-"))
     try:
         games_file = tmp / "games.grn"
-        n = make_games(games_file, opts.games, opts.copies)
+        if opts.file is not None:
+            n = copy_file(games_file, opts.file, opts.copies)
+        else:
+            n = make_games(games_file, opts.games, opts.copies)
         size = games_file.stat().st_size / 1e6
         print(f"{n} games, {size:.1f} MB, {os.cpu_count()} cores, "
               f"{subprocess.run(GRN + ['--version'], capture_output=True, text=True).stdout.strip()}")
@@ -283,7 +302,7 @@ def main() -> None:
                                        ("d", ["validate", "--dask-scheduler",
                                               cluster.scheduler_address if cluster else "", str(games_file)]),
                                        ("a1", None), ("a2", None)):
-                        if name == "d" and cluster is None:
+                        if (name == "d" and cluster is None) or (args is None and not with_add):
                             continue
                         before = resource.getrusage(resource.RUSAGE_CHILDREN)
                         in_cluster = cluster_cpu(cluster) if name == "d" else 0.0
@@ -312,21 +331,23 @@ def main() -> None:
                 if cluster is not None:
                     watcher.close()
                     cluster.close()
-            v1, v2, a1, a2 = best["v1"], best["v2"], best["a1"], best["a2"]
-            size = (tmp / "add1.db").stat().st_size
-            sizes = table_sizes(tmp / "add1.db")
-            print(f"1. indexing: validate {v1:.2f} s wall {cpu['v1']:.2f} s CPU, archive add {a1:.2f} s wall "
-                  f"{cpu['a1']:.2f} s CPU: +{100 * (a1 / v1 - 1):.0f}% wall, +{100 * (cpu['a1'] / cpu['v1'] - 1):.0f}% "
-                  f"CPU (target <= +25%); with --jobs 2: validate {v2:.2f} s, add {a2:.2f} s: "
-                  f"+{100 * (a2 / v2 - 1):.0f}%; the archive {size / n / 1024:.1f} KiB a game "
-                  f"({size / games_file.stat().st_size:.1f}x the GRN text)")
-            print("   by table, KiB a game: " + ", ".join(f"{name} {b / n / 1024:.2f}" for name, b in sizes[:8]))
-            con = sqlite3.connect(tmp / "add1.db")
-            packed = con.execute("SELECT avg(length(actions)), avg(length(events)), "
-                                 "sum(substr(actions, 1, 4) = x'28b52ffd') FROM game_turns").fetchone()
-            con.close()
-            print(f"   packed per-turn facts a game: actions {packed[0]:.0f} bytes, events {packed[1]:.0f} bytes "
-                  f"({packed[2]} of {n} games packed with Zstandard, R216)")
+            v1, v2 = best["v1"], best["v2"]
+            if with_add:  # section 1
+                a1, a2 = best["a1"], best["a2"]
+                size = (tmp / "add1.db").stat().st_size
+                sizes = table_sizes(tmp / "add1.db")
+                print(f"1. indexing: validate {v1:.2f} s wall {cpu['v1']:.2f} s CPU, archive add {a1:.2f} s wall "
+                      f"{cpu['a1']:.2f} s CPU: +{100 * (a1 / v1 - 1):.0f}% wall, +{100 * (cpu['a1'] / cpu['v1'] - 1):.0f}% "
+                      f"CPU (target <= +25%); with --jobs 2: validate {v2:.2f} s, add {a2:.2f} s: "
+                      f"+{100 * (a2 / v2 - 1):.0f}%; the archive {size / n / 1024:.1f} KiB a game "
+                      f"({size / games_file.stat().st_size:.1f}x the GRN text)")
+                print("   by table, KiB a game: " + ", ".join(f"{name} {b / n / 1024:.2f}" for name, b in sizes[:8]))
+                con = sqlite3.connect(tmp / "add1.db")
+                packed = con.execute("SELECT avg(length(actions)), avg(length(events)), "
+                                     "sum(substr(actions, 1, 4) = x'28b52ffd') FROM game_turns").fetchone()
+                con.close()
+                print(f"   packed per-turn facts a game: actions {packed[0]:.0f} bytes, events {packed[1]:.0f} bytes "
+                      f"({packed[2]} of {n} games packed with Zstandard, R216)")
             print(f"2. validate --jobs 2: {v1 / v2:.2f} times as fast as --jobs 1 by wall time (target >= 1.8); "
                   f"CPU seconds (all processes): {cpu['v1']:.2f} serial, {cpu['v2']:.2f} with --jobs 2, so "
                   f"{cpu['v2'] / v2:.2f} cores busy of {os.cpu_count()} (load average {os.getloadavg()[0]:.1f})")

@@ -10,6 +10,8 @@ file is cut into many chunks that come back out of order.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -94,6 +96,16 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         dask = _validate(["--format", "json", "--dask-scheduler", cluster.scheduler_address, *files])
+        # the console script, in a process of its own (one thread: it forks the helper of R241), with a head
+        # start of a few games so that both the helper and the cluster validate the first file
+        code = ("import sys, grn.batch; grn.batch.HEAD_START_CHARS = 3000; sys.argv = ['grn'] + sys.argv[1:]; "
+                "from grn.launch import main; main()")
+        for first in (files[5], files[0]):
+            order = [first] + [f for f in files if f != first]
+            done = subprocess.run([sys.executable, "-c", code, "validate", "--format", "json", "--dask-scheduler",
+                                   cluster.scheduler_address, *order], capture_output=True, text=True, check=False)
+            alone = _validate(["--format", "json", *order])
+            assert (done.returncode, done.stdout, done.stderr) == alone
     assert dask == serial
 
 
@@ -252,3 +264,97 @@ def test_a_cluster_that_cannot_see_the_file_gets_its_text(tmp_path: Path) -> Non
     v.runner = Cluster(False)
     assert v._readable(str(path)) is None
     assert batch.Validator(texts=True, jobs=1)._readable(str(path)) is None
+
+
+class _Recording:
+    """A runner that runs each unit at once, here, and notes which file games it was given."""
+
+    def __init__(self, log: list[tuple[str, str]], name: str) -> None:
+        self.log, self.name = log, name
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        self.log.append((self.name, type(args[1]).__name__))
+        return fn(*args)
+
+    def result(self, future):  # type: ignore[no-untyped-def]
+        return future
+
+    def close(self) -> None:
+        self.log.append((self.name, "closed"))
+
+
+def _head_start(monkeypatch: pytest.MonkeyPatch, log: list[tuple[str, str]], sees: bool = True,
+                reachable: bool = True) -> None:
+    """A Dask client that connects (or not) to a cluster of runners that run here, and a helper that runs here."""
+
+    class Cluster(_Recording, workers.DaskClient):
+        def __init__(self, address: str, warm_up: object = None) -> None:
+            if not reachable:
+                raise workers.SchedulerError(f"cannot reach the Dask scheduler at {address}: refused")
+            _Recording.__init__(self, log, "dask")
+            self.workers = 2
+
+        def everywhere(self, fn, *args):  # type: ignore[no-untyped-def]
+            return [fn(*args), sees]
+
+    monkeypatch.setattr(batch, "DaskClient", Cluster)
+    monkeypatch.setattr(batch, "ProcessPool", lambda jobs, preload: _Recording(log, "helper"))
+    monkeypatch.setattr(batch, "can_fork", lambda: True)
+    monkeypatch.setattr(batch, "HEAD_START_CHARS", 3000)  # a chunk or two of the file, then the cluster
+
+
+def _reports(items: list[batch.Item]) -> list[object]:
+    return [r.report.to_json() if isinstance(r, batch.GameResult) else r.problem.message for r in items]
+
+
+def test_a_dask_run_starts_in_a_local_worker_while_the_client_connects(
+        files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """R241: the first chunks of the first file go to a local worker before the client connects, the rest to the
+    cluster; the reports are the serial run's, in order, and the helper ends with the run."""
+    log: list[tuple[str, str]] = []
+    _head_start(monkeypatch, log)
+    commented = files[5]
+    serial = _reports(list(batch.Validator(texts=False).run(commented)))
+    with batch.Validator(scheduler="tcp://here:1", texts=False, head_start=commented) as v:
+        assert [who for who, _ in log] == ["helper"] * len(log) and log  # before the client connected
+        got = _reports(list(v.run(commented)))
+        again = _reports(list(v.run(commented)))  # a second run of the file goes to the cluster alone
+    assert got == serial and again == serial
+    sent = [who for who, kind in log if kind == "FileChunk"]
+    helper = sent.count("helper")
+    assert 0 < helper < len(sent) // 2 and sent[:helper] == ["helper"] * helper
+    assert ("helper", "closed") in log and ("dask", "closed") in log
+
+
+def test_a_head_start_keeps_problems_in_their_place_and_text_for_a_blind_cluster(
+        files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """R241 with R221: a missing first file is reported in its place; a cluster that cannot see the file gets
+    the text of the games the helper did not validate."""
+    log: list[tuple[str, str]] = []
+    _head_start(monkeypatch, log, sees=False)
+    missing, commented = files[-1], files[5]
+    with batch.Validator(scheduler="tcp://here:1", texts=False, head_start=missing) as v:
+        items = list(v.run(missing))
+    assert len(items) == 1 and isinstance(items[0], batch.Problem) and "missing.grn" in items[0].problem.file
+    log.clear()
+    with batch.Validator(scheduler="tcp://here:1", texts=False, head_start=commented) as v:
+        got = _reports(list(v.run(commented)))
+    assert got == _reports(list(batch.Validator(texts=False).run(commented)))
+    assert {kind for who, kind in log if who == "helper" and kind != "closed"} == {"FileChunk"}
+    assert {kind for who, kind in log if who == "dask" and kind != "closed"} == {"list"}
+
+
+def test_an_unreachable_scheduler_after_a_head_start_prints_nothing_else(
+        files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """R241: the helper's results are printed only once the client is connected: a scheduler that cannot be
+    reached is the one-line error it was, with no report before it, and the helper is stopped."""
+    log: list[tuple[str, str]] = []
+    _head_start(monkeypatch, log, reachable=False)
+    from grn.validate_cli import validate
+
+    with pytest.raises(SystemExit) as stop:
+        validate([files[0]], dask_scheduler="tcp://127.0.0.1:9")
+    out, err = capsys.readouterr()
+    assert stop.value.code == 1 and out == ""
+    assert err.strip() == "grn validate: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: refused"
+    assert ("helper", "FileChunk") in log and log[-1] == ("helper", "closed")
