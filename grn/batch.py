@@ -509,7 +509,8 @@ class Validator:
         else:
             current = self._open(path, self._readable(path), isinstance(self.runner, Inline))
         pending = current.pending
-        limit = self._workers() * IN_FLIGHT
+        # (the helper's chunks of a head start come on top: the cluster's workers are not kept waiting behind them)
+        limit = self._workers() * IN_FLIGHT + len(pending)
         try:
             for chunk in current.chunks:
                 if isinstance(chunk, Diagnostic):
