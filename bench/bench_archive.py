@@ -79,7 +79,7 @@ ACCOUNTED = [sys.executable, "-c",
 
 
 #: The same with no head start for a Dask client (R241): what the client's start-up costs when nothing else runs
-NO_HEAD_START = ACCOUNTED[:2] + ["import grn.batch\ngrn.batch.HEAD_START_CHARS = 0\n" + ACCOUNTED[2]]
+NO_HEAD_START = ACCOUNTED[:2] + ["import grn.batch\ngrn.batch.HEAD_START = False\n" + ACCOUNTED[2]]
 
 
 def run_accounted(args: list[str], command: list[str] = ACCOUNTED) -> tuple[float, float, float]:

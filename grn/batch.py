@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -350,10 +351,15 @@ def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | Non
 
 
 #: While a Dask client starts (importing ``distributed``, about half a CPU second, and connecting: the cluster
-#: can be sent nothing before), the first chunks of the first file, this many characters of it, are validated
-#: by one local worker process forked first (R241); their results are printed only once the client is connected.
-#: About as much work as the client's start-up takes on one core.
-HEAD_START_CHARS = 1 << 20
+#: can be sent nothing before), the first file's first chunks are validated by one local worker process forked
+#: first, one small chunk at a time for as long as the start-up lasts (R241); their results are printed only once
+#: the client is connected.  False: connect first (the bench measures both).
+HEAD_START = True
+#: Chunks a head start sends the helper are sized as if for this many workers: small (down to MIN_CHUNK_CHARS),
+#: so that the helper stops soon after the client has connected.
+HEAD_START_WORKERS = 16
+#: How often (seconds) the main process looks whether the helper wants another chunk while the client starts.
+HEAD_START_POLL = 0.005
 
 
 @dataclass(slots=True)
@@ -398,20 +404,17 @@ class Validator:
         #: the local worker of a Dask client's head start (R241), and the run it began
         self.helper: ProcessPool | None = None
         self._begun: _Run | None = None
+        self._head = False  # a head start is on: its chunks are small
         self.runner: Runner
         if scheduler is not None:
-            if head_start is not None and HEAD_START_CHARS > 0 and can_fork():
-                # forked now, before the client's threads start; then the client starts while it works
+            if head_start is not None and HEAD_START and can_fork():
+                # forked now, before the client's threads start; the client starts while it works
                 self.helper = ProcessPool(1, PRELOAD + preload)
-                self._begun = self._head_start(head_start)
-            try:
+                self._head = True
+                self.runner = self._connect_with_head_start(scheduler, head_start)
+                self._begun_sees_file()
+            else:
                 self.runner = DaskClient(scheduler, _warm_up)
-            except SchedulerError:
-                if self.helper is not None:
-                    self.helper.close()
-                raise
-            if self._begun is not None:
-                self._begun.as_text = not self._seen_by_runner(self._begun.path)
         elif jobs > 1:
             # ``preload``: the modules the caller's index function needs, imported once by the fork server
             self.runner = ProcessPool(jobs, PRELOAD + preload)
@@ -454,6 +457,8 @@ class Validator:
     def _workers(self) -> int:
         """How many units can run at once: on Dask, the cluster's threads once connected (chunks sized for them,
         few tasks: each costs the scheduler and the client)."""
+        if self._head:
+            return HEAD_START_WORKERS  # small chunks for the helper of a head start (R241)
         runner = getattr(self, "runner", None)
         if isinstance(runner, DaskClient):
             return runner.workers
@@ -467,21 +472,52 @@ class Validator:
         file_games = CHUNK_GAMES if self.keep_turns or self.keep_records else FILE_CHUNK_GAMES
         return _Run(path, job, _chunks(path, 1 if serial else self._workers, file, file_games), deque())
 
-    def _head_start(self, path: str) -> _Run:
-        """Send the first chunks of ``path`` to the local helper (R241); the run goes on in :meth:`run`."""
+    def _connect_with_head_start(self, scheduler: str, path: str) -> DaskClient:
+        """Connect to the Dask scheduler in a thread while the local helper validates the first chunks of
+        ``path``, one at a time, for as long as that takes (R241); the run goes on in :meth:`run`."""
         assert self.helper is not None
-        begun = self._open(path, self._local_file(path), serial=False)
-        given = 0
-        for chunk in begun.chunks:
-            if isinstance(chunk, Diagnostic):
-                begun.chunks = itertools.chain([chunk], begun.chunks)  # reported in its place by run()
-                break
-            given += chunk.end - chunk.starts[0] if isinstance(chunk, FileChunk) else sum(
-                len(unit[0].text) if isinstance(unit, tuple) else 2000 for unit in chunk)
-            self._send(begun, chunk, 0, self.helper)
-            if given >= HEAD_START_CHARS:
-                break
-        return begun
+        helper = self.helper
+        begun = self._begun = self._open(path, self._local_file(path), serial=False)
+        chunks = begun.chunks
+        out: list[Any] = []  # the helper's chunk not done yet
+
+        def feed() -> bool:
+            """Send the helper the next chunk; False when there is none (a problem is left for run())."""
+            for chunk in chunks:
+                if isinstance(chunk, Diagnostic):
+                    begun.chunks = itertools.chain([chunk], chunks)  # reported in its place by run()
+                    return False
+                self._send(begun, chunk, 0, helper)
+                out[:] = [begun.pending[-1][1]]
+                return True
+            return False
+
+        more = feed()  # forks the helper, before any thread is started
+        connected: list[DaskClient | SchedulerError] = []
+
+        def connect() -> None:
+            try:
+                connected.append(DaskClient(scheduler, _warm_up))
+            except SchedulerError as exc:
+                connected.append(exc)
+
+        thread = threading.Thread(target=connect, name="grn-dask-connect", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            if more and out[0].done():
+                more = feed()
+            thread.join(HEAD_START_POLL)
+        self._head = False
+        result = connected[0]
+        if isinstance(result, SchedulerError):
+            helper.close()
+            raise result
+        return result
+
+    def _begun_sees_file(self) -> None:
+        """A cluster that cannot see the file of the run begun gets the text of its games not sent yet (R221)."""
+        if self._begun is not None:
+            self._begun.as_text = not self._seen_by_runner(self._begun.path)
 
     def _send(self, run: _Run, chunk: list[Unit] | FileChunk, skip: int, runner: Runner) -> None:
         """Submit ``chunk`` (the games from ``run.index`` on) to ``runner``, less those before game ``skip``."""
