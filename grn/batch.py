@@ -493,12 +493,12 @@ class Validator:
             return False
 
         more = feed()  # forks the helper, before any thread is started
-        connected: list[DaskClient | SchedulerError] = []
+        connected: list[DaskClient | BaseException] = []
 
         def connect() -> None:
             try:
                 connected.append(DaskClient(scheduler, _warm_up))
-            except SchedulerError as exc:
+            except BaseException as exc:  # noqa: BLE001 - raised again in the main thread, as without a head start
                 connected.append(exc)
 
         thread = threading.Thread(target=connect, name="grn-dask-connect", daemon=True)
@@ -509,7 +509,7 @@ class Validator:
             thread.join(HEAD_START_POLL)
         self._head = False
         result = connected[0]
-        if isinstance(result, SchedulerError):
+        if isinstance(result, BaseException):
             helper.close()
             raise result
         return result
