@@ -72,8 +72,8 @@ def brace_comments(text: str, begin: int, open_: bool) -> tuple[list[tuple[int, 
         if brace < 0:
             return found, False
         start = text.rfind("\n", 0, brace) + 1
-        if start > pos or (fresh and start == pos) or (start < begin and fresh):
-            # the brace's line begins outside a comment: a tag line is not scanned at all
+        if fresh or start > pos:
+            # the brace's line begins outside a comment (at ``pos`` or after it): a tag line is not scanned at all
             scan = max(start, begin)
             ink = _INK.search(text, scan)
             if ink is not None and text[ink.start()] == "[":
