@@ -33,7 +33,9 @@ each game after validating it (:class:`Job`): this module names no caller.
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
@@ -45,7 +47,8 @@ from grn.gamespans import GameSpan, SpanReader
 from grn.notation import Chunk, read_chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
-from grn.workers import DaskClient, Inline, ProcessPool, Runner, SchedulerError, Unit, cpu_count, game_units
+from grn.workers import (DaskClient, Inline, ProcessPool, Runner, SchedulerError, Unit, can_fork, cpu_count,
+                         game_units)
 
 #: A chunk is sent when it holds this many games ...
 CHUNK_GAMES = 64
@@ -211,9 +214,10 @@ def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
     return out
 
 
-def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None) -> list[GameResult]:
-    """:func:`work` on games the worker reads from the file itself (R220): their bytes are read at once and each
-    game's text cut from them, as :func:`grn.notation.split_games` cuts it (the main process found the spans)."""
+def file_units(chunk: FileChunk, first_index: int) -> list[tuple[Chunk, int] | Record]:
+    """The games of ``chunk`` read from the file: their bytes read at once and each game's text cut from them,
+    as :func:`grn.notation.split_games` cuts it (the main process found the spans).  Raises
+    :class:`FileChanged` when the file is not the one the main process saw (R221)."""
     if not chunk.file.seen():
         raise FileChanged(chunk.file.path)
     base = chunk.starts[0]
@@ -227,7 +231,12 @@ def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None)
         if start == 0 and text.startswith("\ufeff"):
             text = text[1:]  # split_games drops a UTF-8 byte-order mark
         games.append((Chunk(text, line), first_index + n))
-    results = work(job, games, first_index, tileset)
+    return games
+
+
+def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None) -> list[GameResult]:
+    """:func:`work` on games the worker reads from the file itself (R220, :func:`file_units`)."""
+    results = work(job, file_units(chunk, first_index), first_index, tileset)
     if job.slim:
         for result in results:
             if result.record is None:  # (a record kept for a check across games goes back with all its report)
@@ -274,7 +283,7 @@ def _file_size(path: str) -> int | None:
         return None
 
 
-def _chunks(path: str, workers: int = 1, file: FileRef | None = None,
+def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | None = None,
             file_games: int = CHUNK_GAMES) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
     """Group the games of ``path`` into chunks for ``workers`` workers; problems pass through in their place.
 
@@ -282,14 +291,16 @@ def _chunks(path: str, workers: int = 1, file: FileRef | None = None,
     that no worker is left with a long last chunk while the others wait (the wall time of a parallel run).
     With ``file`` (the workers can read it) the chunks are spans of the file as far as
     :class:`~grn.gamespans.SpanReader` reads it (at most ``file_games`` games), then the text of the rest.
+    ``workers`` may be a function, asked at each chunk (a Dask client counts its cluster's threads once connected).
     """
-    total = _file_size(path) if workers > 1 else None
+    total = _file_size(path) if callable(workers) or workers > 1 else None
     sent = 0
 
     def target() -> int:
         if total is None:
             return CHUNK_CHARS
-        return max(MIN_CHUNK_CHARS, min(CHUNK_CHARS, (total - sent) // (GUIDE * workers)))
+        count = workers() if callable(workers) else workers
+        return max(MIN_CHUNK_CHARS, min(CHUNK_CHARS, (total - sent) // (GUIDE * count)))
 
     done = 0  # games given as spans
     if file is not None:
@@ -339,17 +350,46 @@ def _chunks(path: str, workers: int = 1, file: FileRef | None = None,
         yield batch
 
 
+#: While a Dask client starts (importing ``distributed``, about half a CPU second, and connecting: the cluster
+#: can be sent nothing before), the first file's first chunks are validated by one local worker process forked
+#: first, one small chunk at a time for as long as the start-up lasts (R241); their results are printed only once
+#: the client is connected.  False: connect first (the bench measures both).
+HEAD_START = True
+#: Chunks a head start sends the helper are sized as if for this many workers: small (down to MIN_CHUNK_CHARS),
+#: so that the helper stops soon after the client has connected.
+HEAD_START_WORKERS = 16
+#: How often (seconds) the main process looks whether the helper wants another chunk while the client starts.
+HEAD_START_POLL = 0.005
+
+
+@dataclass(slots=True)
+class _Run:
+    """One file being validated: its chunks not sent yet, the chunks out (with the runner each went to) and
+    how many games were met; kept from a Dask client's head start (R241) to :meth:`Validator.run`."""
+
+    path: str
+    job: Job
+    chunks: Iterator[list[Unit] | FileChunk | Diagnostic]
+    pending: deque[tuple[Runner, Any, list[Unit] | FileChunk]]
+    index: int = 0
+    #: the file's games as spans are read by the main process and sent as text (a cluster that cannot see it)
+    as_text: bool = False
+
+
 class Validator:
     """Validates files game by game, serially, in ``jobs`` processes, or on a Dask cluster.
 
     Use as a context manager; :meth:`run` yields one :class:`GameResult` per
     game (or a :class:`Problem`) in file order, whatever runs the work.
+
+    ``head_start``: the first file to be run on Dask (``scheduler``); its first chunks are validated by a
+    local worker process while the client starts (R241), when this process can fork.
     """
 
     def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
                  tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
                  keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True,
-                 slim: bool = False, observe: ObserveFn | None = None) -> None:
+                 slim: bool = False, observe: ObserveFn | None = None, head_start: str | None = None) -> None:
         self.jobs = jobs
         self.scheduler = scheduler
         self.tileset_path = tileset_path
@@ -361,9 +401,20 @@ class Validator:
         self.texts = texts
         self.slim = slim
         self.observe = observe
+        #: the local worker of a Dask client's head start (R241), and the run it began
+        self.helper: ProcessPool | None = None
+        self._begun: _Run | None = None
+        self._head = False  # a head start is on: its chunks are small
         self.runner: Runner
         if scheduler is not None:
-            self.runner = DaskClient(scheduler, _warm_up)
+            if head_start is not None and HEAD_START and can_fork():
+                # forked now, before the client's threads start; the client starts while it works
+                self.helper = ProcessPool(1, PRELOAD + preload)
+                self._head = True
+                self.runner = self._connect_with_head_start(scheduler, head_start)
+                self._begun_sees_file()
+            else:
+                self.runner = DaskClient(scheduler, _warm_up)
         elif jobs > 1:
             # ``preload``: the modules the caller's index function needs, imported once by the fork server
             self.runner = ProcessPool(jobs, PRELOAD + preload)
@@ -374,65 +425,149 @@ class Validator:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if self.helper is not None:
+            self.helper.close()
         self.runner.close()
+
+    def _local_file(self, path: str) -> FileRef | None:
+        """The file, when workers are to read its games themselves and this machine's can (R220)."""
+        if self.texts or path == "-" or sources.is_json(path):
+            return None
+        try:
+            return FileRef.of(os.path.abspath(path))  # a Dask worker runs in another folder
+        except OSError:
+            return None  # the text path reports it in its place
 
     def _readable(self, path: str) -> FileRef | None:
         """The file, when the workers are to read its games themselves: a GRN file they see as this process
         does (on Dask, every worker is asked: a remote cluster needs the file at the same path)."""
-        if self.texts or isinstance(self.runner, Inline) or path == "-" or sources.is_json(path):
+        if isinstance(self.runner, Inline):
             return None
-        try:
-            file = FileRef.of(os.path.abspath(path))  # a Dask worker runs in another folder
-        except OSError:
-            return None  # the text path reports it in its place
-        if isinstance(self.runner, DaskClient) and not all(self.runner.everywhere(sees_file, file)):
+        file = self._local_file(path)
+        if file is not None and isinstance(self.runner, DaskClient) and not all(self.runner.everywhere(sees_file,
+                                                                                                     file)):
             return None
         return file
 
-    def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
-        """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
+    def _seen_by_runner(self, path: str) -> bool:
+        """Whether the Dask workers see the file of a run begun before they were asked (R221)."""
+        file = self._local_file(path)
+        return file is None or not isinstance(self.runner, DaskClient) or all(self.runner.everywhere(sees_file, file))
+
+    def _workers(self) -> int:
+        """How many units can run at once: on Dask, the cluster's threads once connected (chunks sized for them,
+        few tasks: each costs the scheduler and the client)."""
+        if self._head:
+            return HEAD_START_WORKERS  # small chunks for the helper of a head start (R241)
+        runner = getattr(self, "runner", None)
+        if isinstance(runner, DaskClient):
+            return runner.workers
+        return workers_of(self.jobs, self.scheduler)
+
+    def _open(self, path: str, file: FileRef | None, serial: bool) -> _Run:
         name = "<stdin>" if path == "-" else path
         job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index, self.observe,
                   self.slim)
-        pending: deque[Any] = deque()
-        # on Dask, the cluster's threads: chunks sized for them, few tasks (each costs the scheduler and client)
-        workers = self.runner.workers if isinstance(self.runner, DaskClient) else workers_of(self.jobs, self.scheduler)
-        limit = workers * IN_FLIGHT
-        index = 0
         # each turn's report makes a game's result large: then chunks of as few games as text chunks
         file_games = CHUNK_GAMES if self.keep_turns or self.keep_records else FILE_CHUNK_GAMES
+        return _Run(path, job, _chunks(path, 1 if serial else self._workers, file, file_games), deque())
+
+    def _connect_with_head_start(self, scheduler: str, path: str) -> DaskClient:
+        """Connect to the Dask scheduler in a thread while the local helper validates the first chunks of
+        ``path``, one at a time, for as long as that takes (R241); the run goes on in :meth:`run`."""
+        assert self.helper is not None
+        helper = self.helper
+        begun = self._begun = self._open(path, self._local_file(path), serial=False)
+        chunks = begun.chunks
+        out: list[Any] = []  # the helper's chunk not done yet
+
+        def feed() -> bool:
+            """Send the helper the next chunk; False when there is none (a problem is left for run())."""
+            for chunk in chunks:
+                if isinstance(chunk, Diagnostic):
+                    begun.chunks = itertools.chain([chunk], chunks)  # reported in its place by run()
+                    return False
+                self._send(begun, chunk, 0, helper)
+                out[:] = [begun.pending[-1][1]]
+                return True
+            return False
+
+        more = feed()  # forks the helper, before any thread is started
+        connected: list[DaskClient | BaseException] = []
+
+        def connect() -> None:
+            try:
+                connected.append(DaskClient(scheduler, _warm_up))
+            except BaseException as exc:  # noqa: BLE001 - raised again in the main thread, as without a head start
+                connected.append(exc)
+
+        thread = threading.Thread(target=connect, name="grn-dask-connect", daemon=True)
+        thread.start()
+        while thread.is_alive():
+            if more and out[0].done():
+                more = feed()
+            thread.join(HEAD_START_POLL)
+        self._head = False
+        result = connected[0]
+        if isinstance(result, BaseException):
+            helper.close()
+            raise result
+        return result
+
+    def _begun_sees_file(self) -> None:
+        """A cluster that cannot see the file of the run begun gets the text of its games not sent yet (R221)."""
+        if self._begun is not None:
+            self._begun.as_text = not self._seen_by_runner(self._begun.path)
+
+    def _send(self, run: _Run, chunk: list[Unit] | FileChunk, skip: int, runner: Runner) -> None:
+        """Submit ``chunk`` (the games from ``run.index`` on) to ``runner``, less those before game ``skip``."""
+        first = run.index
+        run.index += len(chunk)
+        if first + len(chunk) <= skip:
+            return
+        if isinstance(chunk, FileChunk):
+            if first < skip:
+                chunk, first = chunk.after(skip - first), skip
+            if run.as_text:  # the cluster cannot read the file: its text goes (R221)
+                chunk = file_units(chunk, first)
+            else:
+                run.pending.append((runner, runner.submit(work_file, run.job, chunk, first), chunk))
+                return
+        if first < skip:
+            chunk, first = chunk[skip - first:], skip
+        run.pending.append((runner, runner.submit(work, run.job, chunk, first), chunk))
+
+    def run(self, path: str, *, skip: int = 0) -> Iterator[Item]:
+        """Yield the results of the games of ``path`` in order (the first ``skip`` games are not validated)."""
+        begun, self._begun = self._begun, None
+        if begun is not None and begun.path == path and not skip:
+            current = begun  # its first chunks are out already, with the local helper (R241)
+        else:
+            current = self._open(path, self._readable(path), isinstance(self.runner, Inline))
+        pending = current.pending
+        # (the helper's chunks of a head start come on top: the cluster's workers are not kept waiting behind them)
+        limit = self._workers() * IN_FLIGHT + len(pending)
         try:
-            for chunk in _chunks(path, 1 if isinstance(self.runner, Inline) else workers, self._readable(path),
-                                 file_games):
+            for chunk in current.chunks:
                 if isinstance(chunk, Diagnostic):
                     # a problem ends what can be read: first drain the games before it
                     while pending:
                         yield from self._results(pending.popleft())
                     yield Problem(chunk)
                     continue
-                first = index
-                index += len(chunk)
-                if first + len(chunk) <= skip:
-                    continue
-                if isinstance(chunk, FileChunk):
-                    if first < skip:
-                        chunk, first = chunk.after(skip - first), skip
-                    pending.append((self.runner.submit(work_file, job, chunk, first), chunk))
-                else:
-                    if first < skip:
-                        chunk, first = chunk[skip - first:], skip
-                    pending.append((self.runner.submit(work, job, chunk, first), chunk))
+                self._send(current, chunk, skip, self.runner)
                 while len(pending) >= limit:
                     yield from self._results(pending.popleft())
             while pending:
                 yield from self._results(pending.popleft())
         except FileChanged:
-            yield Problem(Diagnostic("the file changed while it was read: validate it again", None, name, code="io"))
+            yield Problem(Diagnostic("the file changed while it was read: validate it again", None,
+                                     current.job.file, code="io"))
 
-    def _results(self, sent: tuple[Any, list[Unit] | FileChunk]) -> list[GameResult]:
+    def _results(self, sent: tuple[Runner, Any, list[Unit] | FileChunk]) -> list[GameResult]:
         """A chunk's results, each GRN game with its text again (kept here, not sent back and forth)."""
-        future, chunk = sent
-        results: list[GameResult] = self.runner.result(future)
+        runner, future, chunk = sent
+        results: list[GameResult] = runner.result(future)
         if not isinstance(chunk, FileChunk):
             for result, unit in zip(results, chunk):
                 if isinstance(unit, tuple):

@@ -3,21 +3,25 @@
 :func:`grn.notation.split_games` cuts a file into games line by line, a loop of
 Python over every line.  A parallel run (:mod:`grn.batch`) needs only where each
 game starts: the workers read their games from the file themselves.
-:class:`SpanReader` finds the same games with a few regular expressions over
-blocks of half a megabyte, at C speed, for the files whose blocks it can read
-so (R220):
+:class:`SpanReader` finds the same games with a few regular expressions and
+string searches over blocks of half a megabyte, at C speed (R220, R240):
 
 * a game starts at a tag line (its first character other than white space is
   ``[``) after a line of movetext (a line that is neither blank nor a tag line),
   as :func:`~grn.notation.split_games` has it;
-* every block must decode as UTF-8 and hold no ``{`` (a brace comment may hide a
-  tag line), no line longer than :data:`~grn.record.MAX_LINE_CHARS` and no game
-  longer than :data:`~grn.record.MAX_GAME_CHARS`.
+* a line that starts inside a brace comment is movetext, never a tag line: the
+  reader finds the brace comments as ``split_games`` does (a ``{`` on a line that
+  is not a tag line, outside a quoted string and before a ``;`` line comment,
+  opens one; the next ``}``, on any later line, closes it) and blanks out the
+  ``[`` inside them, so that its tag-line search does not see them;
+* every block must decode as UTF-8 and hold no line longer than
+  :data:`~grn.record.MAX_LINE_CHARS` and no game longer than :data:`~grn.record.MAX_GAME_CHARS`.
 
 At the first block that breaks a condition the reader stops, with every game it
 gave exact (each one ends in a block it read), and says so (:attr:`SpanReader.stopped`):
-the caller reads the rest of the file line by line, as before.  A test holds the
-reader to :func:`~grn.notation.split_games` on generated text (tests/test_gamespans.py).
+the caller reads the rest of the file line by line, as before.  Tests hold the
+reader to :func:`~grn.notation.split_games` on generated text, comments included
+(tests/test_gamespans.py).
 """
 
 from __future__ import annotations
@@ -40,6 +44,81 @@ _TAG_RUN = re.compile(r"\n[^\S\n]*\[[^\n]*(?:\n[^\S\n]*\[[^\n]*)*")
 _TAG_RUN_START = re.compile(r"[^\S\n]*\[[^\n]*(?:\n[^\S\n]*\[[^\n]*)*")
 #: Any character that is not white space: a line that holds one is not blank.
 _INK = re.compile(r"\S")
+#: What ``split_games`` looks at on a line outside a brace comment (grn.notation's ``_scan``): a brace, a quoted
+#: string (on one line; a ``{`` inside it opens nothing) and a ``;`` line comment (the rest of the line is its text).
+_SCAN = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;')
+
+
+def brace_comments(text: str, begin: int, open_: bool) -> tuple[list[tuple[int, int]], bool]:
+    """The brace comments of a block of whole lines, as ``split_games`` reads them, and whether one is still
+    open at the block's end.
+
+    ``begin`` is where the block's first line begins (after a byte-order mark), ``open_`` whether a comment
+    opened in an earlier block is still open there.  Each comment is ``(brace, close)``: the offset of its
+    ``{`` (-1 for one opened earlier) and of its ``}`` (the block's length for one still open).  A line that
+    starts after a comment's ``{`` and at or before its ``}`` starts inside it.
+    """
+    found: list[tuple[int, int]] = []
+    pos = begin
+    fresh = True  # ``pos`` is where a line begins (not just after a ``}``)
+    if open_:
+        close = text.find("}")
+        if close < 0:
+            return [(-1, len(text))], True
+        found.append((-1, close))
+        pos, fresh = close + 1, False
+    while True:
+        brace = text.find("{", pos)
+        if brace < 0:
+            return found, False
+        start = text.rfind("\n", 0, brace) + 1
+        if fresh or start > pos:
+            # the brace's line begins outside a comment (at ``pos`` or after it): a tag line is not scanned at all
+            scan = max(start, begin)
+            ink = _INK.search(text, scan)
+            if ink is not None and text[ink.start()] == "[":
+                end = text.find("\n", brace)
+                if end < 0:
+                    return found, False
+                pos, fresh = end + 1, True
+                continue
+        else:
+            scan = pos  # on the line a comment closed on, after its ``}``
+        end = text.find("\n", brace)
+        end = len(text) if end < 0 else end
+        while True:
+            m = _SCAN.search(text, scan, end)
+            if m is None or m.group() == ";":
+                pos, fresh = end + 1, True  # the rest of the line opens nothing
+                break
+            scan = m.end()
+            if m.group() == "{":
+                close = text.find("}", scan)
+                if close < 0:
+                    found.append((m.start(), len(text)))
+                    return found, True
+                found.append((m.start(), close))
+                pos, fresh = close + 1, False
+                break
+        if pos > len(text):
+            return found, False
+
+
+def _blank_tags(text: str, comments: list[tuple[int, int]]) -> str:
+    """``text`` with every ``[`` inside a brace comment replaced by ``x`` (one byte, not white space), so that
+    no line starting inside a comment looks like a tag line; offsets, line ends and blank lines are unchanged."""
+    parts: list[str] = []
+    at = 0
+    for brace, close in comments:
+        inside = text[brace + 1:close]
+        if "[" in inside:
+            parts.append(text[at:brace + 1])
+            parts.append(inside.replace("[", "x"))
+            at = close
+    if not parts:
+        return text
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +151,7 @@ class SpanReader:
         pos = 0  # byte offset of the block
         line = 1  # line number of the block's first line
         start, first = 0, 1  # the game being read: its first byte and line
+        in_brace = False  # a brace comment is open at the block's start
         in_moves = False  # a line of movetext was met since the game started
         inked = False  # the game holds a character other than white space
         while True:
@@ -82,7 +162,7 @@ class SpanReader:
                 data += raw.readline(MAX_LINE_CHARS + 1)
             # only the last line can be longer than the limit: every other one lies inside the first BLOCK bytes
             last = data.rfind(b"\n", 0, len(data) - 1) + 1
-            if len(data) - last - data.endswith(b"\n") > MAX_LINE_CHARS or b"{" in data:
+            if len(data) - last - data.endswith(b"\n") > MAX_LINE_CHARS:
                 self.stopped = True
                 return
             try:
@@ -92,6 +172,9 @@ class SpanReader:
                 return
             begin = 1 if pos == 0 and text.startswith("\ufeff") else 0  # split_games drops a byte-order mark
             ascii_ = text.isascii()
+            if in_brace or "{" in text:
+                comments, in_brace = brace_comments(text, begin, in_brace)
+                text = _blank_tags(text, comments)
             # where the line count and the byte offset were last taken (character offset, line, byte offset)
             at, at_line, at_byte = 0, line, pos
             gap = begin  # where the text after the last tag line begins
@@ -126,4 +209,4 @@ class SpanReader:
             yield GameSpan(start, pos, first)
 
 
-__all__ = ["GameSpan", "SpanReader", "BLOCK"]
+__all__ = ["GameSpan", "SpanReader", "BLOCK", "brace_comments"]

@@ -52,7 +52,9 @@ def validate(
         validator = Validator(jobs=jobs, scheduler=dask_scheduler, tileset=ts,
                               tileset_path=None if tileset is None else str(tileset),
                               keep_turns=explain or format == "json", texts=False,
-                              slim=format == "text" and not explain)
+                              slim=format == "text" and not explain,
+                              # the first file's first games are validated here while the Dask client starts (R241)
+                              head_start=files[0] if dask_scheduler is not None else None)
     except SchedulerError as exc:
         print(f"grn validate: error: {exc}", file=sys.stderr)
         raise SystemExit(1)

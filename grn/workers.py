@@ -87,7 +87,7 @@ class ProcessPool:
 
         self.jobs = jobs
         ctx: BaseContext
-        if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        if can_fork():
             ctx = multiprocessing.get_context("fork")
         else:
             ctx = multiprocessing.get_context("forkserver")
@@ -199,6 +199,15 @@ def game_units(path: str) -> Iterator[Unit | Diagnostic]:
             yield Diagnostic("is a directory, not a record file", None, path, code="io")
 
 
+def can_fork() -> bool:
+    """Whether worker processes can be forked from this process now: the system forks, and this process runs
+    one thread (a fork copies no lock that another thread holds)."""
+    # loaded when a pool may be asked for: a serial run starts without it (issue 26, start-up)
+    import multiprocessing
+
+    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
 def cpu_count() -> int:
     """The cores this process may use."""
     try:
@@ -207,5 +216,5 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-__all__ = ["Runner", "Inline", "ProcessPool", "DaskClient", "SchedulerError", "game_units", "cpu_count", "Unit",
-           "CONNECT_TIMEOUT"]
+__all__ = ["Runner", "Inline", "ProcessPool", "DaskClient", "SchedulerError", "game_units", "can_fork", "cpu_count",
+           "Unit", "CONNECT_TIMEOUT"]

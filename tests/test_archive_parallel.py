@@ -1,7 +1,8 @@
 """``grn validate --jobs N`` and ``--dask-scheduler``: the same reports as a serial run, byte for byte.
 
 The files hold valid and invalid games of both rulesets, a Gold match, a JSON
-file, a file that stops being UTF-8 half-way and a missing file, so that every
+file, a file that stops being UTF-8 half-way, a file with comments in every game
+and a missing file, so that every
 kind of report goes through the workers.  Chunks are made small so that a
 file is cut into many chunks that come back out of order.
 """
@@ -9,12 +10,16 @@ file is cut into many chunks that come back out of order.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from grn import batch, gamespans
+from grn import batch, gamespans, notation
 from grn.cli import app
 from grn import workers
 from grn.workers import Inline
@@ -49,7 +54,14 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
     bad = _selfplay("--players", "2", "--seed", "5", "--games", "3").encode("utf-8")
     cut = bad.index(b"[Game", 10)
     (d / "bad.grn").write_bytes(bad[:cut + 200] + b"\xff\xfe" + bad[cut + 200:])
-    return [str(d / n) for n in ("a.grn", "b.grn", "match.grn", "c.json", "bad.grn")] + [str(d / "missing.grn")]
+    # comments in every game (R240: the workers still read the games from the file): a brace comment over
+    # lines that hides a tag line, a ; comment with a brace, a brace in a quoted label, a commented example
+    commented = [game.replace("\n2. ", '\n{a note\n[Event "hidden"]\n} 2. ', 1).replace("\n4. ", "\n; {\n4. ", 1)
+                 for game in games]
+    example = (Path(__file__).parent / "data" / "bga-361578832.grn").read_text(encoding="utf-8")
+    (d / "commented.grn").write_text(example + "\n[Game ".join(commented) + "\n" + example, encoding="utf-8")
+    return [str(d / n) for n in ("a.grn", "b.grn", "match.grn", "c.json", "bad.grn", "commented.grn")] + [
+        str(d / "missing.grn")]
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +83,8 @@ def test_jobs_2_reports_equal_serial(files: list[str], fmt: str) -> None:
     assert two == serial
     if fmt == "json":
         doc = json.loads(serial[1])
-        assert doc["summary"]["invalid"] == 2
+        assert doc["summary"]["invalid"] == 4  # games 3 and 7 of a.grn, and again in commented.grn
+        assert len(doc["files"][5]["games"]) == 14
         assert any(f["matches"] for f in doc["files"])  # the match was checked
 
 
@@ -85,6 +98,16 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         dask = _validate(["--format", "json", "--dask-scheduler", cluster.scheduler_address, *files])
+        # the console script, in a process of its own (one thread: it forks the helper of R241), with small
+        # chunks, so that the helper and the cluster may share the first file (however the start-up goes)
+        code = ("import sys, grn.batch; grn.batch.MIN_CHUNK_CHARS = 2000; sys.argv = ['grn'] + sys.argv[1:]; "
+                "from grn.launch import main; main()")
+        for first in (files[5], files[0]):
+            order = [first] + [f for f in files if f != first]
+            done = subprocess.run([sys.executable, "-c", code, "validate", "--format", "json", "--dask-scheduler",
+                                   cluster.scheduler_address, *order], capture_output=True, text=True, check=False)
+            alone = _validate(["--format", "json", *order])
+            assert (done.returncode, done.stdout, done.stderr) == alone
     assert dask == serial
 
 
@@ -162,14 +185,18 @@ def _spans_file(tmp_path: Path, games: int = 6) -> Path:
 
 
 def test_workers_read_their_games_from_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """R220: validate sends the workers where the games lie, not their text; a comment's brace midway sends
-    the rest of the file as text, and the reports are the serial run's."""
-    monkeypatch.setattr(gamespans, "BLOCK", 256)  # the brace is not in the file's first block
+    """R220, R240: validate sends the workers where the games lie, not their text, comments or not; a line
+    longer than GRN allows midway sends the rest of the file as text; the reports are the serial run's."""
+    monkeypatch.setattr(gamespans, "BLOCK", 256)  # the comment and the long line are not in the first block
     path = _spans_file(tmp_path)
     text = path.read_text(encoding="utf-8")
     third = text.index("[Game", text.index("[Game", text.index("[Game") + 1) + 1)
     braced = tmp_path / "braced.grn"
-    braced.write_text(text[:third] + "{a comment}\n" + text[third:], encoding="utf-8")
+    # a comment over several lines, one of them a tag line it hides, and a ; comment with a brace
+    braced.write_text(text[:third] + '{a comment\n[Event "hidden"]\n}\n; {not one\n' + text[third:],
+                      encoding="utf-8")
+    long = tmp_path / "long.grn"
+    long.write_text(text[:third] + "{" + "x" * notation.MAX_LINE_CHARS + "}\n" + text[third:], encoding="utf-8")
     sent: list[str] = []
 
     class Spying:  # a pool of workers that runs each unit at once, here
@@ -183,7 +210,7 @@ def test_workers_read_their_games_from_the_file(tmp_path: Path, monkeypatch: pyt
         def close(self) -> None:
             pass
 
-    for file, kinds in ((path, {"FileChunk"}), (braced, {"FileChunk", "list"})):
+    for file, kinds in ((path, {"FileChunk"}), (braced, {"FileChunk"}), (long, {"FileChunk", "list"})):
         sent.clear()
         v = batch.Validator(texts=False)
         v.runner = Spying()
@@ -239,3 +266,114 @@ def test_a_cluster_that_cannot_see_the_file_gets_its_text(tmp_path: Path) -> Non
     v.runner = Cluster(False)
     assert v._readable(str(path)) is None
     assert batch.Validator(texts=True, jobs=1)._readable(str(path)) is None
+
+
+class _Recording:
+    """A runner that runs each unit at once, here, and notes which file games it was given."""
+
+    def __init__(self, log: list[tuple[str, str]], name: str) -> None:
+        self.log, self.name = log, name
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        self.log.append((self.name, type(args[1]).__name__))
+        return fn(*args)
+
+    def result(self, future):  # type: ignore[no-untyped-def]
+        return future
+
+    def close(self) -> None:
+        self.log.append((self.name, "closed"))
+
+
+class _Helper(_Recording):
+    """The local helper of a head start, running here: its futures are done at once."""
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        future: Future[object] = Future()
+        future.set_result(super().submit(fn, *args))
+        return future
+
+    def result(self, future):  # type: ignore[no-untyped-def]
+        return future.result()
+
+
+def _head_start(monkeypatch: pytest.MonkeyPatch, log: list[tuple[str, str]], sees: bool = True,
+                reachable: bool = True, connect_after: int = 2) -> None:
+    """A Dask client that connects (or not) to a cluster of runners that run here, once the helper (which runs
+    here too) has been given ``connect_after`` chunks."""
+
+    class Cluster(_Recording, workers.DaskClient):
+        def __init__(self, address: str, warm_up: object = None) -> None:
+            deadline = time.monotonic() + 10
+            while sum(who == "helper" for who, _ in log) < connect_after and time.monotonic() < deadline:
+                time.sleep(0.001)  # the start-up, while the main process feeds the helper
+            if not reachable:
+                raise workers.SchedulerError(f"cannot reach the Dask scheduler at {address}: refused")
+            _Recording.__init__(self, log, "dask")
+            self.workers = 2
+
+        def everywhere(self, fn, *args):  # type: ignore[no-untyped-def]
+            return [fn(*args), sees]
+
+    monkeypatch.setattr(batch, "DaskClient", Cluster)
+    monkeypatch.setattr(batch, "ProcessPool", lambda jobs, preload: _Helper(log, "helper"))
+    monkeypatch.setattr(batch, "can_fork", lambda: True)
+    monkeypatch.setattr(batch, "HEAD_START_WORKERS", 1000)  # chunks of MIN_CHUNK_CHARS
+    monkeypatch.setattr(batch, "MIN_CHUNK_CHARS", 2000)  # a game or two: the helper gets a few of many
+
+
+def _reports(items: list[batch.Item]) -> list[object]:
+    return [r.report.to_json() if isinstance(r, batch.GameResult) else r.problem.message for r in items]
+
+
+def test_a_dask_run_starts_in_a_local_worker_while_the_client_connects(
+        files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """R241: the first chunks of the first file go to a local worker before the client connects, the rest to the
+    cluster; the reports are the serial run's, in order, and the helper ends with the run."""
+    log: list[tuple[str, str]] = []
+    _head_start(monkeypatch, log)
+    commented = files[5]
+    serial = _reports(list(batch.Validator(texts=False).run(commented)))
+    with batch.Validator(scheduler="tcp://here:1", texts=False, head_start=commented) as v:
+        assert [who for who, _ in log] == ["helper"] * len(log) and log  # before the client connected
+        got = _reports(list(v.run(commented)))
+        again = _reports(list(v.run(commented)))  # a second run of the file goes to the cluster alone
+    assert got == serial and again == serial
+    sent = [who for who, kind in log if kind == "FileChunk"]
+    helper = sent.count("helper")  # two, or one more if the main process fed it as the client connected
+    assert helper >= 2 and sent[:helper] == ["helper"] * helper and len(sent) > helper
+    assert ("helper", "closed") in log and ("dask", "closed") in log
+
+
+def test_a_head_start_keeps_problems_in_their_place_and_text_for_a_blind_cluster(
+        files: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """R241 with R221: a missing first file is reported in its place; a cluster that cannot see the file gets
+    the text of the games the helper did not validate."""
+    log: list[tuple[str, str]] = []
+    _head_start(monkeypatch, log, sees=False)
+    missing, commented = files[-1], files[5]
+    with batch.Validator(scheduler="tcp://here:1", texts=False, head_start=missing) as v:
+        items = list(v.run(missing))
+    assert len(items) == 1 and isinstance(items[0], batch.Problem) and "missing.grn" in items[0].problem.file
+    log.clear()
+    with batch.Validator(scheduler="tcp://here:1", texts=False, head_start=commented) as v:
+        got = _reports(list(v.run(commented)))
+    assert got == _reports(list(batch.Validator(texts=False).run(commented)))
+    assert {kind for who, kind in log if who == "helper" and kind != "closed"} == {"FileChunk"}
+    assert {kind for who, kind in log if who == "dask" and kind != "closed"} == {"list"}
+
+
+def test_an_unreachable_scheduler_after_a_head_start_prints_nothing_else(
+        files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """R241: the helper's results are printed only once the client is connected: a scheduler that cannot be
+    reached is the one-line error it was, with no report before it, and the helper is stopped."""
+    log: list[tuple[str, str]] = []
+    _head_start(monkeypatch, log, reachable=False)
+    from grn.validate_cli import validate
+
+    with pytest.raises(SystemExit) as stop:
+        validate([files[0]], dask_scheduler="tcp://127.0.0.1:9")
+    out, err = capsys.readouterr()
+    assert stop.value.code == 1 and out == ""
+    assert err.strip() == "grn validate: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: refused"
+    assert ("helper", "FileChunk") in log and log[-1] == ("helper", "closed")
