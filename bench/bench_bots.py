@@ -4,6 +4,8 @@
     nice .venv/bin/python bench/bench_bots.py stability --games 20
     nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
     nice .venv/bin/python bench/bench_bots.py validity --games 3 --jobs 2   # the validity check, default level
+    nice .venv/bin/python bench/bench_bots.py validity --games 2 --set grn.tiling.world.TileWorld.horizon=24
+    .venv/bin/python bench/bench_bots.py validity-summary bench/results/validity-round7-*.jsonl
 
 Every run prints the machine's load average beside its figures: the machine
 is shared, and a figure means little without it.
@@ -164,14 +166,62 @@ def calibrate(args: argparse.Namespace) -> None:
         Path(args.out).write_text(json.dumps(out))
 
 
-def _validity_unit(name: str, source: Any, level: str | None) -> dict:
-    """Analyse one record (or the self-play game a ``(game, bot, seed)`` names, played here); its losses and
-    the CPU seconds the analysis took."""
+def apply_settings(settings: list[str]) -> list[tuple[Any, str, Any]]:
+    """Set attributes named ``MODULE.CLASS.ATTR=VALUE`` or ``MODULE.ATTR=VALUE`` (a yardstick's variant: the
+    analysis's horizon, its playout player; a value is read as JSON when it parses, else as a string).  Returns
+    what was there before, for :func:`restore_settings`."""
+    import importlib
+
+    before: list[tuple[Any, str, Any]] = []
+    for item in settings:
+        target, eq, raw = item.partition("=")
+        parts = target.split(".")
+        if not eq or len(parts) < 2:
+            raise SystemExit(f"bench_bots.py: --set {item}: expected MODULE.ATTR=VALUE")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        for cut in range(len(parts) - 1, 0, -1):  # the longest importable module, then attributes down to ATTR
+            try:
+                obj: Any = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for name in parts[cut:-1]:
+                obj = getattr(obj, name)
+            break
+        else:
+            raise SystemExit(f"bench_bots.py: --set {item}: no module in {target}")
+        if not hasattr(obj, parts[-1]):
+            raise SystemExit(f"bench_bots.py: --set {item}: {obj!r} has no attribute {parts[-1]}")
+        before.append((obj, parts[-1], obj.__dict__[parts[-1]] if parts[-1] in vars(obj) else None))
+        setattr(obj, parts[-1], value)
+    return before
+
+
+def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
+    """Undo :func:`apply_settings` (a pool's worker analyses the next record with the defaults)."""
+    for obj, name, value in reversed(before):
+        if value is None:
+            delattr(obj, name)  # it was inherited: inherit again
+        else:
+            setattr(obj, name, value)
+
+
+def _validity_unit(name: str, source: Any, level: str | None, settings: tuple[str, ...] = ()) -> dict:
+    """Analyse one record (or the self-play game a ``(game, bot, seed)`` names, played here, before the
+    ``settings`` apply: the same game whatever the yardstick); its losses and the CPU seconds the analysis took."""
     record = _bot_record(*source) if isinstance(source, tuple) else source
-    cpu = time.process_time()
-    a = analyse(record, level=level, seed=1)
+    before = apply_settings(list(settings))
+    try:
+        cpu = time.process_time()
+        a = analyse(record, level=level, seed=1)
+    finally:
+        restore_settings(before)
     return {"source": name, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
-            "cpu": round(time.process_time() - cpu, 2)}
+            "cpu": round(time.process_time() - cpu, 2), "settings": list(settings), "load": os.getloadavg()[0],
+            # each turn's move played, best move and the loss's standard error: to read the losses by kind of move
+            "moves": [(t.played, t.best, round(t.lost_se, 2)) for t in a.turns]}
 
 
 def validity(args: argparse.Namespace) -> None:
@@ -180,7 +230,8 @@ def validity(args: argparse.Namespace) -> None:
     from concurrent.futures import ProcessPoolExecutor
 
     print(f"# validity: points lost per move, level {args.level or 'default'}, {args.games} self-play games "
-          f"a bot ({load()}, {'compiled' if _is_compiled() else 'pure Python'})", flush=True)
+          f"a bot{', ' + ' '.join(args.set) if args.set else ''} ({load()}, "
+          f"{'compiled' if _is_compiled() else 'pure Python'})", flush=True)
     units: list[tuple[str, Any]] = []
     for game in args.only.split(","):
         real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn")),
@@ -193,7 +244,7 @@ def validity(args: argparse.Namespace) -> None:
     out: dict[str, list[dict]] = {}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for r in pool.map(_validity_unit, [u[0] for u in units], [u[1] for u in units],
-                          [args.level] * len(units)):
+                          [args.level] * len(units), [tuple(args.set)] * len(units)):
             out.setdefault(r["source"], []).append(r)
             if args.out:
                 with open(args.out, "a") as sink:
@@ -206,6 +257,41 @@ def validity(args: argparse.Namespace) -> None:
         print(f"{name}: {len(rs)} games, {len(losses)} moves, {mean:.2f} ± {se:.2f} points lost a move; "
               f"analysis {cpu:.1f} CPU s per 72 turns", flush=True)
     print(f"# done ({load()})")
+
+
+def _mean_se(xs: list[float]) -> tuple[float, float]:
+    mean = statistics.mean(xs)
+    return mean, (statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0)
+
+
+def validity_summary(args: argparse.Namespace) -> None:
+    """The lines ``validity --out`` wrote, one table row per file and source, and the gaps the issue's order
+    asks for (real - greedy, random - real) with their standard errors (the moves taken as independent)."""
+    print("| file | variant | source | records | moves | points lost a move | CPU s per 72 turns |")
+    print("|---|---|---|---|---|---|---|")
+    gaps = []
+    for path in args.files:
+        rows: dict[str, list[dict]] = {}
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                rows.setdefault(r["source"], []).append(r)
+        stats = {}
+        for name, rs in rows.items():
+            losses = [x for r in rs for x in r["losses"]]
+            stats[name.split()[0]] = _mean_se(losses)
+            cpu = statistics.mean(r["cpu"] / max(1, r["turns"]) * 72 for r in rs)
+            variant = " ".join(s.rpartition(".")[2] for s in rs[0].get("settings", [])) or "default"
+            print(f"| {Path(path).name} | {variant} | {name} | {len(rs)} | {len(losses)} | "
+                  f"{stats[name.split()[0]][0]:.2f} ± {stats[name.split()[0]][1]:.2f} | {cpu:.1f} |")
+        if "real" in stats and "greedy" in stats:
+            (r, rse), (g, gse) = stats["real"], stats["greedy"]
+            line = f"{Path(path).name}: real - greedy {r - g:+.2f} ± {(rse ** 2 + gse ** 2) ** 0.5:.2f}"
+            if "random" in stats:
+                q, qse = stats["random"]
+                line += f"; random - real {q - r:+.2f} ± {(rse ** 2 + qse ** 2) ** 0.5:.2f}"
+            gaps.append(line)
+    print("\n".join(gaps))
 
 
 def main() -> None:
@@ -232,8 +318,14 @@ def main() -> None:
     va.add_argument("--bots", default="real,greedy,random", help="what is analysed: real (the real games) and "
                     "the bots whose self-play (mcts too: the yardstick should rate the stronger bot's moves better)")
     va.add_argument("--out", help="append each record's losses here (JSON lines)")
+    va.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
+                    help="a variant of the yardstick, set in every worker after the self-play games are played "
+                    "(repeatable), e.g. grn.tiling.world.TileWorld.horizon=24")
+    vs = sub.add_parser("validity-summary", help="the table of validity runs (their --out files)")
+    vs.add_argument("files", nargs="+")
     args = ap.parse_args()
-    {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity}[args.what](args)
+    {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity,
+     "validity-summary": validity_summary}[args.what](args)
 
 
 if __name__ == "__main__":
