@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import random
 import resource
@@ -286,7 +287,8 @@ def validity_summary(args: argparse.Namespace) -> None:
                   f"{stats[name.split()[0]][0]:.2f} ± {stats[name.split()[0]][1]:.2f} | {cpu:.1f} |")
         if "real" in stats and "greedy" in stats:
             (r, rse), (g, gse) = stats["real"], stats["greedy"]
-            line = f"{Path(path).name}: real - greedy {r - g:+.2f} ± {(rse ** 2 + gse ** 2) ** 0.5:.2f}"
+            line = (f"{Path(path).name}: real - greedy {r - g:+.2f} ± {(rse ** 2 + gse ** 2) ** 0.5:.2f} "
+                    f"(real / greedy {r / g if g else math.inf:.2f})")
             if "random" in stats:
                 q, qse = stats["random"]
                 line += f"; random - real {q - r:+.2f} ± {(rse ** 2 + qse ** 2) ** 0.5:.2f}"
