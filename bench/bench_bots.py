@@ -210,16 +210,17 @@ def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
 
 
 def _validity_unit(name: str, source: Any, level: str | None, settings: tuple[str, ...] = ()) -> dict:
-    """Analyse one record (or the self-play game a ``(game, bot, seed)`` names, played here, before the
-    ``settings`` apply: the same game whatever the yardstick); its losses and the CPU seconds the analysis took."""
-    record = _bot_record(*source) if isinstance(source, tuple) else source
+    """Analyse one record (``(file name, record)``, or the self-play game a ``(game, bot, seed)`` names, played
+    here before the ``settings`` apply: the same game whatever the yardstick); its losses and the CPU seconds
+    the analysis took."""
+    label, record = source if len(source) == 2 else (f"seed {source[2]}", _bot_record(*source))
     before = apply_settings(list(settings))
     try:
         cpu = time.process_time()
         a = analyse(record, level=level, seed=1)
     finally:
         restore_settings(before)
-    return {"source": name, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
+    return {"source": name, "record": label, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
             "cpu": round(time.process_time() - cpu, 2), "settings": list(settings), "load": os.getloadavg()[0],
             # each turn's move played, best move and the loss's standard error: to read the losses by kind of move
             "moves": [(t.played, t.best, round(t.lost_se, 2)) for t in a.turns]}
@@ -235,11 +236,15 @@ def validity(args: argparse.Namespace) -> None:
           f"{'compiled' if _is_compiled() else 'pure Python'})", flush=True)
     units: list[tuple[str, Any]] = []
     for game in args.only.split(","):
-        real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn")),
+        # the real games between people: the Board Game Arena game and the Japanese championship's 2015 final
+        real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn"))
+                + sorted((ROOT / "tests" / "data").glob("japan-*.grn")),
                 "goldrush": [ROOT / "examples" / "goldrush-2p.grn"], "gold": [ROOT / "examples" / "gold-2p.grn"]}
         for path in real.get(game, []) if "real" in args.bots.split(",") else []:
+            if args.real not in path.name:
+                continue
             for record in grn.read(path):
-                units.append((f"real {game}", record))
+                units.append((f"real {game}", (path.name, record)))
         for bot in [b for b in args.bots.split(",") if b != "real"]:
             units += [(f"{bot} {game}", (game, bot, s)) for s in range(args.games)]
     out: dict[str, list[dict]] = {}
@@ -266,8 +271,9 @@ def _mean_se(xs: list[float]) -> tuple[float, float]:
 
 
 def validity_summary(args: argparse.Namespace) -> None:
-    """The lines ``validity --out`` wrote, one table row per file and source, and the gaps the issue's order
-    asks for (real - greedy, random - real) with their standard errors (the moves taken as independent)."""
+    """The lines ``validity --out`` wrote, one table row per file and source (each real game on its own row
+    too), and the gaps the issue's order asks for (real - greedy, random - real) with their standard errors
+    (the moves taken as independent)."""
     print("| file | variant | source | records | moves | points lost a move | CPU s per 72 turns |")
     print("|---|---|---|---|---|---|---|")
     gaps = []
@@ -277,20 +283,29 @@ def validity_summary(args: argparse.Namespace) -> None:
             if line.strip():
                 r = json.loads(line)
                 rows.setdefault(r["source"], []).append(r)
+                if r["source"].startswith("real") and "record" in r:
+                    rows.setdefault(f"{r['source']} ({r['record']})", []).append(r)
+        if sum(1 for name in rows if name.startswith("real ")) == 2:  # one real game: its own row says it all
+            rows = {name: rs for name, rs in rows.items() if "(" not in name}
         stats = {}
         for name, rs in rows.items():
             losses = [x for r in rs for x in r["losses"]]
-            stats[name.split()[0]] = _mean_se(losses)
+            stats[name] = _mean_se(losses)
             cpu = statistics.mean(r["cpu"] / max(1, r["turns"]) * 72 for r in rs)
             variant = " ".join(s.rpartition(".")[2] for s in rs[0].get("settings", [])) or "default"
             print(f"| {Path(path).name} | {variant} | {name} | {len(rs)} | {len(losses)} | "
-                  f"{stats[name.split()[0]][0]:.2f} ± {stats[name.split()[0]][1]:.2f} | {cpu:.1f} |")
-        if "real" in stats and "greedy" in stats:
-            (r, rse), (g, gse) = stats["real"], stats["greedy"]
-            line = (f"{Path(path).name}: real - greedy {r - g:+.2f} ± {(rse ** 2 + gse ** 2) ** 0.5:.2f} "
+                  f"{stats[name][0]:.2f} ± {stats[name][1]:.2f} | {cpu:.1f} |")
+        kinds = {name.split()[0]: stat for name, stat in stats.items() if "(" not in name}
+        if "greedy" not in kinds:
+            continue
+        g, gse = kinds["greedy"]
+        for name, (r, rse) in stats.items():
+            if not name.startswith("real"):
+                continue
+            line = (f"{Path(path).name}, {name}: real - greedy {r - g:+.2f} ± {(rse ** 2 + gse ** 2) ** 0.5:.2f} "
                     f"(real / greedy {r / g if g else math.inf:.2f})")
-            if "random" in stats:
-                q, qse = stats["random"]
+            if "random" in kinds:
+                q, qse = kinds["random"]
                 line += f"; random - real {q - r:+.2f} ± {(rse ** 2 + qse ** 2) ** 0.5:.2f}"
             gaps.append(line)
     print("\n".join(gaps))
@@ -317,6 +332,7 @@ def main() -> None:
     va.add_argument("--level", default=None, help="the analysis level (default: the default level)")
     va.add_argument("--only", default="carcassonne")
     va.add_argument("--jobs", type=int, default=1)
+    va.add_argument("--real", default="", help="only the real games whose file names hold this text")
     va.add_argument("--bots", default="real,greedy,random", help="what is analysed: real (the real games) and "
                     "the bots whose self-play (mcts too: the yardstick should rate the stronger bot's moves better)")
     va.add_argument("--out", help="append each record's losses here (JSON lines)")

@@ -18,6 +18,7 @@ import grn
 from grn import games
 from grn.analysis import replay
 from grn.tiling.world import TileWorld
+from grn.validate import validate_record
 from grn.world import rollout
 
 BGA = Path(__file__).parent / "data" / "bga-361578832.grn"
@@ -67,3 +68,17 @@ def test_a_real_players_late_loss_is_a_farmer_kept_back_and_an_analysis_to_the_e
     final = line[-1][1].copy()
     final.play_turn(final.current_player, line[-1][0].actions)
     assert final.supply[final.players.index("red")] == 1
+
+
+def test_the_japanese_championship_final_is_a_legal_whole_game_of_the_base_rules():
+    # the second real game (tests/data/README.md): converted from a score sheet, so its conventions are
+    # checked by the rules: every turn legal, the bag emptied, every follower used, a one-point final
+    record = next(iter(grn.read(Path(__file__).parent / "data" / "japan-2015-final.grn")))
+    report = validate_record(record)
+    assert report.valid and report.complete and report.turns_played == 71
+    assert report.final_scores == {"red": 96, "green": 95}
+    _, _, line = replay(record)
+    last, before = line[-1]
+    after = before.copy()
+    after.play_turn(after.current_player, last.actions)
+    assert after.bag_left == 0 and list(after.supply) == [0, 0]
