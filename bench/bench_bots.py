@@ -38,6 +38,7 @@ from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.bots.search import evaluate  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
+from grn.record import Turn  # noqa: E402
 from grn.validate import validate_record  # noqa: E402
 from grn.world import rollout  # noqa: E402
 
@@ -226,6 +227,45 @@ def _validity_unit(name: str, source: Any, level: str | None, settings: tuple[st
             "moves": [(t.played, t.best, round(t.lost_se, 2)) for t in a.turns]}
 
 
+def _stand_in_unit(name: str, source: Any, level: str | None, settings: tuple[str, ...], bot: str) -> dict:
+    """The moves ``bot`` would have played at each position of a real record (the player's tile in hand),
+    each judged as the analysis judges the player's move there: the same position, the same seed, so the
+    same worlds.  The analysis of turn k reads turns 1..k only (no cheating), so each of the bot's moves is
+    analysed in the record cut after it."""
+    label, record = source
+    ruleset = games.find_ruleset(record_game(record))
+    chooser = make_bot(bot, ruleset)
+    _, _, line = replay(record)
+    tags = tuple((k, v) for k, v in record.tags if k != "Result")
+    before_settings = apply_settings(list(settings))
+    losses, moves, cpu = [], [], 0.0
+    try:
+        for turn, before in line:
+            if before is None:
+                continue
+            hand = ruleset.hand_of(turn.actions)
+            decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
+            world = ruleset.determinise(before, random.Random(0), hand)
+            stand_in = Turn(turn.number, turn.player, tuple(world.commands(decision)))
+            cut = dataclasses.replace(record, tags=tags, turns=tuple(t for t in record.turns
+                                                                     if t.number < turn.number) + (stand_in,))
+            start = time.process_time()
+            a = analyse(cut, level=level, seed=1, only=[turn.number])
+            cpu += time.process_time() - start
+            (t,) = a.turns
+            losses.append(t.points_lost)
+            moves.append((t.played, t.best, round(t.lost_se, 2)))
+    finally:
+        restore_settings(before_settings)
+    return {"source": name, "record": label, "losses": losses, "turns": len(losses), "cpu": round(cpu, 2),
+            "settings": list(settings), "load": os.getloadavg()[0], "moves": moves}
+
+
+def record_game(record: Any) -> str:
+    """The game a record names (its Game tag)."""
+    return dict(record.tags)["Game"]
+
+
 def validity(args: argparse.Namespace) -> None:
     """Points lost per move at the default level: the real games, greedy and random self-play (the issue's
     validity check: real well below greedy, well below random; docs/analysis.md, "Validity")."""
@@ -248,9 +288,15 @@ def validity(args: argparse.Namespace) -> None:
         for bot in [b for b in args.bots.split(",") if b != "real"]:
             units += [(f"{bot} {game}", (game, bot, s)) for s in range(args.games)]
     out: dict[str, list[dict]] = {}
+    if args.stand_in:  # the bot's moves at the real games' positions, judged there (docs/analysis.md, round seven)
+        units = [(f"{args.stand_in} at real positions", u[1]) for u in units if u[0].startswith("real")]
+        work: Any = (_stand_in_unit, [u[0] for u in units], [u[1] for u in units], [args.level] * len(units),
+                     [tuple(args.set)] * len(units), [args.stand_in] * len(units))
+    else:
+        work = (_validity_unit, [u[0] for u in units], [u[1] for u in units], [args.level] * len(units),
+                [tuple(args.set)] * len(units))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for r in pool.map(_validity_unit, [u[0] for u in units], [u[1] for u in units],
-                          [args.level] * len(units), [tuple(args.set)] * len(units)):
+        for r in pool.map(*work):
             out.setdefault(r["source"], []).append(r)
             if args.out:
                 with open(args.out, "a") as sink:
@@ -332,6 +378,8 @@ def main() -> None:
     va.add_argument("--level", default=None, help="the analysis level (default: the default level)")
     va.add_argument("--only", default="carcassonne")
     va.add_argument("--jobs", type=int, default=1)
+    va.add_argument("--stand-in", metavar="BOT", help="judge BOT's move at every position of the real games "
+                    "instead of the players' (the same positions and worlds: who plays better there)")
     va.add_argument("--real", default="", help="only the real games whose file names hold this text")
     va.add_argument("--bots", default="real,greedy,random", help="what is analysed: real (the real games) and "
                     "the bots whose self-play (mcts too: the yardstick should rate the stronger bot's moves better)")
