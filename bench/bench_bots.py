@@ -6,6 +6,8 @@
     nice .venv/bin/python bench/bench_bots.py validity --games 3 --jobs 2   # the validity check, default level
     nice .venv/bin/python bench/bench_bots.py validity --games 2 --set grn.tiling.world.TileWorld.horizon=24
     .venv/bin/python bench/bench_bots.py validity-summary bench/results/validity-round7-*.jsonl
+    nice .venv/bin/python bench/bench_bots.py validity --bots real --stand-in greedy --out STANDIN.jsonl
+    .venv/bin/python bench/bench_bots.py validity-paired REAL.jsonl STANDIN.jsonl   # same positions
 
 Every run prints the machine's load average beside its figures: the machine
 is shared, and a figure means little without it.
@@ -357,6 +359,31 @@ def validity_summary(args: argparse.Namespace) -> None:
     print("\n".join(gaps))
 
 
+def validity_paired(args: argparse.Namespace) -> None:
+    """The players' loss less the stand-in bot's at the same positions of each real game (``validity --out``
+    of the real games and ``validity --stand-in BOT --out`` of the same variant), by thirds of the game too."""
+    def real(path: str, stand_in: bool) -> dict[str, dict]:
+        out = {}
+        for line in Path(path).read_text().splitlines():
+            r = json.loads(line) if line.strip() else None
+            if r and r["source"].startswith("real") != stand_in and "record" in r:
+                out[r["record"]] = r
+        return out
+    players, bots = real(args.real, False), real(args.stand_in, True)
+    every = []
+    for label in sorted(set(players) & set(bots)):
+        x, y = players[label]["losses"], bots[label]["losses"]
+        d = [a - b for a, b in zip(x, y)]
+        every += d
+        thirds = "; ".join(f"turns {lo + 1}-{lo + len(d[lo:lo + 24])}: {_mean_se(d[lo:lo + 24])[0]:+.2f} ± "
+                           f"{_mean_se(d[lo:lo + 24])[1]:.2f}" for lo in (0, 24, 48) if len(d[lo:lo + 24]) > 1)
+        print(f"{label}: players {statistics.mean(x):.2f}, {bots[label]['source']} {statistics.mean(y):.2f}; "
+              f"players - bot {_mean_se(d)[0]:+.2f} ± {_mean_se(d)[1]:.2f} ({thirds}); the bot lost less on "
+              f"{sum(a > b for a, b in zip(x, y))} turns, the players on {sum(a < b for a, b in zip(x, y))}")
+    if len(every) > 1:
+        print(f"all: players - bot {_mean_se(every)[0]:+.2f} ± {_mean_se(every)[1]:.2f} over {len(every)} turns")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -389,9 +416,12 @@ def main() -> None:
                     "(repeatable), e.g. grn.tiling.world.TileWorld.horizon=24")
     vs = sub.add_parser("validity-summary", help="the table of validity runs (their --out files)")
     vs.add_argument("files", nargs="+")
+    vp = sub.add_parser("validity-paired", help="players against a stand-in bot at the same positions")
+    vp.add_argument("real", help="validity --out of the real games")
+    vp.add_argument("stand_in", help="validity --stand-in BOT --out of the same variant")
     args = ap.parse_args()
     {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity,
-     "validity-summary": validity_summary}[args.what](args)
+     "validity-summary": validity_summary, "validity-paired": validity_paired}[args.what](args)
 
 
 if __name__ == "__main__":
