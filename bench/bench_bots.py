@@ -239,20 +239,21 @@ def _stand_in_unit(name: str, source: Any, level: str | None, settings: tuple[st
     chooser = make_bot(bot, ruleset)
     _, _, line = replay(record)
     tags = tuple((k, v) for k, v in record.tags if k != "Result")
-    before_settings = apply_settings(list(settings))
-    losses, moves, cpu = [], [], 0.0
-    try:
-        for turn, before in line:
-            if before is None:
-                continue
+    stand_ins = []  # the bot chooses as it always does; only the judging is the variant's
+    for turn, before in line:
+        if before is not None:
             hand = ruleset.hand_of(turn.actions)
             decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
             world = ruleset.determinise(before, random.Random(0), hand)
-            stand_in = Turn(turn.number, turn.player, tuple(world.commands(decision)))
+            stand_ins.append(Turn(turn.number, turn.player, tuple(world.commands(decision))))
+    before_settings = apply_settings(list(settings))
+    losses, moves, cpu = [], [], 0.0
+    try:
+        for stand_in in stand_ins:
             cut = dataclasses.replace(record, tags=tags, turns=tuple(t for t in record.turns
-                                                                     if t.number < turn.number) + (stand_in,))
+                                                                     if t.number < stand_in.number) + (stand_in,))
             start = time.process_time()
-            a = analyse(cut, level=level, seed=1, only=[turn.number])
+            a = analyse(cut, level=level, seed=1, only=[stand_in.number])
             cpu += time.process_time() - start
             (t,) = a.turns
             losses.append(t.points_lost)
