@@ -82,3 +82,20 @@ def test_the_japanese_championship_final_is_a_legal_whole_game_of_the_base_rules
     after = before.copy()
     after.play_turn(after.current_player, last.actions)
     assert after.bag_left == 0 and list(after.supply) == [0, 0]
+
+
+def test_a_follower_kept_is_credited_once_when_the_yardstick_variant_values_it(monkeypatch):
+    # R233: by default a position is worth its projected final scores and only the greedy ranking adds a
+    # point a follower kept (reserve); the variant credits every player's kept followers in the value itself
+    # and the reserve then adds nothing, so the greedy ranking still counts each follower once
+    ruleset = games.find_ruleset("carcassonne")
+    _, _, line = replay(_bga())
+    _, before = line[20]  # turn 21: 51 tiles in the bag, the credit at its full weight
+    world = ruleset.determinise(before, random.Random(1))
+    projected = {p: float(s) for p, s in before.projected_scores().items()}
+    assert world.value() == projected
+    supply = dict(zip(before.players, before.supply))
+    assert world.reserve("red") == supply["red"] > 0
+    monkeypatch.setattr(TileWorld, "follower_value", 1.5)
+    assert world.value() == {p: projected[p] + 1.5 * supply[p] for p in projected}
+    assert world.reserve("red") == 0.0
