@@ -4,6 +4,10 @@
     nice .venv/bin/python bench/bench_bots.py stability --games 20
     nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
     nice .venv/bin/python bench/bench_bots.py validity --games 3 --jobs 2   # the validity check, default level
+    nice .venv/bin/python bench/bench_bots.py validity --games 2 --set grn.tiling.world.TileWorld.horizon=24
+    .venv/bin/python bench/bench_bots.py validity-summary bench/results/validity-round7-*.jsonl
+    nice .venv/bin/python bench/bench_bots.py validity --bots real --stand-in greedy --out STANDIN.jsonl
+    .venv/bin/python bench/bench_bots.py validity-paired REAL.jsonl STANDIN.jsonl   # same positions
 
 Every run prints the machine's load average beside its figures: the machine
 is shared, and a figure means little without it.
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import math
 import os
 import random
 import resource
@@ -35,6 +40,7 @@ from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.bots.search import evaluate  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
+from grn.record import Turn  # noqa: E402
 from grn.validate import validate_record  # noqa: E402
 from grn.world import rollout  # noqa: E402
 
@@ -164,14 +170,103 @@ def calibrate(args: argparse.Namespace) -> None:
         Path(args.out).write_text(json.dumps(out))
 
 
-def _validity_unit(name: str, source: Any, level: str | None) -> dict:
-    """Analyse one record (or the self-play game a ``(game, bot, seed)`` names, played here); its losses and
-    the CPU seconds the analysis took."""
-    record = _bot_record(*source) if isinstance(source, tuple) else source
-    cpu = time.process_time()
-    a = analyse(record, level=level, seed=1)
-    return {"source": name, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
-            "cpu": round(time.process_time() - cpu, 2)}
+def apply_settings(settings: list[str]) -> list[tuple[Any, str, Any]]:
+    """Set attributes named ``MODULE.CLASS.ATTR=VALUE`` or ``MODULE.ATTR=VALUE`` (a yardstick's variant: the
+    analysis's horizon, its playout player; a value is read as JSON when it parses, else as a string).  Returns
+    what was there before, for :func:`restore_settings`."""
+    import importlib
+
+    before: list[tuple[Any, str, Any]] = []
+    for item in settings:
+        target, eq, raw = item.partition("=")
+        parts = target.split(".")
+        if not eq or len(parts) < 2:
+            raise SystemExit(f"bench_bots.py: --set {item}: expected MODULE.ATTR=VALUE")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        for cut in range(len(parts) - 1, 0, -1):  # the longest importable module, then attributes down to ATTR
+            try:
+                obj: Any = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for name in parts[cut:-1]:
+                obj = getattr(obj, name)
+            break
+        else:
+            raise SystemExit(f"bench_bots.py: --set {item}: no module in {target}")
+        if not hasattr(obj, parts[-1]):
+            raise SystemExit(f"bench_bots.py: --set {item}: {obj!r} has no attribute {parts[-1]}")
+        before.append((obj, parts[-1], obj.__dict__[parts[-1]] if parts[-1] in vars(obj) else None))
+        setattr(obj, parts[-1], value)
+    return before
+
+
+def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
+    """Undo :func:`apply_settings` (a pool's worker analyses the next record with the defaults)."""
+    for obj, name, value in reversed(before):
+        if value is None:
+            delattr(obj, name)  # it was inherited: inherit again
+        else:
+            setattr(obj, name, value)
+
+
+def _validity_unit(name: str, source: Any, level: str | None, settings: tuple[str, ...] = ()) -> dict:
+    """Analyse one record (``(file name, record)``, or the self-play game a ``(game, bot, seed)`` names, played
+    here before the ``settings`` apply: the same game whatever the yardstick); its losses and the CPU seconds
+    the analysis took."""
+    label, record = source if len(source) == 2 else (f"seed {source[2]}", _bot_record(*source))
+    before = apply_settings(list(settings))
+    try:
+        cpu = time.process_time()
+        a = analyse(record, level=level, seed=1)
+    finally:
+        restore_settings(before)
+    return {"source": name, "record": label, "losses": [t.points_lost for t in a.turns], "turns": len(a.turns),
+            "cpu": round(time.process_time() - cpu, 2), "settings": list(settings), "load": os.getloadavg()[0],
+            # each turn's move played, best move and the loss's standard error: to read the losses by kind of move
+            "moves": [(t.played, t.best, round(t.lost_se, 2)) for t in a.turns]}
+
+
+def _stand_in_unit(name: str, source: Any, level: str | None, settings: tuple[str, ...], bot: str) -> dict:
+    """The moves ``bot`` would have played at each position of a real record (the player's tile in hand),
+    each judged as the analysis judges the player's move there: the same position, the same seed, so the
+    same worlds.  The analysis of turn k reads turns 1..k only (no cheating), so each of the bot's moves is
+    analysed in the record cut after it."""
+    label, record = source
+    ruleset = games.find_ruleset(record_game(record))
+    chooser = make_bot(bot, ruleset)
+    _, _, line = replay(record)
+    tags = tuple((k, v) for k, v in record.tags if k != "Result")
+    stand_ins = []  # the bot chooses as it always does; only the judging is the variant's
+    for turn, before in line:
+        if before is not None:
+            hand = ruleset.hand_of(turn.actions)
+            decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
+            world = ruleset.determinise(before, random.Random(0), hand)
+            stand_ins.append(Turn(turn.number, turn.player, tuple(world.commands(decision))))
+    before_settings = apply_settings(list(settings))
+    losses, moves, cpu = [], [], 0.0
+    try:
+        for stand_in in stand_ins:
+            cut = dataclasses.replace(record, tags=tags, turns=tuple(t for t in record.turns
+                                                                     if t.number < stand_in.number) + (stand_in,))
+            start = time.process_time()
+            a = analyse(cut, level=level, seed=1, only=[stand_in.number])
+            cpu += time.process_time() - start
+            (t,) = a.turns
+            losses.append(t.points_lost)
+            moves.append((t.played, t.best, round(t.lost_se, 2)))
+    finally:
+        restore_settings(before_settings)
+    return {"source": name, "record": label, "losses": losses, "turns": len(losses), "cpu": round(cpu, 2),
+            "settings": list(settings), "load": os.getloadavg()[0], "moves": moves}
+
+
+def record_game(record: Any) -> str:
+    """The game a record names (its Game tag)."""
+    return dict(record.tags)["Game"]
 
 
 def validity(args: argparse.Namespace) -> None:
@@ -180,20 +275,31 @@ def validity(args: argparse.Namespace) -> None:
     from concurrent.futures import ProcessPoolExecutor
 
     print(f"# validity: points lost per move, level {args.level or 'default'}, {args.games} self-play games "
-          f"a bot ({load()}, {'compiled' if _is_compiled() else 'pure Python'})", flush=True)
+          f"a bot{', ' + ' '.join(args.set) if args.set else ''} ({load()}, "
+          f"{'compiled' if _is_compiled() else 'pure Python'})", flush=True)
     units: list[tuple[str, Any]] = []
     for game in args.only.split(","):
-        real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn")),
+        # the real games between people: the Board Game Arena game and the Japanese championship's 2015 final
+        real = {"carcassonne": sorted((ROOT / "tests" / "data").glob("bga-*.grn"))
+                + sorted((ROOT / "tests" / "data").glob("japan-*.grn")),
                 "goldrush": [ROOT / "examples" / "goldrush-2p.grn"], "gold": [ROOT / "examples" / "gold-2p.grn"]}
         for path in real.get(game, []) if "real" in args.bots.split(",") else []:
+            if args.real not in path.name:
+                continue
             for record in grn.read(path):
-                units.append((f"real {game}", record))
+                units.append((f"real {game}", (path.name, record)))
         for bot in [b for b in args.bots.split(",") if b != "real"]:
             units += [(f"{bot} {game}", (game, bot, s)) for s in range(args.games)]
     out: dict[str, list[dict]] = {}
+    if args.stand_in:  # the bot's moves at the real games' positions, judged there (docs/analysis.md, round seven)
+        units = [(f"{args.stand_in} at real positions", u[1]) for u in units if u[0].startswith("real")]
+        work: Any = (_stand_in_unit, [u[0] for u in units], [u[1] for u in units], [args.level] * len(units),
+                     [tuple(args.set)] * len(units), [args.stand_in] * len(units))
+    else:
+        work = (_validity_unit, [u[0] for u in units], [u[1] for u in units], [args.level] * len(units),
+                [tuple(args.set)] * len(units))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for r in pool.map(_validity_unit, [u[0] for u in units], [u[1] for u in units],
-                          [args.level] * len(units)):
+        for r in pool.map(*work):
             out.setdefault(r["source"], []).append(r)
             if args.out:
                 with open(args.out, "a") as sink:
@@ -206,6 +312,77 @@ def validity(args: argparse.Namespace) -> None:
         print(f"{name}: {len(rs)} games, {len(losses)} moves, {mean:.2f} ± {se:.2f} points lost a move; "
               f"analysis {cpu:.1f} CPU s per 72 turns", flush=True)
     print(f"# done ({load()})")
+
+
+def _mean_se(xs: list[float]) -> tuple[float, float]:
+    mean = statistics.mean(xs)
+    return mean, (statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0)
+
+
+def validity_summary(args: argparse.Namespace) -> None:
+    """The lines ``validity --out`` wrote, one table row per file and source (each real game on its own row
+    too), and the gaps the issue's order asks for (real - greedy, random - real) with their standard errors
+    (the moves taken as independent)."""
+    print("| file | variant | source | records | moves | points lost a move | CPU s per 72 turns |")
+    print("|---|---|---|---|---|---|---|")
+    gaps = []
+    for path in args.files:
+        rows: dict[str, list[dict]] = {}
+        for line in Path(path).read_text().splitlines():
+            if line.strip():
+                r = json.loads(line)
+                rows.setdefault(r["source"], []).append(r)
+                if r["source"].startswith("real") and "record" in r:
+                    rows.setdefault(f"{r['source']} ({r['record']})", []).append(r)
+        if sum(1 for name in rows if name.startswith("real ")) == 2:  # one real game: its own row says it all
+            rows = {name: rs for name, rs in rows.items() if "(" not in name}
+        stats = {}
+        for name, rs in rows.items():
+            losses = [x for r in rs for x in r["losses"]]
+            stats[name] = _mean_se(losses)
+            cpu = statistics.mean(r["cpu"] / max(1, r["turns"]) * 72 for r in rs)
+            variant = " ".join(s.rpartition(".")[2] for s in rs[0].get("settings", [])) or "default"
+            print(f"| {Path(path).name} | {variant} | {name} | {len(rs)} | {len(losses)} | "
+                  f"{stats[name][0]:.2f} ± {stats[name][1]:.2f} | {cpu:.1f} |")
+        kinds = {name.split()[0]: stat for name, stat in stats.items() if "(" not in name}
+        if "greedy" not in kinds:
+            continue
+        g, gse = kinds["greedy"]
+        for name, (r, rse) in stats.items():
+            if not name.startswith("real"):
+                continue
+            line = (f"{Path(path).name}, {name}: real - greedy {r - g:+.2f} ± {(rse ** 2 + gse ** 2) ** 0.5:.2f} "
+                    f"(real / greedy {r / g if g else math.inf:.2f})")
+            if "random" in kinds:
+                q, qse = kinds["random"]
+                line += f"; random - real {q - r:+.2f} ± {(rse ** 2 + qse ** 2) ** 0.5:.2f}"
+            gaps.append(line)
+    print("\n".join(gaps))
+
+
+def validity_paired(args: argparse.Namespace) -> None:
+    """The players' loss less the stand-in bot's at the same positions of each real game (``validity --out``
+    of the real games and ``validity --stand-in BOT --out`` of the same variant), by thirds of the game too."""
+    def real(path: str, stand_in: bool) -> dict[str, dict]:
+        out = {}
+        for line in Path(path).read_text().splitlines():
+            r = json.loads(line) if line.strip() else None
+            if r and r["source"].startswith("real") != stand_in and "record" in r:
+                out[r["record"]] = r
+        return out
+    players, bots = real(args.real, False), real(args.stand_in, True)
+    every = []
+    for label in sorted(set(players) & set(bots)):
+        x, y = players[label]["losses"], bots[label]["losses"]
+        d = [a - b for a, b in zip(x, y)]
+        every += d
+        thirds = "; ".join(f"turns {lo + 1}-{lo + len(d[lo:lo + 24])}: {_mean_se(d[lo:lo + 24])[0]:+.2f} ± "
+                           f"{_mean_se(d[lo:lo + 24])[1]:.2f}" for lo in (0, 24, 48) if len(d[lo:lo + 24]) > 1)
+        print(f"{label}: players {statistics.mean(x):.2f}, {bots[label]['source']} {statistics.mean(y):.2f}; "
+              f"players - bot {_mean_se(d)[0]:+.2f} ± {_mean_se(d)[1]:.2f} ({thirds}); the bot lost less on "
+              f"{sum(a > b for a, b in zip(x, y))} turns, the players on {sum(a < b for a, b in zip(x, y))}")
+    if len(every) > 1:
+        print(f"all: players - bot {_mean_se(every)[0]:+.2f} ± {_mean_se(every)[1]:.2f} over {len(every)} turns")
 
 
 def main() -> None:
@@ -229,11 +406,23 @@ def main() -> None:
     va.add_argument("--level", default=None, help="the analysis level (default: the default level)")
     va.add_argument("--only", default="carcassonne")
     va.add_argument("--jobs", type=int, default=1)
+    va.add_argument("--stand-in", metavar="BOT", help="judge BOT's move at every position of the real games "
+                    "instead of the players' (the same positions and worlds: who plays better there)")
+    va.add_argument("--real", default="", help="only the real games whose file names hold this text")
     va.add_argument("--bots", default="real,greedy,random", help="what is analysed: real (the real games) and "
                     "the bots whose self-play (mcts too: the yardstick should rate the stronger bot's moves better)")
     va.add_argument("--out", help="append each record's losses here (JSON lines)")
+    va.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
+                    help="a variant of the yardstick, set in every worker after the self-play games are played "
+                    "(repeatable), e.g. grn.tiling.world.TileWorld.horizon=24")
+    vs = sub.add_parser("validity-summary", help="the table of validity runs (their --out files)")
+    vs.add_argument("files", nargs="+")
+    vp = sub.add_parser("validity-paired", help="players against a stand-in bot at the same positions")
+    vp.add_argument("real", help="validity --out of the real games")
+    vp.add_argument("stand_in", help="validity --stand-in BOT --out of the same variant")
     args = ap.parse_args()
-    {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity}[args.what](args)
+    {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity,
+     "validity-summary": validity_summary, "validity-paired": validity_paired}[args.what](args)
 
 
 if __name__ == "__main__":

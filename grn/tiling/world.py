@@ -36,6 +36,12 @@ class TileWorld(World):
 
     horizon = 6
 
+    #: Points a position's value credits each player for a follower still in supply (fading as the bag
+    #: empties, as :meth:`reserve`): 0, the default, values a position by its projected final scores alone.
+    #: A yardstick variant measured in docs/analysis.md, "Validity, round seven" (R233); when it is set,
+    #: :meth:`reserve` credits nothing more, so the greedy ranking counts each follower once.
+    follower_value = 0.0
+
     #: Legal placements a playout samples for its tile and weighs by :meth:`quick_worth`, playing the best
     #: (1: the first found, a uniformly random placement, R143).
     playout_samples = 1
@@ -234,13 +240,26 @@ class TileWorld(World):
             pile.remove(tile)
 
     def reserve(self, player: str) -> float:
-        """A follower kept is worth a point while enough tiles are left to use it (fading as the bag empties)."""
+        """A follower kept is worth a point while enough tiles are left to use it (fading as the bag empties);
+        nothing more when :attr:`follower_value` already credits it in :meth:`value`."""
+        return 0.0 if self.follower_value else self._kept(player, 1.0)
+
+    def _kept(self, player: str, worth: float) -> float:
+        """``worth`` points a follower in ``player``'s supply, fading after the bag holds fewer than 24 tiles."""
         engine = self.tiles
         supply = getattr(engine, "supply", None)
         if supply is None:
             return 0.0
         seat = engine.players.index(player)
-        return float(supply[seat]) * min(1.0, engine.bag_left / 24)
+        return float(supply[seat]) * worth * min(1.0, engine.bag_left / 24)
+
+    def value(self) -> dict[str, float]:
+        """The projected final scores, plus :attr:`follower_value` a follower kept when that is set."""
+        values = super().value()
+        if self.follower_value:
+            for p in values:
+                values[p] += self._kept(p, self.follower_value)
+        return values
 
 
 __all__ = ["TileWorld", "tile_hand"]
