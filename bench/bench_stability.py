@@ -18,6 +18,12 @@ beside it, as are the turns' playouts (the cost of the confirmation).  Every ana
 with both runs' turns), so a stopped run keeps what it measured and a second
 run skips what is there.  The line also keeps every turn's loss and standard
 error, so other thresholds can be judged again without searching.
+
+``--without candidates,halving,pick,eliminate`` turns off round seven's changes
+to Gold's search (R225 candidates from the position, R226 the later first
+halving, R227 the playouts' order of places, R228 the contenders kept until
+clearly behind), to measure each step's share in one build; ``--without all``
+is round six's Gold search.
 """
 
 from __future__ import annotations
@@ -52,12 +58,31 @@ def load() -> str:
     return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
-def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") -> dict:
+#: Round seven's changes to Gold's search that ``--without`` can turn off (R225-R228), each with round six's value.
+STEPS = ("candidates", "halving", "pick", "eliminate")
+
+
+def without(steps: list[str]) -> None:
+    """Turn off round seven's ``steps`` of Gold's search in this process (round six's search for each)."""
+    from grn.games.gold import bot as gold
+
+    if "candidates" in steps:
+        gold.CANDIDATES = "greedy"
+    if "halving" in steps:
+        gold.GoldWorld.first_halving = 4
+    if "pick" in steps:
+        gold.PICK = "draw"
+    if "eliminate" in steps:
+        gold.GoldWorld.confirm_eliminates = False
+
+
+def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = ()) -> dict:
     """Analyse record ``index`` of ``game`` with both seeds; the result as a JSON-able dict.
 
     ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), two ``random``
     or ``greedy`` bots, or ``mixed``: a greedy bot and a random one, the greedy bot first in the even records.
     """
+    without(list(off))
     ruleset = games.find_ruleset(game)
     options = ruleset.parse_options(parse_options(OPTIONS[game]))
     if bot == "selfplay":
@@ -72,7 +97,7 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") 
     for seed in SEEDS:
         a = analyse(record, level=level, seed=seed)
         runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts) for t in a.turns])
-    return {"game": game, "record": index, "bot": bot, "level": level or "default", "runs": runs,
+    return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
@@ -126,12 +151,18 @@ def main() -> None:
     ap.add_argument("--bot", choices=("default", "selfplay", "random", "greedy", "mixed"), default="default",
                     help="who plays the records (default: each game's choice, R206: self-play for the tile games, "
                          "a greedy bot against a random one for Gold)")
+    ap.add_argument("--without", default="", help="round seven's changes to Gold's search to turn off: "
+                                                  f"{', '.join(STEPS)} or all (R225-R228)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     args = ap.parse_args()
     if args.summary:
         print(report([x for path in args.summary for x in _read(path)]))
         return
+    off = tuple(STEPS if args.without == "all" else [x for x in args.without.split(",") if x])
+    if any(x not in STEPS for x in off):
+        ap.error(f"--without: one of {', '.join(STEPS)} or all, not {args.without!r}")
+
     def players(game: str) -> str:
         return PLAYERS[game] if args.bot == "default" else args.bot
 
@@ -139,7 +170,7 @@ def main() -> None:
     work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i, players(g)) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(one_record, g, i, args.level, players(g)) for g, i in work]
+        futures = [pool.submit(one_record, g, i, args.level, players(g), off) for g, i in work]
         for f in as_completed(futures):
             line = f.result()
             with open(args.out, "a", encoding="utf-8") as sink:

@@ -80,12 +80,31 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
 
 def candidate_moves(worlds: Sequence[World], player: str, width: int) -> list[Decision]:
     """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
-    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
+    choice first), or the world's own list read from the position (:meth:`grn.world.World.candidates`, R225),
+    then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
     :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201)."""
-    listed = [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
+    own = worlds[0].candidates(width)
+    listed = own if own is not None else [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
     moves = listed + [d for d in worlds[0].reactions() if d not in listed]
     lead = worlds[0].lead()
-    return moves if lead is None else [lead] + [d for d in moves if d != lead]
+    if lead is None:
+        return moves
+    if own is not None:  # one decision of each effect: the lead stands for its own (R225)
+        same = worlds[0].effect(lead)
+        return [lead] + [d for d in moves if worlds[0].effect(d) != same]
+    return [lead] + [d for d in moves if d != lead]
+
+
+def with_played(world: World, candidates: list[Decision], played: Decision) -> list[Decision]:
+    """``candidates`` with the move played among them: in the place of the candidate of its effect
+    (:meth:`grn.world.World.effect`, R225), else last."""
+    if played in candidates:
+        return candidates
+    same = world.effect(played)
+    for i, d in enumerate(candidates):
+        if world.effect(d) == same:
+            return candidates[:i] + [played] + candidates[i + 1:]
+    return candidates + [played]
 
 
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
@@ -113,9 +132,11 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     rng = random.Random(seed)
     rounds = 0
     searcher = player if opponents else None
+    first_halving = FIRST_HALVING
     while alive:
         world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
         depth = world.horizon if horizon is None else horizon
+        first_halving = world.first_halving  # R226: the game's own, 4 by default
         playout_seed = rng.getrandbits(64)
         for d in alive:
             branch = world.copy()
@@ -130,7 +151,7 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
             break
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
-        if rounds >= FIRST_HALVING and rounds & (rounds - 1) == 0 and len(alive) > 2:
+        if rounds >= first_halving and rounds & (rounds - 1) == 0 and len(alive) > 2:
             ranked = sorted(alive, key=lambda d: -sum(samples[d]) / len(samples[d]))
             survivors = set(ranked[:max(2, (len(ranked) + 1) // 2)]) | (kept & set(alive))
             alive = [d for d in alive if d in survivors]
@@ -144,4 +165,4 @@ def best_of(estimates: Sequence[Estimate]) -> Estimate:
     return max(finalists, key=lambda e: e.mean)
 
 
-__all__ = ["Estimate", "candidate_moves", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]
+__all__ = ["Estimate", "candidate_moves", "with_played", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]
