@@ -253,9 +253,10 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     played = ruleset.decision_of(engine, turn.actions)
     seed = random.Random(f"{settings.seed}:{turn.number}")
     worlds = make_worlds(ruleset, engine, hand, seed, ruleset.greedy_samples)
-    candidates = with_played(worlds[0], candidate_moves(worlds, player, settings.width), played)
+    # R225, R226: the game may read the candidates from the position and race them longer before halving
+    candidates = with_played(worlds[0], candidate_moves(worlds, player, settings.width, from_position=True), played)
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
-                         seconds=settings.seconds, keep=[played])
+                         seconds=settings.seconds, keep=[played], first_halving=worlds[0].first_halving)
     own = estimates[candidates.index(played)]
     best = own
     confirm_seed = seed.getrandbits(64)

@@ -56,7 +56,7 @@ class World:
     #: instead of the leader of its first batch alone (R181): for a game whose contenders differ by less than
     #: the first batch can tell apart, and whose thresholds are as close as that.
     confirm_eliminates: bool = False
-    #: Rounds a search's race plays every candidate before its first halving (R226): the default 4 suits
+    #: Rounds an analysis's race plays every candidate before its first halving (R226): the default 4 suits
     #: playouts whose differences are small against the game's thresholds; a game whose single playouts spread
     #: wider than a move worth a mistake raises it, so that noise does not drop that move.
     first_halving: int = 4
@@ -123,7 +123,7 @@ class World:
         return [(r, d) for r, _, d in ranked[:limit]]
 
     def candidates(self, width: int) -> list[Decision] | None:
-        """The decisions a search weighs, read from the position alone (R225): the same list whatever the seed,
+        """The decisions an analysis weighs, read from the position alone (R225): the same list whatever the seed,
         the ``width`` best first, one of each set of decisions :meth:`effect` calls the same.  Default ``None``:
         the search ranks :meth:`shortlist` by the greedy bot's value over its own sampled worlds."""
         return None

@@ -60,7 +60,7 @@ def test_gold_candidates_are_read_from_the_position_not_the_seed(at, one, two):
     lists = []
     for seed in (one, two):
         worlds = make_worlds(GOLD, engine, (), random.Random(seed), GOLD.greedy_samples)
-        lists.append(candidate_moves(worlds, engine.current_player, 8))
+        lists.append(candidate_moves(worlds, engine.current_player, 8, from_position=True))
     assert lists[0] == lists[1]
     world = make_worlds(GOLD, engine, (), random.Random(one), 1)[0]
     effects = [world.effect(d) for d in lists[0]]
@@ -79,7 +79,7 @@ def test_two_miners_of_one_value_and_owner_are_one_candidate_and_the_move_played
     assert world.effect(red_carries) == world.effect(yellow_carries)
     assert world.effect(("a1", "a2")) == world.effect(("b1", "b2"))  # two turns that change nothing
     assert world.effect(red_carries) != world.effect(("a1", "b2"))  # the gold 2, not the 3
-    candidates = candidate_moves([world], engine.current_player, 8)
+    candidates = candidate_moves([world], engine.current_player, 8, from_position=True)
     assert candidates[0] == red_carries  # the lead: the best gold carried out
     assert yellow_carries not in candidates
     played = GOLD.decision_of(engine, turn.actions)
@@ -145,7 +145,7 @@ def test_the_hooks_defaults_leave_the_toy_game_as_it_was():
         engine.heap = 9
         world = NIM.determinise(engine, random.Random(1))
         assert world.candidates(8) is None and world.effect((Take(2),)) == (Take(2),)
-        candidates = candidate_moves([world], engine.current_player, 2)
+        candidates = candidate_moves([world], engine.current_player, 2, from_position=True)
         assert with_played(world, candidates, (Take(4),)) == candidates + [(Take(4),)]  # no effect merges
         # the race halves at round 4 by default: a candidate dropped there ran 4 rounds
         estimates = evaluate(NIM, engine, (), [(Take(1),), (Take(2),), (Take(3),)], seed=1, playouts=60)
@@ -161,8 +161,26 @@ def test_the_hooks_defaults_leave_the_toy_game_as_it_was():
 def test_gold_races_every_candidate_sixteen_worlds_before_it_halves():
     turn, engine = POSITIONS[4]
     world = make_worlds(GOLD, engine, (), random.Random(1), 1)[0]
-    candidates = candidate_moves([world], engine.current_player, 8)
+    candidates = candidate_moves([world], engine.current_player, 8, from_position=True)
     assert len(candidates) > 2
-    estimates = evaluate(GOLD, engine, (), candidates, seed=1, playouts=40 * len(candidates))
+    estimates = evaluate(GOLD, engine, (), candidates, seed=1, playouts=40 * len(candidates),
+                         first_halving=world.first_halving)
     assert min(e.playouts for e in estimates) == 16  # none dropped before
     assert max(e.playouts for e in estimates) > 16  # then the race halves
+    # the mcts bot's race (no first_halving given) halves at 4 rounds, as before: its strength was measured so
+    estimates = evaluate(GOLD, engine, (), candidates, seed=1, playouts=40 * len(candidates))
+    assert min(e.playouts for e in estimates) == 4
+
+
+def test_a_turn_whose_two_seeds_named_different_bests_now_names_one():
+    # Record 19 of the bench's mixed records (deal 119), turn 39: the player turns a remembered gold 4 with an
+    # unseen card though their own yellow miner 4 (f2) could carry it out.  Round six's search named the gold 3
+    # and an unseen card as best with seed 1 (0.25 points lost: no judgement; its greedy ranking over its own
+    # deals and its halving at 4 worlds had dropped the carry) and the carry with seed 2 (2.9: a mistake).
+    # Now both seeds weigh the same candidates and keep the contenders until one is clearly behind.
+    record = _mixed_record(19)
+    runs = [analyse(record, seed=seed, only=[39]).turns[0] for seed in (1, 2)]
+    for t in runs:
+        assert t.played_words == "turn over e4 (gold 4) and a card not seen yet"
+        assert t.best_words == "turn over f2 (yellow miner 4) and e4 (gold 4)", t
+        assert 2.0 < t.points_lost < 3.5

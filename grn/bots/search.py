@@ -78,12 +78,14 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
     return [ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand) for _ in range(count)]
 
 
-def candidate_moves(worlds: Sequence[World], player: str, width: int) -> list[Decision]:
+def candidate_moves(worlds: Sequence[World], player: str, width: int, *,
+                    from_position: bool = False) -> list[Decision]:
     """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
-    choice first), or the world's own list read from the position (:meth:`grn.world.World.candidates`, R225),
-    then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
-    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201)."""
-    own = worlds[0].candidates(width)
+    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
+    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201).  With ``from_position`` (an
+    analysis, R225) the world's own list read from the position (:meth:`grn.world.World.candidates`) replaces
+    the greedy ranking when the world gives one."""
+    own = worlds[0].candidates(width) if from_position else None
     listed = own if own is not None else [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
     moves = listed + [d for d in worlds[0].reactions() if d not in listed]
     lead = worlds[0].lead()
@@ -110,14 +112,16 @@ def with_played(world: World, candidates: list[Decision], played: Decision) -> l
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
-             opponents: bool = False) -> list[Estimate]:
+             opponents: bool = False, first_halving: int = FIRST_HALVING) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.ruleset.Ruleset.hand_of`); ``seed`` makes the
     result reproducible (with a playout budget; a time budget depends on the machine's speed).  With
     ``opponents`` the playouts play the other players' turns by the world's model of them
     (:meth:`grn.world.World.opponent_move`: a bot facing a known kind of player, R200), else as the player
-    to move plays (an analysis judges a player against any opponent).  Returns one
+    to move plays (an analysis judges a player against any opponent).  The race halves the candidates first
+    after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.world.World.first_halving`,
+    R226), then at every power of two.  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:
@@ -132,11 +136,9 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     rng = random.Random(seed)
     rounds = 0
     searcher = player if opponents else None
-    first_halving = FIRST_HALVING
     while alive:
         world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
         depth = world.horizon if horizon is None else horizon
-        first_halving = world.first_halving  # R226: the game's own, 4 by default
         playout_seed = rng.getrandbits(64)
         for d in alive:
             branch = world.copy()
