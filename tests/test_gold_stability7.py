@@ -13,13 +13,15 @@ import random
 from collections import Counter
 from itertools import permutations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from grn import games
 from grn.analysis import Thresholds, analyse, analyse_turn, replay, settings_for
 from grn.bots import GreedyBot, RandomBot
 from grn.bots.arena import new_game, play_game
-from grn.bots.search import candidate_moves, evaluate, make_worlds, with_played
+from grn.bots.confirm import _close, confirm_loss
+from grn.bots.search import Estimate, candidate_moves, evaluate, make_worlds, with_played
 from grn.games.gold.bot import GoldWorld, PlaceOrder, _pair_worth, expected_worth
 from grn.notation import parse
 from grn.record import Turn
@@ -37,6 +39,12 @@ TWIN_MINERS = """[Game "gold"]
 2. green b1=G3 b2=G2
 3. red a2=yellow4 b1=G3 score red=3 green=0
 """
+
+
+def _heap(stones: int):
+    header, engine = new_game(NIM, 2, 1)
+    engine.heap = stones
+    return engine
 
 
 def _mixed_record(index: int):
@@ -172,15 +180,46 @@ def test_gold_races_every_candidate_sixteen_worlds_before_it_halves():
     assert min(e.playouts for e in estimates) == 4
 
 
-def test_a_turn_whose_two_seeds_named_different_bests_now_names_one():
-    # Record 19 of the bench's mixed records (deal 119), turn 39: the player turns a remembered gold 4 with an
-    # unseen card though their own yellow miner 4 (f2) could carry it out.  Round six's search named the gold 3
-    # and an unseen card as best with seed 1 (0.25 points lost: no judgement; its greedy ranking over its own
-    # deals and its halving at 4 worlds had dropped the carry) and the carry with seed 2 (2.9: a mistake).
-    # Now both seeds weigh the same candidates and keep the contenders until one is clearly behind.
-    record = _mixed_record(19)
-    runs = [analyse(record, seed=seed, only=[39]).turns[0] for seed in (1, 2)]
+@pytest.mark.parametrize("index, turn, played, best", [
+    # Record 19 (deal 119), turn 39: the player turns a remembered gold 4 with an unseen card though their own
+    # yellow miner 4 could carry it out.  Round six named "the gold 3 and an unseen card" as best with seed 1
+    # (0.25 points lost, no judgement: its greedy ranking over its own deals and its halving at 4 worlds had
+    # dropped the carry) and the carry with seed 2 (2.9, a mistake).  R225, R226, R228.
+    (19, 39, "turn over e4 (gold 4) and a card not seen yet", "turn over f2 (yellow miner 4) and e4 (gold 4)"),
+    # Record 6 (deal 106), turn 46: green risks its miner 4 on an unseen card instead of carrying out the gold 4
+    # it remembers.  With R225-R228 alone seed 2's race still dropped the carry after 16 worlds (its playouts
+    # carry the gold next turn anyway, so the race saw little between them) and measured 2.0 against "the gold
+    # 4 and an unseen card"; seed 1 measured 4.1 against the carry.  The lead now runs the whole race (R229).
+    (6, 46, "turn over d3 (green miner 4) and a card not seen yet", "turn over d3 (green miner 4) and a7 (gold 4)"),
+])
+def test_a_turn_whose_two_seeds_named_different_bests_now_names_one(index, turn, played, best):
+    record = _mixed_record(index)
+    runs = [analyse(record, seed=seed, only=[turn]).turns[0] for seed in (1, 2)]
     for t in runs:
-        assert t.played_words == "turn over e4 (gold 4) and a card not seen yet"
-        assert t.best_words == "turn over f2 (yellow miner 4) and e4 (gold 4)", t
-        assert 2.0 < t.points_lost < 3.5
+        assert t.played_words == played
+        assert t.best_words == best, t
+        assert t.judgement == "mistake", t
+
+
+def test_a_contender_goes_on_until_it_is_clearly_behind_the_leader():
+    # R228: _close keeps a contender whose paired difference from the leader is within z standard errors
+    lead = Estimate("a", 2.0, 0.1, 6, (1.0, 2.0, 3.0, 1.0, 2.0, 3.0))
+    tied = Estimate("b", 1.9, 0.1, 6, (1.0, 2.0, 2.5, 1.0, 2.0, 3.0))
+    behind = Estimate("c", -3.0, 0.1, 6, (-4.0, -3.0, -2.0, -4.0, -3.0, -2.0))
+    assert _close(lead, tied, 2.0) and not _close(lead, behind, 2.0)
+    games.register(NIM)
+    try:
+        engine = _heap(12)
+        played, rivals = (Take(2),), [(Take(1),), (Take(3),)]
+        kw = dict(seed=5, rounds=10, max_rounds=80, z=2.0)
+        first = confirm_loss(NIM, engine, (), rivals, played, boundaries=(100.0,), **kw)
+        # a threshold on the loss keeps the rounds doubling; with ``eliminate`` a contender not clearly behind
+        # the leader plays every batch too, so the confirmation plays more than the leader and the move played
+        near = confirm_loss(NIM, engine, (), rivals, played, boundaries=(first.lost,), eliminate=True, **kw)
+        plain = confirm_loss(NIM, engine, (), rivals, played, boundaries=(first.lost,), **kw)
+        assert plain.playouts == 3 * 10 + 2 * (plain.rounds - 10)
+        assert near.playouts > 3 * 10 + 2 * (near.rounds - 10)  # a contender close to the leader went on
+        assert near.best.decision in rivals and near.played.decision == played
+        assert near.best.playouts == near.rounds  # the leader played every batch
+    finally:
+        games.unregister("nim")
