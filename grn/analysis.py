@@ -255,7 +255,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     worlds = make_worlds(ruleset, engine, hand, seed, ruleset.greedy_samples)
     # R225, R226: the game may read the candidates from the position and race them longer before halving
     candidates = with_played(worlds[0], candidate_moves(worlds, player, settings.width, from_position=True), played)
-    # R229: the world's lead (the playout player's own turn, R201) runs the whole race beside the move played, so
+    # R226: the world's lead (the playout player's own turn, R201) runs the whole race beside the move played, so
     # that it contends again whatever the race's first worlds say of it
     lead = worlds[0].lead()
     kept = [played] if lead is None or lead not in candidates else [played, lead]

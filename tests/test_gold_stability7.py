@@ -2,7 +2,7 @@
 
 R225: the candidates come from the position (every turn of its own effect, ranked by its exact expected worth),
 not from the greedy bot's ranking over the run's own sampled deals; turns of one effect are one candidate.
-R226: Gold's race plays every candidate in 16 worlds before it halves.  R227: a playout turns the unseen places in
+R226: Gold's race plays every candidate in 16 worlds before it halves, and the lead runs it whole.  R227: a playout turns the unseen places in
 an order drawn with its world, the same in every branch of that world.  The hooks have defaults that leave the
 other games (and the toy game) as they were.
 """
@@ -189,7 +189,7 @@ def test_gold_races_every_candidate_sixteen_worlds_before_it_halves():
     # Record 6 (deal 106), turn 46: green risks its miner 4 on an unseen card instead of carrying out the gold 4
     # it remembers.  With R225-R228 alone seed 2's race still dropped the carry after 16 worlds (its playouts
     # carry the gold next turn anyway, so the race saw little between them) and measured 2.0 against "the gold
-    # 4 and an unseen card"; seed 1 measured 4.1 against the carry.  The lead now runs the whole race (R229).
+    # 4 and an unseen card"; seed 1 measured 4.1 against the carry.  The lead now runs the whole race (R226).
     (6, 46, "turn over d3 (green miner 4) and a card not seen yet", "turn over d3 (green miner 4) and a7 (gold 4)"),
 ])
 def test_a_turn_whose_two_seeds_named_different_bests_now_names_one(index, turn, played, best):
