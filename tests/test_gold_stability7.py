@@ -1,10 +1,11 @@
-"""Gold's analysis weighs the same turns whatever its seed (issue 21, stability round seven: R225-R227).
+"""Gold's analysis weighs the same turns whatever its seed (issue 21, stability round seven: R225-R228).
 
-R225: the candidates come from the position (every turn of its own effect, ranked by its exact expected worth),
-not from the greedy bot's ranking over the run's own sampled deals; turns of one effect are one candidate.
-R226: Gold's race plays every candidate in 16 worlds before it halves, and the lead runs it whole.  R227: a playout turns the unseen places in
-an order drawn with its world, the same in every branch of that world.  The hooks have defaults that leave the
-other games (and the toy game) as they were.
+R225: the candidates come from the position (every turn of its own effect, ranked by its exact expected
+worth), not from the greedy bot's ranking over the run's own sampled deals; turns of one effect are one
+candidate.  R226: Gold's race plays every candidate in 16 worlds before it halves, and the lead runs it whole.
+R227: a playout turns the unseen places in an order drawn with its world, the same in every branch of that
+world.  R228: the confirmation keeps a contender until it is clearly behind the leader.  The hooks have
+defaults that leave the other games (and the toy game) as they were.
 """
 
 from __future__ import annotations
