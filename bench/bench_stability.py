@@ -23,7 +23,11 @@ error, so other thresholds can be judged again without searching.
 to Gold's search (R225 candidates from the position, R226 the later first
 halving, R227 the playouts' order of places, R228 the contenders kept until
 clearly behind), to measure each step's share in one build; ``--without all``
-is round six's Gold search.
+is round six's Gold search.  ``--summary FILE --rejudge`` judges every stored
+turn's loss and standard error again by the game's rule now (R229: Gold judges
+a mistake only when it is clearly past the threshold): the sampling does not
+depend on the rule, so this is what a run with the rule gives, to the stored
+rounding of two decimals.
 """
 
 from __future__ import annotations
@@ -31,18 +35,20 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grn import games  # noqa: E402
-from grn.analysis import agreement, analyse  # noqa: E402
+from grn.analysis import agreement, analyse, ruleset_thresholds  # noqa: E402
 from grn.bots import GreedyBot, RandomBot  # noqa: E402
-from grn.bots.arena import play_game  # noqa: E402
+from grn.bots.arena import new_game, play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
 
@@ -101,16 +107,29 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
-def per_game(lines: list[dict]) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
+def rejudge(game: str) -> Callable[[list], str | None]:
+    """A turn's judgement (from a stored ``[turn, lost, se, ...]``) by ``game``'s rule now: its thresholds, and
+    whether it asks for a loss clearly past them (R229, :attr:`grn.world.World.judged_when_clear`)."""
+    ruleset = games.find_ruleset(game)
+    options = ruleset.parse_options(parse_options(OPTIONS[game]))
+    _, engine = new_game(ruleset, 2, 100, options)
+    clear = ruleset.determinise(engine, random.Random(0)).judged_when_clear
+    thresholds = ruleset_thresholds(ruleset)
+    return lambda t: thresholds.judge(t[1], t[2], clear)
+
+
+def per_game(lines: list[dict], again: bool = False) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
     """Per game and players: (records, moves judged mistake or worse by both runs, by either, judgements of
-    mistake or worse made by the two runs together, cpu seconds per record)."""
+    mistake or worse made by the two runs together, cpu seconds per record); ``again``: judged by the game's
+    rule now (:func:`rejudge`), not as stored."""
     out = {}
     for game in GAMES:
+        judged = rejudge(game) if again else (lambda t: t[3])
         for bot in sorted({x.get("bot", "selfplay") for x in lines if x["game"] == game}):
             mine = [x for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot]
             both = either = made = 0
             for x in mine:
-                b, e, m = agreement(*([(t[0], t[3]) for t in run] for run in x["runs"]))
+                b, e, m = agreement(*([(t[0], judged(t)) for t in run] for run in x["runs"]))
                 both, either, made = both + b, either + e, made + m
             out[game, bot] = (len(mine), both, either, made, sum(x["cpu"] for x in mine) / len(mine))
     return out
@@ -124,9 +143,9 @@ def playouts(lines: list[dict], game: str, bot: str) -> float:
     return sum(counts) / len(counts) if counts else 0.0
 
 
-def report(lines: list[dict]) -> str:
+def report(lines: list[dict], again: bool = False) -> str:
     rows = []
-    for (game, bot), (records, both, either, made, cpu) in per_game(lines).items():
+    for (game, bot), (records, both, either, made, cpu) in per_game(lines, again).items():
         share = both / either if either else 1.0
         shared = 2 * both / made if made else 1.0
         rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
@@ -155,9 +174,11 @@ def main() -> None:
                                                   f"{', '.join(STEPS)} or all (R225-R228)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
+    ap.add_argument("--rejudge", action="store_true", help="with --summary: judge the stored losses by each "
+                                                             "game's rule now (R229)")
     args = ap.parse_args()
     if args.summary:
-        print(report([x for path in args.summary for x in _read(path)]))
+        print(report([x for path in args.summary for x in _read(path)], args.rejudge))
         return
     off = tuple(STEPS if args.without == "all" else [x for x in args.without.split(",") if x])
     if any(x not in STEPS for x in off):
