@@ -23,11 +23,11 @@ error, so other thresholds can be judged again without searching.
 to Gold's search (R225 candidates from the position, R226 the later first
 halving, R227 the playouts' order of places, R228 the contenders kept until
 clearly behind), to measure each step's share in one build; ``--without all``
-is round six's Gold search.  ``--summary FILE --rejudge`` judges every stored
-turn's loss and standard error again by the game's rule now (R229: Gold judges
-a mistake only when it is clearly past the threshold): the sampling does not
-depend on the rule, so this is what a run with the rule gives, to the stored
-rounding of two decimals.
+is round six's Gold search.  ``--summary FILE --clear`` judges every stored
+turn's loss and standard error again with a mistake or a blunder only where the
+loss's lower bound (loss - z × standard error) passes the threshold (the rule
+R229 measured and did not adopt): the sampling does not depend on the rule, so
+this is what a run with it gives, to the stored rounding of two decimals.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -48,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 from grn import games  # noqa: E402
 from grn.analysis import agreement, analyse, ruleset_thresholds  # noqa: E402
 from grn.bots import GreedyBot, RandomBot  # noqa: E402
-from grn.bots.arena import new_game, play_game  # noqa: E402
+from grn.bots.arena import play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
 
@@ -107,24 +106,20 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
-def rejudge(game: str) -> Callable[[list], str | None]:
-    """A turn's judgement (from a stored ``[turn, lost, se, ...]``) by ``game``'s rule now: its thresholds, and
-    whether it asks for a loss clearly past them (R229, :attr:`grn.world.World.judged_when_clear`)."""
-    ruleset = games.find_ruleset(game)
-    options = ruleset.parse_options(parse_options(OPTIONS[game]))
-    _, engine = new_game(ruleset, 2, 100, options)
-    clear = ruleset.determinise(engine, random.Random(0)).judged_when_clear
-    thresholds = ruleset_thresholds(ruleset)
-    return lambda t: thresholds.judge(t[1], t[2], clear)
+def clear_judge(game: str) -> Callable[[list], str | None]:
+    """A turn's judgement (from a stored ``[turn, lost, se, ...]``) with ``game``'s thresholds on the loss's
+    lower bound (:meth:`grn.analysis.Thresholds.judge` with ``clear``, R229)."""
+    thresholds = ruleset_thresholds(games.find_ruleset(game))
+    return lambda t: thresholds.judge(t[1], t[2], True)
 
 
 def per_game(lines: list[dict], again: bool = False) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
     """Per game and players: (records, moves judged mistake or worse by both runs, by either, judgements of
-    mistake or worse made by the two runs together, cpu seconds per record); ``again``: judged by the game's
-    rule now (:func:`rejudge`), not as stored."""
+    mistake or worse made by the two runs together, cpu seconds per record); ``again``: judged on the lower
+    bound (:func:`clear_judge`), not as stored."""
     out = {}
     for game in GAMES:
-        judged = rejudge(game) if again else (lambda t: t[3])
+        judged = clear_judge(game) if again else (lambda t: t[3])
         for bot in sorted({x.get("bot", "selfplay") for x in lines if x["game"] == game}):
             mine = [x for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot]
             both = either = made = 0
@@ -174,11 +169,11 @@ def main() -> None:
                                                   f"{', '.join(STEPS)} or all (R225-R228)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
-    ap.add_argument("--rejudge", action="store_true", help="with --summary: judge the stored losses by each "
-                                                             "game's rule now (R229)")
+    ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
+                                                           "bound (R229's measure)")
     args = ap.parse_args()
     if args.summary:
-        print(report([x for path in args.summary for x in _read(path)], args.rejudge))
+        print(report([x for path in args.summary for x in _read(path)], args.clear))
         return
     off = tuple(STEPS if args.without == "all" else [x for x in args.without.split(",") if x])
     if any(x not in STEPS for x in off):

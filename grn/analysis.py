@@ -55,8 +55,8 @@ class Thresholds:
     def judge(self, lost: float, se: float, clear: bool = False) -> str | None:
         """The judgement of a move that lost ``lost`` ± ``se`` points (None: not judged).
 
-        With ``clear`` (R229) a mistake or a blunder needs the loss's lower bound ``lost - z × se`` past its
-        threshold, not the loss alone: a loss within its uncertainty of the threshold is judged below it.
+        With ``clear`` a mistake or a blunder needs the loss's lower bound ``lost - z × se`` past its threshold,
+        not the loss alone (the rule R229 measured and did not adopt: ``bench/bench_stability.py --clear``).
         """
         if lost <= self.z * se:
             return None  # not clearly apart from the best move
@@ -283,7 +283,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
             best, own, lost, lost_se = again.best, again.played, again.lost, again.se
         else:
             best = own = again.played  # the move played measures as well as any contender: it is the best found
-    judgement = thresholds.judge(lost, lost_se, worlds[0].judged_when_clear)  # R229: a game may ask for a clear loss
+    judgement = thresholds.judge(lost, lost_se)
     best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
     played_text = _text(turn.actions, ruleset)
     return TurnAnalysis(

@@ -56,10 +56,6 @@ class World:
     #: instead of the leader of its first batch alone (R181): for a game whose contenders differ by less than
     #: the first batch can tell apart, and whose thresholds are as close as that.
     confirm_eliminates: bool = False
-    #: Whether an analysis judges a loss a mistake or a blunder only when it is past the threshold by ``z``
-    #: standard errors (R229: on the lower bound of its interval), so that a loss the confirmation could not
-    #: settle either side of the threshold is judged below it in every run; default: the loss itself (R180).
-    judged_when_clear: bool = False
     #: Rounds an analysis's race plays every candidate before its first halving (R226): the default 4 suits
     #: playouts whose differences are small against the game's thresholds; a game whose single playouts spread
     #: wider than a move worth a mistake raises it, so that noise does not drop that move.

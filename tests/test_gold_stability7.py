@@ -226,13 +226,12 @@ def test_a_contender_goes_on_until_it_is_clearly_behind_the_leader():
         games.unregister("nim")
 
 
-def test_gold_judges_a_mistake_only_when_the_loss_is_clearly_past_the_threshold():
-    # R229: a loss within z standard errors of the mistake or the blunder threshold is judged below it, so two
-    # runs whose losses straddle 2.5 (2.4 ± 0.2 and 2.6 ± 0.2, a coin toss before) both call it an inaccuracy
+def test_the_lower_bound_rule_judges_a_loss_straddling_the_threshold_below_it():
+    # R229 measured this rule (bench_stability.py --clear) and did not adopt it: a loss within z standard errors
+    # of the mistake or the blunder threshold is judged below it; the default judges the loss itself
     t = Thresholds(1.0, 2.5, 5.0)
-    assert [t.judge(x, 0.2) for x in (2.4, 2.6)] == ["inaccuracy", "mistake"]  # the rule of the other games
+    assert [t.judge(x, 0.2) for x in (2.4, 2.6)] == ["inaccuracy", "mistake"]
     assert [t.judge(x, 0.2, clear=True) for x in (2.4, 2.6)] == ["inaccuracy", "inaccuracy"]
     assert t.judge(2.95, 0.2, clear=True) == "mistake" and t.judge(5.3, 0.2, clear=True) == "mistake"
     assert t.judge(5.5, 0.2, clear=True) == "blunder"
     assert t.judge(0.3, 0.2, clear=True) is None  # not apart from the best move: no judgement, as before
-    assert World.judged_when_clear is False and GoldWorld.judged_when_clear is True

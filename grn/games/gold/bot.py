@@ -68,7 +68,6 @@ class GoldWorld(World):
     horizon = 20
     confirm_scale = 2  # R205: Gold's playouts are noisy against its thresholds of 2.5 and 5 points
     confirm_eliminates = True  # R228: a gold 3 and a gold 4 carried out are a point apart, a mistake 2.5
-    judged_when_clear = True  # R229: a loss within its error of 2.5 is a coin toss between two runs
     first_halving = 16  # R226: the difference of two turns spreads some 5 points a world, a mistake is 2.5
 
     def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card],
