@@ -75,6 +75,7 @@ def without(steps: list[str]) -> None:
         gold.CANDIDATES = "greedy"
     if "halving" in steps:
         gold.GoldWorld.first_halving = 4
+        gold.GoldWorld.race_keeps_lead = False
     if "pick" in steps:
         gold.PICK = "draw"
     if "eliminate" in steps:

@@ -260,9 +260,9 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     worlds = make_worlds(ruleset, engine, hand, seed, ruleset.greedy_samples)
     # R225, R226: the game may read the candidates from the position and race them longer before halving
     candidates = with_played(worlds[0], candidate_moves(worlds, player, settings.width, from_position=True), played)
-    # R226: the world's lead (the playout player's own turn, R201) runs the whole race beside the move played, so
-    # that it contends again whatever the race's first worlds say of it
-    lead = worlds[0].lead()
+    # R226: a game's lead (the playout player's own turn, R201) may run the whole race beside the move played,
+    # so that it contends again whatever the race's first worlds say of it
+    lead = worlds[0].lead() if worlds[0].race_keeps_lead else None
     kept = [played] if lead is None or lead not in candidates else [played, lead]
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
                          seconds=settings.seconds, keep=kept, first_halving=worlds[0].first_halving)

@@ -60,6 +60,9 @@ class World:
     #: playouts whose differences are small against the game's thresholds; a game whose single playouts spread
     #: wider than a move worth a mistake raises it, so that noise does not drop that move.
     first_halving: int = 4
+    #: Whether an analysis's race keeps the world's :meth:`lead` to its end beside the move played (R226), so
+    #: that it always contends again; default: the move played alone.
+    race_keeps_lead: bool = False
 
     def __init__(self, ruleset: Any, engine: Engine) -> None:
         self.ruleset = ruleset

@@ -68,6 +68,7 @@ class GoldWorld(World):
     horizon = 20
     confirm_scale = 2  # R205: Gold's playouts are noisy against its thresholds of 2.5 and 5 points
     confirm_eliminates = True  # R228: a gold 3 and a gold 4 carried out are a point apart, a mistake 2.5
+    race_keeps_lead = True  # R226: a plain carry must contend, whatever 16 worlds say of it
     first_halving = 16  # R226: the difference of two turns spreads some 5 points a world, a mistake is 2.5
 
     def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card],
