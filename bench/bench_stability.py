@@ -18,6 +18,16 @@ beside it, as are the turns' playouts (the cost of the confirmation).  Every ana
 with both runs' turns), so a stopped run keeps what it measured and a second
 run skips what is there.  The line also keeps every turn's loss and standard
 error, so other thresholds can be judged again without searching.
+
+``--without candidates,halving,pick,eliminate`` turns off round seven's changes
+to Gold's search (R225 candidates from the position, R226 the later first
+halving, R227 the playouts' order of places, R228 the contenders kept until
+clearly behind), to measure each step's share in one build; ``--without all``
+is round six's Gold search.  ``--summary FILE --clear`` judges every stored
+turn's loss and standard error again with a mistake or a blunder only where the
+loss's lower bound (loss - z × standard error) passes the threshold (the rule
+R229 measured and did not adopt): the sampling does not depend on the rule, so
+this is what a run with it gives, to the stored rounding of two decimals.
 """
 
 from __future__ import annotations
@@ -29,12 +39,13 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grn import games  # noqa: E402
-from grn.analysis import agreement, analyse  # noqa: E402
+from grn.analysis import agreement, analyse, ruleset_thresholds  # noqa: E402
 from grn.bots import GreedyBot, RandomBot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
@@ -52,12 +63,32 @@ def load() -> str:
     return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
-def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") -> dict:
+#: Round seven's changes to Gold's search that ``--without`` can turn off (R225-R228), each with round six's value.
+STEPS = ("candidates", "halving", "pick", "eliminate")
+
+
+def without(steps: list[str]) -> None:
+    """Turn off round seven's ``steps`` of Gold's search in this process (round six's search for each)."""
+    from grn.games.gold import bot as gold
+
+    if "candidates" in steps:
+        gold.CANDIDATES = "greedy"
+    if "halving" in steps:
+        gold.GoldWorld.first_halving = 4
+        gold.GoldWorld.race_keeps_lead = False
+    if "pick" in steps:
+        gold.PICK = "draw"
+    if "eliminate" in steps:
+        gold.GoldWorld.confirm_eliminates = False
+
+
+def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = ()) -> dict:
     """Analyse record ``index`` of ``game`` with both seeds; the result as a JSON-able dict.
 
     ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), two ``random``
     or ``greedy`` bots, or ``mixed``: a greedy bot and a random one, the greedy bot first in the even records.
     """
+    without(list(off))
     ruleset = games.find_ruleset(game)
     options = ruleset.parse_options(parse_options(OPTIONS[game]))
     if bot == "selfplay":
@@ -72,20 +103,29 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay") 
     for seed in SEEDS:
         a = analyse(record, level=level, seed=seed)
         runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts) for t in a.turns])
-    return {"game": game, "record": index, "bot": bot, "level": level or "default", "runs": runs,
+    return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
-def per_game(lines: list[dict]) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
+def clear_judge(game: str) -> Callable[[list], str | None]:
+    """A turn's judgement (from a stored ``[turn, lost, se, ...]``) with ``game``'s thresholds on the loss's
+    lower bound (:meth:`grn.analysis.Thresholds.judge` with ``clear``, R229)."""
+    thresholds = ruleset_thresholds(games.find_ruleset(game))
+    return lambda t: thresholds.judge(t[1], t[2], True)
+
+
+def per_game(lines: list[dict], again: bool = False) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
     """Per game and players: (records, moves judged mistake or worse by both runs, by either, judgements of
-    mistake or worse made by the two runs together, cpu seconds per record)."""
+    mistake or worse made by the two runs together, cpu seconds per record); ``again``: judged on the lower
+    bound (:func:`clear_judge`), not as stored."""
     out = {}
     for game in GAMES:
+        judged = clear_judge(game) if again else (lambda t: t[3])
         for bot in sorted({x.get("bot", "selfplay") for x in lines if x["game"] == game}):
             mine = [x for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot]
             both = either = made = 0
             for x in mine:
-                b, e, m = agreement(*([(t[0], t[3]) for t in run] for run in x["runs"]))
+                b, e, m = agreement(*([(t[0], judged(t)) for t in run] for run in x["runs"]))
                 both, either, made = both + b, either + e, made + m
             out[game, bot] = (len(mine), both, either, made, sum(x["cpu"] for x in mine) / len(mine))
     return out
@@ -99,9 +139,9 @@ def playouts(lines: list[dict], game: str, bot: str) -> float:
     return sum(counts) / len(counts) if counts else 0.0
 
 
-def report(lines: list[dict]) -> str:
+def report(lines: list[dict], again: bool = False) -> str:
     rows = []
-    for (game, bot), (records, both, either, made, cpu) in per_game(lines).items():
+    for (game, bot), (records, both, either, made, cpu) in per_game(lines, again).items():
         share = both / either if either else 1.0
         shared = 2 * both / made if made else 1.0
         rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
@@ -126,12 +166,20 @@ def main() -> None:
     ap.add_argument("--bot", choices=("default", "selfplay", "random", "greedy", "mixed"), default="default",
                     help="who plays the records (default: each game's choice, R206: self-play for the tile games, "
                          "a greedy bot against a random one for Gold)")
+    ap.add_argument("--without", default="", help="round seven's changes to Gold's search to turn off: "
+                                                  f"{', '.join(STEPS)} or all (R225-R228)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
+    ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
+                                                           "bound (R229's measure)")
     args = ap.parse_args()
     if args.summary:
-        print(report([x for path in args.summary for x in _read(path)]))
+        print(report([x for path in args.summary for x in _read(path)], args.clear))
         return
+    off = tuple(STEPS if args.without == "all" else [x for x in args.without.split(",") if x])
+    if any(x not in STEPS for x in off):
+        ap.error(f"--without: one of {', '.join(STEPS)} or all, not {args.without!r}")
+
     def players(game: str) -> str:
         return PLAYERS[game] if args.bot == "default" else args.bot
 
@@ -139,7 +187,7 @@ def main() -> None:
     work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i, players(g)) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(one_record, g, i, args.level, players(g)) for g, i in work]
+        futures = [pool.submit(one_record, g, i, args.level, players(g), off) for g, i in work]
         for f in as_completed(futures):
             line = f.result()
             with open(args.out, "a", encoding="utf-8") as sink:

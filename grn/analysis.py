@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterable, Sequence
 from grn import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.bots.confirm import Confirmation, confirm_loss
-from grn.bots.search import Estimate, candidate_moves, evaluate, make_worlds
+from grn.bots.search import Estimate, candidate_moves, evaluate, make_worlds, with_played
 from grn.engine import Engine
 from grn.errors import IllegalAction
 from grn.evalnote import JUDGEMENTS, EvalNote
@@ -52,13 +52,18 @@ class Thresholds:
         if self.z < 0:
             raise ValueError("z must not be negative")
 
-    def judge(self, lost: float, se: float) -> str | None:
-        """The judgement of a move that lost ``lost`` ± ``se`` points (None: not judged)."""
+    def judge(self, lost: float, se: float, clear: bool = False) -> str | None:
+        """The judgement of a move that lost ``lost`` ± ``se`` points (None: not judged).
+
+        With ``clear`` a mistake or a blunder needs the loss's lower bound ``lost - z × se`` past its threshold,
+        not the loss alone (the rule R229 measured and did not adopt: ``bench/bench_stability.py --clear``).
+        """
         if lost <= self.z * se:
             return None  # not clearly apart from the best move
         verdict = None
-        for name, limit in zip(JUDGEMENTS, (self.inaccuracy, self.mistake, self.blunder)):
-            if lost >= limit:
+        bound = lost - self.z * se if clear else lost
+        for name, limit, value in zip(JUDGEMENTS, (self.inaccuracy, self.mistake, self.blunder), (lost, bound, bound)):
+            if value >= limit:
                 verdict = name
         return verdict
 
@@ -216,10 +221,13 @@ CONTENDERS = 2
 
 
 def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
-            seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1) -> Confirmation:
+            seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1,
+            eliminate: bool = False) -> Confirmation:
     """The best contender's and the played move's values measured again, on fresh common worlds (R141, R180).
 
-    ``scale`` multiplies the cap on the rounds (R205: the game's :attr:`grn.world.World.confirm_scale`).
+    ``scale`` multiplies the cap on the rounds (R205: the game's :attr:`grn.world.World.confirm_scale`);
+    ``eliminate`` keeps every contender until it is clearly behind the leader (R228:
+    :attr:`grn.world.World.confirm_eliminates`).
 
     The race picked its best as the highest of several noisy means, so that mean is biased upwards (the
     winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
@@ -232,7 +240,7 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
     return confirm_loss(ruleset, engine, hand, contenders, played, seed=seed, rounds=rounds or CONFIRM_MIN,
                         max_rounds=(rounds or CONFIRM_MIN) * CONFIRM_CAP * scale,
                         boundaries=(thresholds.mistake, thresholds.blunder),
-                        z=thresholds.z, seconds=seconds)
+                        z=thresholds.z, seconds=seconds, eliminate=eliminate)
 
 
 def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
@@ -250,11 +258,14 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     played = ruleset.decision_of(engine, turn.actions)
     seed = random.Random(f"{settings.seed}:{turn.number}")
     worlds = make_worlds(ruleset, engine, hand, seed, ruleset.greedy_samples)
-    candidates = candidate_moves(worlds, player, settings.width)
-    if played not in candidates:
-        candidates.append(played)
+    # R225, R226: the game may read the candidates from the position and race them longer before halving
+    candidates = with_played(worlds[0], candidate_moves(worlds, player, settings.width, from_position=True), played)
+    # R226: a game's lead (the playout player's own turn, R201) may run the whole race beside the move played,
+    # so that it contends again whatever the race's first worlds say of it
+    lead = worlds[0].lead() if worlds[0].race_keeps_lead else None
+    kept = [played] if lead is None or lead not in candidates else [played, lead]
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
-                         seconds=settings.seconds, keep=[played])
+                         seconds=settings.seconds, keep=kept, first_halving=worlds[0].first_halving)
     own = estimates[candidates.index(played)]
     best = own
     confirm_seed = seed.getrandbits(64)
@@ -265,7 +276,8 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     if rivals:
         # R181: the race's leaders, not only its winner, contend again on fresh worlds, even when the race's
         # winner is the move played: a move is judged against the best the fresh worlds find
-        again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds, scale)
+        again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds, scale,
+                        worlds[0].confirm_eliminates)
         searched += again.playouts
         if again.lost > 0:
             best, own, lost, lost_se = again.best, again.played, again.lost, again.se

@@ -52,6 +52,17 @@ class World:
     #: contend again on fresh worlds (R181: two) and the cap on its rounds (R180: 16 times the first batch)
     #: are both multiplied by it.  A game whose playouts are noisy against its thresholds raises it.
     confirm_scale: int = 1
+    #: Whether an analysis's confirmation keeps every contender until it is clearly behind the leader (R228),
+    #: instead of the leader of its first batch alone (R181): for a game whose contenders differ by less than
+    #: the first batch can tell apart, and whose thresholds are as close as that.
+    confirm_eliminates: bool = False
+    #: Rounds an analysis's race plays every candidate before its first halving (R226): the default 4 suits
+    #: playouts whose differences are small against the game's thresholds; a game whose single playouts spread
+    #: wider than a move worth a mistake raises it, so that noise does not drop that move.
+    first_halving: int = 4
+    #: Whether an analysis's race keeps the world's :meth:`lead` to its end beside the move played (R226), so
+    #: that it always contends again; default: the move played alone.
+    race_keeps_lead: bool = False
 
     def __init__(self, ruleset: Any, engine: Engine) -> None:
         self.ruleset = ruleset
@@ -113,6 +124,18 @@ class World:
         """
         ranked = sorted(((rank(d), i, d) for i, d in enumerate(self.moves())), key=lambda t: (-t[0], t[1]))
         return [(r, d) for r, _, d in ranked[:limit]]
+
+    def candidates(self, width: int) -> list[Decision] | None:
+        """The decisions an analysis weighs, read from the position alone (R225): the same list whatever the seed,
+        the ``width`` best first, one of each set of decisions :meth:`effect` calls the same.  Default ``None``:
+        the search ranks :meth:`shortlist` by the greedy bot's value over its own sampled worlds."""
+        return None
+
+    def effect(self, decision: Decision) -> Hashable:
+        """What ``decision`` does, as far as the game can tell it from the position (R225): two decisions of
+        one effect lead to the same outcomes in every world, so a search weighs only one of them.  Default: the
+        decision itself (no two decisions are merged)."""
+        return decision
 
     def reactions(self) -> list[Decision]:
         """Decisions taken in steps, each step chosen after seeing what the one before revealed (Gold: the

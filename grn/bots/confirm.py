@@ -57,15 +57,23 @@ def settled(lost: float, se: float, boundaries: Sequence[float], z: float) -> bo
     return all(abs(lost - b) > z * se for b in boundaries)
 
 
+def _close(lead: Estimate, other: Estimate, z: float) -> bool:
+    """Whether ``other`` is not clearly behind ``lead`` on their common worlds (within ``z`` standard errors)."""
+    gap, se = paired_difference(lead, other)
+    return gap <= z * se
+
+
 def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Decision],
                  played: Decision, *, seed: int, rounds: int, max_rounds: int, boundaries: Sequence[float],
-                 z: float, seconds: float | None = None) -> Confirmation:
+                 z: float, seconds: float | None = None, eliminate: bool = False) -> Confirmation:
     """The loss of ``played`` against the best of ``contenders``, measured on fresh common worlds.
 
     The first batch plays every contender and the move played ``rounds`` times (or for ``seconds``); the
     contender with the best mean there is the best move, and only it and the move played go on.  While the
     loss is within ``z`` standard errors of one of ``boundaries``, the rounds are doubled, up to
     ``max_rounds`` (with ``seconds``: the seconds are doubled, up to ``seconds × max_rounds / rounds``).
+    With ``eliminate`` (R228) a contender goes on beside the leader until it is clearly behind it (by more
+    than ``z`` standard errors of their paired difference), and the leader is chosen again after every batch.
     Reproducible from ``seed`` with a rounds budget.
     """
     if not contenders:
@@ -89,9 +97,14 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
         used += sum(e.playouts for e in got)
         spent += batch_seconds or 0.0
         # the leader on the fresh worlds is the best move; the others stop here (a contender about as good as
-        # the leader gives about the same loss, so which of them leads does not move the judgement)
+        # the leader gives about the same loss, so which of them leads does not move the judgement), or, with
+        # ``eliminate``, only once they are clearly behind it (R228)
         best = max(alive, key=lambda d: sum(samples[d]) / len(samples[d]))
-        alive = [best]
+        if eliminate:
+            lead = _estimate(best, samples[best])
+            alive = [d for d in alive if d == best or _close(lead, _estimate(d, samples[d]), z)]
+        else:
+            alive = [best]
         b, p = _estimate(best, samples[best]), _estimate(played, samples[played])
         lost, se = paired_difference(b, p)
         clear = settled(lost, se, boundaries, z)

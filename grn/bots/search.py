@@ -78,27 +78,50 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
     return [ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand) for _ in range(count)]
 
 
-def candidate_moves(worlds: Sequence[World], player: str, width: int) -> list[Decision]:
+def candidate_moves(worlds: Sequence[World], player: str, width: int, *,
+                    from_position: bool = False) -> list[Decision]:
     """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
     choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
-    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201)."""
-    listed = [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
+    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201).  With ``from_position`` (an
+    analysis, R225) the world's own list read from the position (:meth:`grn.world.World.candidates`) replaces
+    the greedy ranking when the world gives one."""
+    own = worlds[0].candidates(width) if from_position else None
+    listed = own if own is not None else [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
     moves = listed + [d for d in worlds[0].reactions() if d not in listed]
     lead = worlds[0].lead()
-    return moves if lead is None else [lead] + [d for d in moves if d != lead]
+    if lead is None:
+        return moves
+    if own is not None:  # one decision of each effect: the lead stands for its own (R225)
+        same = worlds[0].effect(lead)
+        return [lead] + [d for d in moves if worlds[0].effect(d) != same]
+    return [lead] + [d for d in moves if d != lead]
+
+
+def with_played(world: World, candidates: list[Decision], played: Decision) -> list[Decision]:
+    """``candidates`` with the move played among them: in the place of the candidate of its effect
+    (:meth:`grn.world.World.effect`, R225), else last."""
+    if played in candidates:
+        return candidates
+    same = world.effect(played)
+    for i, d in enumerate(candidates):
+        if world.effect(d) == same:
+            return candidates[:i] + [played] + candidates[i + 1:]
+    return candidates + [played]
 
 
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
-             opponents: bool = False) -> list[Estimate]:
+             opponents: bool = False, first_halving: int = FIRST_HALVING) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.ruleset.Ruleset.hand_of`); ``seed`` makes the
     result reproducible (with a playout budget; a time budget depends on the machine's speed).  With
     ``opponents`` the playouts play the other players' turns by the world's model of them
     (:meth:`grn.world.World.opponent_move`: a bot facing a known kind of player, R200), else as the player
-    to move plays (an analysis judges a player against any opponent).  Returns one
+    to move plays (an analysis judges a player against any opponent).  The race halves the candidates first
+    after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.world.World.first_halving`,
+    R226), then at every power of two.  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:
@@ -130,7 +153,7 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
             break
         if seconds is not None and time.perf_counter() - start >= seconds:
             break
-        if rounds >= FIRST_HALVING and rounds & (rounds - 1) == 0 and len(alive) > 2:
+        if rounds >= first_halving and rounds & (rounds - 1) == 0 and len(alive) > 2:
             ranked = sorted(alive, key=lambda d: -sum(samples[d]) / len(samples[d]))
             survivors = set(ranked[:max(2, (len(ranked) + 1) // 2)]) | (kept & set(alive))
             alive = [d for d in alive if d in survivors]
@@ -144,4 +167,4 @@ def best_of(estimates: Sequence[Estimate]) -> Estimate:
     return max(finalists, key=lambda e: e.mean)
 
 
-__all__ = ["Estimate", "candidate_moves", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]
+__all__ = ["Estimate", "candidate_moves", "with_played", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]

@@ -11,8 +11,9 @@ unseen one and two unseen ones, an unseen card standing for any (R75).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Hashable, Sequence
 
+from grn.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
@@ -29,22 +30,53 @@ OPPONENT = "greedy"
 LEAD = "smart"
 #: How a reactive turn picks its second card (R175): ``"worth"`` (:func:`best_second`) or ``"partner"`` (R140).
 REACTION = "worth"
+#: How a playout picks the unseen card it turns (R227): ``"world"`` (the first in an order of the places each
+#: world draws with its deal, the same in every branch of that world: common random numbers that follow the
+#: places) or ``"draw"`` (a fresh draw at each turn, before R227).  Both pick uniformly among the unseen places.
+PICK = "world"
+#: Where an analysis's candidates come from (R225): ``"position"`` (:meth:`GoldWorld.candidates`: every turn of
+#: its own effect, ranked by its exact expected worth) or ``"greedy"`` (the greedy bot's ranking over the
+#: search's own sampled deals, before R225).
+CANDIDATES = "position"
 
 #: The second place of a reactive decision: chosen once the first card's face is seen (R140).
 REACT = "?"
 
 
+class PlaceOrder(random.Random):
+    """A playout's picks in a fixed order of the places (R227): :meth:`choice` gives the first of the places
+    offered in that order.  Drawn at random with a world's deal, it picks as uniformly among the unseen places
+    as a fresh draw would, and every branch of the world turns the same places in the same order."""
+
+    def __init__(self, order: dict[str, int]) -> None:
+        super().__init__(0)
+        self.order = order
+
+    def __repr__(self) -> str:
+        return f"<PlaceOrder {' '.join(sorted(self.order, key=self.order.__getitem__))}>"
+
+    def choice(self, seq: Any) -> Any:
+        """The first place of ``seq`` in this order."""
+        return min(seq, key=self.order.__getitem__)
+
+
 class GoldWorld(World):
     """A Gold game with one deal of the unseen cards: ``truth`` maps every face-down place to its face."""
 
-    __slots__ = ("truth",)
+    __slots__ = ("truth", "order")
 
     horizon = 20
     confirm_scale = 2  # R205: Gold's playouts are noisy against its thresholds of 2.5 and 5 points
+    confirm_eliminates = True  # R228: a gold 3 and a gold 4 carried out are a point apart, a mistake 2.5
+    race_keeps_lead = True  # R226: a plain carry must contend, whatever 16 worlds say of it
+    first_halving = 16  # R226: the difference of two turns spreads some 5 points a world, a mistake is 2.5
 
-    def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card]) -> None:
+    def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card],
+                 order: "PlaceOrder | None" = None) -> None:
         super().__init__(ruleset, engine)
         self.truth = truth
+        #: The order in which this world's playouts turn the places (R227; None: a fresh draw each turn).
+        self.order = order
 
     @classmethod
     def sample(cls, ruleset: Any, engine: GoldState, rng: random.Random) -> "GoldWorld":
@@ -58,7 +90,12 @@ class GoldWorld(World):
         rng.shuffle(faces)
         truth = dict(known)
         truth.update(zip(unseen, faces))
-        return cls(ruleset, engine.copy(), truth)
+        order = None
+        if PICK == "world":  # drawn after the deal, so the deal is the one drawn before R227
+            places = engine.face_down()
+            rng.shuffle(places)
+            order = PlaceOrder({p: i for i, p in enumerate(places)})
+        return cls(ruleset, engine.copy(), truth, order)
 
     @property
     def state(self) -> GoldState:
@@ -68,7 +105,7 @@ class GoldWorld(World):
 
     def copy(self) -> "GoldWorld":
         # the deal never changes within a world: shared, not copied
-        return GoldWorld(self.ruleset, self.state.copy(), self.truth)
+        return GoldWorld(self.ruleset, self.state.copy(), self.truth, self.order)
 
     def moves(self) -> list[Decision]:
         state = self.state
@@ -85,6 +122,45 @@ class GoldWorld(World):
         if len(unseen) >= 2:
             out.append((unseen[0], unseen[1]))
         return out
+
+    def effect(self, decision: Decision) -> Hashable:
+        """What a turn does, places and colours aside (R225): a turn of remembered cards by the position it
+        leads to (the scores, the gold cards, the remembered faces left, each miner by its owner and value, not
+        its colour or place); a turn with unseen cards by the remembered faces it turns and how many unseen; the
+        reactive turn by itself.  Two turns of one effect have the same outcomes in every deal (places of
+        unseen cards are alike, and so are two miners of one value and owner)."""
+        state = self.state
+        places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
+        if len(places) == 2 and places[1] == REACT:
+            return ("react",)
+        known = state.known_faces()
+        seen = [p for p in places if p in known]
+        faces = sorted(_kind(state, known[p]) for p in seen)
+        if len(seen) < len(places):
+            return ("unseen", len(places) - len(seen), tuple(faces))
+        after = state.copy()
+        try:
+            after.play_turn(state.current_player, [FlipCard(p, known[p]) for p in places])
+        except IllegalAction:
+            return decision  # not a legal turn: its own effect
+        left = sorted(_kind(after, c) for c in after.known_faces().values())
+        return ("seen", tuple(after.scores.items()), tuple(after.gold_cards.items()), tuple(left))
+
+    def candidates(self, width: int) -> list[Decision] | None:
+        """Every turn of its own :meth:`effect` when there are at most ``width``, else the ``width`` of the
+        highest exact expected worth at once (:func:`expected_worth`, over the odds of the faces nobody has
+        seen; ties in the order :meth:`moves` lists them).  Read from the position alone (R225), so two searches
+        with different seeds weigh the same turns."""
+        if CANDIDATES != "position":
+            return None
+        firsts: dict[Hashable, Decision] = {}
+        for d in self.moves():
+            firsts.setdefault(self.effect(d), d)
+        distinct = list(firsts.values())
+        state = self.state
+        worth = [expected_worth(state, d) for d in distinct]
+        ranked = sorted(range(len(distinct)), key=lambda i: (-worth[i], i))
+        return [distinct[i] for i in ranked[:width]]
 
     def reactions(self) -> list[Decision]:
         """The reactive turn: an unseen card first, the second chosen after seeing it (R140)."""
@@ -128,7 +204,7 @@ class GoldWorld(World):
         """The playout player (:func:`smart_move`, R175)."""
         if ROLLOUT == "memory":
             return tuple(_choose(self.state, self.truth, rng))
-        return tuple(smart_move(self.state, self.truth, rng))
+        return tuple(smart_move(self.state, self.truth, self.order or rng))
 
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with
@@ -169,6 +245,52 @@ def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
 
 
 _WORTH: dict[tuple[Any, ...], dict[Card, dict[Card, float]]] = {}
+
+
+def _kind(state: GoldState, card: Card) -> tuple[str, int, str]:
+    """A face as far as the rules tell faces apart: kind, value and a miner's owner ("" for nobody's)."""
+    if card.kind != "miner":
+        return (card.kind, card.value, "")
+    return ("miner", card.value, state.owners.get(card.colour, "") or "")  # type: ignore[arg-type]
+
+
+def expected_worth(state: GoldState, decision: Decision) -> float:
+    """What a turn is worth at once to the player to move (:func:`_pair_worth`: gold carried out, a miner
+    removed), its expectation over the faces nobody has seen, exact from their counts (R225).  In the rush a
+    remembered gold is its value and an unseen card the mean gold of the unseen faces.  The reactive turn,
+    whose second card depends on the first's face, counts as one unseen card and its best partner, averaged."""
+    known = state.known_faces()
+    places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
+    pool = state.unseen_cards()
+    n = sum(pool.values())
+    if state.flips_due == 1:
+        card = known.get(places[0])
+        if card is not None:
+            return float(card.value) if card.kind == "gold" else 0.0
+        return sum(c.value * k for c, k in pool.items() if c.kind == "gold") / n if n else 0.0
+    table = _worth_table(state, state.current_player)
+    seen = [known[p] for p in places if p in known]
+    if len(places) == 2 and places[1] == REACT:
+        rest = list(known.values())
+        total = 0.0
+        for c, k in pool.items():  # the first card's face, then the best of a remembered card or an unseen one
+            others = dict(pool)
+            others[c] -= 1
+            m = n - 1
+            unseen_worth = sum(j * table[c][d] for d, j in others.items()) / m if m else -1e9
+            total += k * max([unseen_worth] + [table[c][d] for d in rest])
+        return total / n if n else 0.0
+    if len(seen) == 2:
+        return table[seen[0]][seen[1]]
+    if len(seen) == 1:
+        return sum(k * table[seen[0]][c] for c, k in pool.items()) / n if n else 0.0
+    if n < 2:
+        return 0.0
+    total = 0.0
+    for c, k in pool.items():
+        row = table[c]
+        total += k * (sum(j * row[d] for d, j in pool.items()) - row[c])
+    return total / (n * (n - 1))
 
 
 def _worth_table(state: GoldState, player: str) -> dict[Card, dict[Card, float]]:
