@@ -208,16 +208,21 @@ def record_text(draw, fancy: bool | None = None) -> tuple[str, str]:
 NOISE = st.sampled_from(list(" \t\n\r@,:=+?!{}()<>[]\";-x1GD.") + ["\x0b", "\x0c", "\u00a0", "\u2003", "\x1f"])
 
 
-@st.composite
-def malformed(draw) -> tuple[str, str]:
-    game, text = draw(record_text(fancy=False))
+def mutated(draw, text: str) -> str:
+    """``text`` with one to three characters deleted or NOISE characters inserted (inside a strategy)."""
     chars = list(text)
     for _ in range(draw(st.integers(1, 3))):
         if chars and draw(st.booleans()):
             del chars[draw(st.integers(0, len(chars) - 1))]
         else:
             chars.insert(draw(st.integers(0, len(chars))), draw(NOISE))
-    return game, "".join(chars)
+    return "".join(chars)
+
+
+@st.composite
+def malformed(draw) -> tuple[str, str]:
+    game, text = draw(record_text(fancy=False))
+    return game, mutated(draw, text)
 
 
 # ---------------------------------------------------------------------------

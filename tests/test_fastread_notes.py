@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from grn import notation
 from grn.record import Comment, Markup, MarkupText, Variation
-from test_fastread import NOISE, assert_same, fast_takes, record_text
+from test_fastread import assert_same, fast_takes, mutated, record_text
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAD = '[Game "goldrush"]\n\n'
@@ -94,13 +94,7 @@ def commented(draw) -> tuple[str, str]:
 def broken(draw) -> tuple[str, str]:
     """A commented record with a few characters deleted or inserted: unclosed comments, stray brackets..."""
     game, text = draw(commented())
-    chars = list(text)
-    for _ in range(draw(st.integers(1, 3))):
-        if chars and draw(st.booleans()):
-            del chars[draw(st.integers(0, len(chars) - 1))]
-        else:
-            chars.insert(draw(st.integers(0, len(chars))), draw(NOISE))
-    return game, "".join(chars)
+    return game, mutated(draw, text)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
