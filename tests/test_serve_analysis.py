@@ -154,3 +154,24 @@ def test_budget_defaults_to_the_quick_level():
     assert budget({"level": "deep"}) == ("deep", 600)
     with pytest.raises(BudgetError):
         budget({"playouts": True})
+
+
+#: Ada's two miners of 4 (red and yellow) can carry Bo's gold 3 out on turn 3: the same turn in effect (R225)
+TWIN_MINERS = """[Game "gold"]
+[Players "Ada (red+yellow), Bo (green+blue)"]
+
+1. red a1=red4 a2=yellow4
+2. green b1=G3 b2=G2
+3. red a2=yellow4 b1=G3 score red=3 green=0
+"""
+
+
+def test_gold_moves_of_one_effect_are_shown_once_as_the_review_weighs_them(server):
+    status, out, _ = call(server, "POST", "/api/import", {"name": "twin.grn", "text": TWIN_MINERS})
+    assert status == 200, out
+    status, out, _ = call(server, "POST", f"/api/games/{out['ids'][0]}/evaluate", {"at": "2", "playouts": 32})
+    assert status == 200, out
+    shown = [m["grn"] for m in out["moves"]]
+    carried = [g for g in shown if g and "G3" in g and "4" in g]  # a miner of 4 carries the gold 3 out
+    assert len(carried) == 1, shown  # red's miner or yellow's: one move, not two
+    assert shown[0] == carried[0]  # and it is the best found

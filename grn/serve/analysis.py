@@ -63,8 +63,11 @@ def evaluate_position(pos: Position, picked: Sequence[str], level: str, playouts
     hand = ruleset.picked_hand(engine, picked)
     rng = random.Random(f"{seed}:{pos.address}")
     worlds = make_worlds(ruleset, engine, hand, rng, ruleset.greedy_samples)
-    candidates = candidate_moves(worlds, player, LEVELS[level].width)
-    estimates = evaluate(ruleset, engine, hand, candidates, seed=rng.getrandbits(64), playouts=playouts)
+    # as grn analyse weighs a turn (R225, R226): a game may read its candidates from the position, one of each
+    # effect, and race them longer before halving, so the moves shown match the review's
+    candidates = candidate_moves(worlds, player, LEVELS[level].width, from_position=True)
+    estimates = evaluate(ruleset, engine, hand, candidates, seed=rng.getrandbits(64), playouts=playouts,
+                         first_halving=worlds[0].first_halving)
     best = best_of(estimates)
     # the finalists (most playouts) first, by mean; those dropped early after them
     ranked = sorted(estimates, key=lambda e: (e is not best, -e.playouts, -e.mean))
