@@ -8,6 +8,8 @@
     .venv/bin/python bench/bench_bots.py validity-summary bench/results/validity-round7-*.jsonl
     nice .venv/bin/python bench/bench_bots.py validity --bots real --stand-in greedy --out STANDIN.jsonl
     .venv/bin/python bench/bench_bots.py validity-paired REAL.jsonl STANDIN.jsonl   # same positions
+    nice .venv/bin/python bench/bench_bots.py validity --bots real --stand-in mcts --out MCTS.jsonl
+    .venv/bin/python bench/bench_bots.py validity-paired MCTS.jsonl STANDIN.jsonl   # two bots, same positions
 
 Every run prints the machine's load average beside its figures: the machine
 is shared, and a figure means little without it.
@@ -361,16 +363,19 @@ def validity_summary(args: argparse.Namespace) -> None:
 
 
 def validity_paired(args: argparse.Namespace) -> None:
-    """The players' loss less the stand-in bot's at the same positions of each real game (``validity --out``
-    of the real games and ``validity --stand-in BOT --out`` of the same variant), by thirds of the game too."""
-    def real(path: str, stand_in: bool) -> dict[str, dict]:
+    """The loss of one player less another's at the same positions of each real game, turn by turn, by thirds
+    of the game too: the players (``validity --bots real --out``) or a stand-in bot (``validity --stand-in BOT
+    --out``) on either side, judged by the same variant (``validity-paired MCTS.jsonl GREEDY.jsonl``: the mcts
+    bot against the greedy bot on the players' positions)."""
+    def real(path: str) -> dict[str, dict]:
         out = {}
         for line in Path(path).read_text().splitlines():
             r = json.loads(line) if line.strip() else None
-            if r and r["source"].startswith("real") != stand_in and "record" in r:
-                out[r["record"]] = r
+            # a real game's record or a stand-in's on it (a self-play line names its seed: no position in common)
+            if r and "record" in r and (r["source"].startswith("real") or "real positions" in r["source"]):
+                out.setdefault(r["record"], r)
         return out
-    players, bots = real(args.real, False), real(args.stand_in, True)
+    players, bots = real(args.real), real(args.stand_in)
     every = []
     for label in sorted(set(players) & set(bots)):
         x, y = players[label]["losses"], bots[label]["losses"]
@@ -378,11 +383,12 @@ def validity_paired(args: argparse.Namespace) -> None:
         every += d
         thirds = "; ".join(f"turns {lo + 1}-{lo + len(d[lo:lo + 24])}: {_mean_se(d[lo:lo + 24])[0]:+.2f} ± "
                            f"{_mean_se(d[lo:lo + 24])[1]:.2f}" for lo in (0, 24, 48) if len(d[lo:lo + 24]) > 1)
-        print(f"{label}: players {statistics.mean(x):.2f}, {bots[label]['source']} {statistics.mean(y):.2f}; "
-              f"players - bot {_mean_se(d)[0]:+.2f} ± {_mean_se(d)[1]:.2f} ({thirds}); the bot lost less on "
-              f"{sum(a > b for a, b in zip(x, y))} turns, the players on {sum(a < b for a, b in zip(x, y))}")
+        first, second = players[label]["source"], bots[label]["source"]
+        print(f"{label}: {first} {statistics.mean(x):.2f}, {second} {statistics.mean(y):.2f}; "
+              f"difference {_mean_se(d)[0]:+.2f} ± {_mean_se(d)[1]:.2f} ({thirds}); the second lost less on "
+              f"{sum(a > b for a, b in zip(x, y))} turns, the first on {sum(a < b for a, b in zip(x, y))}")
     if len(every) > 1:
-        print(f"all: players - bot {_mean_se(every)[0]:+.2f} ± {_mean_se(every)[1]:.2f} over {len(every)} turns")
+        print(f"all: first - second {_mean_se(every)[0]:+.2f} ± {_mean_se(every)[1]:.2f} over {len(every)} turns")
 
 
 def main() -> None:
@@ -417,8 +423,9 @@ def main() -> None:
                     "(repeatable), e.g. grn.tiling.world.TileWorld.horizon=24")
     vs = sub.add_parser("validity-summary", help="the table of validity runs (their --out files)")
     vs.add_argument("files", nargs="+")
-    vp = sub.add_parser("validity-paired", help="players against a stand-in bot at the same positions")
-    vp.add_argument("real", help="validity --out of the real games")
+    vp = sub.add_parser("validity-paired", help="two players (the real players or stand-in bots) at the same "
+                        "positions")
+    vp.add_argument("real", help="validity --out of the real games, or of a stand-in bot")
     vp.add_argument("stand_in", help="validity --stand-in BOT --out of the same variant")
     args = ap.parse_args()
     {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity,

@@ -50,6 +50,7 @@ from grn.bots import GreedyBot, RandomBot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
+from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, a variant of the yardstick)
 
 GAMES = ("goldrush", "carcassonne", "gold")
 OPTIONS = {"goldrush": "", "carcassonne": "goldmines", "gold": ""}
@@ -82,13 +83,15 @@ def without(steps: list[str]) -> None:
         gold.GoldWorld.confirm_eliminates = False
 
 
-def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = ()) -> dict:
+def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = (),
+               settings: tuple[str, ...] = ()) -> dict:
     """Analyse record ``index`` of ``game`` with both seeds; the result as a JSON-able dict.
 
     ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), two ``random``
     or ``greedy`` bots, or ``mixed``: a greedy bot and a random one, the greedy bot first in the even records.
     """
     without(list(off))
+    apply_settings(list(settings))  # the tile games' self-play is random play: the records do not depend on it
     ruleset = games.find_ruleset(game)
     options = ruleset.parse_options(parse_options(OPTIONS[game]))
     if bot == "selfplay":
@@ -103,7 +106,8 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
     for seed in SEEDS:
         a = analyse(record, level=level, seed=seed)
         runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts) for t in a.turns])
-    return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "runs": runs,
+    return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "settings": list(settings),
+            "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
@@ -168,6 +172,9 @@ def main() -> None:
                          "a greedy bot against a random one for Gold)")
     ap.add_argument("--without", default="", help="round seven's changes to Gold's search to turn off: "
                                                   f"{', '.join(STEPS)} or all (R225-R228)")
+    ap.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
+                    help="a variant of the analysis, e.g. grn.tiling.world.TileWorld.horizon=24 (repeatable; "
+                         "use a --out of its own: the records it skips are those of --out)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
@@ -187,7 +194,7 @@ def main() -> None:
     work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i, players(g)) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(one_record, g, i, args.level, players(g), off) for g, i in work]
+        futures = [pool.submit(one_record, g, i, args.level, players(g), off, tuple(args.set)) for g, i in work]
         for f in as_completed(futures):
             line = f.result()
             with open(args.out, "a", encoding="utf-8") as sink:

@@ -33,19 +33,29 @@ PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
 
 
 def apply_settings(settings: list[str]) -> None:
-    """Set module attributes, ``grn.games.gold.bot.OPPONENT=smart`` (a variant measured on the same deals;
-    a value is read as JSON when it parses, else as a string)."""
+    """Set module or class attributes, ``grn.games.gold.bot.OPPONENT=smart`` or
+    ``grn.tiling.world.TileWorld.horizon=24`` (a variant measured on the same deals; a value is read as JSON
+    when it parses, else as a string)."""
     for item in settings:
         target, _, raw = item.partition("=")
-        module, _, attr = target.rpartition(".")
+        parts = target.split(".")
         try:
             value = json.loads(raw)
         except ValueError:
             value = raw
-        mod = importlib.import_module(module)
-        if not hasattr(mod, attr):
-            raise SystemExit(f"ladder.py: --set {item}: {module} has no attribute {attr}")
-        setattr(mod, attr, value)
+        for cut in range(len(parts) - 1, 0, -1):  # the longest importable module, then attributes down to ATTR
+            try:
+                obj: object = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            for name in parts[cut:-1]:
+                obj = getattr(obj, name)
+            break
+        else:
+            raise SystemExit(f"ladder.py: --set {item}: no module in {target}")
+        if not hasattr(obj, parts[-1]):
+            raise SystemExit(f"ladder.py: --set {item}: {'.'.join(parts[:-1])} has no attribute {parts[-1]}")
+        setattr(obj, parts[-1], value)
 
 
 def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict:
