@@ -245,6 +245,9 @@ def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
 
 
 _WORTH: dict[tuple[Any, ...], dict[Card, dict[Card, float]]] = {}
+#: Player -> (MINER_WORTH, owners, card set, table) of the table last given: the playouts ask every turn, and
+#: the key of :data:`_WORTH` hashes the whole card set (the same objects, by identity, give the same table).
+_LAST_WORTH: dict[str, tuple[float, dict[str, str], Any, dict[Card, dict[Card, float]]]] = {}
 
 
 def _kind(state: GoldState, card: Card) -> tuple[str, int, str]:
@@ -296,12 +299,16 @@ def expected_worth(state: GoldState, decision: Decision) -> float:
 def _worth_table(state: GoldState, player: str) -> dict[Card, dict[Card, float]]:
     """:func:`_pair_worth` of every two faces of the card list for ``player`` (computed once per seating:
     the playouts ask for it every turn)."""
+    last = _LAST_WORTH.get(player)
+    if last is not None and last[0] == MINER_WORTH and last[1] is state.owners and last[2] is state.cards:
+        return last[3]
     key = (player, MINER_WORTH, tuple(state.owners.items()), state.cards)
     table = _WORTH.get(key)
     if table is None:
         faces = list(state.cards.counts())
         table = {a: {b: _pair_worth(state.owners, player, a, b) for b in faces} for a in faces}
         _WORTH[key] = table
+    _LAST_WORTH[player] = (MINER_WORTH, state.owners, state.cards, table)
     return table
 
 
