@@ -357,7 +357,7 @@ class GoldState(Engine):
 
     __slots__ = (
         "players", "owners", "colours", "positions", "cards", "_index", "_status", "_faces",
-        "_unseen", "_deck_counts", "_gone_counts", "_down", "_turn", "_current",
+        "_unseen", "_deck_counts", "_left", "_down", "_turn", "_current",
         "_rush_turn", "_scores", "_gold", "_taken", "_known", "_down_list", "_canon",
         "_blocked_at", "_blocked",
     )
@@ -378,7 +378,7 @@ class GoldState(Engine):
     _blocked_at: int  # the count of face-down cards when ``_blocked`` was worked out (-1: never)
     _blocked: bool
     _deck_counts: dict[Card, int]
-    _gone_counts: dict[Card, int]
+    _left: dict[Card, int]  # the face-down cards: face -> copies, in card-list order, none at 0
     _down: int
     _turn: int
     _current: int
@@ -444,7 +444,7 @@ class GoldState(Engine):
         self._faces = {}
         self._deck_counts = deck.counts()
         self._unseen = {c: n for c, n in self._deck_counts.items() if n > 0}
-        self._gone_counts = {}
+        self._left = {c: n for c, n in self._deck_counts.items() if n > 0}
         self._down = len(names)
         self._known = {}
         self._down_list = list(names)
@@ -514,20 +514,16 @@ class GoldState(Engine):
         return self._blocked
 
     def _work_out_blocked(self) -> bool:
-        dyn = False
         miner_values: set[int] = set()
         min_gold: int | None = None
-        gone = self._gone_counts
-        for card, n in self._deck_counts.items():
-            if n - gone.get(card, 0) <= 0:
-                continue
+        for card in self._left:
             if card.kind == "dynamite":
-                dyn = True
-            elif card.kind == "miner":
+                return False
+            if card.kind == "miner":
                 miner_values.add(card.value)
             elif min_gold is None or card.value < min_gold:
                 min_gold = card.value
-        if dyn or len(miner_values) > 1:
+        if len(miner_values) > 1:
             return False
         return not (miner_values and min_gold is not None and max(miner_values) >= min_gold)
 
@@ -587,9 +583,7 @@ class GoldState(Engine):
 
     def face_down_cards(self) -> dict[Card, int]:
         """The multiset of face-down cards (card list minus the cards that left)."""
-        gone = self._gone_counts
-        out = {c: n - gone.get(c, 0) for c, n in self._deck_counts.items()}
-        return {c: n for c, n in out.items() if n > 0}
+        return dict(self._left)
 
     def unseen_cards(self) -> dict[Card, int]:
         """The multiset of faces not yet seen anywhere: what a face-down card never turned may show."""
@@ -612,7 +606,7 @@ class GoldState(Engine):
         other._status = list(self._status)
         other._faces = dict(self._faces)
         other._unseen = dict(self._unseen)
-        other._gone_counts = dict(self._gone_counts)
+        other._left = dict(self._left)
         other._down = self._down
         other._known = dict(self._known)
         other._down_list = list(self._down_list)
@@ -786,7 +780,12 @@ class GoldState(Engine):
         self._down -= 1
         self._known.pop(pos, None)
         self._down_list.remove(pos)
-        self._gone_counts[card] = self._gone_counts.get(card, 0) + 1
+        left = self._left
+        n = left[card] - 1
+        if n:
+            left[card] = n
+        else:
+            del left[card]
 
     def _resolve(self, player: str, fa: FlipCard, fb: FlipCard, events: list[GoldEvent]) -> None:
         a, b = fa.face, fb.face
