@@ -25,6 +25,7 @@ from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import RUSH_THRESHOLD, GoldState, seats_for
 from grn.notation import parse
 from grn.record import Record
+from grn.world import rollout
 
 GOLD = games.find_ruleset("gold")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gold-2p.grn"
@@ -80,6 +81,26 @@ def test_self_play_deals_and_choices_are_the_ones_before_round_eight():
         h.update(repr([(t.player, t.actions, t.scores) for t in game.turns]).encode())
         h.update(repr((sorted(game.final_scores.items()), game.options)).encode())
     assert h.hexdigest() == "4d6cc15bd3710cfe936d7842fef6013696fa23860d13384664ea3bcbf3bfa9ff"
+
+
+def test_the_compiled_playout_plays_the_turns_the_playout_player_would_play_one_by_one():
+    # an analysis's playouts (every player the playout player) run in one compiled loop: the same turns as
+    # rollout_move and play, one by one, from the same generator
+    record = parse(EXAMPLE.read_text(encoding="utf-8"))[0]
+    _, _, line = replay(record)
+    for turn, before in line[::4]:
+        if before is None:
+            continue
+        world = GOLD.determinise(before, random.Random(turn.number))
+        fast, slow = world.copy(), world.copy()
+        rollout(fast, random.Random(7), 20)
+        rng = random.Random(7)
+        for _ in range(20):
+            if slow.is_over:
+                break
+            slow.play(slow.rollout_move(rng))
+        assert _views(fast.state) == _views(slow.state)
+        assert fast.state.turn == slow.state.turn and fast.value() == slow.value()
 
 
 # -- what the engine keeps up to date equals what it would work out afresh -----------------------------------

@@ -209,6 +209,16 @@ class GoldWorld(World):
         return tuple(playout.smart_move(state, self.truth, self.order or rng,
                                         _worth_table(state, state.current_player)))
 
+    def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
+        """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
+        (:func:`grn.games.gold.playout.play_out`) plays the turns :meth:`rollout_move` and :meth:`play` would."""
+        if searcher is not None or ROLLOUT != "smart" or type(self) is not GoldWorld:  # a subclass plays its own
+            super().play_out(rng, horizon, searcher)
+            return
+        state = self.state
+        tables = {p: _worth_table(state, p) for p in state.players}
+        playout.play_out(state, self.truth, self.order or rng, tables, horizon)
+
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with
         ``OPPONENT = "smart"``."""

@@ -17,7 +17,7 @@ from grn.games.gold.rules import GoldState
 #: A face -> (a face -> what turning the two together is worth to the player at once).
 WorthTable = dict[Card, dict[Card, float]]
 
-__all__ = ["carry", "second", "smart_move", "flips", "choose", "best_partner", "helps", "WorthTable"]
+__all__ = ["carry", "second", "smart_move", "flips", "play_out", "choose", "best_partner", "helps", "WorthTable"]
 
 
 def second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
@@ -87,6 +87,18 @@ def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random, tab
 def flips(truth: dict[str, Card], places: tuple[str, ...]) -> tuple[FlipCard, ...]:
     """The cards ``places`` turn over in the deal ``truth``."""
     return tuple([FlipCard(p, truth[p]) for p in places])
+
+
+def play_out(state: GoldState, truth: dict[str, Card], rng: random.Random, tables: dict[str, WorthTable],
+             horizon: int) -> None:
+    """Play up to ``horizon`` turns of :func:`smart_move` for every player on ``state`` (fewer when the game ends
+    or the table is blocked), the faces read from ``truth``; ``tables``: each player's worth table."""
+    for _ in range(horizon):
+        if state.is_over or state.is_blocked:
+            return
+        player = state.current_player
+        places = smart_move(state, truth, rng, tables[player])
+        state.play_turn(player, flips(truth, tuple(places)))
 
 
 # -- self-play's player (grn/games/gold/selfplay.py), which the playout player follows in the Gold Rush ----
