@@ -373,7 +373,7 @@ class GoldState(Engine):
     # kept up to date turn by turn, not recomputed: a playout asks for them every turn (round eight)
     _unseen: dict[Card, int]  # faces not yet seen anywhere -> copies, in card-list order, none at 0
     _known: dict[str, Card]  # face-down place -> the face seen there, in the order first seen
-    _down_list: list[str]  # the face-down places, in layout order
+    _down_list: list[str] | None  # the face-down places, in layout order (None: a card has left since)
     _canon: dict[Card, Card]  # a face -> the card list's own object of it: dict look-ups hit by identity
     _blocked_at: int  # the count of face-down cards when ``_blocked`` was worked out (-1: never)
     _blocked: bool
@@ -562,7 +562,11 @@ class GoldState(Engine):
 
     def face_down(self) -> list[str]:
         """Positions of the cards still face down on the table, in layout order."""
-        return list(self._down_list)
+        down = self._down_list
+        if down is None:  # listed again once a card has left (validating never asks: it pays nothing)
+            st = self._status
+            down = self._down_list = [p for i, p in enumerate(self.positions) if st[i] == _DOWN]
+        return list(down)
 
     def legal_flips(self) -> list[str]:
         """The positions one may turn over this turn (every face-down card)."""
@@ -609,7 +613,7 @@ class GoldState(Engine):
         other._left = dict(self._left)
         other._down = self._down
         other._known = dict(self._known)
-        other._down_list = list(self._down_list)
+        other._down_list = self._down_list  # never changed in place: shared until a card leaves
         other._canon = self._canon
         other._blocked_at = self._blocked_at
         other._blocked = self._blocked
@@ -779,8 +783,9 @@ class GoldState(Engine):
         self._status[self._index[pos]] = _GONE
         self._down -= 1
         self._known.pop(pos, None)
-        self._down_list.remove(pos)
+        self._down_list = None
         left = self._left
+        card = self._faces[pos]  # the card list's own object: the look-ups below hit by identity
         n = left[card] - 1
         if n:
             left[card] = n
