@@ -111,11 +111,6 @@ CARD_SCHEMA: Json = {'type': 'object',
 _FACES: dict[str, Card] = {}
 
 
-def remember_face(card: Card) -> None:
-    """Let the reader give ``card`` itself for its face from now on (the engine passes the card list's faces)."""
-    _FACES[card_text(card)] = card
-
-
 class FlipCodec(CommandCodec):
     """``c4=G3`` gold worth 3, ``f2=red4`` a red miner of 4, ``h8=D`` dynamite."""
 

@@ -43,7 +43,7 @@ from typing import Any, Final, Literal, SupportsInt, Union, cast
 
 from grn.engine import Engine, Event, not_playing
 from grn.errors import GrnError, IllegalAction
-from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text, card_words, remember_face
+from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text, card_words
 
 __all__ = [
     "CardSet", "CardDataError", "SetupError", "load_cards", "grid_positions", "GRID_8X8",
@@ -176,9 +176,6 @@ def _default_cards() -> CardSet:
     global _DEFAULT_CARDS
     if _DEFAULT_CARDS is None:
         _DEFAULT_CARDS = load_cards()
-        # the reader gives these very objects for the faces it reads from now on: the engine's look-ups hit by identity
-        for face, _ in _DEFAULT_CARDS.cards:
-            remember_face(face)
     return _DEFAULT_CARDS
 
 
