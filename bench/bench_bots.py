@@ -1,6 +1,8 @@
 """Speed, stability and calibration of the bots and of ``grn analyse`` (figures in docs/analysis.md, docs/bots.md).
 
     nice .venv/bin/python bench/bench_bots.py speed            # playouts/s, playout vs validation, analyse times
+    nice .venv/bin/python bench/bench_bots.py speed --gold-records   # Gold: three records' CPU and JSON digests
+    nice .venv/bin/python bench/bench_bots.py speed --playout-games gold --only ""   # Gold's playouts/s alone
     nice .venv/bin/python bench/bench_bots.py stability --games 20
     nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
     nice .venv/bin/python bench/bench_bots.py validity --games 3 --jobs 2   # the validity check, default level
@@ -63,9 +65,47 @@ def _record(game: str, seed: int):
     return to_record(ruleset.selfplay(2, seed, opts), seed=seed)
 
 
+def _gold_records(folder: Path) -> list[Path]:
+    """The three Gold records of round eight's speed figures: the shipped game, two random bots (the worst case:
+    a move near a threshold every other turn) and greedy against random, deal and bots' seed 100."""
+    ruleset = games.find_ruleset("gold")
+    out = [ROOT / "examples" / "gold-2p.grn"]
+    for name, bots in (("random", ("random", "random")), ("greedy-random", ("greedy", "random"))):
+        game = play_game(ruleset, [make_bot(b, ruleset) for b in bots], 100, 100)
+        path = folder / f"gold-{name}.grn"
+        path.write_text(grn.write_record(game.record(seed=100)), encoding="utf-8")
+        out.append(path)
+    return out
+
+
+def gold_records(args: argparse.Namespace) -> None:
+    """CPU of ``grn analyse`` (default level, one process) of the three Gold records, and a digest of each JSON
+    output: a change that claims to be for speed alone must leave the digests as they were."""
+    import hashlib
+
+    print(f"# Gold's analysis, three records ({load()}; compiled: {grn._compiled.stale() == [] and _is_compiled()})")
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in _gold_records(Path(tmp)):
+            out = Path(tmp) / "out.json"
+            turns = len(grn.parse(path.read_text(encoding="utf-8"))[0].turns)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "grn", "analyse", str(path), "--format", "json", "-o", str(out)],
+                           check=True)
+            wall = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+            digest = hashlib.sha256(out.read_bytes()).hexdigest()[:16]
+            print(f"gold: {path.name} ({turns} turns): {cpu:.1f} s of CPU, {wall:.1f} s wall; JSON sha256 {digest} "
+                  f"({load()})", flush=True)
+
+
 def speed(args: argparse.Namespace) -> None:
+    if args.gold_records:
+        gold_records(args)
+        return
     print(f"# speed ({load()}; compiled: {grn._compiled.stale() == [] and _is_compiled()})")
-    for game in ([] if args.analyse_only else GAMES):
+    for game in ([] if args.analyse_only else args.playout_games.split(",")):
         ruleset = games.find_ruleset(game)
         record = _record(game, 1)
         _, seats, line = replay(record)
@@ -76,28 +116,28 @@ def speed(args: argparse.Namespace) -> None:
                 continue
             hand = ruleset.hand_of(turn.actions)
             played = ruleset.decision_of(before, turn.actions)
-            start = time.perf_counter()
+            start = time.process_time()
             est = evaluate(ruleset, before, hand, [played], seed=1, playouts=args.playouts)
-            spent += time.perf_counter() - start
+            spent += time.process_time() - start
             done += sum(e.playouts for e in est)
         # a whole game of random moves from the start (a playout to the end) against validating a whole game
-        start = time.perf_counter()
+        start = time.process_time()
         n = 0
         for s in range(args.repeat):
             world = ruleset.determinise(line[0][1], random.Random(s))
             rollout(world, random.Random(s), 10_000)
             world.value()
             n += 1
-        full = (time.perf_counter() - start) / n
-        start = time.perf_counter()
+        full = (time.process_time() - start) / n
+        start = time.process_time()
         for _ in range(args.repeat):
             validate_record(record, keep_turns=False)
-        check = (time.perf_counter() - start) / args.repeat
-        print(f"{game}: {done / spent:.0f} playouts/s (horizon {line[0][1] and ruleset.determinise(line[0][1], random.Random(0)).horizon} turns); "
-              f"a whole random game {1000 * full:.1f} ms against validating a {len(record.turns)}-turn game "
+        check = (time.process_time() - start) / args.repeat
+        print(f"{game}: {done / spent:.0f} playouts a CPU second (horizon {line[0][1] and ruleset.determinise(line[0][1], random.Random(0)).horizon} turns); "
+              f"a whole random game {1000 * full:.1f} CPU ms against validating a {len(record.turns)}-turn game "
               f"{1000 * check:.1f} ms ({full / check:.1f}x)")
     with tempfile.TemporaryDirectory() as tmp:
-        for game in args.only.split(","):
+        for game in [g for g in args.only.split(",") if g]:
             path = Path(tmp) / f"{game}.grn"
             path.write_text(grn.write_record(_record(game, 7)), encoding="utf-8")
             turns = len(grn.parse(path.read_text())[0].turns)
@@ -399,6 +439,9 @@ def main() -> None:
     sp.add_argument("--repeat", type=int, default=5)
     sp.add_argument("--analyse-only", action="store_true", help="only the times of grn analyse")
     sp.add_argument("--only", default=",".join(GAMES), help="the games whose analysis is timed")
+    sp.add_argument("--playout-games", default=",".join(GAMES), help="the games whose playouts are timed")
+    sp.add_argument("--gold-records", action="store_true",
+                    help="only the CPU and output digests of grn analyse of the three Gold records of round eight")
     st = sub.add_parser("stability")
     st.add_argument("--games", type=int, default=20)
     st.add_argument("--only", default=",".join(GAMES))

@@ -162,6 +162,18 @@ class World:
         """A legal decision at random (the ``random`` bot; default: one of :meth:`moves`)."""
         return rng.choice(self.moves())
 
+    def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
+        """Play up to ``horizon`` turns of quick decisions (fewer when the game ends): :meth:`rollout_move`, or
+        :meth:`opponent_move` for the players other than ``searcher`` (when given).  A game may play the same
+        turns faster (Gold: a compiled loop); the default plays them one by one through :meth:`play`."""
+        for _ in range(horizon):
+            if self.is_over:
+                return
+            if searcher is None or self.player == searcher:
+                self.play(self.rollout_move(rng))
+            else:
+                self.play(self.opponent_move(rng))
+
     def hand(self) -> tuple[Any, ...]:
         """What the player to move privately knows now (tile games: the tiles drawn this turn); default nothing."""
         return ()
@@ -169,14 +181,8 @@ class World:
 
 def rollout(world: World, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
     """Play up to ``horizon`` turns of quick decisions (fewer when the game ends); the turns of players other
-    than ``searcher`` (when given) are :meth:`World.opponent_move`."""
-    for _ in range(horizon):
-        if world.is_over:
-            return
-        if searcher is None or world.player == searcher:
-            world.play(world.rollout_move(rng))
-        else:
-            world.play(world.opponent_move(rng))
+    than ``searcher`` (when given) are :meth:`World.opponent_move` (:meth:`World.play_out`)."""
+    world.play_out(rng, horizon, searcher)
 
 
 __all__ = ["World", "Decision", "NoBot", "margin", "rollout"]

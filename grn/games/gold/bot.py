@@ -15,6 +15,7 @@ from typing import Any, Hashable, Sequence
 
 from grn.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard
+from grn.games.gold import playout
 from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
 from grn.world import Decision, World
@@ -177,7 +178,7 @@ class GoldWorld(World):
         places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
         if len(places) == 2 and places[1] == REACT:
             places = (places[0], reaction(self.state, places[0], truth[places[0]]))
-        return tuple(FlipCard(p, truth[p]) for p in places)
+        return playout.flips(truth, places)
 
     def lead(self) -> Decision | None:
         """:func:`smart_move`'s turn as a decision (R201): the best remembered gold carried out, else the
@@ -204,7 +205,19 @@ class GoldWorld(World):
         """The playout player (:func:`smart_move`, R175)."""
         if ROLLOUT == "memory":
             return tuple(_choose(self.state, self.truth, rng))
-        return tuple(smart_move(self.state, self.truth, self.order or rng))
+        state = self.state
+        return tuple(playout.smart_move(state, self.truth, self.order or rng,
+                                        _worth_table(state, state.current_player)))
+
+    def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
+        """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
+        (:func:`grn.games.gold.playout.play_out`) plays the turns :meth:`rollout_move` and :meth:`play` would."""
+        if searcher is not None or ROLLOUT != "smart" or type(self) is not GoldWorld:  # a subclass plays its own
+            super().play_out(rng, horizon, searcher)
+            return
+        state = self.state
+        tables = {p: _worth_table(state, p) for p in state.players}
+        playout.play_out(state, self.truth, self.order or rng, tables, horizon)
 
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with
@@ -245,6 +258,9 @@ def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
 
 
 _WORTH: dict[tuple[Any, ...], dict[Card, dict[Card, float]]] = {}
+#: Player -> (MINER_WORTH, owners, card set, table) of the table last given: the playouts ask every turn, and
+#: the key of :data:`_WORTH` hashes the whole card set (the same objects, by identity, give the same table).
+_LAST_WORTH: dict[str, tuple[float, dict[str, str], Any, dict[Card, dict[Card, float]]]] = {}
 
 
 def _kind(state: GoldState, card: Card) -> tuple[str, int, str]:
@@ -296,12 +312,16 @@ def expected_worth(state: GoldState, decision: Decision) -> float:
 def _worth_table(state: GoldState, player: str) -> dict[Card, dict[Card, float]]:
     """:func:`_pair_worth` of every two faces of the card list for ``player`` (computed once per seating:
     the playouts ask for it every turn)."""
+    last = _LAST_WORTH.get(player)
+    if last is not None and last[0] == MINER_WORTH and last[1] is state.owners and last[2] is state.cards:
+        return last[3]
     key = (player, MINER_WORTH, tuple(state.owners.items()), state.cards)
     table = _WORTH.get(key)
     if table is None:
         faces = list(state.cards.counts())
         table = {a: {b: _pair_worth(state.owners, player, a, b) for b in faces} for a in faces}
         _WORTH[key] = table
+    _LAST_WORTH[player] = (MINER_WORTH, state.owners, state.cards, table)
     return table
 
 
@@ -317,56 +337,18 @@ def best_second(state: GoldState, first: str, face: Card, rng: random.Random | N
 def _second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
             rng: random.Random | None) -> str:
     # ``unknown``: the places never seen, ``first`` among them unless it was remembered
-    row = _worth_table(state, state.current_player)[face]
-    others = [p for p in unknown if p != first]
-    best, second = -1e9, None
-    if others:
-        pool = state.unseen_cards()  # the faces of the places never seen, ``first``'s among them
-        if first not in known:
-            pool[face] -= 1
-        best = sum(k * row[c] for c, k in pool.items()) / len(others)
-        second = rng.choice(others) if rng is not None else others[0]
-    for p, c in known.items():
-        if p != first:
-            w = row[c]
-            if w > best:
-                best, second = w, p
-    if second is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
-        second = next(p for p in state.face_down() if p != first)
-    return second
+    return playout.second(state, first, face, known, unknown, rng, _worth_table(state, state.current_player)[face])
 
 
-def _carry(state: GoldState, known: dict[str, Card]) -> list[str] | None:
-    """The remembered miner of the player's own (or nobody's) and the best remembered gold it carries out."""
-    player = state.current_player
-    owners = state.owners
-    golds = [p for p, c in known.items() if c.kind == "gold"]
-    best, pair = 0, None
-    if golds:
-        for m, c in known.items():
-            if c.kind == "miner" and owners.get(c.colour) in (None, player):  # type: ignore[arg-type]
-                for g in golds:
-                    v = known[g].value
-                    if c.value >= v > best:
-                        best, pair = v, [m, g]
-    return pair
+#: The remembered miner of the player's own (or nobody's) and the best remembered gold it carries out.
+_carry = playout.carry
 
 
 def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
     """Self-play's player, with :func:`best_second` choosing the card after an unseen first one: carry out the
     best remembered gold with a miner of one's own (or nobody's), else turn an unseen card and pair it with
-    what is worth most (reading only that card's face)."""
-    if state.flips_due == 1:
-        return _choose(state, truth, rng)
-    known = state.known_faces()
-    pair = _carry(state, known)
-    if pair is not None:
-        return pair
-    unknown = [p for p in state.face_down() if p not in known]
-    if not unknown:
-        return _choose(state, truth, rng)
-    first = rng.choice(unknown)
-    return [first, _second(state, first, truth[first], known, unknown, rng)]
+    what is worth most (reading only that card's face).  Compiled: :func:`grn.games.gold.playout.smart_move`."""
+    return playout.smart_move(state, truth, rng, _worth_table(state, state.current_player))
 
 
 def greedy_move(state: GoldState) -> list[str]:

@@ -357,8 +357,9 @@ class GoldState(Engine):
 
     __slots__ = (
         "players", "owners", "colours", "positions", "cards", "_index", "_status", "_faces",
-        "_seen_counts", "_deck_counts", "_gone_counts", "_down", "_turn", "_current",
-        "_rush_turn", "_scores", "_gold", "_taken",
+        "_unseen", "_deck_counts", "_left", "_down", "_turn", "_current",
+        "_rush_turn", "_scores", "_gold", "_taken", "_known", "_down_list", "_canon",
+        "_blocked_at", "_blocked",
     )
 
     players: tuple[str, ...]
@@ -369,9 +370,15 @@ class GoldState(Engine):
     _index: dict[str, int]
     _status: list[int]
     _faces: dict[str, Card]
-    _seen_counts: dict[Card, int]
+    # kept up to date turn by turn, not recomputed: a playout asks for them every turn (round eight)
+    _unseen: dict[Card, int]  # faces not yet seen anywhere -> copies, in card-list order, none at 0
+    _known: dict[str, Card]  # face-down place -> the face seen there, in the order first seen
+    _down_list: list[str] | None  # the face-down places, in layout order (None: a card has left since)
+    _canon: dict[Card, Card]  # a face -> the card list's own object of it: dict look-ups hit by identity
+    _blocked_at: int  # the count of face-down cards when ``_blocked`` was worked out (-1: never)
+    _blocked: bool
     _deck_counts: dict[Card, int]
-    _gone_counts: dict[Card, int]
+    _left: dict[Card, int]  # the face-down cards: face -> copies, in card-list order, none at 0
     _down: int
     _turn: int
     _current: int
@@ -435,10 +442,15 @@ class GoldState(Engine):
         self._index = {p: i for i, p in enumerate(names)}
         self._status = [_DOWN] * len(names)
         self._faces = {}
-        self._seen_counts = {}
         self._deck_counts = deck.counts()
-        self._gone_counts = {}
+        self._unseen = {c: n for c, n in self._deck_counts.items() if n > 0}
+        self._left = {c: n for c, n in self._deck_counts.items() if n > 0}
         self._down = len(names)
+        self._known = {}
+        self._down_list = list(names)
+        self._canon = {c: c for c in self._deck_counts}
+        self._blocked_at = -1
+        self._blocked = False
         self._turn = 0
         self._current = keys.index(first) if first is not None else 0
         self._rush_turn = None
@@ -495,20 +507,23 @@ class GoldState(Engine):
         """
         if self._down <= RUSH_THRESHOLD:
             return False
-        dyn = False
+        # asked before every playout turn: worked out again only when a card has left since
+        if self._blocked_at != self._down:
+            self._blocked = self._work_out_blocked()
+            self._blocked_at = self._down
+        return self._blocked
+
+    def _work_out_blocked(self) -> bool:
         miner_values: set[int] = set()
         min_gold: int | None = None
-        gone = self._gone_counts
-        for card, n in self._deck_counts.items():
-            if n - gone.get(card, 0) <= 0:
-                continue
+        for card in self._left:
             if card.kind == "dynamite":
-                dyn = True
-            elif card.kind == "miner":
+                return False
+            if card.kind == "miner":
                 miner_values.add(card.value)
             elif min_gold is None or card.value < min_gold:
                 min_gold = card.value
-        if dyn or len(miner_values) > 1:
+        if len(miner_values) > 1:
             return False
         return not (miner_values and min_gold is not None and max(miner_values) >= min_gold)
 
@@ -547,8 +562,11 @@ class GoldState(Engine):
 
     def face_down(self) -> list[str]:
         """Positions of the cards still face down on the table, in layout order."""
-        st = self._status
-        return [p for i, p in enumerate(self.positions) if st[i] == _DOWN]
+        down = self._down_list
+        if down is None:  # listed again once a card has left (validating never asks: it pays nothing)
+            st = self._status
+            down = self._down_list = [p for i, p in enumerate(self.positions) if st[i] == _DOWN]
+        return list(down)
 
     def legal_flips(self) -> list[str]:
         """The positions one may turn over this turn (every face-down card)."""
@@ -561,8 +579,7 @@ class GoldState(Engine):
 
     def known_faces(self) -> dict[str, Card]:
         """Face-down position -> the face seen there last (what a player remembers)."""
-        st, idx = self._status, self._index
-        return {p: c for p, c in self._faces.items() if st[idx[p]] == _DOWN}
+        return dict(self._known)
 
     def seen_faces(self) -> dict[str, Card]:
         """Every position whose card has been seen -> its face (removed cards too)."""
@@ -570,15 +587,15 @@ class GoldState(Engine):
 
     def face_down_cards(self) -> dict[Card, int]:
         """The multiset of face-down cards (card list minus the cards that left)."""
-        gone = self._gone_counts
-        out = {c: n - gone.get(c, 0) for c, n in self._deck_counts.items()}
-        return {c: n for c, n in out.items() if n > 0}
+        return dict(self._left)
 
     def unseen_cards(self) -> dict[Card, int]:
         """The multiset of faces not yet seen anywhere: what a face-down card never turned may show."""
-        seen = self._seen_counts
-        out = {c: n - seen.get(c, 0) for c, n in self._deck_counts.items()}
-        return {c: n for c, n in out.items() if n > 0}
+        return dict(self._unseen)
+
+    def projected_scores(self) -> dict[str, int]:
+        """The scores as they stand: Gold has no final scoring (a playout asks this of every world it ends)."""
+        return dict(self._scores)
 
     def copy(self) -> GoldState:
         """An independent copy (for search and what-ifs)."""
@@ -592,9 +609,14 @@ class GoldState(Engine):
         other._deck_counts = self._deck_counts
         other._status = list(self._status)
         other._faces = dict(self._faces)
-        other._seen_counts = dict(self._seen_counts)
-        other._gone_counts = dict(self._gone_counts)
+        other._unseen = dict(self._unseen)
+        other._left = dict(self._left)
         other._down = self._down
+        other._known = dict(self._known)
+        other._down_list = self._down_list  # never changed in place: shared until a card leaves
+        other._canon = self._canon
+        other._blocked_at = self._blocked_at
+        other._blocked = self._blocked
         other._turn = self._turn
         other._current = self._current
         other._rush_turn = self._rush_turn
@@ -700,9 +722,10 @@ class GoldState(Engine):
                     f"there is no card {card_text(face)} in the game",
                     rule="the card list: 24 gold (1-4), 35 miners (2-5 in five colours), 5 dynamite",
                     section=SECTION["cards"], span=flip.span)
-            if self._seen_counts.get(face, 0) + new[face] > have:
+            seen_before = have - self._unseen.get(face, 0)
+            if seen_before + new[face] > have:
                 raise IllegalAction(
-                    f"{card_text(face)} at {flip.pos} would be card {self._seen_counts.get(face, 0) + new[face]} "
+                    f"{card_text(face)} at {flip.pos} would be card {seen_before + new[face]} "
                     f"of that kind; the game has {have}",
                     rule="the card list: every card is dealt once to its own place",
                     section=SECTION["cards"],
@@ -723,11 +746,17 @@ class GoldState(Engine):
         if self._rush_turn is None and self._down <= RUSH_THRESHOLD:
             self._rush_turn = self._turn
             events.append(RushBegins(player, self._down))
-        faces, seen = self._faces, self._seen_counts
+        faces, unseen, known, canon = self._faces, self._unseen, self._known, self._canon
         for flip in flips:
             if flip.pos not in faces:
-                faces[flip.pos] = flip.face
-                seen[flip.face] = seen.get(flip.face, 0) + 1
+                face = canon.get(flip.face, flip.face)
+                faces[flip.pos] = face
+                known[flip.pos] = face
+                left = unseen[face] - 1
+                if left:
+                    unseen[face] = left
+                else:
+                    del unseen[face]
         if self._rush_turn is not None:
             flip = flips[0]
             if flip.face.kind == "gold":
@@ -753,7 +782,15 @@ class GoldState(Engine):
     def _remove(self, pos: str, card: Card) -> None:
         self._status[self._index[pos]] = _GONE
         self._down -= 1
-        self._gone_counts[card] = self._gone_counts.get(card, 0) + 1
+        self._known.pop(pos, None)
+        self._down_list = None
+        left = self._left
+        card = self._faces[pos]  # the card list's own object: the look-ups below hit by identity
+        n = left[card] - 1
+        if n:
+            left[card] = n
+        else:
+            del left[card]
 
     def _resolve(self, player: str, fa: FlipCard, fb: FlipCard, events: list[GoldEvent]) -> None:
         a, b = fa.face, fb.face

@@ -18,6 +18,8 @@ import random
 from collections.abc import Sequence
 
 from grn.games.gold.commands import Card, FlipCard
+# the players' choices are compiled with the playout player of the search (grn/games/gold/playout.py)
+from grn.games.gold.playout import best_partner, choose as _choose
 from grn.games.gold.rules import CardSet, GoldState, GRID_8X8, expected_first_player, load_cards, seats_for
 from grn.selfplay import PlayedTurn, SelfPlayGame
 
@@ -42,64 +44,6 @@ def _layout(layout: str | Sequence[str]) -> tuple[str, ...]:
             return GRID_8X8
         raise ValueError(f"unknown layout {layout!r} (use '8x8' or a list of position names)")
     return tuple(layout)
-
-
-def _helps(state: GoldState, player: str, a: Card, b: Card) -> int:
-    """How much turning ``a`` with ``b`` is worth to ``player`` (0: nothing useful)."""
-    if a.kind == "gold" and b.kind == "miner":
-        a, b = b, a
-    if a.kind == "miner" and b.kind == "gold":
-        if a.value < b.value:
-            return 0
-        owner = state.owners.get(a.colour)  # type: ignore[arg-type]
-        return 10 + b.value if owner in (None, player) else 0
-    if "dynamite" in (a.kind, b.kind):
-        other = b if a.kind == "dynamite" else a
-        if other.kind == "miner" and state.owners.get(other.colour) not in (None, player):  # type: ignore[arg-type]
-            return 2
-        return 1 if other.kind == "dynamite" else 0
-    return 0
-
-
-def best_partner(state: GoldState, player: str, first: str, face: Card, known: dict[str, Card]) -> str | None:
-    """The remembered place other than ``first`` whose card, turned beside ``face``, helps ``player`` most; ``None``
-    when none helps (a player who turned ``first`` and saw ``face`` looks for its partner)."""
-    best, second = 0, None
-    for p, c in known.items():
-        if p != first:
-            v = _helps(state, player, face, c)
-            if v > best:
-                best, second = v, p
-    return second
-
-
-def _choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
-    player = state.current_player
-    down = state.face_down()
-    known = state.known_faces()
-    unknown = [p for p in down if p not in known]
-    if state.flips_due == 1:
-        golds = [p for p, c in known.items() if c.kind == "gold"]
-        if golds:
-            return [max(golds, key=lambda p: known[p].value)]
-        return [rng.choice(unknown or down)]
-    # A known pair that brings gold home.
-    best, pair = 0, None
-    mine = [p for p, c in known.items() if c.kind == "miner" and state.owners.get(c.colour) in (None, player)]  # type: ignore[arg-type]
-    golds = [p for p, c in known.items() if c.kind == "gold"]
-    for m in mine:
-        for g in golds:
-            v = _helps(state, player, known[m], known[g])
-            if v > best:
-                best, pair = v, [m, g]
-    if pair is not None:
-        return pair
-    first = rng.choice(unknown or down)
-    second = best_partner(state, player, first, truth[first], known)
-    if second is None:
-        rest = [p for p in unknown if p != first] or [p for p in down if p != first]
-        second = rng.choice(rest)
-    return [first, second]
 
 
 def _play_deal(seats: list[tuple[str, tuple[str, ...]]], seed: int, positions: tuple[str, ...],

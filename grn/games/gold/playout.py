@@ -1,0 +1,165 @@
+"""The playout player of Gold's search (R175) and self-play's player, compiled with mypyc: their turns are most of
+an analysis's time.
+
+:func:`smart_move` carries out the best remembered gold with a miner of the player's own (or nobody's), else
+turns an unseen card and pairs it with what is worth most (:func:`second`, reading only that card's face).
+:mod:`grn.games.gold.bot` serves these under its own names, with the table of what two faces are worth
+(``bot._worth_table``, which reads ``bot.MINER_WORTH``): this module holds no setting of its own.
+"""
+
+from __future__ import annotations
+
+import random
+
+from grn.games.gold.commands import Card, FlipCard
+from grn.games.gold.rules import GoldState
+
+#: A face -> (a face -> what turning the two together is worth to the player at once).
+WorthTable = dict[Card, dict[Card, float]]
+
+__all__ = ["carry", "second", "smart_move", "flips", "play_out", "choose", "best_partner", "helps", "WorthTable"]
+
+
+def second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
+           rng: random.Random | None, row: dict[Card, float]) -> str:
+    """The place to turn beside ``first``, which showed ``face``: the remembered card, or an unseen one, whose
+    pairing with ``face`` is worth most by ``row`` (``face``'s row of the worth table); ties go to an unseen card
+    (the first one left, or one at random with ``rng``).  ``unknown``: the places never seen, ``first`` among them
+    unless it was remembered."""
+    others = [p for p in unknown if p != first]
+    best = -1e9
+    chosen: str | None = None
+    if others:
+        pool = state.unseen_cards()  # the faces of the places never seen, ``first``'s among them
+        if first not in known:
+            pool[face] -= 1
+        total = 0.0
+        for c, k in pool.items():
+            total += k * row[c]
+        best = total / len(others)
+        chosen = rng.choice(others) if rng is not None else others[0]
+    for p, c in known.items():
+        if p != first:
+            w = row[c]
+            if w > best:
+                best, chosen = w, p
+    if chosen is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
+        chosen = next(p for p in state.face_down() if p != first)
+    return chosen
+
+
+def carry(state: GoldState, known: dict[str, Card]) -> list[str] | None:
+    """The remembered miner of the player's own (or nobody's) and the best remembered gold it carries out."""
+    player = state.current_player
+    owners = state.owners
+    golds = [p for p, c in known.items() if c.kind == "gold"]
+    best = 0
+    pair: list[str] | None = None
+    if golds:
+        for m, c in known.items():
+            if c.kind == "miner":
+                owner = owners.get(c.colour) if c.colour is not None else None
+                if owner is None or owner == player:
+                    for g in golds:
+                        v = known[g].value
+                        if c.value >= v > best:
+                            best, pair = v, [m, g]
+    return pair
+
+
+def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random, table: WorthTable) -> list[str]:
+    """Self-play's player, with :func:`second` choosing the card after an unseen first one (``table``: the worth
+    table of the player to move)."""
+    if state.flips_due == 1:
+        return choose(state, truth, rng)
+    known = state.known_faces()
+    pair = carry(state, known)
+    if pair is not None:
+        return pair
+    unknown = [p for p in state.face_down() if p not in known]
+    if not unknown:
+        return choose(state, truth, rng)
+    first: str = rng.choice(unknown)
+    face = truth[first]
+    return [first, second(state, first, face, known, unknown, rng, table[face])]
+
+
+def flips(truth: dict[str, Card], places: tuple[str, ...]) -> tuple[FlipCard, ...]:
+    """The cards ``places`` turn over in the deal ``truth``."""
+    return tuple([FlipCard(p, truth[p]) for p in places])
+
+
+def play_out(state: GoldState, truth: dict[str, Card], rng: random.Random, tables: dict[str, WorthTable],
+             horizon: int) -> None:
+    """Play up to ``horizon`` turns of :func:`smart_move` for every player on ``state`` (fewer when the game ends
+    or the table is blocked), the faces read from ``truth``; ``tables``: each player's worth table."""
+    for _ in range(horizon):
+        if state.is_over or state.is_blocked:
+            return
+        player = state.current_player
+        places = smart_move(state, truth, rng, tables[player])
+        state.play_turn(player, flips(truth, tuple(places)))
+
+
+# -- self-play's player (grn/games/gold/selfplay.py), which the playout player follows in the Gold Rush ----
+
+def helps(state: GoldState, player: str, a: Card, b: Card) -> int:
+    """How much turning ``a`` with ``b`` is worth to ``player`` (0: nothing useful)."""
+    if a.kind == "gold" and b.kind == "miner":
+        a, b = b, a
+    if a.kind == "miner" and b.kind == "gold":
+        if a.value < b.value:
+            return 0
+        owner = state.owners.get(a.colour)  # type: ignore[arg-type]
+        return 10 + b.value if owner in (None, player) else 0
+    if "dynamite" in (a.kind, b.kind):
+        other = b if a.kind == "dynamite" else a
+        if other.kind == "miner" and state.owners.get(other.colour) not in (None, player):  # type: ignore[arg-type]
+            return 2
+        return 1 if other.kind == "dynamite" else 0
+    return 0
+
+
+def best_partner(state: GoldState, player: str, first: str, face: Card, known: dict[str, Card]) -> str | None:
+    """The remembered place other than ``first`` whose card, turned beside ``face``, helps ``player`` most; ``None``
+    when none helps (a player who turned ``first`` and saw ``face`` looks for its partner)."""
+    best = 0
+    second: str | None = None
+    for p, c in known.items():
+        if p != first:
+            v = helps(state, player, face, c)
+            if v > best:
+                best, second = v, p
+    return second
+
+
+def choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
+    """Self-play's player: carry a remembered gold out with a miner of one's own (or nobody's), in the Gold Rush
+    the best remembered gold; else turn an unseen card (at random) and look for a remembered partner that helps."""
+    player = state.current_player
+    down = state.face_down()
+    known = state.known_faces()
+    unknown = [p for p in down if p not in known]
+    if state.flips_due == 1:
+        golds = [p for p, c in known.items() if c.kind == "gold"]
+        if golds:
+            return [max(golds, key=lambda p: known[p].value)]
+        return [rng.choice(unknown or down)]
+    # A known pair that brings gold home.
+    best = 0
+    pair: list[str] | None = None
+    mine = [p for p, c in known.items() if c.kind == "miner" and state.owners.get(c.colour) in (None, player)]  # type: ignore[arg-type]
+    golds = [p for p, c in known.items() if c.kind == "gold"]
+    for m in mine:
+        for g in golds:
+            v = helps(state, player, known[m], known[g])
+            if v > best:
+                best, pair = v, [m, g]
+    if pair is not None:
+        return pair
+    first = rng.choice(unknown or down)
+    second = best_partner(state, player, first, truth[first], known)
+    if second is None:
+        rest = [p for p in unknown if p != first] or [p for p in down if p != first]
+        second = rng.choice(rest)
+    return [first, second]
