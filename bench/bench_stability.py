@@ -63,8 +63,9 @@ def load() -> str:
     return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
-#: Round seven's changes to Gold's search that ``--without`` can turn off (R225-R228), each with round six's value.
-STEPS = ("candidates", "halving", "pick", "eliminate")
+#: Round seven's changes to Gold's search that ``--without`` can turn off (R225-R228), each with round six's value,
+#: and round eight's (R255 ``edge``, R256 ``edgez``), each with round seven's.
+STEPS = ("candidates", "halving", "pick", "eliminate", "edge", "edgez")
 
 
 def without(steps: list[str]) -> None:
@@ -80,6 +81,10 @@ def without(steps: list[str]) -> None:
         gold.PICK = "draw"
     if "eliminate" in steps:
         gold.GoldWorld.confirm_eliminates = False
+    if "edge" in steps:
+        gold.GoldWorld.confirm_edge_scale = 1
+    if "edgez" in steps:
+        gold.GoldWorld.confirm_edge_z = None
 
 
 def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = ()) -> dict:

@@ -1,0 +1,66 @@
+"""Gold's judgements near the mistake threshold (issue 21, stability round eight: R255-R256).
+
+R255: a loss still within z standard errors of the mistake threshold at the confirmation's cap goes on
+doubling its rounds up to ``World.confirm_edge_scale`` times the cap (Gold: 4, which halves its error); the
+default 1 leaves every other game (and the toy game) as it was.  R256: a confirmation that keeps its
+contenders (R228) settles a loss only when the loss against every contender still in the race is settled on
+the same side of every threshold.
+"""
+
+from __future__ import annotations
+
+from grn import games
+from grn.analysis import Thresholds, analyse_turn, settings_for
+from grn.bots.confirm import confirm_loss, settled
+from grn.bots.arena import new_game
+from grn.games.gold.bot import GoldWorld
+from grn.record import Turn
+from grn.world import World
+from tests.toygame import RULESET as NIM, Take
+
+
+def _heap(stones: int):
+    header, engine = new_game(NIM, 2, 1)
+    engine.heap = stones
+    return engine
+
+
+def test_a_loss_near_the_edge_goes_on_past_the_cap_and_the_default_stops_there():
+    games.register(NIM)
+    try:
+        engine = _heap(12)
+        played, rivals = (Take(2),), [(Take(1),), (Take(3),)]
+        kw = dict(seed=5, rounds=10, max_rounds=80, z=2.0)
+        first = confirm_loss(NIM, engine, (), rivals, played, boundaries=(100.0,), **kw)
+        # a threshold right on the first batch's loss cannot be cleared by it: the rounds double to the cap
+        plain = confirm_loss(NIM, engine, (), rivals, played, boundaries=(first.lost,), **kw)
+        assert plain.rounds <= 80
+        # the default edge (none, or an edge cap no larger than the cap) changes nothing, sample for sample
+        same = confirm_loss(NIM, engine, (), rivals, played, boundaries=(first.lost,), edges=(first.lost,),
+                            edge_rounds=80, **kw)
+        assert same == plain
+        # R255: a loss still near the edge at the cap doubles on, up to the edge's cap (4 × 80)
+        edge = confirm_loss(NIM, engine, (), rivals, played, boundaries=(first.lost,), edges=(first.lost,),
+                            edge_rounds=320, **kw)
+        if not settled(plain.lost, plain.se, (first.lost,), 2.0):
+            assert edge.rounds in (160, 320) and edge.se < plain.se
+            assert edge.rounds == 320 or edge.settled
+        # a loss near a boundary that is not an edge stops at the cap as before
+        other = confirm_loss(NIM, engine, (), rivals, played, boundaries=(first.lost,), edges=(first.lost + 50,),
+                             edge_rounds=320, **kw)
+        assert other == plain
+    finally:
+        games.unregister("nim")
+
+
+def test_the_edge_hooks_default_leaves_the_toy_game_as_it_was():
+    assert World.confirm_edge_scale == 1 and GoldWorld.confirm_edge_scale == 4
+    games.register(NIM)
+    try:
+        engine = _heap(9)
+        s = settings_for(playouts=40, seed=1)
+        t = analyse_turn(NIM, engine, Turn(1, engine.current_player, (Take(1),)), engine.current_player, s,
+                         Thresholds(0.25, 0.5, 0.75))
+        assert t.candidates >= 2 and t.best is not None
+    finally:
+        games.unregister("nim")
