@@ -22,7 +22,9 @@ error, so other thresholds can be judged again without searching.
 ``--without candidates,halving,pick,eliminate`` turns off round seven's changes
 to Gold's search (R225 candidates from the position, R226 the later first
 halving, R227 the playouts' order of places, R228 the contenders kept until
-clearly behind), to measure each step's share in one build; ``--without all``
+clearly behind), to measure each step's share in one build; ``edge`` and
+``edgez`` turn off round eight's (R255 the confirmation's longer cap near the
+mistake threshold, R256 three standard errors there); ``--without all``
 is round six's Gold search.  ``--summary FILE --clear`` judges every stored
 turn's loss and standard error again with a mistake or a blunder only where the
 loss's lower bound (loss - z × standard error) passes the threshold (the rule
@@ -171,8 +173,8 @@ def main() -> None:
     ap.add_argument("--bot", choices=("default", "selfplay", "random", "greedy", "mixed"), default="default",
                     help="who plays the records (default: each game's choice, R206: self-play for the tile games, "
                          "a greedy bot against a random one for Gold)")
-    ap.add_argument("--without", default="", help="round seven's changes to Gold's search to turn off: "
-                                                  f"{', '.join(STEPS)} or all (R225-R228)")
+    ap.add_argument("--without", default="", help="round seven's and eight's changes to Gold's search to turn "
+                                                  f"off: {', '.join(STEPS)} or all (R225-R228, R255-R256)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "

@@ -10,13 +10,16 @@ the same side of every threshold.
 from __future__ import annotations
 
 from grn import games
-from grn.analysis import Thresholds, analyse_turn, settings_for
+from grn.analysis import Thresholds, analyse, analyse_turn, settings_for
+from grn.bots import GreedyBot, RandomBot
+from grn.bots.arena import new_game, play_game
 from grn.bots.confirm import confirm_loss, settled
-from grn.bots.arena import new_game
 from grn.games.gold.bot import GoldWorld
 from grn.record import Turn
 from grn.world import World
 from tests.toygame import RULESET as NIM, Take
+
+GOLD = games.find_ruleset("gold")
 
 
 def _heap(stones: int):
@@ -64,3 +67,27 @@ def test_the_edge_hooks_default_leaves_the_toy_game_as_it_was():
         assert t.candidates >= 2 and t.best is not None
     finally:
         games.unregister("nim")
+
+
+def _mixed_record(index: int):
+    """Record ``index`` of the stability bench's Gold records (R206: a greedy bot against a random one)."""
+    kinds = (GreedyBot, RandomBot) if index % 2 == 0 else (RandomBot, GreedyBot)
+    return play_game(GOLD, [cls(GOLD) for cls in kinds], 100 + index, 100 + index).record()
+
+
+def test_a_turn_near_the_mistake_threshold_that_two_seeds_judged_apart_is_judged_alike(monkeypatch):
+    # Record 10 (deal 110), turn 52, in the rush: red turns its own miner 3 (f8) instead of an unseen card.
+    # Round seven: seed 1 measured 2.50 ± 0.15 at the cap (a mistake), seed 2 stopped after 160 worlds at
+    # 1.52 ± 0.33, "clear" of 2.5 by two standard errors (an inaccuracy).  Both runs name the same best move.
+    record = _mixed_record(10)
+    with monkeypatch.context() as m:  # round seven's confirmation: seed 2 stops early, below the threshold
+        m.setattr(GoldWorld, "confirm_edge_scale", 1)
+        m.setattr(GoldWorld, "confirm_edge_z", None)
+        before = analyse(record, seed=2, only=[52]).turns[0]
+    assert before.judgement == "inaccuracy" and before.points_lost < 2.0, before
+    runs = [analyse(record, seed=seed, only=[52]).turns[0] for seed in (1, 2)]
+    for t in runs:
+        assert t.played_words == "turn over f8 (red miner 3)" and t.best_words == "turn over a card not seen yet"
+        assert t.judgement == "mistake", t
+        assert t.lost_se < 0.12, t  # R255: up to 4x the cap's rounds, about half the cap's error
+    assert abs(runs[0].points_lost - runs[1].points_lost) < 0.3
