@@ -30,6 +30,9 @@ turn's loss and standard error again with a mistake or a blunder only where the
 loss's lower bound (loss - z × standard error) passes the threshold (the rule
 R229 measured and did not adopt): the sampling does not depend on the rule, so
 this is what a run with it gives, to the stored rounding of two decimals.
+``--summary FILE --mistake M`` judges the stored losses with the mistake
+threshold at M (a first look only: the stored sampling was steered by the
+game's own threshold).
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grn import games  # noqa: E402
-from grn.analysis import agreement, analyse, ruleset_thresholds  # noqa: E402
+from grn.analysis import Thresholds, agreement, analyse, ruleset_thresholds  # noqa: E402
 from grn.bots import GreedyBot, RandomBot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
@@ -121,13 +124,25 @@ def clear_judge(game: str) -> Callable[[list], str | None]:
     return lambda t: thresholds.judge(t[1], t[2], True)
 
 
-def per_game(lines: list[dict], again: bool = False) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
+def moved_judge(game: str, mistake: float) -> Callable[[list], str | None]:
+    """A turn's judgement (from a stored ``[turn, lost, se, ...]``) with ``game``'s thresholds but the mistake
+    threshold at ``mistake`` (round eight's look at where the threshold sits; the stored sampling was
+    steered by the game's own threshold, so this is a first look, not what a run with it gives)."""
+    t = ruleset_thresholds(games.find_ruleset(game))
+    moved = Thresholds(min(t.inaccuracy, mistake), mistake, max(t.blunder, mistake), t.z)
+    return lambda x: moved.judge(x[1], x[2])
+
+
+def per_game(lines: list[dict], again: bool = False,
+             mistake: float | None = None) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
     """Per game and players: (records, moves judged mistake or worse by both runs, by either, judgements of
     mistake or worse made by the two runs together, cpu seconds per record); ``again``: judged on the lower
-    bound (:func:`clear_judge`), not as stored."""
+    bound (:func:`clear_judge`), not as stored; ``mistake``: judged with that mistake threshold
+    (:func:`moved_judge`)."""
     out = {}
     for game in GAMES:
-        judged = clear_judge(game) if again else (lambda t: t[3])
+        judged = (clear_judge(game) if again else moved_judge(game, mistake) if mistake is not None
+                  else (lambda t: t[3]))
         for bot in sorted({x.get("bot", "selfplay") for x in lines if x["game"] == game}):
             mine = [x for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot]
             both = either = made = 0
@@ -146,9 +161,9 @@ def playouts(lines: list[dict], game: str, bot: str) -> float:
     return sum(counts) / len(counts) if counts else 0.0
 
 
-def report(lines: list[dict], again: bool = False) -> str:
+def report(lines: list[dict], again: bool = False, mistake: float | None = None) -> str:
     rows = []
-    for (game, bot), (records, both, either, made, cpu) in per_game(lines, again).items():
+    for (game, bot), (records, both, either, made, cpu) in per_game(lines, again, mistake).items():
         share = both / either if either else 1.0
         shared = 2 * both / made if made else 1.0
         rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
@@ -179,9 +194,13 @@ def main() -> None:
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
                                                            "bound (R229's measure)")
+    ap.add_argument("--mistake", type=float, default=None, help="with --summary: judge the stored losses with "
+                                                                   "this mistake threshold (round eight's look)")
     args = ap.parse_args()
+    if args.mistake is not None and not args.mistake > 0:
+        ap.error(f"--mistake must be more than 0, not {args.mistake}")
     if args.summary:
-        print(report([x for path in args.summary for x in _read(path)], args.clear))
+        print(report([x for path in args.summary for x in _read(path)], args.clear, args.mistake))
         return
     off = tuple(STEPS if args.without == "all" else [x for x in args.without.split(",") if x])
     if any(x not in STEPS for x in off):
