@@ -22,12 +22,17 @@ error, so other thresholds can be judged again without searching.
 ``--without candidates,halving,pick,eliminate`` turns off round seven's changes
 to Gold's search (R225 candidates from the position, R226 the later first
 halving, R227 the playouts' order of places, R228 the contenders kept until
-clearly behind), to measure each step's share in one build; ``--without all``
+clearly behind), to measure each step's share in one build; ``edge`` and
+``edgez`` turn off round eight's (R255 the confirmation's longer cap near the
+mistake threshold, R256 three standard errors there); ``--without all``
 is round six's Gold search.  ``--summary FILE --clear`` judges every stored
 turn's loss and standard error again with a mistake or a blunder only where the
 loss's lower bound (loss - z × standard error) passes the threshold (the rule
 R229 measured and did not adopt): the sampling does not depend on the rule, so
 this is what a run with it gives, to the stored rounding of two decimals.
+``--summary FILE --mistake M`` judges the stored losses with the mistake
+threshold at M (a first look only: the stored sampling was steered by the
+game's own threshold).
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grn import games  # noqa: E402
-from grn.analysis import agreement, analyse, ruleset_thresholds  # noqa: E402
+from grn.analysis import Thresholds, agreement, analyse, ruleset_thresholds  # noqa: E402
 from grn.bots import GreedyBot, RandomBot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
 from grn.record import parse_options  # noqa: E402
@@ -64,8 +69,9 @@ def load() -> str:
     return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
 
 
-#: Round seven's changes to Gold's search that ``--without`` can turn off (R225-R228), each with round six's value.
-STEPS = ("candidates", "halving", "pick", "eliminate")
+#: Round seven's changes to Gold's search that ``--without`` can turn off (R225-R228), each with round six's value,
+#: and round eight's (R255 ``edge``, R256 ``edgez``), each with round seven's.
+STEPS = ("candidates", "halving", "pick", "eliminate", "edge", "edgez")
 
 
 def without(steps: list[str]) -> None:
@@ -81,6 +87,10 @@ def without(steps: list[str]) -> None:
         gold.PICK = "draw"
     if "eliminate" in steps:
         gold.GoldWorld.confirm_eliminates = False
+    if "edge" in steps:
+        gold.GoldWorld.confirm_edge_scale = 1
+    if "edgez" in steps:
+        gold.GoldWorld.confirm_edge_z = None
 
 
 def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = (),
@@ -118,13 +128,25 @@ def clear_judge(game: str) -> Callable[[list], str | None]:
     return lambda t: thresholds.judge(t[1], t[2], True)
 
 
-def per_game(lines: list[dict], again: bool = False) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
+def moved_judge(game: str, mistake: float) -> Callable[[list], str | None]:
+    """A turn's judgement (from a stored ``[turn, lost, se, ...]``) with ``game``'s thresholds but the mistake
+    threshold at ``mistake`` (round eight's look at where the threshold sits; the stored sampling was
+    steered by the game's own threshold, so this is a first look, not what a run with it gives)."""
+    t = ruleset_thresholds(games.find_ruleset(game))
+    moved = Thresholds(min(t.inaccuracy, mistake), mistake, max(t.blunder, mistake), t.z)
+    return lambda x: moved.judge(x[1], x[2])
+
+
+def per_game(lines: list[dict], again: bool = False,
+             mistake: float | None = None) -> dict[tuple[str, str], tuple[int, int, int, int, float]]:
     """Per game and players: (records, moves judged mistake or worse by both runs, by either, judgements of
     mistake or worse made by the two runs together, cpu seconds per record); ``again``: judged on the lower
-    bound (:func:`clear_judge`), not as stored."""
+    bound (:func:`clear_judge`), not as stored; ``mistake``: judged with that mistake threshold
+    (:func:`moved_judge`)."""
     out = {}
     for game in GAMES:
-        judged = clear_judge(game) if again else (lambda t: t[3])
+        judged = (clear_judge(game) if again else moved_judge(game, mistake) if mistake is not None
+                  else (lambda t: t[3]))
         for bot in sorted({x.get("bot", "selfplay") for x in lines if x["game"] == game}):
             mine = [x for x in lines if x["game"] == game and x.get("bot", "selfplay") == bot]
             both = either = made = 0
@@ -143,9 +165,9 @@ def playouts(lines: list[dict], game: str, bot: str) -> float:
     return sum(counts) / len(counts) if counts else 0.0
 
 
-def report(lines: list[dict], again: bool = False) -> str:
+def report(lines: list[dict], again: bool = False, mistake: float | None = None) -> str:
     rows = []
-    for (game, bot), (records, both, either, made, cpu) in per_game(lines, again).items():
+    for (game, bot), (records, both, either, made, cpu) in per_game(lines, again, mistake).items():
         share = both / either if either else 1.0
         shared = 2 * both / made if made else 1.0
         rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
@@ -175,13 +197,19 @@ def main() -> None:
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
                     help="a variant of the analysis, e.g. grn.tiling.world.TileWorld.horizon=24 (repeatable; "
                          "use a --out of its own: the records it skips are those of --out)")
+    ap.add_argument("--without", default="", help="round seven's and eight's changes to Gold's search to turn "
+                                                  f"off: {', '.join(STEPS)} or all (R225-R228, R255-R256)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
                                                            "bound (R229's measure)")
+    ap.add_argument("--mistake", type=float, default=None, help="with --summary: judge the stored losses with "
+                                                                   "this mistake threshold (round eight's look)")
     args = ap.parse_args()
+    if args.mistake is not None and not args.mistake > 0:
+        ap.error(f"--mistake must be more than 0, not {args.mistake}")
     if args.summary:
-        print(report([x for path in args.summary for x in _read(path)], args.clear))
+        print(report([x for path in args.summary for x in _read(path)], args.clear, args.mistake))
         return
     off = tuple(STEPS if args.without == "all" else [x for x in args.without.split(",") if x])
     if any(x not in STEPS for x in off):

@@ -222,12 +222,16 @@ CONTENDERS = 2
 
 def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
             seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1,
-            eliminate: bool = False) -> Confirmation:
+            eliminate: bool = False, edge_scale: int = 1, edge_z: float | None = None) -> Confirmation:
     """The best contender's and the played move's values measured again, on fresh common worlds (R141, R180).
 
     ``scale`` multiplies the cap on the rounds (R205: the game's :attr:`grn.world.World.confirm_scale`);
     ``eliminate`` keeps every contender until it is clearly behind the leader (R228:
-    :attr:`grn.world.World.confirm_eliminates`).
+    :attr:`grn.world.World.confirm_eliminates`); ``edge_scale`` multiplies the cap once more for a loss still
+    near the mistake threshold, the one that decides "mistake or worse" (R255:
+    :attr:`grn.world.World.confirm_edge_scale`), and ``edge_z`` is the standard errors a loss must stand clear
+    of that threshold, and a contender behind the leader, before either is settled (R256:
+    :attr:`grn.world.World.confirm_edge_z`; default the thresholds' z).
 
     The race picked its best as the highest of several noisy means, so that mean is biased upwards (the
     winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
@@ -237,10 +241,11 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
     """
     rounds = None if settings.playouts is None else max(CONFIRM_MIN, round(settings.playouts * CONFIRM_SHARE / 2))
     seconds = None if settings.seconds is None else settings.seconds * CONFIRM_SHARE
+    cap = (rounds or CONFIRM_MIN) * CONFIRM_CAP * scale
     return confirm_loss(ruleset, engine, hand, contenders, played, seed=seed, rounds=rounds or CONFIRM_MIN,
-                        max_rounds=(rounds or CONFIRM_MIN) * CONFIRM_CAP * scale,
-                        boundaries=(thresholds.mistake, thresholds.blunder),
-                        z=thresholds.z, seconds=seconds, eliminate=eliminate)
+                        max_rounds=cap, boundaries=(thresholds.mistake, thresholds.blunder),
+                        z=thresholds.z, seconds=seconds, eliminate=eliminate,
+                        edges=(thresholds.mistake,), edge_rounds=cap * edge_scale, edge_z=edge_z)
 
 
 def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
@@ -277,7 +282,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
         # R181: the race's leaders, not only its winner, contend again on fresh worlds, even when the race's
         # winner is the move played: a move is judged against the best the fresh worlds find
         again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds, scale,
-                        worlds[0].confirm_eliminates)
+                        worlds[0].confirm_eliminates, worlds[0].confirm_edge_scale, worlds[0].confirm_edge_z)
         searched += again.playouts
         if again.lost > 0:
             best, own, lost, lost_se = again.best, again.played, again.lost, again.se

@@ -56,6 +56,14 @@ class World:
     #: instead of the leader of its first batch alone (R181): for a game whose contenders differ by less than
     #: the first batch can tell apart, and whose thresholds are as close as that.
     confirm_eliminates: bool = False
+    #: How many times its cap a confirmation may play a loss still within z standard errors of the mistake
+    #: threshold (R255): that threshold decides "mistake or worse", the judgement two runs must share, and a loss
+    #: near it is a coin toss at the cap.  Default 1: no further than the cap.
+    confirm_edge_scale: int = 1
+    #: Standard errors a loss must stand clear of the mistake threshold, and a contender behind the leader, before
+    #: the confirmation settles either (R256; None: the thresholds' z).  A game whose paired differences spread
+    #: wide, with long tails, against that threshold raises it, so that few losses stop early on its wrong side.
+    confirm_edge_z: float | None = None
     #: Rounds an analysis's race plays every candidate before its first halving (R226): the default 4 suits
     #: playouts whose differences are small against the game's thresholds; a game whose single playouts spread
     #: wider than a move worth a mistake raises it, so that noise does not drop that move.

@@ -65,7 +65,9 @@ def _close(lead: Estimate, other: Estimate, z: float) -> bool:
 
 def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Decision],
                  played: Decision, *, seed: int, rounds: int, max_rounds: int, boundaries: Sequence[float],
-                 z: float, seconds: float | None = None, eliminate: bool = False) -> Confirmation:
+                 z: float, seconds: float | None = None, eliminate: bool = False,
+                 edges: Sequence[float] = (), edge_rounds: int | None = None,
+                 edge_z: float | None = None) -> Confirmation:
     """The loss of ``played`` against the best of ``contenders``, measured on fresh common worlds.
 
     The first batch plays every contender and the move played ``rounds`` times (or for ``seconds``); the
@@ -74,7 +76,12 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
     ``max_rounds`` (with ``seconds``: the seconds are doubled, up to ``seconds × max_rounds / rounds``).
     With ``eliminate`` (R228) a contender goes on beside the leader until it is clearly behind it (by more
     than ``z`` standard errors of their paired difference), and the leader is chosen again after every batch.
-    Reproducible from ``seed`` with a rounds budget.
+    ``edges`` are the boundaries whose judgement counts most (an analysis: the mistake threshold).  A loss
+    still within ``z`` standard errors of one of them at ``max_rounds`` goes on doubling up to
+    ``edge_rounds`` (R255; default: no further); with ``edge_z`` (R256) a loss is clear of an edge, and a
+    contender clearly behind the leader, only by ``edge_z`` standard errors (default ``z``): a loss that stops
+    early on the wrong side of the edge, or a best move dropped on the first batch's noise, is judged apart
+    by two runs as surely as a coin toss at the cap.  Reproducible from ``seed`` with a rounds budget.
     """
     if not contenders:
         raise ValueError("a confirmation needs a contender besides the move played")
@@ -86,6 +93,10 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
     done, spent, used = 0, 0.0, 0
     batch, batch_seconds = rounds, seconds
     cap_seconds = None if seconds is None else seconds * max_rounds / max(1, rounds)
+    edge_cap = max(max_rounds, edge_rounds or 0)
+    ze = z if edge_z is None else edge_z
+    plain = [b for b in boundaries if b not in edges]
+    edge_seconds = None if seconds is None else seconds * edge_cap / max(1, rounds)
     while True:
         moves = alive + [played]
         got = evaluate(ruleset, engine, hand, moves, seed=rng.getrandbits(64),
@@ -102,23 +113,25 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
         best = max(alive, key=lambda d: sum(samples[d]) / len(samples[d]))
         if eliminate:
             lead = _estimate(best, samples[best])
-            alive = [d for d in alive if d == best or _close(lead, _estimate(d, samples[d]), z)]
+            alive = [d for d in alive if d == best or _close(lead, _estimate(d, samples[d]), max(z, ze))]
         else:
             alive = [best]
         b, p = _estimate(best, samples[best]), _estimate(played, samples[played])
         lost, se = paired_difference(b, p)
-        clear = settled(lost, se, boundaries, z)
+        clear = settled(lost, se, plain, z) and settled(lost, se, [b for b in boundaries if b in edges], ze)
         if clear:
             break
+        # R255: past the cap only a loss near an edge goes on, up to the edge's own cap
+        edge = edge_cap > max_rounds and not settled(lost, se, edges, z)
         if seconds is None:
-            if done >= max_rounds:
+            if done >= max_rounds and (not edge or done >= edge_cap):
                 break
-            batch = min(done, max_rounds - done)
+            batch = min(done, (max_rounds if done < max_rounds else edge_cap) - done)
         else:
-            assert cap_seconds is not None and batch_seconds is not None
-            if spent >= cap_seconds * 0.999:
+            assert cap_seconds is not None and batch_seconds is not None and edge_seconds is not None
+            if spent >= cap_seconds * 0.999 and (not edge or spent >= edge_seconds * 0.999):
                 break
-            batch_seconds = min(spent, cap_seconds - spent)
+            batch_seconds = min(spent, (cap_seconds if spent < cap_seconds * 0.999 else edge_seconds) - spent)
     return Confirmation(b, p, lost, se, done, clear, used)
 
 

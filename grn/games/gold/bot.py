@@ -69,6 +69,8 @@ class GoldWorld(World):
     horizon = 20
     confirm_scale = 2  # R205: Gold's playouts are noisy against its thresholds of 2.5 and 5 points
     confirm_eliminates = True  # R228: a gold 3 and a gold 4 carried out are a point apart, a mistake 2.5
+    confirm_edge_scale = 4  # R255: a loss near 2.5 at the cap (±0.17) is a coin toss; 4x the rounds halves it
+    confirm_edge_z: float | None = 3.0  # R256: losses "clear" of 2.5 by 2 errors early were not, at the cap
     race_keeps_lead = True  # R226: a plain carry must contend, whatever 16 worlds say of it
     first_halving = 16  # R226: the difference of two turns spreads some 5 points a world, a mistake is 2.5
 
