@@ -126,7 +126,7 @@ def test_the_dedup_key_is_the_canonical_hash_of_schema1() -> None:
 def test_a_new_archive_packs_turns_and_its_views_are_the_records_commands(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     path = EXAMPLES / "goldrush-2p.grn"
-    assert runner.invoke(app, ["archive", "add", "-q", str(db), str(path)]).exit_code == 0
+    assert runner.invoke(app, ["archive", "add", "-q", "--per-turn", str(db), str(path)]).exit_code == 0
     con = connect(db, readonly=True)
     assert con.execute("PRAGMA page_size").fetchone()[0] == archive_db.PAGE_SIZE
     (packed,) = con.execute("SELECT actions FROM game_turns").fetchone()
@@ -148,7 +148,7 @@ def test_a_new_archive_packs_turns_and_its_views_are_the_records_commands(tmp_pa
 
 def test_without_grn_the_views_say_what_they_need(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
-    assert runner.invoke(app, ["archive", "add", "-q", str(db), str(EXAMPLES / "gold-2p.grn")]).exit_code == 0
+    assert runner.invoke(app, ["archive", "add", "-q", "--per-turn", str(db), str(EXAMPLES / "gold-2p.grn")]).exit_code == 0
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 1  # the tables read anywhere
     with pytest.raises(sqlite3.OperationalError, match="grn_unpack"):

@@ -214,13 +214,14 @@ class GameFacts:
     tags: list[tuple[str, str]]
     #: (seat, key, name, score, won)
     seats: list[tuple[int, str, str, int | None, int]] = field(default_factory=list)
-    #: The main line's commands, one JSON text a game, zlib-compressed (:func:`pack`):
+    #: The main line's commands, one JSON text a game, compressed (:func:`pack`):
     #: ``[[turn, seat key, [command, ...]], ...]``, each command in its JSON form (keys sorted);
-    #: the ``actions`` view reads it (docs/archive.md).
-    actions: bytes = b""
+    #: the ``actions`` view reads it (docs/archive.md).  None: not built (the per-turn rows are built
+    #: when a reader first needs them, R250).
+    actions: bytes | None = None
     #: The engine's events, one JSON text a game, compressed: ``[[turn, [event, ...]], ...]``, the final
-    #: scoring last with turn ``null``; the ``events`` view reads it.
-    events: bytes = b""
+    #: scoring last with turn ``null``; the ``events`` view reads it.  None with ``actions``.
+    events: bytes | None = None
     #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
     points: list[tuple[str, str, int]] = field(default_factory=list)
 
@@ -466,24 +467,100 @@ class EventFacts:
         return f"<EventFacts {len(self.groups)} turns with events{', ended' if self.ended else ''}>"
 
 
-def game_facts(record: Record, report: GameReport, observed: EventFacts | None = None) -> GameFacts:
-    """The archive's rows for a validated record: its events from ``observed`` (given to the validator as
-    its observer), else from ``report``'s turns (made with ``keep_turns=True``).
+#: What an event counts, by value_key: (seat key or None, points, feature in a turn, in the final scoring),
+#: worked out from its JSON object once, with no text (R251).
+_EVENT_POINTS: dict[tuple[Any, ...], tuple[str | None, int, str, str]] = {}
 
-    The per-turn facts become two JSON texts, each encoded once (R155): no row,
-    no encoding per command or event.  Compiled with mypyc (R195): this is the
-    archive's share of ``grn archive add``.
+
+def _event_points(event: Any) -> tuple[str | None, int, str, str]:
+    key = value_key(event)
+    if key is not None:
+        entry = _EVENT_POINTS.get(key)
+        if entry is not None:
+            return entry
+    data = _shallow(event)
+    player, points = data.get("player"), data.get("points")
+    if not isinstance(player, str) or type(points) is not int:
+        entry = (None, 0, "", "")
+    else:
+        feature = data.get("feature")
+        if isinstance(feature, str):
+            entry = (player, points, feature, feature)
+        else:
+            kind = str(data.get("type"))
+            entry = (player, points, FINAL if data.get("final", False) else kind,
+                     FINAL if data.get("final", True) else kind)
+    if key is not None:
+        if len(_EVENT_POINTS) >= CACHE_SIZE:
+            _EVENT_POINTS.clear()
+        _EVENT_POINTS[key] = entry
+    return entry
+
+
+class PointSums:
+    """A game's points by seat and feature kind, summed while the validator replays it: what ``stats``
+    reads of the events, with no event's text (``grn archive add`` without ``--per-turn``, R251).
+
+    A :class:`grn.validate.TurnObserver`; the sums are those :class:`EventFacts` makes of the same events.
+    """
+
+    def __init__(self) -> None:
+        #: (seat key, feature kind) -> points.
+        self.sums: dict[tuple[str, str], int] = {}
+        #: True once the final scoring's events were given.
+        self.ended = False
+
+    def turn(self, number: int, events: Sequence[Any]) -> None:
+        """One main-line turn's events."""
+        sums = self.sums
+        for e in events:
+            player, points, in_turn, _ = _event_points(e)
+            if player is not None:
+                key = (player, in_turn)
+                sums[key] = sums.get(key, 0) + points
+
+    def final(self, events: Sequence[Any]) -> None:
+        """The final scoring's events."""
+        self.ended = True
+        sums = self.sums
+        for e in events:
+            player, points, _, in_final = _event_points(e)
+            if player is not None:
+                key = (player, in_final)
+                sums[key] = sums.get(key, 0) + points
+
+    def __repr__(self) -> str:
+        return f"<PointSums {len(self.sums)} sums{', ended' if self.ended else ''}>"
+
+
+def game_summary(record: Record, report: GameReport, observed: PointSums) -> GameFacts:
+    """The archive's game-level rows of a validated record, without its per-turn facts (``actions`` and
+    ``events`` None: built when a reader first needs them, R250).
+
+    What each reader of ``games``, ``tags``, ``seats`` and ``points`` needs: the dedup key over the
+    commands' remembered texts (the key is unchanged, R252), the points summed by ``observed`` during the
+    replay.  No text is packed and no event is encoded.
     """
     seats = _seats(record)
     keys: dict[str, str] = {}
     for s in seats:
         for c in s.colours:
             keys[c] = s.key
-    scores = report.final_scores
-    winners: list[str] = []
-    if report.complete and report.valid and scores:
-        best = max(scores.values())
-        winners = [k for k, v in scores.items() if v == best]
+    first, actions = _actions_text(record, keys)
+    sums = observed.sums
+    if not observed.ended and report.final_events:
+        # the final scoring the replay did not give as events ([End "now"]): the report's sentences
+        for text in report.final_events:
+            m = _SCORES_RE.match(text)
+            if m:
+                key = (keys.get(m.group(1), m.group(1)), FINAL)
+                sums[key] = sums.get(key, 0) + int(m.group(2))
+    return _facts(record, report, seats, first, actions, None, None, sums)
+
+
+def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str]:
+    """The first player's seat key and the canonical JSON text of the main line's commands (the dedup key's
+    turns, and the ``actions`` column unpacked), from the commands' remembered texts (R196)."""
     first: str | None = None
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
     # each command class's codec and its remembered texts, looked up once a game
@@ -510,7 +587,50 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
             commands.append(_command_text(found[0], found[1], a))
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
         turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
-    actions = "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
+    return first, "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
+
+
+def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, actions: str,
+           packed_actions: bytes | None, packed_events: bytes | None,
+           sums: dict[tuple[str, str], int]) -> GameFacts:
+    """A game's :class:`GameFacts` from what :func:`game_facts` and :func:`game_summary` worked out."""
+    scores = report.final_scores
+    winners: list[str] = []
+    if report.complete and report.valid and scores:
+        best = max(scores.values())
+        winners = [k for k, v in scores.items() if v == best]
+    errors = 0
+    problems: list[dict[str, object]] = []
+    for d in report.diagnostics:
+        errors += d.severity == "error"
+        problems.append(d.to_json())
+    facts = GameFacts(
+        game=record.game, players=[s.name for s in seats], n_players=len(seats),
+        date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
+        complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
+        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
+        problems=problems, tags=list(record.tags), actions=packed_actions, events=packed_events,
+        points=[(p, f, n) for (p, f), n in sums.items()])
+    for i, s in enumerate(seats):
+        score = scores.get(s.key) if scores else None
+        facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
+    return facts
+
+
+def game_facts(record: Record, report: GameReport, observed: EventFacts | None = None) -> GameFacts:
+    """The archive's rows for a validated record: its events from ``observed`` (given to the validator as
+    its observer), else from ``report``'s turns (made with ``keep_turns=True``).
+
+    The per-turn facts become two JSON texts, each encoded once (R155): no row,
+    no encoding per command or event.  Compiled with mypyc (R195): this is the
+    archive's share of ``grn archive add``.
+    """
+    seats = _seats(record)
+    keys: dict[str, str] = {}
+    for s in seats:
+        for c in s.colours:
+            keys[c] = s.key
+    first, actions = _actions_text(record, keys)
     if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
         observed = EventFacts()
         for tr in report.turns:
@@ -529,19 +649,4 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
                 sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
             final.append(_event_entry_of(sentence))
         groups.append(_events_group("null", final, sums, True))
-    errors = 0
-    problems: list[dict[str, object]] = []
-    for d in report.diagnostics:
-        errors += d.severity == "error"
-        problems.append(d.to_json())
-    facts = GameFacts(
-        game=record.game, players=[s.name for s in seats], n_players=len(seats),
-        date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
-        complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
-        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
-        problems=problems, tags=list(record.tags),
-        actions=pack(actions), events=pack("[" + ",".join(groups) + "]"), points=[(p, f, n) for (p, f), n in sums.items()])
-    for i, s in enumerate(seats):
-        score = scores.get(s.key) if scores else None
-        facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
-    return facts
+    return _facts(record, report, seats, first, actions, pack(actions), pack("[" + ",".join(groups) + "]"), sums)
