@@ -99,7 +99,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(migrate, "_events_json", broken)
-    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 3"):
+    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 4"):
         connect(schema1)
     con = sqlite3.connect(schema1)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "1"
@@ -190,7 +190,7 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
     old_stats = compute(ro)
     ro.close()
     con = connect(schema2)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "3" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "4" == str(
         archive_db.SCHEMA_VERSION)
     assert _old_rows(con) == old_rows  # nothing rewritten: the zlib rows read as before
     assert [game_ids(con, f) for f in SEARCHES] == old_found and compute(con) == old_stats
@@ -198,7 +198,7 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
     # the same games added again under other names: packed with Zstandard, and read the same
     copy = schema2.parent / "again.grn"
     copy.write_text((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert runner.invoke(app, ["archive", "add", "-q", str(schema2), str(copy)]).exit_code == 0
+    assert runner.invoke(app, ["archive", "add", "-q", "--per-turn", str(schema2), str(copy)]).exit_code == 0
     con = connect(schema2, readonly=True)
     heads = dict(con.execute("SELECT game_id, substr(actions, 1, 4) FROM game_turns"))
     assert heads[5] == facts.ZSTD_MAGIC and {heads[i][:1] for i in range(1, 5)} == {b"\x78"}
@@ -212,10 +212,10 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
 
 def test_an_archive_newer_than_grn_is_refused(schema2: Path) -> None:
     con = sqlite3.connect(schema2)
-    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    con.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
     con.commit()
     con.close()
-    with pytest.raises(ArchiveError, match="archive schema 4 is newer than this grn"):
+    with pytest.raises(ArchiveError, match="archive schema 5 is newer than this grn"):
         connect(schema2, readonly=True)
 
 

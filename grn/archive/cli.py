@@ -192,18 +192,23 @@ def index(
         print(f"per-turn rows built for {summary.built} game{'s' if summary.built != 1 else ''}")
 
 
-def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Optional[str], quiet: bool = False) -> None:
+def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Optional[str],
+                 f: Optional[Filters] = None) -> None:
     """Build the per-turn rows a search needs that are not built yet (R250); ``con`` is left in a read
-    transaction in which every game has them."""
+    transaction in which every game has them.  The filters ``f`` are read first: a usage error builds nothing."""
+    from grn.archive.search import where
     from grn.archive.turns import TurnsUnbuilt, ensure
     from grn.workers import SchedulerError
+
+    if f is not None:
+        where(f)  # raises FilterError
 
     if jobs < 1:
         print(f"grn archive: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
         raise typer.Exit(2)
     try:
         summary = ensure(con, db, jobs=jobs, scheduler=scheduler,
-                         progress=None if quiet else lambda m: print(f"{db}: {m}", file=sys.stderr))
+                         progress=lambda m: print(f"{db}: {m}", file=sys.stderr))
     except (TurnsUnbuilt, SchedulerError) as exc:
         raise _fail(db, str(exc))
     if summary.unreadable:
@@ -374,7 +379,7 @@ def search(
     f.analysis_tables = has_analysis(con)
     try:
         if needs_turns(f):
-            _turns_ready(db, con, jobs, dask_scheduler)
+            _turns_ready(db, con, jobs, dask_scheduler, f)
         if count:
             print(s.count(con, f))
             return
@@ -428,7 +433,7 @@ def stats(
     con = _open(db, readonly=True)
     try:
         if needs_turns(f):
-            _turns_ready(db, con, jobs, dask_scheduler)
+            _turns_ready(db, con, jobs, dask_scheduler, f)
         st = compute(con, f)
         # the analysed moves (grn archive analyse): accuracy and points lost per player and per game kind
         played, kinds = accuracy_stats(con, *where(f))
@@ -525,7 +530,7 @@ def export(
     con = _open(db, readonly=True)
     try:
         if to == "parquet" or needs_turns(f):  # the Parquet export's score events are per-turn rows
-            _turns_ready(db, con, jobs, dask_scheduler)
+            _turns_ready(db, con, jobs, dask_scheduler, f)
         ids = game_ids(con, f)
         if to == "parquet":
             assert output is not None
