@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
 from typer.testing import CliRunner
 
 from grn.archive.db import connect
@@ -29,7 +30,7 @@ PER_TURN_SEARCHES = [["--event", "type=ScoreEvent points>=6"], ["--action", "typ
 GAME_TABLES = ("games", "tags", "seats", "points")
 
 
-def _grn(*args: object) -> object:
+def _grn(*args: object) -> Result:
     return runner.invoke(app, [str(a) for a in args])
 
 
@@ -78,8 +79,8 @@ def test_add_keeps_the_game_level_rows_of_add_per_turn_and_no_per_turn_rows(game
     for table in GAME_TABLES:  # the same dedup keys, final scores, points by feature kind: what stats reads
         assert _rows(lazy, table) == _rows(eager, table), table
     assert _turn_rows(lazy) == 0 and _turn_rows(eager) == 15
-    assert (_grn("archive", "stats", "--format", "json", lazy).stdout  # type: ignore[attr-defined]
-            == _grn("archive", "stats", "--format", "json", eager).stdout)  # type: ignore[attr-defined]
+    assert (_grn("archive", "stats", "--format", "json", lazy).stdout
+            == _grn("archive", "stats", "--format", "json", eager).stdout)
     # the built rows are those add --per-turn writes, byte for byte
     con = connect(lazy)
     assert build(con).built == 15
@@ -110,16 +111,16 @@ def test_the_first_per_turn_search_builds_the_rows_once_and_finds_what_add_per_t
     assert "building the per-turn rows of 6 games" in _ids(lazy, PER_TURN_SEARCHES[0])[1]
     # --sql on the views, --count and a Parquet-free export read the rows as built
     count = _grn("archive", "search", lazy, "--sql", "SELECT count(DISTINCT game_id) FROM actions")
-    assert count.stdout.split()[-1] == "21"  # type: ignore[attr-defined]
+    assert count.stdout.split()[-1] == "21"
 
 
 def test_archive_index_builds_every_missing_row_and_then_nothing(games: dict[str, Path], tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     assert _grn("archive", "add", "-q", db, games["a"], games["c"]).exit_code == 0
     first = _grn("archive", "index", db)
-    assert first.exit_code == 0 and "per-turn rows built for 9 games" in first.stdout  # type: ignore[attr-defined]
+    assert first.exit_code == 0 and "per-turn rows built for 9 games" in first.stdout
     again = _grn("archive", "index", db)
-    assert "per-turn rows built for 0 games" in again.stdout  # type: ignore[attr-defined]
+    assert "per-turn rows built for 0 games" in again.stdout
     con = connect(db, readonly=True)
     assert missing(con) == 0
     con.close()
