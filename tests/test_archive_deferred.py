@@ -40,7 +40,8 @@ def games(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name, args in (("a", ["--players", "3", "--seed", "41", "--games", "6"]),
                        ("b", ["--players", "2", "--seed", "42", "--games", "6"]),
-                       ("c", ["--game", "gold", "--players", "2", "--seed", "43", "--games", "3"])):
+                       ("c", ["--game", "gold", "--players", "2", "--seed", "43", "--games", "3"]),
+                       ("d", ["--game", "carcassonne", "--players", "2", "--seed", "44", "--games", "2"])):
         result = runner.invoke(app, ["selfplay", *args])
         assert result.exit_code == 0, result.output
         (d / f"{name}.grn").write_text(result.stdout, encoding="utf-8")
@@ -78,12 +79,12 @@ def test_add_keeps_the_game_level_rows_of_add_per_turn_and_no_per_turn_rows(game
     assert _grn("archive", "add", "-q", "--per-turn", eager, *paths).exit_code == 0
     for table in GAME_TABLES:  # the same dedup keys, final scores, points by feature kind: what stats reads
         assert _rows(lazy, table) == _rows(eager, table), table
-    assert _turn_rows(lazy) == 0 and _turn_rows(eager) == 15
+    assert _turn_rows(lazy) == 0 and _turn_rows(eager) == 17
     assert (_grn("archive", "stats", "--format", "json", lazy).stdout
             == _grn("archive", "stats", "--format", "json", eager).stdout)
     # the built rows are those add --per-turn writes, byte for byte
     con = connect(lazy)
-    assert build(con).built == 15
+    assert build(con).built == 17
     con.close()
     assert _rows(lazy, "game_turns") == _rows(eager, "game_turns")
 
@@ -97,9 +98,9 @@ def test_the_first_per_turn_search_builds_the_rows_once_and_finds_what_add_per_t
     # a search that reads no per-turn row builds nothing
     assert _ids(lazy, ["--player", "Ada"])[0] and _turn_rows(lazy) == 0
     first, said = _ids(lazy, PER_TURN_SEARCHES[0])
-    assert "building the per-turn rows of 15 games" in said
+    assert "building the per-turn rows of 17 games" in said
     assert first == _ids(eager, PER_TURN_SEARCHES[0])[0] and first
-    assert _turn_rows(lazy) == 15
+    assert _turn_rows(lazy) == 17
     for args in PER_TURN_SEARCHES[1:]:
         found, said = _ids(lazy, args)
         assert found == _ids(eager, args)[0]
@@ -111,7 +112,7 @@ def test_the_first_per_turn_search_builds_the_rows_once_and_finds_what_add_per_t
     assert "building the per-turn rows of 6 games" in _ids(lazy, PER_TURN_SEARCHES[0])[1]
     # --sql on the views, --count and a Parquet-free export read the rows as built
     count = _grn("archive", "search", lazy, "--sql", "SELECT count(DISTINCT game_id) FROM actions")
-    assert count.stdout.split()[-1] == "21"
+    assert count.stdout.split()[-1] == "23"
 
 
 def test_archive_index_builds_every_missing_row_and_then_nothing(games: dict[str, Path], tmp_path: Path) -> None:
@@ -164,8 +165,8 @@ def test_two_builders_at_once_build_each_game_once(games: dict[str, Path], tmp_p
     outs = [p.communicate(timeout=300)[0] for p in procs]
     assert [p.returncode for p in procs] == [0, 0]
     built = sum(int(o.split("built for ")[1].split()[0]) for o in outs)
-    assert built == 15  # between them, every game once
-    assert _turn_rows(db) == 15
+    assert built == 17  # between them, every game once
+    assert _turn_rows(db) == 17
 
 
 def test_a_build_beside_the_serve_recorder_and_an_add_loses_nothing(games: dict[str, Path], tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from grn.archive import db as archive_db
 from grn.archive import facts, migrate
 from grn.archive.db import ArchiveError, connect
 from grn.archive.facts import _canonical, dedup_key
+from grn.archive.stored import record_of
 from grn.archive.search import Filters, game_ids
 from grn.archive.stats import compute
 from grn.cli import app
@@ -108,19 +109,40 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
     con.close()
 
 
-def test_the_dedup_key_is_the_canonical_hash_of_schema1() -> None:
-    """The key spliced from the packed actions is the hash schema 1 stored: old and new copies still match."""
+def test_the_dedup_key_is_the_hash_of_the_head_and_the_main_lines_fields() -> None:
+    """Schema 4's key (R252): the head's canonical JSON, a line feed, the repr of each turn's number, seat key
+    and commands as (class name, fields); the fields are those of the command's JSON form."""
     for path in ("goldrush-2p.grn", "gold-2p.grn", "carcassonne/carcassonne-3p-goldmines.grn"):
         for record in parse((EXAMPLES / path).read_text(encoding="utf-8")):
             seats = record.seats()
             keys = {c: s.key for s in seats for c in s.colours}
             options = sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())
-            body = {"game": record.game,
+            head = {"game": record.game,
                     "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
-                    "options": options,
-                    "turns": [[t.number, keys.get(t.player, t.player), [command_to_json(a) for a in t.actions]]
-                              for t in record.turns]}
-            assert dedup_key(record) == hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+                    "options": options}
+            line = [(t.number, keys.get(t.player, t.player),
+                     [(type(a).__name__, tuple(getattr(a, f) for f in a._fields if f != "span")) for a in t.actions])
+                    for t in record.turns]
+            text = _canonical(head) + "\n" + repr(line)
+            assert dedup_key(record) == hashlib.sha256(text.encode("utf-8")).hexdigest()
+            for t in record.turns:  # every field the key reads is one the command's JSON form holds
+                for a in t.actions:
+                    data = command_to_json(a)
+                    fields = [getattr(a, f) for f in a._fields if f != "span"]
+                    assert all(v in data.values() or v in (0, None, "") for v in fields), (a, data)
+
+
+def test_an_upgrade_to_schema4_makes_every_dedup_key_anew(schema2: Path) -> None:
+    con = connect(schema2)  # upgraded
+    for game_id, fmt, text, key in con.execute("SELECT id, format, text, dedup FROM games").fetchall():
+        assert key == dedup_key(record_of(text, fmt)), game_id
+    con.close()
+    # a copy added after the upgrade is found the same game as the copy archived before it
+    copy = schema2.parent / "again.grn"
+    copy.write_text((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert runner.invoke(app, ["archive", "add", "-q", str(schema2), str(copy)]).exit_code == 0
+    found = runner.invoke(app, ["archive", "dedup", "--format", "json", str(schema2)])
+    assert json.loads(found.stdout)["groups"] == [[1, 5]]
 
 
 def test_a_new_archive_packs_turns_and_its_views_are_the_records_commands(tmp_path: Path) -> None:

@@ -157,30 +157,63 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def _dedup_hash(head: dict[str, Any], turns_json: str) -> str:
-    # the canonical JSON of head + {"turns": ...}: "turns" sorts after the head's keys, so the turns'
-    # canonical text (kept by the archive as the game's actions) is spliced in, not encoded twice
-    text = _canonical(head)[:-1] + ',"turns":' + turns_json + "}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def _dedup_hash(head: dict[str, Any], line: str) -> str:
+    # the head's canonical JSON, a line feed, the main line's text (:func:`_main_line`), R252
+    return hashlib.sha256((_canonical(head) + "\n" + line).encode("utf-8")).hexdigest()
 
 
-def dedup_key(record: Record, commands: list[list[dict[str, Any]]] | None = None) -> str:
+def _plain_values(values: tuple[Any, ...]) -> bool:
+    """Whether every field is a str, an int, a bool, None or a tuple of them: values whose ``repr`` is the
+    same in every process and every Python 3."""
+    for v in values:
+        t = type(v)
+        if not (t is str or t is int or v is None or t is bool or (t is tuple and _plain_key(v) is not _OTHER)):
+            return False
+    return True
+
+
+def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, str]:
+    """The first player's seat key, and the main line as the dedup key reads it (R252): the ``repr`` of
+    ``[(turn, seat key, [(command class name, (field, ...)), ...]), ...]``, each command its class's name
+    and constructor fields (``_fields`` less the span); a command with another kind of field as the canonical
+    JSON text of its JSON form instead.  No JSON a command: ``repr`` of plain tuples runs in C."""
+    first: str | None = None
+    turns: list[tuple[int, str, list[Any]]] = []
+    for t in record.turns:
+        player = keys.get(t.player, t.player)
+        if first is None and t.number > 0:
+            first = player
+        items: list[Any] = []
+        for a in t.actions:
+            cls = type(a)
+            get = _GETTERS.get(cls, _OTHER)
+            if get is _OTHER:
+                get = _getter(cls, a)
+            if get is not None:
+                values: tuple[Any, ...] = get(a)
+                if _plain_values(values):
+                    items.append((cls.__name__, values))
+                    continue
+            items.append(_canonical(command_to_json(a, ruleset)))
+        turns.append((t.number, player, items))
+    return first, repr(turns)
+
+
+def dedup_key(record: Record) -> str:
     """The hash that says two records are the same game, whatever their text.
 
-    SHA-256 of the canonical JSON of: the game kind; the seats in order (each
-    seat's colours and its name, case-folded with spaces collapsed); the
-    options (names and values lower-cased, sorted); and the main line, every
-    turn's number, player (as its seat's key) and commands in JSON form.
-    Event, Date, Site and every other tag, comments, glyphs, checkpoints,
-    diagram markup and variations do not count.  ``commands``: each turn's
-    commands in JSON form when the caller has them already.
+    SHA-256 of the canonical JSON of the game kind, the seats in order (each
+    seat's colours and its name, case-folded with spaces collapsed) and the
+    options (names and values lower-cased, sorted), a line feed, and the main
+    line: every turn's number, player (as its seat's key) and commands, each
+    command its class's name and fields (:func:`_main_line`, R252).  Event,
+    Date, Site and every other tag, comments, glyphs, checkpoints, diagram
+    markup and variations do not count.
     """
     seats = _seats(record)
     keys = {c: s.key for s in seats for c in s.colours}
-    turns = [[t.number, keys.get(t.player, t.player),
-              [command_to_json(a) for a in t.actions] if commands is None else commands[i]]
-             for i, t in enumerate(record.turns)]
-    return _dedup_hash(_dedup_head(record, seats), _canonical(turns))
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    return _dedup_hash(_dedup_head(record, seats), _main_line(record, keys, ruleset)[1])
 
 
 #: Zstandard's level for the per-turn JSON (R216): level 1 packs a game's two texts at less than half the
@@ -497,6 +530,43 @@ def _event_points(event: Any) -> tuple[str | None, int, str, str]:
     return entry
 
 
+#: Per event class: True when it has ``player`` and ``points`` among its fields (R251).
+_POINT_FIELDS: dict[type, bool] = {}
+
+
+def _point_fields(cls: type, event: Any) -> bool:
+    names = _field_names(cls, event) or ()
+    found = _POINT_FIELDS[cls] = "player" in names and "points" in names
+    return found
+
+
+def _add_points(sums: dict[tuple[str, str], int], e: Any, final: bool) -> None:
+    """Count one event's points into ``sums``: from its fields when its class has ``player`` and ``points``
+    (as its JSON holds them), else from its JSON object, remembered by value (R251)."""
+    cls = type(e)
+    direct = _POINT_FIELDS.get(cls)
+    if direct is None:
+        direct = _point_fields(cls, e)
+    if direct:
+        player = getattr(e, "player")
+        points = getattr(e, "points")
+        if type(player) is str and type(points) is int:
+            feature = getattr(e, "feature", None)
+            if isinstance(feature, str):
+                kind = feature
+            elif final:
+                kind = FINAL if getattr(e, "final", True) else cls.__name__
+            else:
+                kind = FINAL if getattr(e, "final", False) else cls.__name__
+            key = (player, kind)
+            sums[key] = sums.get(key, 0) + points
+            return
+    who, n, in_turn, in_final = _event_points(e)
+    if who is not None:
+        key = (who, in_final if final else in_turn)
+        sums[key] = sums.get(key, 0) + n
+
+
 class PointSums:
     """A game's points by seat and feature kind, summed while the validator replays it: what ``stats``
     reads of the events, with no event's text (``grn archive add`` without ``--per-turn``, R251).
@@ -514,20 +584,14 @@ class PointSums:
         """One main-line turn's events."""
         sums = self.sums
         for e in events:
-            player, points, in_turn, _ = _event_points(e)
-            if player is not None:
-                key = (player, in_turn)
-                sums[key] = sums.get(key, 0) + points
+            _add_points(sums, e, False)
 
     def final(self, events: Sequence[Any]) -> None:
         """The final scoring's events."""
         self.ended = True
         sums = self.sums
         for e in events:
-            player, points, _, in_final = _event_points(e)
-            if player is not None:
-                key = (player, in_final)
-                sums[key] = sums.get(key, 0) + points
+            _add_points(sums, e, True)
 
     def __repr__(self) -> str:
         return f"<PointSums {len(self.sums)} sums{', ended' if self.ended else ''}>"
@@ -546,7 +610,8 @@ def game_summary(record: Record, report: GameReport, observed: PointSums) -> Gam
     for s in seats:
         for c in s.colours:
             keys[c] = s.key
-    first, actions = _actions_text(record, keys)
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    first, line = _main_line(record, keys, ruleset)
     sums = observed.sums
     if not observed.ended and report.final_events:
         # the final scoring the replay did not give as events ([End "now"]): the report's sentences
@@ -555,12 +620,12 @@ def game_summary(record: Record, report: GameReport, observed: PointSums) -> Gam
             if m:
                 key = (keys.get(m.group(1), m.group(1)), FINAL)
                 sums[key] = sums.get(key, 0) + int(m.group(2))
-    return _facts(record, report, seats, first, actions, None, None, sums)
+    return _facts(record, report, seats, first, line, None, None, sums)
 
 
 def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str]:
-    """The first player's seat key and the canonical JSON text of the main line's commands (the dedup key's
-    turns, and the ``actions`` column unpacked), from the commands' remembered texts (R196)."""
+    """The first player's seat key and the canonical JSON text of the main line's commands (the ``actions``
+    column unpacked), from the commands' remembered texts (R196)."""
     first: str | None = None
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
     # each command class's codec and its remembered texts, looked up once a game
@@ -587,10 +652,10 @@ def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str
             commands.append(_command_text(found[0], found[1], a))
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
         turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
-    return first, "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
+    return first, "[" + ",".join(turn_texts) + "]"
 
 
-def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, actions: str,
+def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: str,
            packed_actions: bytes | None, packed_events: bytes | None,
            sums: dict[tuple[str, str], int]) -> GameFacts:
     """A game's :class:`GameFacts` from what :func:`game_facts` and :func:`game_summary` worked out."""
@@ -608,7 +673,7 @@ def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | N
         game=record.game, players=[s.name for s in seats], n_players=len(seats),
         date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
         complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
-        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
+        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), line),
         problems=problems, tags=list(record.tags), actions=packed_actions, events=packed_events,
         points=[(p, f, n) for (p, f), n in sums.items()])
     for i, s in enumerate(seats):
@@ -631,6 +696,8 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
         for c in s.colours:
             keys[c] = s.key
     first, actions = _actions_text(record, keys)
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    line = _main_line(record, keys, ruleset)[1]
     if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
         observed = EventFacts()
         for tr in report.turns:
@@ -649,4 +716,4 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
                 sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
             final.append(_event_entry_of(sentence))
         groups.append(_events_group("null", final, sums, True))
-    return _facts(record, report, seats, first, actions, pack(actions), pack("[" + ",".join(groups) + "]"), sums)
+    return _facts(record, report, seats, first, line, pack(actions), pack("[" + ",".join(groups) + "]"), sums)
