@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import marshal
 import operator
 import re
 import threading
@@ -21,6 +22,7 @@ from typing import Any, Sequence
 import zstandard
 
 from grn import registry
+from grn.engine import Event
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
@@ -157,9 +159,17 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def _dedup_hash(head: dict[str, Any], line: str) -> str:
-    # the head's canonical JSON, a line feed, the main line's text (:func:`_main_line`), R252
-    return hashlib.sha256((_canonical(head) + "\n" + line).encode("utf-8")).hexdigest()
+#: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252): version 2 writes every
+#: value whole (no references to values written before, no marks of interned strings), so equal lines give
+#: equal bytes whatever objects they are made of; its format has not changed since Python 2.5.
+MARSHAL_VERSION = 2
+
+
+def _dedup_hash(head: dict[str, Any], line: bytes) -> str:
+    # the head's canonical JSON, a line feed, the main line's bytes (:func:`_main_line`), R252
+    h = hashlib.sha256((_canonical(head) + "\n").encode("utf-8"))
+    h.update(line)
+    return h.hexdigest()
 
 
 def _plain_values(values: tuple[Any, ...]) -> bool:
@@ -172,11 +182,12 @@ def _plain_values(values: tuple[Any, ...]) -> bool:
     return True
 
 
-def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, str]:
-    """The first player's seat key, and the main line as the dedup key reads it (R252): the ``repr`` of
-    ``[(turn, seat key, [(command class name, (field, ...)), ...]), ...]``, each command its class's name
-    and constructor fields (``_fields`` less the span); a command with another kind of field as the canonical
-    JSON text of its JSON form instead.  No JSON a command: ``repr`` of plain tuples runs in C."""
+def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
+    """The first player's seat key, and the main line as the dedup key reads it (R252):
+    ``marshal.dumps(line, 2)`` of ``[(turn, seat key, [(command class name, (field, ...)), ...]), ...]``,
+    each command its class's name and constructor fields (``_fields`` less the span); a command with another
+    kind of field as the canonical JSON text of its JSON form instead.  No JSON a command: marshal writes
+    the plain tuples in C, in one pass."""
     first: str | None = None
     turns: list[tuple[int, str, list[Any]]] = []
     for t in record.turns:
@@ -196,7 +207,7 @@ def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str 
                     continue
             items.append(_canonical(command_to_json(a, ruleset)))
         turns.append((t.number, player, items))
-    return first, repr(turns)
+    return first, marshal.dumps(turns, MARSHAL_VERSION)
 
 
 def dedup_key(record: Record) -> str:
@@ -530,24 +541,37 @@ def _event_points(event: Any) -> tuple[str | None, int, str, str]:
     return entry
 
 
-#: Per event class: True when it has ``player`` and ``points`` among its fields (R251).
-_POINT_FIELDS: dict[type, bool] = {}
+#: Per event class, how its points are read (R251): :data:`_DIRECT` from its ``player`` and ``points``
+#: fields, :data:`_NONE` it has none (no ``points`` field, and its JSON is :class:`grn.engine.Event`'s,
+#: its fields), :data:`_BY_JSON` from its JSON object (remembered by value).
+_POINT_PLAN: dict[type, int] = {}
+_DIRECT = 1
+_NONE = 0
+_BY_JSON = 2
 
 
-def _point_fields(cls: type, event: Any) -> bool:
+def _point_plan(cls: type, event: Any) -> int:
     names = _field_names(cls, event) or ()
-    found = _POINT_FIELDS[cls] = "player" in names and "points" in names
-    return found
+    if "player" in names and "points" in names:
+        plan = _DIRECT
+    elif "points" not in names and getattr(cls, "to_json", None) is getattr(Event, "to_json"):
+        plan = _NONE
+    else:
+        plan = _BY_JSON
+    _POINT_PLAN[cls] = plan
+    return plan
 
 
 def _add_points(sums: dict[tuple[str, str], int], e: Any, final: bool) -> None:
     """Count one event's points into ``sums``: from its fields when its class has ``player`` and ``points``
     (as its JSON holds them), else from its JSON object, remembered by value (R251)."""
     cls = type(e)
-    direct = _POINT_FIELDS.get(cls)
-    if direct is None:
-        direct = _point_fields(cls, e)
-    if direct:
+    plan = _POINT_PLAN.get(cls, -1)
+    if plan < 0:
+        plan = _point_plan(cls, e)
+    if plan == _NONE:
+        return
+    if plan == _DIRECT:
         player = getattr(e, "player")
         points = getattr(e, "points")
         if type(player) is str and type(points) is int:
@@ -655,7 +679,7 @@ def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str
     return first, "[" + ",".join(turn_texts) + "]"
 
 
-def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: str,
+def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: bytes,
            packed_actions: bytes | None, packed_events: bytes | None,
            sums: dict[tuple[str, str], int]) -> GameFacts:
     """A game's :class:`GameFacts` from what :func:`game_facts` and :func:`game_summary` worked out."""
