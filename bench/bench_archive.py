@@ -14,6 +14,8 @@ Measured, with the targets:
 1. indexing: ``grn archive add`` against ``grn validate`` of the same file
    (serial, and both with ``--jobs 2``): at most 25% more CPU time (issue 26);
    and the archive's size a game, by table (SQLite's ``dbstat``).  ``add``
+   keeps no per-turn rows (R250): beside it ``add --per-turn`` (the rows built
+   during add) and ``grn archive index`` of add's archive (the deferred build).  ``add``
    remembers the JSON of the commands and events it has seen (R196), so the
    copies of ``--copies`` cost it less than distinct games would: give
    ``--copies 1`` (and more ``--games``) for a figure over distinct games;
@@ -25,7 +27,8 @@ Measured, with the targets:
 4. a tag query and a player query over an archive of ``--archive`` games: under 1 ms
    (issue 26); ``grn archive stats`` over it: under 2 s; and the searches that
    unpack per-turn facts (``--event``, ``--action``, ``--beside``), which read
-   every game.  The large archive is made by copying the archived games' rows
+   every game; the first of them builds every game's per-turn rows (R250), and
+   its CPU time is given apart.  The large archive is made by copying the archived games' rows
    (games, tags, seats, points, game_turns) with other players (1,000 names)
    and other Event tags (500), in SQL.  In-process times are CPU seconds
    (``time.process_time``), which a loaded machine does not stretch;
@@ -273,11 +276,24 @@ def main() -> None:
         print(f"{n} games, {size:.1f} MB, {os.cpu_count()} cores, "
               f"{subprocess.run(GRN + ['--version'], capture_output=True, text=True).stdout.strip()}")
 
-        def add(jobs: int) -> float:
-            db = tmp / f"add{jobs}.db"
-            for p in tmp.glob(f"add{jobs}.db*"):
+        def add(jobs: int, per_turn: bool = False) -> float:
+            name = f"add{jobs}{'p' if per_turn else ''}.db"
+            db = tmp / name
+            for p in tmp.glob(f"{name}*"):
                 p.unlink()
-            return run(["archive", "add", "-q", "--jobs", str(jobs), str(db), str(games_file)])
+            return run(["archive", "add", "-q", *(["--per-turn"] if per_turn else []), "--jobs", str(jobs), str(db),
+                        str(games_file)])
+
+        def index_cpu() -> float:
+            """CPU seconds of ``grn archive index`` of a copy of add1.db: the deferred build of every game (R250)."""
+            db = tmp / "index1.db"
+            for p in tmp.glob("index1.db*"):
+                p.unlink()
+            shutil.copy(tmp / "add1.db", db)
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            run(["archive", "index", "-q", str(db)])
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
         if "archive" in parts and "speed" not in parts:
             add(1)
@@ -311,15 +327,19 @@ def main() -> None:
                                               cluster.scheduler_address if cluster else "", str(games_file)]),
                                        ("d0", ["validate", "--dask-scheduler",
                                                cluster.scheduler_address if cluster else "", str(games_file)]),
-                                       ("a1", None), ("a2", None)):
+                                       ("a1", None), ("a2", None), ("p1", None), ("i1", None)):
                         dask = name.startswith("d")
                         if (dask and cluster is None) or (args is None and not with_add):
                             continue
                         before = resource.getrusage(resource.RUSAGE_CHILDREN)
                         in_cluster = cluster_cpu(cluster) if dask else 0.0
                         threads_before = cluster_threads() if dask else {}
+                        if name == "i1":
+                            wall = float("nan")
+                            cpu["i1"] = min(cpu.get("i1", float("inf")), index_cpu())
+                            continue
                         if args is None:
-                            wall = add(int(name[1]))
+                            wall = add(int(name[1]), per_turn=name == "p1")
                         else:  # 2. and 3.: the main process's CPU apart from its workers' (and the cluster's)
                             started = time.time()
                             wall, main_cpu, workers_cpu = run_accounted(args, NO_HEAD_START if name == "d0"
@@ -356,7 +376,14 @@ def main() -> None:
                       f"+{100 * (a2 / v2 - 1):.0f}%; the archive {size / n / 1024:.1f} KiB a game "
                       f"({size / games_file.stat().st_size:.1f}x the GRN text)")
                 print("   by table, KiB a game: " + ", ".join(f"{name} {b / n / 1024:.2f}" for name, b in sizes[:8]))
-                con = sqlite3.connect(tmp / "add1.db")
+                p1, i1 = cpu["p1"], cpu["i1"]
+                size_p = (tmp / "add1p.db").stat().st_size
+                print(f"   add --per-turn (the per-turn rows built during add, as before R250): {best['p1']:.2f} s wall "
+                      f"{p1:.2f} s CPU, +{100 * (p1 / cpu['v1'] - 1):.0f}% CPU over validate; its archive "
+                      f"{size_p / n / 1024:.1f} KiB a game; the deferred build (grn archive index of add's archive): "
+                      f"{i1:.2f} s CPU, {1000 * i1 / n:.2f} ms a game; add + index {cpu['a1'] + i1:.2f} s CPU against "
+                      f"add --per-turn {p1:.2f} s")
+                con = sqlite3.connect(tmp / "add1p.db")
                 packed = con.execute("SELECT avg(length(actions)), avg(length(events)), "
                                      "sum(substr(actions, 1, 4) = x'28b52ffd') FROM game_turns").fetchone()
                 con.close()
@@ -429,13 +456,36 @@ def project_overlapped(split: tuple[float, float], start: float, helper: float) 
     return (main + workers + max(0.0, start - helper)) / 2
 
 
+def first_search_s(db: Path, args: list[str]) -> tuple[float, int, int]:
+    """CPU seconds in this process of a per-turn search of an archive without per-turn rows: the build of
+    every game's rows (R250, serial) and the search; the games built and found."""
+    from grn.archive.db import connect
+    from grn.archive.search import Filters, game_ids
+    from grn.archive.turns import ensure
+
+    f = Filters()
+    if args[0] == "--event":
+        f.events.append(args[1])
+    con = connect(db, readonly=True)
+    t = time.process_time()
+    built = ensure(con, db).built
+    found = len(game_ids(con, f))
+    used = time.process_time() - t
+    con.close()
+    return used, built, found
+
+
 def archive_part(tmp: Path, size: int, repeat: int) -> None:
     """Target 4: a tag query, a player query and the statistics over a large archive."""
     big = tmp / "big.db"
-    shutil.copy(tmp / "add1.db", big)
+    shutil.copy(tmp / "add1.db", big)  # made by add: no per-turn rows (R250)
     t = time.perf_counter()
     total = grow(big, size)
     print(f"   (archive of {total} games made by copying rows in {time.perf_counter() - t:.1f} s)")
+    first_args = ["--event", "type=ScoreEvent feature=mountain points>=12"]
+    used, built, found = first_search_s(big, first_args)
+    print(f"   the first per-turn search ({first_args[0]} {first_args[1]!r}), which builds every game's rows: "
+          f"{used:.1f} s CPU ({built} games built, {1000 * used / max(built, 1):.2f} ms a game; {found} found)")
     tq, found_t = query_ms(big, ["--tag", "Event=Event 123"])
     pq, found_p = query_ms(big, ["--player", "Player 42"])
     print(f"4. over {total} games: tag query {tq:.2f} ms ({found_t} games), player query {pq:.2f} ms "

@@ -3,7 +3,9 @@ events' JSON texts remembered by value, put together into the very texts the enc
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import marshal
 import json
 from functools import lru_cache
 from typing import Any
@@ -15,7 +17,7 @@ from typer.testing import CliRunner
 
 from grn import registry
 from grn.archive import facts
-from grn.archive.facts import FINAL, GameFacts, game_facts, unpack, value_key
+from grn.archive.facts import FINAL, GameFacts, PointSums, game_facts, game_summary, unpack, value_key
 from grn.cli import app
 from grn.jsonform import command_to_json
 from grn.notation import parse
@@ -35,6 +37,17 @@ def _games(game: str, players: int, seed: int, n: int) -> tuple[Record, ...]:
                                  "--games", str(n)])
     assert result.exit_code == 0, result.output
     return tuple(parse(result.output))
+
+
+def _plain(v: Any) -> bool:
+    return v is None or type(v) in (str, int, bool) or (type(v) is tuple and all(_plain(x) for x in v))
+
+
+def _key_item(command: Any, ruleset: Any) -> Any:
+    fields = tuple(getattr(command, f) for f in command._fields if f != "span")
+    if all(map(_plain, fields)):
+        return (type(command).__name__, fields)
+    return json.dumps(command_to_json(command, ruleset), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _reference(record: Record) -> tuple[str, str, str, dict[tuple[str, str], int]]:
@@ -60,8 +73,10 @@ def _reference(record: Record) -> tuple[str, str, str, dict[tuple[str, str], int
                 sums[(ev["player"], kind)] = sums.get((ev["player"], kind), 0) + ev["points"]
     head = {"game": record.game, "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
             "options": sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())}
-    dedup = hashlib.sha256(json.dumps({**head, "turns": turns}, sort_keys=True, separators=(",", ":"),
-                                      ensure_ascii=False).encode("utf-8")).hexdigest()
+    # schema 4's key (R252): the head's JSON, a line feed, marshal's version-2 bytes of the main line's fields
+    line = [(t.number, keys.get(t.player, t.player), [_key_item(a, ruleset) for a in t.actions]) for t in record.turns]
+    dedup = hashlib.sha256((json.dumps(head, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
+                           .encode("utf-8") + marshal.dumps(line, 2)).hexdigest()
     return actions, ENCODER.encode(groups), dedup, sums
 
 
@@ -72,6 +87,14 @@ def _check(record: Record) -> GameFacts:
     assert json.loads(unpack(got.events) or "") == json.loads(events)
     assert got.dedup == dedup
     assert {(p, f): n for p, f, n in got.points} == sums
+    # add's game-level facts (R250, R251): the same but for the per-turn texts
+    observed = PointSums()
+    summary = game_summary(record, validate_record(record, keep_turns=False, observer=observed), observed)
+    assert summary.actions is None and summary.events is None
+    assert summary.dedup == dedup and {(p, f): n for p, f, n in summary.points} == sums
+    assert dataclasses.replace(summary, actions=got.actions, events=got.events) == got
+    # an event without a points field and with the engine's own JSON counts nothing, unread (R251)
+    assert record.game != "goldrush" or 0 in facts._POINT_PLAN.values()
     return got
 
 

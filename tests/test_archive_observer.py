@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from grn.archive.facts import EventFacts, game_facts
-from grn.archive.indexer import index_game, indexing_validator, observe_game
+from grn.archive.indexer import index_game, indexing_validator, observe_game, observe_points
 from grn.batch import Job, work
 from grn.notation import parse
 from grn.record import Record
@@ -77,7 +77,8 @@ def test_a_puzzle_ending_now_keeps_its_final_scoring_as_sentences() -> None:
 
 
 def test_the_archive_validator_keeps_no_turns_and_sends_the_facts(tmp_path: Path) -> None:
-    v = indexing_validator()
+    assert indexing_validator().observe is observe_points  # add: the points summed, no per-turn facts (R251)
+    v = indexing_validator(per_turn=True)
     assert v.keep_turns is False and v.observe is observe_game
     path = ROOT / "examples" / "goldrush-4p-farmers.grn"
     job = Job(str(path), None, v.keep_turns, False, v.index, v.observe)

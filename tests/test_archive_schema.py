@@ -4,6 +4,7 @@ views; an archive of schema 1 still opens, reads, and is upgraded in place when 
 from __future__ import annotations
 
 import hashlib
+import marshal
 import json
 import shutil
 import sqlite3
@@ -17,7 +18,8 @@ from typer.testing import CliRunner
 from grn.archive import db as archive_db
 from grn.archive import facts, migrate
 from grn.archive.db import ArchiveError, connect
-from grn.archive.facts import _canonical, dedup_key
+from grn.archive.facts import _canonical, dedup_key, to_plain
+from grn.archive.stored import record_of
 from grn.archive.search import Filters, game_ids
 from grn.archive.stats import compute
 from grn.cli import app
@@ -99,7 +101,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(migrate, "_events_json", broken)
-    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 3"):
+    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 4"):
         connect(schema1)
     con = sqlite3.connect(schema1)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "1"
@@ -108,25 +110,57 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
     con.close()
 
 
-def test_the_dedup_key_is_the_canonical_hash_of_schema1() -> None:
-    """The key spliced from the packed actions is the hash schema 1 stored: old and new copies still match."""
+def _plain(v: Any) -> bool:
+    return v is None or type(v) in (str, int, bool) or (type(v) is tuple and all(_plain(x) for x in v))
+
+
+def _key_item(command: Any) -> Any:
+    """A command as the dedup key reads it: (class name, fields), or its canonical JSON text (a Gold card)."""
+    fields = tuple(getattr(command, f) for f in command._fields if f != "span")
+    return (type(command).__name__, fields) if all(map(_plain, fields)) else _canonical(command_to_json(command))
+
+
+def test_the_dedup_key_is_the_hash_of_the_head_and_the_main_lines_fields() -> None:
+    """Schema 4's key (R252): the head's canonical JSON, a line feed, marshal's version-2 bytes of each turn's
+    number, seat key and commands as (class name, fields); the fields are those of the command's JSON form."""
     for path in ("goldrush-2p.grn", "gold-2p.grn", "carcassonne/carcassonne-3p-goldmines.grn"):
         for record in parse((EXAMPLES / path).read_text(encoding="utf-8")):
             seats = record.seats()
             keys = {c: s.key for s in seats for c in s.colours}
             options = sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())
-            body = {"game": record.game,
+            head = {"game": record.game,
                     "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
-                    "options": options,
-                    "turns": [[t.number, keys.get(t.player, t.player), [command_to_json(a) for a in t.actions]]
-                              for t in record.turns]}
-            assert dedup_key(record) == hashlib.sha256(_canonical(body).encode("utf-8")).hexdigest()
+                    "options": options}
+            line = [(t.number, keys.get(t.player, t.player), [_key_item(a) for a in t.actions])
+                    for t in record.turns]
+            data = (_canonical(head) + "\n").encode("utf-8") + marshal.dumps(line, 2)
+            assert dedup_key(record) == hashlib.sha256(data).hexdigest()
+            for t in record.turns:  # every field the key reads is one the command's JSON form holds
+                for a in t.actions:
+                    if isinstance(_key_item(a), str):
+                        continue  # read as its JSON text
+                    data = command_to_json(a)
+                    fields = [to_plain(getattr(a, f)) for f in a._fields if f != "span"]  # a tuple is a list
+                    assert all(v in data.values() or v in (0, None, "") for v in fields), (a, data)
+
+
+def test_an_upgrade_to_schema4_makes_every_dedup_key_anew(schema2: Path) -> None:
+    con = connect(schema2)  # upgraded
+    for game_id, fmt, text, key in con.execute("SELECT id, format, text, dedup FROM games").fetchall():
+        assert key == dedup_key(record_of(text, fmt)), game_id
+    con.close()
+    # a copy added after the upgrade is found the same game as the copy archived before it
+    copy = schema2.parent / "again.grn"
+    copy.write_text((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert runner.invoke(app, ["archive", "add", "-q", str(schema2), str(copy)]).exit_code == 0
+    found = runner.invoke(app, ["archive", "dedup", "--format", "json", str(schema2)])
+    assert json.loads(found.stdout)["groups"] == [[1, 5]]
 
 
 def test_a_new_archive_packs_turns_and_its_views_are_the_records_commands(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
     path = EXAMPLES / "goldrush-2p.grn"
-    assert runner.invoke(app, ["archive", "add", "-q", str(db), str(path)]).exit_code == 0
+    assert runner.invoke(app, ["archive", "add", "-q", "--per-turn", str(db), str(path)]).exit_code == 0
     con = connect(db, readonly=True)
     assert con.execute("PRAGMA page_size").fetchone()[0] == archive_db.PAGE_SIZE
     (packed,) = con.execute("SELECT actions FROM game_turns").fetchone()
@@ -148,7 +182,7 @@ def test_a_new_archive_packs_turns_and_its_views_are_the_records_commands(tmp_pa
 
 def test_without_grn_the_views_say_what_they_need(tmp_path: Path) -> None:
     db = tmp_path / "new.db"
-    assert runner.invoke(app, ["archive", "add", "-q", str(db), str(EXAMPLES / "gold-2p.grn")]).exit_code == 0
+    assert runner.invoke(app, ["archive", "add", "-q", "--per-turn", str(db), str(EXAMPLES / "gold-2p.grn")]).exit_code == 0
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 1  # the tables read anywhere
     with pytest.raises(sqlite3.OperationalError, match="grn_unpack"):
@@ -190,7 +224,7 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
     old_stats = compute(ro)
     ro.close()
     con = connect(schema2)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "3" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "4" == str(
         archive_db.SCHEMA_VERSION)
     assert _old_rows(con) == old_rows  # nothing rewritten: the zlib rows read as before
     assert [game_ids(con, f) for f in SEARCHES] == old_found and compute(con) == old_stats
@@ -198,7 +232,7 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
     # the same games added again under other names: packed with Zstandard, and read the same
     copy = schema2.parent / "again.grn"
     copy.write_text((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert runner.invoke(app, ["archive", "add", "-q", str(schema2), str(copy)]).exit_code == 0
+    assert runner.invoke(app, ["archive", "add", "-q", "--per-turn", str(schema2), str(copy)]).exit_code == 0
     con = connect(schema2, readonly=True)
     heads = dict(con.execute("SELECT game_id, substr(actions, 1, 4) FROM game_turns"))
     assert heads[5] == facts.ZSTD_MAGIC and {heads[i][:1] for i in range(1, 5)} == {b"\x78"}
@@ -212,10 +246,10 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
 
 def test_an_archive_newer_than_grn_is_refused(schema2: Path) -> None:
     con = sqlite3.connect(schema2)
-    con.execute("UPDATE meta SET value = '4' WHERE key = 'schema'")
+    con.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
     con.commit()
     con.close()
-    with pytest.raises(ArchiveError, match="archive schema 4 is newer than this grn"):
+    with pytest.raises(ArchiveError, match="archive schema 5 is newer than this grn"):
         connect(schema2, readonly=True)
 
 

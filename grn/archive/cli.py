@@ -7,6 +7,7 @@ cannot be read (``DB: error: ...``), 2 a usage error (a filter that cannot be re
 from __future__ import annotations
 
 import json
+import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -96,10 +97,14 @@ def add(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but problems."),
     batch: int = typer.Option(5000, "--batch", min=1,
                               help="Games per transaction in a large file (a stopped run loses at most these)."),
+    per_turn: bool = typer.Option(False, "--per-turn",
+                                  help="Also build each game's per-turn rows now (else the first search by "
+                                       "--event, --action or --beside builds them; grn archive index)."),
 ) -> None:
     """Validate and index every game of FILES into the archive DB (made when missing).
 
     Adding a file again changes nothing; a run that was stopped goes on where it stopped.
+    The per-turn rows (commands, events) are built when a search first needs them, unless --per-turn.
 
     Example: grn archive add club.db games/*.grn
     """
@@ -114,8 +119,11 @@ def add(
         raise typer.Exit(2)
     con = _open(db, create=True)
     try:
+        # a game validated with another tile set is given its per-turn rows now: the archive does not keep
+        # the tile set a later build would need (R253)
         validator = indexing_validator(jobs=jobs, scheduler=dask_scheduler, tileset=ts,
-                                       tileset_path=None if tileset is None else str(tileset))
+                                       tileset_path=None if tileset is None else str(tileset),
+                                       per_turn=per_turn or tileset is not None)
     except SchedulerError as exc:
         con.close()
         print(f"grn archive add: error: {exc}", file=sys.stderr)
@@ -134,6 +142,78 @@ def add(
               f"file{'s' if summary.files != 1 else ''} ({summary.invalid} invalid); "
               f"{summary.skipped} file{'s' if summary.skipped != 1 else ''} already archived")
     raise typer.Exit(1 if summary.problems else 0)
+
+
+_JOBS = typer.Option(1, "--jobs", "-j", help="Build missing per-turn rows in N processes (see grn archive index).")
+_DASK = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
+                     help="Build missing per-turn rows on a Dask cluster (needs grn's dask extra).")
+
+
+@app.command()
+def index(
+    db: Path = DbArg,
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Build in N processes."),
+    dask_scheduler: Optional[str] = _DASK,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but problems."),
+) -> None:
+    """Build the per-turn rows (commands, events) of every game that lacks them, e.g. after a bulk add.
+
+    Otherwise the first search by --event, --action or --beside (or a Parquet export) builds them.
+
+    Example: grn archive index club.db --jobs 2
+    """
+    import sqlite3
+
+    from grn.archive.turns import build, runner_for
+    from grn.workers import SchedulerError
+
+    if jobs < 1:
+        print(f"grn archive index: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+        raise typer.Exit(2)
+    con = _open(db)
+    try:
+        run = runner_for(jobs, dask_scheduler)
+    except SchedulerError as exc:
+        con.close()
+        print(f"grn archive index: error: {exc}", file=sys.stderr)
+        raise typer.Exit(1)
+    try:
+        summary = build(con, runner=run, workers=getattr(run, "workers", jobs),
+                        progress=None if quiet else lambda m: print(m, file=sys.stderr))
+    except sqlite3.DatabaseError as exc:
+        raise _fail(db, f"cannot write the archive ({exc})")
+    finally:
+        run.close()
+        con.close()
+    if summary.unreadable:
+        print(f"{db}: {summary.unreadable} game{'s' if summary.unreadable != 1 else ''} whose stored text cannot "
+              "be read again: no commands or events kept", file=sys.stderr)
+    if not quiet:
+        print(f"per-turn rows built for {summary.built} game{'s' if summary.built != 1 else ''}")
+
+
+def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Optional[str],
+                 f: Optional[Filters] = None) -> None:
+    """Build the per-turn rows a search needs that are not built yet (R250); ``con`` is left in a read
+    transaction in which every game has them.  The filters ``f`` are read first: a usage error builds nothing."""
+    from grn.archive.search import where
+    from grn.archive.turns import TurnsUnbuilt, ensure
+    from grn.workers import SchedulerError
+
+    if f is not None:
+        where(f)  # raises FilterError
+
+    if jobs < 1:
+        print(f"grn archive: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+        raise typer.Exit(2)
+    try:
+        summary = ensure(con, db, jobs=jobs, scheduler=scheduler,
+                         progress=lambda m: print(f"{db}: {m}", file=sys.stderr))
+    except (TurnsUnbuilt, SchedulerError) as exc:
+        raise _fail(db, str(exc))
+    if summary.unreadable:
+        print(f"{db}: {summary.unreadable} game{'s' if summary.unreadable != 1 else ''} whose stored text cannot "
+              "be read again: no commands or events kept", file=sys.stderr)
 
 
 def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
@@ -160,13 +240,20 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
     out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''}{legend}\n")
 
 
-def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float) -> None:
+#: A ``--sql`` query that names the per-turn views or their table.
+_PER_TURN_SQL = re.compile(r"\b(actions|events|game_turns)\b", re.IGNORECASE)
+
+
+def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float, jobs: int = 1,
+             scheduler: Optional[str] = None) -> None:
     import sqlite3
 
     from grn.archive.sql import SqlRefused, SqlTimeout, run_query, shown_value
 
     con = _open(db, readonly=True)
     try:
+        if _PER_TURN_SQL.search(sql):  # a query of the per-turn views: every game's rows built first (R250)
+            _turns_ready(db, con, jobs, scheduler)
         names, rows = run_query(con, sql, timeout)
         if fmt == "json":
             # one row after another, the layout json.dumps(indent=1) gives a list of objects
@@ -257,6 +344,7 @@ def search(
     sql_timeout: float = typer.Option(30.0, "--sql-timeout", metavar="SECONDS",
                                       help="Stop a --sql query that runs longer than this."),
     output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
+    jobs: int = _JOBS, dask_scheduler: Optional[str] = _DASK,
 ) -> None:
     """Find games: by kind, player, date, tags, result, winner, scores, validity, events and commands.
 
@@ -266,6 +354,7 @@ def search(
     from grn.archive.export import write_grn, write_json
     from grn.archive.review import has_analysis
     from grn.archive.search import FilterError
+    from grn.archive.turns import needs_turns
 
     if format not in ("table", "grn", "json"):
         print(f"grn archive search: --format must be table, grn or json, not {format!r}", file=sys.stderr)
@@ -280,7 +369,7 @@ def search(
         raise typer.Exit(2)
     if sql is not None:
         with _output(output) as out:
-            _run_sql(db, sql, format, out, sql_timeout)
+            _run_sql(db, sql, format, out, sql_timeout, jobs, dask_scheduler)
         return
     f = _filters(game, player, date_from, date_to, tag, result, winner, score, valid, complete, event, action,
                  beside, duplicates)
@@ -289,6 +378,8 @@ def search(
     con = _open(db, readonly=True)
     f.analysis_tables = has_analysis(con)
     try:
+        if needs_turns(f):
+            _turns_ready(db, con, jobs, dask_scheduler, f)
         if count:
             print(s.count(con, f))
             return
@@ -316,6 +407,7 @@ def stats(
     action: Optional[List[str]] = _ACTION, beside: Optional[List[str]] = _BESIDE, duplicates: bool = _DUPS,
     format: str = typer.Option("table", "--format", help="table or json."),
     svg: Optional[Path] = typer.Option(None, "--svg", help="Also write SVG charts into this directory."),
+    jobs: int = _JOBS, dask_scheduler: Optional[str] = _DASK,
 ) -> None:
     """Statistics: per player (games, wins, scores, points by feature kind) and per game (first player, scores).
 
@@ -329,6 +421,7 @@ def stats(
     from grn.archive.search import where
     from grn.archive.stats import compute, table, write_charts
     from grn.archive.search import FilterError
+    from grn.archive.turns import needs_turns
 
     if format not in ("table", "json"):
         print(f"grn archive stats: --format must be table or json, not {format!r}", file=sys.stderr)
@@ -339,6 +432,8 @@ def stats(
                  beside, duplicates)
     con = _open(db, readonly=True)
     try:
+        if needs_turns(f):
+            _turns_ready(db, con, jobs, dask_scheduler, f)
         st = compute(con, f)
         # the analysed moves (grn archive analyse): accuracy and points lost per player and per game kind
         played, kinds = accuracy_stats(con, *where(f))
@@ -412,6 +507,7 @@ def export(
     winner: Optional[List[str]] = _WINNER, score: Optional[List[str]] = _SCORE, valid: Optional[bool] = _VALID,
     complete: Optional[bool] = _COMPLETE, event: Optional[List[str]] = _EVENT,
     action: Optional[List[str]] = _ACTION, beside: Optional[List[str]] = _BESIDE, duplicates: bool = _DUPS,
+    jobs: int = _JOBS, dask_scheduler: Optional[str] = _DASK,
 ) -> None:
     """Write the games (all, or those the filters select) as GRN, the JSON form, or Parquet tables.
 
@@ -419,6 +515,7 @@ def export(
     """
     from grn.archive import export as e
     from grn.archive.search import FilterError, game_ids
+    from grn.archive.turns import needs_turns
 
     if to not in ("grn", "json", "parquet"):
         print(f"grn archive export: --to must be grn, json or parquet, not {to!r}", file=sys.stderr)
@@ -432,6 +529,8 @@ def export(
                  beside, duplicates)
     con = _open(db, readonly=True)
     try:
+        if to == "parquet" or needs_turns(f):  # the Parquet export's score events are per-turn rows
+            _turns_ready(db, con, jobs, dask_scheduler, f)
         ids = game_ids(con, f)
         if to == "parquet":
             assert output is not None

@@ -22,13 +22,16 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from grn.archive.facts import GameFacts, unpack
-from grn.archive.migrate import upgrade_1_to_2
+from grn.archive.migrate import rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult, Problem, Validator
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
 #: 3: new per-turn facts packed with Zstandard (R216); schema 2's zlib rows are read as they are.
-SCHEMA_VERSION = 3
+#: 4: a game may have no ``game_turns`` row yet: its per-turn facts are built when a reader first needs them
+#: (R250); an older grn, which would read such a game as one without commands or events, is refused.  The
+#: dedup key reads the commands' fields, not their JSON (R252): an upgrade makes every game's key anew.
+SCHEMA_VERSION = 4
 #: The page size of a new archive (SQLite's default is 4096).
 PAGE_SIZE = 8192
 #: Games per transaction within one large file.
@@ -205,9 +208,13 @@ def _upgrade(con: sqlite3.Connection) -> None:
         version = int(con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
         if version == 1:
             upgrade_1_to_2(con, GAME_TURNS, VIEWS)
-        if version <= 2:
+        if version <= 3:
             # schema 2 to 3: nothing to rewrite (unpack reads zlib and Zstandard alike); an older grn, which
-            # reads zlib only, is now told the archive is newer than it
+            # reads zlib only, is now told the archive is newer than it.  3 to 4: nothing to rewrite either
+            # (every game of an older archive has its per-turn rows, and keeps them); an older grn is refused
+            # an archive whose games may lack them (R250).  Every game's dedup key is made anew from its
+            # text: schema 4's key reads the commands' fields, not their JSON (R252)
+            rekey(con)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         con.execute("COMMIT")
     except BaseException:
@@ -255,11 +262,13 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     for game_id, file_id, res in games:
         f: GameFacts = res.facts
         game_rows.append(f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_rows, seat_rows, point_rows))
-        turn_rows.append((game_id, f.actions, f.events))
+        if f.actions is not None and f.events is not None:  # else built when a reader needs them (R250)
+            turn_rows.append((game_id, f.actions, f.events))
     con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
     con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
     con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", seat_rows)
-    con.executemany("INSERT INTO game_turns VALUES (?,?,?)", turn_rows)
+    if turn_rows:
+        con.executemany("INSERT INTO game_turns VALUES (?,?,?)", turn_rows)
     con.executemany("INSERT INTO points VALUES (?,?,?,?,?)", point_rows)
 
 

@@ -29,6 +29,7 @@ from dataclasses import replace
 from typing import Any
 
 from grn.archive.facts import game_facts
+from grn.archive.stored import record_of
 from grn.batch import GameResult
 from grn.record import Checkpoint, Comment, Record
 from grn.validate import validate_record
@@ -44,24 +45,6 @@ def groups(con: sqlite3.Connection, ids: list[int] | None = None) -> list[list[i
         wanted = set(ids)
         out = [g for g in out if wanted.intersection(g)]
     return sorted(out)
-
-
-def record_of(text: str, fmt: str) -> Record:
-    """The record of an archived game's stored text."""
-    from grn.jsonform import records_from_json, records_to_json
-    from grn.notation import parse
-
-    if fmt == "json":
-        document = records_to_json([])  # the collection's header, at this grn's format version
-        document["games"] = [json.loads(text)]
-        records, problems = records_from_json(document, file="<archive>")
-        if problems or not records:
-            raise ValueError("the stored JSON form cannot be read")
-        return records[0]
-    games = parse(text, file="<archive>")
-    if len(games) != 1:
-        raise ValueError("the stored text is not one game")
-    return games[0]
 
 
 def _union(first: tuple[Any, ...], more: tuple[Any, ...], skip_checkpoints: bool) -> tuple[Any, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import marshal
 import operator
 import re
 import threading
@@ -21,6 +22,7 @@ from typing import Any, Sequence
 import zstandard
 
 from grn import registry
+from grn.engine import Event
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
@@ -157,30 +159,72 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def _dedup_hash(head: dict[str, Any], turns_json: str) -> str:
-    # the canonical JSON of head + {"turns": ...}: "turns" sorts after the head's keys, so the turns'
-    # canonical text (kept by the archive as the game's actions) is spliced in, not encoded twice
-    text = _canonical(head)[:-1] + ',"turns":' + turns_json + "}"
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+#: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252): version 2 writes every
+#: value whole (no references to values written before, no marks of interned strings), so equal lines give
+#: equal bytes whatever objects they are made of; its format has not changed since Python 2.5.
+MARSHAL_VERSION = 2
 
 
-def dedup_key(record: Record, commands: list[list[dict[str, Any]]] | None = None) -> str:
+def _dedup_hash(head: dict[str, Any], line: bytes) -> str:
+    # the head's canonical JSON, a line feed, the main line's bytes (:func:`_main_line`), R252
+    h = hashlib.sha256((_canonical(head) + "\n").encode("utf-8"))
+    h.update(line)
+    return h.hexdigest()
+
+
+def _plain_values(values: tuple[Any, ...]) -> bool:
+    """Whether every field is a str, an int, a bool, None or a tuple of them: values whose ``repr`` is the
+    same in every process and every Python 3."""
+    for v in values:
+        t = type(v)
+        if not (t is str or t is int or v is None or t is bool or (t is tuple and _plain_key(v) is not _OTHER)):
+            return False
+    return True
+
+
+def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
+    """The first player's seat key, and the main line as the dedup key reads it (R252):
+    ``marshal.dumps(line, 2)`` of ``[(turn, seat key, [(command class name, (field, ...)), ...]), ...]``,
+    each command its class's name and constructor fields (``_fields`` less the span); a command with another
+    kind of field as the canonical JSON text of its JSON form instead.  No JSON a command: marshal writes
+    the plain tuples in C, in one pass."""
+    first: str | None = None
+    turns: list[tuple[int, str, list[Any]]] = []
+    for t in record.turns:
+        player = keys.get(t.player, t.player)
+        if first is None and t.number > 0:
+            first = player
+        items: list[Any] = []
+        for a in t.actions:
+            cls = type(a)
+            get = _GETTERS.get(cls, _OTHER)
+            if get is _OTHER:
+                get = _getter(cls, a)
+            if get is not None:
+                values: tuple[Any, ...] = get(a)
+                if _plain_values(values):
+                    items.append((cls.__name__, values))
+                    continue
+            items.append(_canonical(command_to_json(a, ruleset)))
+        turns.append((t.number, player, items))
+    return first, marshal.dumps(turns, MARSHAL_VERSION)
+
+
+def dedup_key(record: Record) -> str:
     """The hash that says two records are the same game, whatever their text.
 
-    SHA-256 of the canonical JSON of: the game kind; the seats in order (each
-    seat's colours and its name, case-folded with spaces collapsed); the
-    options (names and values lower-cased, sorted); and the main line, every
-    turn's number, player (as its seat's key) and commands in JSON form.
-    Event, Date, Site and every other tag, comments, glyphs, checkpoints,
-    diagram markup and variations do not count.  ``commands``: each turn's
-    commands in JSON form when the caller has them already.
+    SHA-256 of the canonical JSON of the game kind, the seats in order (each
+    seat's colours and its name, case-folded with spaces collapsed) and the
+    options (names and values lower-cased, sorted), a line feed, and the main
+    line: every turn's number, player (as its seat's key) and commands, each
+    command its class's name and fields (:func:`_main_line`, R252).  Event,
+    Date, Site and every other tag, comments, glyphs, checkpoints, diagram
+    markup and variations do not count.
     """
     seats = _seats(record)
     keys = {c: s.key for s in seats for c in s.colours}
-    turns = [[t.number, keys.get(t.player, t.player),
-              [command_to_json(a) for a in t.actions] if commands is None else commands[i]]
-             for i, t in enumerate(record.turns)]
-    return _dedup_hash(_dedup_head(record, seats), _canonical(turns))
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    return _dedup_hash(_dedup_head(record, seats), _main_line(record, keys, ruleset)[1])
 
 
 #: Zstandard's level for the per-turn JSON (R216): level 1 packs a game's two texts at less than half the
@@ -214,13 +258,14 @@ class GameFacts:
     tags: list[tuple[str, str]]
     #: (seat, key, name, score, won)
     seats: list[tuple[int, str, str, int | None, int]] = field(default_factory=list)
-    #: The main line's commands, one JSON text a game, zlib-compressed (:func:`pack`):
+    #: The main line's commands, one JSON text a game, compressed (:func:`pack`):
     #: ``[[turn, seat key, [command, ...]], ...]``, each command in its JSON form (keys sorted);
-    #: the ``actions`` view reads it (docs/archive.md).
-    actions: bytes = b""
+    #: the ``actions`` view reads it (docs/archive.md).  None: not built (the per-turn rows are built
+    #: when a reader first needs them, R250).
+    actions: bytes | None = None
     #: The engine's events, one JSON text a game, compressed: ``[[turn, [event, ...]], ...]``, the final
-    #: scoring last with turn ``null``; the ``events`` view reads it.
-    events: bytes = b""
+    #: scoring last with turn ``null``; the ``events`` view reads it.  None with ``actions``.
+    events: bytes | None = None
     #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
     points: list[tuple[str, str, int]] = field(default_factory=list)
 
@@ -466,24 +511,145 @@ class EventFacts:
         return f"<EventFacts {len(self.groups)} turns with events{', ended' if self.ended else ''}>"
 
 
-def game_facts(record: Record, report: GameReport, observed: EventFacts | None = None) -> GameFacts:
-    """The archive's rows for a validated record: its events from ``observed`` (given to the validator as
-    its observer), else from ``report``'s turns (made with ``keep_turns=True``).
+#: What an event counts, by value_key: (seat key or None, points, feature in a turn, in the final scoring),
+#: worked out from its JSON object once, with no text (R251).
+_EVENT_POINTS: dict[tuple[Any, ...], tuple[str | None, int, str, str]] = {}
 
-    The per-turn facts become two JSON texts, each encoded once (R155): no row,
-    no encoding per command or event.  Compiled with mypyc (R195): this is the
-    archive's share of ``grn archive add``.
+
+def _event_points(event: Any) -> tuple[str | None, int, str, str]:
+    key = value_key(event)
+    if key is not None:
+        entry = _EVENT_POINTS.get(key)
+        if entry is not None:
+            return entry
+    data = _shallow(event)
+    player, points = data.get("player"), data.get("points")
+    if not isinstance(player, str) or type(points) is not int:
+        entry = (None, 0, "", "")
+    else:
+        feature = data.get("feature")
+        if isinstance(feature, str):
+            entry = (player, points, feature, feature)
+        else:
+            kind = str(data.get("type"))
+            entry = (player, points, FINAL if data.get("final", False) else kind,
+                     FINAL if data.get("final", True) else kind)
+    if key is not None:
+        if len(_EVENT_POINTS) >= CACHE_SIZE:
+            _EVENT_POINTS.clear()
+        _EVENT_POINTS[key] = entry
+    return entry
+
+
+#: Per event class, how its points are read (R251): :data:`_DIRECT` from its ``player`` and ``points``
+#: fields, :data:`_NONE` it has none (no ``points`` field, and its JSON is :class:`grn.engine.Event`'s,
+#: its fields), :data:`_BY_JSON` from its JSON object (remembered by value).
+_POINT_PLAN: dict[type, int] = {}
+_DIRECT = 1
+_NONE = 0
+_BY_JSON = 2
+
+
+def _point_plan(cls: type, event: Any) -> int:
+    names = _field_names(cls, event) or ()
+    if "player" in names and "points" in names:
+        plan = _DIRECT
+    elif "points" not in names and getattr(cls, "to_json", None) is getattr(Event, "to_json"):
+        plan = _NONE
+    else:
+        plan = _BY_JSON
+    _POINT_PLAN[cls] = plan
+    return plan
+
+
+def _add_points(sums: dict[tuple[str, str], int], e: Any, final: bool) -> None:
+    """Count one event's points into ``sums``: from its fields when its class has ``player`` and ``points``
+    (as its JSON holds them), else from its JSON object, remembered by value (R251)."""
+    cls = type(e)
+    plan = _POINT_PLAN.get(cls, -1)
+    if plan < 0:
+        plan = _point_plan(cls, e)
+    if plan == _NONE:
+        return
+    if plan == _DIRECT:
+        player = getattr(e, "player")
+        points = getattr(e, "points")
+        if type(player) is str and type(points) is int:
+            feature = getattr(e, "feature", None)
+            if isinstance(feature, str):
+                kind = feature
+            elif final:
+                kind = FINAL if getattr(e, "final", True) else cls.__name__
+            else:
+                kind = FINAL if getattr(e, "final", False) else cls.__name__
+            key = (player, kind)
+            sums[key] = sums.get(key, 0) + points
+            return
+    who, n, in_turn, in_final = _event_points(e)
+    if who is not None:
+        key = (who, in_final if final else in_turn)
+        sums[key] = sums.get(key, 0) + n
+
+
+class PointSums:
+    """A game's points by seat and feature kind, summed while the validator replays it: what ``stats``
+    reads of the events, with no event's text (``grn archive add`` without ``--per-turn``, R251).
+
+    A :class:`grn.validate.TurnObserver`; the sums are those :class:`EventFacts` makes of the same events.
+    """
+
+    def __init__(self) -> None:
+        #: (seat key, feature kind) -> points.
+        self.sums: dict[tuple[str, str], int] = {}
+        #: True once the final scoring's events were given.
+        self.ended = False
+
+    def turn(self, number: int, events: Sequence[Any]) -> None:
+        """One main-line turn's events."""
+        sums = self.sums
+        for e in events:
+            _add_points(sums, e, False)
+
+    def final(self, events: Sequence[Any]) -> None:
+        """The final scoring's events."""
+        self.ended = True
+        sums = self.sums
+        for e in events:
+            _add_points(sums, e, True)
+
+    def __repr__(self) -> str:
+        return f"<PointSums {len(self.sums)} sums{', ended' if self.ended else ''}>"
+
+
+def game_summary(record: Record, report: GameReport, observed: PointSums) -> GameFacts:
+    """The archive's game-level rows of a validated record, without its per-turn facts (``actions`` and
+    ``events`` None: built when a reader first needs them, R250).
+
+    What each reader of ``games``, ``tags``, ``seats`` and ``points`` needs: the dedup key over the
+    commands' remembered texts (the key is unchanged, R252), the points summed by ``observed`` during the
+    replay.  No text is packed and no event is encoded.
     """
     seats = _seats(record)
     keys: dict[str, str] = {}
     for s in seats:
         for c in s.colours:
             keys[c] = s.key
-    scores = report.final_scores
-    winners: list[str] = []
-    if report.complete and report.valid and scores:
-        best = max(scores.values())
-        winners = [k for k, v in scores.items() if v == best]
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    first, line = _main_line(record, keys, ruleset)
+    sums = observed.sums
+    if not observed.ended and report.final_events:
+        # the final scoring the replay did not give as events ([End "now"]): the report's sentences
+        for text in report.final_events:
+            m = _SCORES_RE.match(text)
+            if m:
+                key = (keys.get(m.group(1), m.group(1)), FINAL)
+                sums[key] = sums.get(key, 0) + int(m.group(2))
+    return _facts(record, report, seats, first, line, None, None, sums)
+
+
+def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str]:
+    """The first player's seat key and the canonical JSON text of the main line's commands (the ``actions``
+    column unpacked), from the commands' remembered texts (R196)."""
     first: str | None = None
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
     # each command class's codec and its remembered texts, looked up once a game
@@ -510,7 +676,52 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
             commands.append(_command_text(found[0], found[1], a))
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
         turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
-    actions = "[" + ",".join(turn_texts) + "]"  # the dedup key's turns, word for word
+    return first, "[" + ",".join(turn_texts) + "]"
+
+
+def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: bytes,
+           packed_actions: bytes | None, packed_events: bytes | None,
+           sums: dict[tuple[str, str], int]) -> GameFacts:
+    """A game's :class:`GameFacts` from what :func:`game_facts` and :func:`game_summary` worked out."""
+    scores = report.final_scores
+    winners: list[str] = []
+    if report.complete and report.valid and scores:
+        best = max(scores.values())
+        winners = [k for k, v in scores.items() if v == best]
+    errors = 0
+    problems: list[dict[str, object]] = []
+    for d in report.diagnostics:
+        errors += d.severity == "error"
+        problems.append(d.to_json())
+    facts = GameFacts(
+        game=record.game, players=[s.name for s in seats], n_players=len(seats),
+        date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
+        complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
+        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), line),
+        problems=problems, tags=list(record.tags), actions=packed_actions, events=packed_events,
+        points=[(p, f, n) for (p, f), n in sums.items()])
+    for i, s in enumerate(seats):
+        score = scores.get(s.key) if scores else None
+        facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
+    return facts
+
+
+def game_facts(record: Record, report: GameReport, observed: EventFacts | None = None) -> GameFacts:
+    """The archive's rows for a validated record: its events from ``observed`` (given to the validator as
+    its observer), else from ``report``'s turns (made with ``keep_turns=True``).
+
+    The per-turn facts become two JSON texts, each encoded once (R155): no row,
+    no encoding per command or event.  Compiled with mypyc (R195): this is the
+    archive's share of ``grn archive add``.
+    """
+    seats = _seats(record)
+    keys: dict[str, str] = {}
+    for s in seats:
+        for c in s.colours:
+            keys[c] = s.key
+    first, actions = _actions_text(record, keys)
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    line = _main_line(record, keys, ruleset)[1]
     if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
         observed = EventFacts()
         for tr in report.turns:
@@ -529,19 +740,4 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
                 sentence.update(player=keys.get(m.group(1), m.group(1)), points=int(m.group(2)), detail=m.group(3))
             final.append(_event_entry_of(sentence))
         groups.append(_events_group("null", final, sums, True))
-    errors = 0
-    problems: list[dict[str, object]] = []
-    for d in report.diagnostics:
-        errors += d.severity == "error"
-        problems.append(d.to_json())
-    facts = GameFacts(
-        game=record.game, players=[s.name for s in seats], n_players=len(seats),
-        date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
-        complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
-        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), actions),
-        problems=problems, tags=list(record.tags),
-        actions=pack(actions), events=pack("[" + ",".join(groups) + "]"), points=[(p, f, n) for (p, f), n in sums.items()])
-    for i, s in enumerate(seats):
-        score = scores.get(s.key) if scores else None
-        facts.seats.append((i, s.key, s.name, score, int(s.key in winners)))
-    return facts
+    return _facts(record, report, seats, first, line, pack(actions), pack("[" + ",".join(groups) + "]"), sums)

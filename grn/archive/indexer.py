@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from grn.archive.facts import EventFacts, game_facts
+from grn.archive.facts import EventFacts, PointSums, game_facts, game_summary
 from grn.batch import Validator
 from grn.jsonform import record_to_json
 from grn.record import Record
@@ -40,11 +40,34 @@ def index_game(record: Record, report: GameReport, fmt: str, observed: EventFact
     return text, facts
 
 
+def observe_points(record: Record) -> PointSums:
+    """The observer of a game indexed without its per-turn facts: its points summed, no event's text (R251)."""
+    return PointSums()
+
+
+def index_summary(record: Record, report: GameReport, fmt: str,
+                  observed: PointSums | None) -> tuple[str | None, Any]:
+    """:func:`index_game` without the per-turn facts (built when a reader first needs them, R250): the
+    game-level rows only, the points summed by ``observed`` (:func:`observe_points`'s)."""
+    text = None
+    if fmt == "json":
+        text = json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":"))
+    facts = game_summary(record, report, observed if observed is not None else PointSums())
+    report.turns = []
+    report.final_raw_events = ()
+    return text, facts
+
+
 def indexing_validator(*, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
-                       tileset_path: str | None = None) -> Validator:
-    """A validator that also indexes each game (its events observed during the replay, R215)."""
+                       tileset_path: str | None = None, per_turn: bool = False) -> Validator:
+    """A validator that also indexes each game (its events observed during the replay, R215).
+
+    ``per_turn``: with each game's per-turn facts (``grn archive add --per-turn``); without, the game-level
+    rows only, and the per-turn facts are built when a reader first needs them (R250).
+    """
     return Validator(jobs=jobs, scheduler=scheduler, tileset=tileset, tileset_path=tileset_path,
-                     keep_turns=False, index=index_game, observe=observe_game, preload=PRELOAD)
+                     keep_turns=False, index=index_game if per_turn else index_summary,
+                     observe=observe_game if per_turn else observe_points, preload=PRELOAD)
 
 
-__all__ = ["index_game", "observe_game", "indexing_validator", "PRELOAD"]
+__all__ = ["index_game", "index_summary", "observe_game", "observe_points", "indexing_validator", "PRELOAD"]

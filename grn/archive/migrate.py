@@ -15,7 +15,8 @@ import json
 import sqlite3
 from typing import Any, Iterator
 
-from grn.archive.facts import pack
+from grn.archive.facts import dedup_key, pack
+from grn.archive.stored import record_of
 
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 _COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
@@ -89,3 +90,22 @@ def upgrade_1_to_2(con: sqlite3.Connection, create_sql: str, views_sql: str) -> 
         if statement.strip():
             con.execute(statement)
     con.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
+
+
+def rekey(con: sqlite3.Connection) -> int:
+    """Give every game the dedup key of schema 4 (R252), read from its stored text; inside the caller's
+    transaction.  A text that no longer reads as one game keeps its old key (it matches no new one).
+    Returns the games re-keyed."""
+    rows: list[tuple[str, int]] = []
+    done = 0
+    for game_id, fmt, text in con.cursor().execute("SELECT id, format, text FROM games ORDER BY id"):
+        try:
+            rows.append((dedup_key(record_of(text, fmt)), game_id))
+        except ValueError:
+            continue
+        if len(rows) >= 1000:
+            con.executemany("UPDATE games SET dedup = ? WHERE id = ?", rows)
+            done += len(rows)
+            rows = []
+    con.executemany("UPDATE games SET dedup = ? WHERE id = ?", rows)
+    return done + len(rows)

@@ -27,6 +27,7 @@ from grn.archive.db import connect, delete_game, insert_game
 from grn.archive.facts import game_facts
 from grn.batch import GameResult
 from grn.archive.search import Filters, game_ids
+from grn.archive.turns import build, needs_turns
 from grn.record import Record
 from grn.serve.views import record_for
 from grn.validate import validate_record
@@ -103,6 +104,8 @@ class Store:
     def search(self, filters: Filters, limit: int = 200) -> list[dict[str, Any]]:
         """The games the filters select (newest first, at most ``limit``), as rows for the page."""
         with self.connection() as con:
+            if needs_turns(filters):  # games archive add gave no per-turn rows get them now (R250)
+                build(con)
             ids = game_ids(con, filters)[-limit:][::-1]
             if not ids:
                 return []
