@@ -192,8 +192,6 @@ def main() -> None:
     ap.add_argument("--bot", choices=("default", "selfplay", "random", "greedy", "mixed"), default="default",
                     help="who plays the records (default: each game's choice, R206: self-play for the tile games, "
                          "a greedy bot against a random one for Gold)")
-    ap.add_argument("--without", default="", help="round seven's changes to Gold's search to turn off: "
-                                                  f"{', '.join(STEPS)} or all (R225-R228)")
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
                     help="a variant of the analysis, e.g. grn.tiling.world.TileWorld.horizon=24 (repeatable; "
                          "use a --out of its own: the records it skips are those of --out)")
