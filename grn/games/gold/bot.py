@@ -401,7 +401,25 @@ def greedy_move(state: GoldState) -> list[str]:
         return choice
     best, pair = -1e9, down[:2]
     if len(seen) >= 2:
-        best, pair = 0.0, seen[:2]
+
+        def carried(a: Card, b: Card) -> float:  # the gold two remembered cards carry out, from the player's side
+            g, m = (a, b) if a.kind == "gold" else (b, a)
+            if g.kind != "gold" or m.kind != "miner" or m.value < g.value:
+                return 0.0
+            o = owners.get(m.colour)  # type: ignore[arg-type]
+            return g.value * (1.0 if o is None or o == player else against)
+
+        best, pair = carried(known[seen[0]], known[seen[1]]), seen[:2]
+        if best < 0:
+            # the first two remembered cards carry a gold out for an opponent: the first pair that gives nothing
+            # away (or, if every pair does, the least costly) is the remembered pair to weigh against the others
+            for i, a in enumerate(seen):
+                for b in seen[i + 1:]:
+                    w = carried(known[a], known[b])
+                    if w > best:
+                        best, pair = w, [a, b]
+                if best >= 0:
+                    break
         miners = [p for p in seen if known[p].kind == "miner"]
         for g in seen:
             gc = known[g]
