@@ -206,8 +206,16 @@ def _child_cpu(argv: list[str]) -> tuple[float, str]:
     return usage.ru_utime + usage.ru_stime, out
 
 
-def cli_ratio(text: str, pgn: str, games: int, repeat: int) -> None:
-    """``grn validate FILE`` of ``games`` games as a command against a script reading the PGN, start-up in both."""
+def cli_ratio(text: str, games: int, plies: int, repeat: int) -> None:
+    """``grn validate FILE`` of ``games`` games as a command against a script reading as many chess games with
+    ``read_game``, start-up in both: two processes of the same kind, each run as a user would run it.
+
+    The grn side is ``python -m grn validate FILE`` of the installed grn (compiled when the build is), the
+    whole command (typer's entry, the reader, the rules, the report line a game); python-chess's side is
+    ``python -c`` of a script that imports ``chess.pgn`` and reads every game of a PGN file of ``games``
+    random games of ``plies`` plies (the same count of games, so that both start-ups weigh alike).
+    """
+    pgn = make_pgn(games, plies, seed=11)
     parts = text.split("\n\n[Game")
     part = parts[0] + "".join("\n\n[Game" + g for g in parts[1:games])
     with tempfile.TemporaryDirectory() as tmp:
@@ -309,7 +317,7 @@ def main() -> None:
           f"({g['turns'] / min(g_cpu):.0f} turns and {c_plies / min(c_cpu):.0f} plies a CPU second); "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.cli:
-        cli_ratio(text, pgn, args.cli, args.repeat)
+        cli_ratio(text, args.cli, args.plies, args.repeat)
     per = 1e6 / g["turns"]
     print(f"where grn's time goes (per turn): parsing {g['parse'] * per:.1f} us, "
           f"rules {g['rules'] * per:.1f} us, final scoring {g['scoring'] * per:.1f} us, "
