@@ -453,13 +453,13 @@ class Board:
             if no.edge_sig[f] != need[e]:
                 return None
             touching = True
-            mine = o.edge_ids[e]
-            theirs = no.edge_rev_ids[f]
+            near_id = o.edge_ids[e]
+            far_id = no.edge_rev_ids[f]
             pairs = None
-            if mine < len(EDGE_PAIRS):  # rows indexed by the two pattern ids: no int boxed for a dict key
-                row = EDGE_PAIRS[mine]
-                if theirs < len(row):
-                    pairs = row[theirs]
+            if near_id < len(EDGE_PAIRS):  # rows indexed by the two pattern ids: no int boxed for a dict key
+                row = EDGE_PAIRS[near_id]
+                if far_id < len(row):
+                    pairs = row[far_id]
             if pairs is None:
                 pairs = o.edge_pairs(e, no)
             base = nb.base

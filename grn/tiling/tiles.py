@@ -149,14 +149,14 @@ class Orientation:
         # the answer depends only on the segment indices along the two edges: few patterns, met again
         # and again by every pair of orientations that share them
         f = (e + 2) & 3
-        mine = self.edge_ids[e]
-        theirs_id = other.edge_rev_ids[f]
-        while len(EDGE_PAIRS) <= mine:
+        near_id = self.edge_ids[e]
+        far_id = other.edge_rev_ids[f]
+        while len(EDGE_PAIRS) <= near_id:
             EDGE_PAIRS.append([])
-        row = EDGE_PAIRS[mine]
-        while len(row) <= theirs_id:
+        row = EDGE_PAIRS[near_id]
+        while len(row) <= far_id:
             row.append(None)
-        pairs = row[theirs_id]
+        pairs = row[far_id]
         if pairs is None:
             # (ours, theirs) in order of first meeting, with their counts: an edge has three places, so
             # short lists searched by index (a dict of tuple keys cost several times as much, per new key)
@@ -177,7 +177,7 @@ class Orientation:
                     pb.append(b)
                     pn.append(1)
             pairs = tuple([(pa[j], pb[j], pn[j]) for j in range(len(pa))])
-            row[theirs_id] = pairs
+            row[far_id] = pairs
         return pairs
 
     def __repr__(self) -> str:
