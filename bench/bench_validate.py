@@ -206,8 +206,16 @@ def _child_cpu(argv: list[str]) -> tuple[float, str]:
     return usage.ru_utime + usage.ru_stime, out
 
 
-def cli_ratio(text: str, pgn: str, games: int, repeat: int) -> None:
-    """``grn validate FILE`` of ``games`` games as a command against a script reading the PGN, start-up in both."""
+def cli_ratio(text: str, games: int, plies: int, repeat: int) -> None:
+    """``grn validate FILE`` of ``games`` games as a command against a script reading as many chess games with
+    ``read_game``, start-up in both: two processes of the same kind, each run as a user would run it.
+
+    The grn side is ``python -m grn validate FILE`` of the installed grn (compiled when the build is), the
+    whole command (typer's entry, the reader, the rules, the report line a game); python-chess's side is
+    ``python -c`` of a script that imports ``chess.pgn`` and reads every game of a PGN file of ``games``
+    random games of ``plies`` plies (the same count of games, so that both start-ups weigh alike).
+    """
+    pgn = make_pgn(games, plies, seed=11)
     parts = text.split("\n\n[Game")
     part = parts[0] + "".join("\n\n[Game" + g for g in parts[1:games])
     with tempfile.TemporaryDirectory() as tmp:
@@ -223,9 +231,17 @@ def cli_ratio(text: str, pgn: str, games: int, repeat: int) -> None:
                       "    g = chess.pgn.read_game(h)\n    if g is None: break\n"
                       "    n += sum(1 for _ in g.mainline_moves())\nprint(n)\n")
         grn_cpu, chess_cpu, plies = [], [], 0
-        _child_cpu([sys.executable, "-m", "grn", "validate", str(grn_file)])  # bytecode and grammar caches
+        version = _child_cpu([sys.executable, "-m", "grn", "--version"])[1].strip()
+        print(f"as commands: {sys.executable} -m grn validate ({version}) against {sys.executable} -c "
+              f"'import chess.pgn; read_game every game' of {games} games")
+        # bytecode and grammar caches, as a user's second run has them; every game must be valid
+        argv = [sys.executable, "-m", "grn", "validate", str(grn_file)]
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        if subprocess.run(argv, capture_output=True, env=env).returncode != 0:
+            raise SystemExit("grn validate found problems in the self-played games")
+        _child_cpu([sys.executable, "-c", chess_code, str(pgn_file)])
         for _ in range(repeat):
-            grn_cpu.append(_child_cpu([sys.executable, "-m", "grn", "validate", str(grn_file)])[0])
+            grn_cpu.append(_child_cpu(argv)[0])
             cpu, out = _child_cpu([sys.executable, "-c", chess_code, str(pgn_file)])
             chess_cpu.append(cpu)
             plies = int(out.split()[-1])
@@ -309,7 +325,7 @@ def main() -> None:
           f"({g['turns'] / min(g_cpu):.0f} turns and {c_plies / min(c_cpu):.0f} plies a CPU second); "
           f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     if args.cli:
-        cli_ratio(text, pgn, args.cli, args.repeat)
+        cli_ratio(text, args.cli, args.plies, args.repeat)
     per = 1e6 / g["turns"]
     print(f"where grn's time goes (per turn): parsing {g['parse'] * per:.1f} us, "
           f"rules {g['rules'] * per:.1f} us, final scoring {g['scoring'] * per:.1f} us, "

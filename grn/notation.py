@@ -70,16 +70,19 @@ def bounded_lines(readline: Callable[[int], Any], empty: Any) -> Iterator[Any]:
     """The lines ``readline`` gives, each at most :data:`MAX_LINE_CHARS` long: a longer one is skipped
     in pieces and given as :data:`LONG_LINE` (``empty``: what readline returns at the end)."""
     newline = "\n" if isinstance(empty, str) else b"\n"
+    # the limits and the marker as locals: a compiled module looks another module's name up in a dict each time
+    most = MAX_LINE_CHARS
+    long_line = LONG_LINE
     while True:
-        line = readline(MAX_LINE_CHARS + 1)
+        line = readline(most + 1)
         if line == empty:
             return
-        if len(line) > MAX_LINE_CHARS and not line.endswith(newline):
+        if len(line) > most and not line.endswith(newline):
             while True:  # the rest of the line, piece by piece
-                rest = readline(MAX_LINE_CHARS)
+                rest = readline(most)
                 if rest == empty or rest.endswith(newline):
                     break
-            yield LONG_LINE
+            yield long_line
             continue
         yield line
 
@@ -120,11 +123,14 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
     in_brace = False
     size = 0
     problem: tuple[int, str] | None = None
+    # looked up once, not a line (module globals: a dict look-up each time in a compiled loop)
+    long_line = LONG_LINE
+    most = MAX_GAME_CHARS
     for line in lines:
         lineno += 1
         if lineno == 1 and line.startswith("\ufeff"):
             line = line[1:]  # a UTF-8 byte-order mark is not part of the text
-        if line is LONG_LINE and problem is None:
+        if line is long_line and problem is None:
             problem = (lineno, f"line {lineno} is longer than {MAX_LINE_CHARS:,} characters, the most a GRN line "
                                "may hold: the game is not read")
         stripped = line.lstrip()
@@ -140,7 +146,7 @@ def split_games(lines: Iterable[str]) -> Iterator[Chunk]:
         if not buf:
             first = lineno
         size += len(line)
-        if size > MAX_GAME_CHARS and problem is None:
+        if size > most and problem is None:
             problem = (lineno, f"the game is longer than {MAX_GAME_CHARS:,} characters by line {lineno}, the most "
                                "a GRN game may hold: it is not read")
         if problem is None:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Hashable, Iterable, Iterator
 
 from grn.tiling.places import POSITIONS
-from grn.tiling.tiles import EDGE_PAIRS, PATTERN_BITS, Orientation, TileDesign, TileSet
+from grn.tiling.tiles import EDGE_PAIRS, Orientation, TileDesign, TileSet
 from grn.value import reduce_dataclass
 
 
@@ -189,7 +189,11 @@ class FeatureData:
 
 #: A square's int key in :attr:`Board.cells`: ``x * CELL_STRIDE + y``, distinct for every |y| < 2**31.
 #: An int hashes and compares for far less than an (x, y) tuple, which must also be made for every look-up.
-CELL_STRIDE: Final = 1 << 32
+#: Computed as ``(x << CELL_SHIFT) + y``, the same number: a compiled multiplication by a factor of 2**31 or
+#: more always takes mypyc's slow path (both ints boxed, ``PyNumber_Multiply``, about 300 instructions),
+#: a shift of a short int does not.
+CELL_SHIFT: Final = 32
+CELL_STRIDE: Final = 1 << CELL_SHIFT
 #: The largest |y| a tile may be placed at (a GRN number has at most nine digits, far below), so that
 #: the squares beside every tile have distinct keys too.
 MAX_Y: Final = 1 << 30
@@ -206,7 +210,7 @@ _NONES: Final[list[list[None]]] = [[None] * m for m in range(64)]
 
 def cell_key(x: int, y: int) -> int:
     """The key of square ``(x, y)`` in :attr:`Board.cells`."""
-    return x * CELL_STRIDE + y
+    return (x << CELL_SHIFT) + y
 
 
 def _data_at(root_data: list[FeatureData | None], root: int) -> FeatureData:
@@ -368,7 +372,7 @@ class Board:
         if y > MAX_Y or y < -MAX_Y:
             return False  # no tile can go there (preview refuses it)
         cells = self.cells
-        key = x * CELL_STRIDE + y
+        key = (x << CELL_SHIFT) + y
         if key in cells:
             return False
         o = design.orientations[rotation // 90]
@@ -397,7 +401,7 @@ class Board:
         cells = self.cells
         orients = [design.orientations[r // 90] for r in design.unique_rotations]
         for (x, y) in squares:
-            key = x * CELL_STRIDE + y
+            key = (x << CELL_SHIFT) + y
             nbs: list[tuple[int, int]] = []
             for e, step, f in _EDGES:
                 nb = cells.get(key + step)
@@ -431,7 +435,7 @@ class Board:
         if y > MAX_Y or y < -MAX_Y:
             raise ValueError(f"y = {y} is out of the board's range (at most {MAX_Y} either way)")
         cells = self.cells
-        key = x * CELL_STRIDE + y
+        key = (x << CELL_SHIFT) + y
         if key in cells:
             return None
         o = design.orientations[rotation // 90]
@@ -449,7 +453,13 @@ class Board:
             if no.edge_sig[f] != need[e]:
                 return None
             touching = True
-            pairs = EDGE_PAIRS.get((o.edge_ids[e] << PATTERN_BITS) | no.edge_rev_ids[f])
+            near_id = o.edge_ids[e]
+            far_id = no.edge_rev_ids[f]
+            pairs = None
+            if near_id < len(EDGE_PAIRS):  # rows indexed by the two pattern ids: no int boxed for a dict key
+                row = EDGE_PAIRS[near_id]
+                if far_id < len(row):
+                    pairs = row[far_id]
             if pairs is None:
                 pairs = o.edge_pairs(e, no)
             base = nb.base
@@ -463,10 +473,9 @@ class Board:
                         parent[s], s = r, parent[s]
                 # written out, not "-=": mypyc compiles an augmented item assignment as a boxed Python op
                 pc[ml] = pc[ml] - (cnt + cnt)
-                t = touch.get(r)
-                if t is None:
-                    touch[r] = ml
-                elif t != ml:
+                # one look-up (and one boxing of r) for both "seen?" and "remember"
+                t = touch.setdefault(r, ml)
+                if t != ml:
                     if lp is None:
                         lp = list(range(len(pc)))
                     a = t
@@ -537,7 +546,8 @@ class Board:
         # one boxed tuple for every use below (a tuple[int, int] variable is unboxed by mypyc, and boxed
         # anew each time it goes into a set, a dict or a list)
         pos: Any = (p.x, p.y)
-        key = p.x * CELL_STRIDE + p.y
+        # boxed once for both dict operations below (an int variable is boxed anew for each)
+        key: Any = (p.x << CELL_SHIFT) + p.y
         parent = self.parent
         base = len(parent)
         cells = self.cells
@@ -628,5 +638,5 @@ def _restore_board(tileset: TileSet, tiles: dict[tuple[int, int], PlacedTile], p
     """A Board from what :meth:`Board.__reduce__` gave (pickle and copy.deepcopy)."""
     board = Board(tileset)
     board.tiles, board.parent, board.kind, board.segment_tile, board.root_data = tiles, parent, kind, segment_tile, root_data
-    board.cells = {x * CELL_STRIDE + y: t for (x, y), t in tiles.items()}
+    board.cells = {(x << CELL_SHIFT) + y: t for (x, y), t in tiles.items()}
     return board

@@ -27,6 +27,12 @@ _SMALL_LEN: Final = 4
 _SMALL_MAX: Final = 12_000
 
 
+#: A placement's spot ("-3,12:90", the text after the "@") -> its (x, y, rotation), for spots read without a
+#: problem; at most :data:`_SPOTS_MAX` of them (a file of far-flung boards must not grow memory without end).
+_SPOTS: Final[dict[str, tuple[int, int, int]]] = {}
+_SPOTS_MAX: Final = 20_000
+
+
 def small_int(text: str, span: Span, problems: Problems, what: str) -> int:
     """:func:`~grn.codec.read_int` of a word the terminal guarantees to be digits (a sign allowed), remembering
     short ones: records repeat their coordinates and rotations."""
@@ -157,6 +163,12 @@ class PlacementCodec(CommandCodec):
         # The terminal guarantees the shape TILE@X,Y[:ROT] (no "@", "," or ":" in a tile id): found by
         # position and sliced, which makes fewer objects than partition() (a tuple and two strings each)
         at = text.find("@")
+        # records place tiles on the same few hundred squares: the spot's numbers remembered by its text
+        where = text[at + 1:]
+        spot = _SPOTS.get(where)
+        if spot is not None:
+            return PlaceTile(text[:at], spot[0], spot[1], spot[2], span)
+        mark = len(problems)
         comma = text.find(",", at)
         colon = text.find(":", comma)
         if colon < 0:
@@ -167,7 +179,10 @@ class PlacementCodec(CommandCodec):
             y = small_int(text[comma + 1:colon], span, problems, "y")
         if rot % 90 or not 0 <= rot < 360:  # not in ROTATIONS (int arithmetic: no boxing, no search)
             problems.append((span, f"rotation {rot} is not one of 0, 90, 180, 270 (degrees clockwise)"))
-        return PlaceTile(text[:at], small_int(text[at + 1:comma], span, problems, "x"), y, rot, span)
+        x = small_int(text[at + 1:comma], span, problems, "x")
+        if len(problems) == mark and len(_SPOTS) < _SPOTS_MAX:  # only a spot read without a problem
+            _SPOTS[where] = (x, y, rot)
+        return PlaceTile(text[:at], x, y, rot, span)
 
     def write(self, command: PlaceTile) -> str:
         rot = f":{command.rotation}" if command.rotation else ""

@@ -99,11 +99,12 @@ class Segment:
 #: The segment indices along one edge (three places) -> a small id, process-wide: two edges with the same
 #: pattern meet their neighbours alike, and an id is a cheaper key than the tuple.
 _EDGE_PATTERNS: Final[dict[tuple[int, ...], int]] = {}
-#: Bits of an edge pattern id in :data:`EDGE_PAIRS` keys (far more than the patterns a tile set can have).
+#: Bits of an edge pattern id: at most ``1 << PATTERN_BITS`` patterns (far more than a tile set can have).
 PATTERN_BITS: Final = 20
-#: ``(my edge's pattern id << PATTERN_BITS) | the facing edge's reversed pattern id`` ->
-#: :meth:`Orientation.edge_pairs` (the board core reads it first; few keys, all tile sets share them).
-EDGE_PAIRS: Final[dict[int, tuple[tuple[int, int, int], ...]]] = {}
+#: ``EDGE_PAIRS[my edge's pattern id][the facing edge's reversed pattern id]`` -> :meth:`Orientation.edge_pairs`,
+#: None where not yet worked out (the board core reads it first; few patterns, all tile sets share them).  Rows
+#: of a list, not a dict keyed by the two ids: a compiled look-up then boxes no int key.
+EDGE_PAIRS: Final[list[list[tuple[tuple[int, int, int], ...] | None]]] = []
 
 
 def _pattern_id(segments: tuple[int, ...]) -> int:
@@ -112,7 +113,7 @@ def _pattern_id(segments: tuple[int, ...]) -> int:
     if pid is None:
         pid = _EDGE_PATTERNS[segments] = len(_EDGE_PATTERNS)
         if pid >= 1 << PATTERN_BITS:
-            raise ValueError("too many edge patterns for EDGE_PAIRS keys")
+            raise ValueError("too many edge patterns")
     return pid
 
 
@@ -148,8 +149,14 @@ class Orientation:
         # the answer depends only on the segment indices along the two edges: few patterns, met again
         # and again by every pair of orientations that share them
         f = (e + 2) & 3
-        key = (self.edge_ids[e] << PATTERN_BITS) | other.edge_rev_ids[f]
-        pairs = EDGE_PAIRS.get(key)
+        near_id = self.edge_ids[e]
+        far_id = other.edge_rev_ids[f]
+        while len(EDGE_PAIRS) <= near_id:
+            EDGE_PAIRS.append([])
+        row = EDGE_PAIRS[near_id]
+        while len(row) <= far_id:
+            row.append(None)
+        pairs = row[far_id]
         if pairs is None:
             # (ours, theirs) in order of first meeting, with their counts: an edge has three places, so
             # short lists searched by index (a dict of tuple keys cost several times as much, per new key)
@@ -170,7 +177,7 @@ class Orientation:
                     pb.append(b)
                     pn.append(1)
             pairs = tuple([(pa[j], pb[j], pn[j]) for j in range(len(pa))])
-            EDGE_PAIRS[key] = pairs
+            row[far_id] = pairs
         return pairs
 
     def __repr__(self) -> str:

@@ -170,7 +170,8 @@ class CarcassonneState(SetUp):
                                 hint="write a turn as: discards, the tile, the second ingot, the follower, "
                                      "then the tiles gold is taken from")
 
-        used = self._check_discards(discards) if discards else {}
+        # no dict made for the usual turn without discards
+        used = self._check_discards(discards) if discards else None
         events: list[Event] = []
         if place is None:
             if self.bag_left - len(discards) > 0:
@@ -190,7 +191,7 @@ class CarcassonneState(SetUp):
             raise IllegalAction(f"tile {design.id} is a Gold Mines tile, and this game is played without "
                                 "The Gold Mines", rule=Q_SETUP, section=SEC_GOLD_SETUP, span=place.span,
                                 hint='add the option: [Options "goldmines"]')
-        if self._bag[design.id] - used.get(design.id, 0) <= 0:
+        if self._bag[design.id] - (used.get(design.id, 0) if used else 0) <= 0:
             raise self._bag_error(design, place.span)
         p = self._preview(place, design)
         pos = (p.x, p.y)

@@ -191,7 +191,8 @@ class GoldRushState(Moves):
             raise self._order_error(acts, i, place is not None)
 
         board = self.board
-        used = self._check_discards(discards) if discards else {}
+        # no dict made for the usual turn without discards
+        used = self._check_discards(discards) if discards else None
         if place is None:
             if self.bag_left - len(discards) > 0:
                 span = reveal.span if reveal is not None else (discards[-1].span if discards else None)
