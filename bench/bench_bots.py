@@ -41,6 +41,7 @@ import grn  # noqa: E402
 from grn import games  # noqa: E402
 from grn.analysis import analyse, replay  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
+from ladder import apply_settings, restore_settings  # noqa: E402  (bench/ladder.py: --set, shared)
 from grn.bots.arena import play_game  # noqa: E402
 from grn.bots.search import evaluate  # noqa: E402
 from grn.selfplay import to_record  # noqa: E402
@@ -210,48 +211,6 @@ def calibrate(args: argparse.Namespace) -> None:
               f"median {q[9]:.1f}, 75% {q[14]:.1f}, 90% {q[17]:.1f}, 95% {q[18]:.1f}", flush=True)
     if args.out:
         Path(args.out).write_text(json.dumps(out))
-
-
-def apply_settings(settings: list[str]) -> list[tuple[Any, str, Any]]:
-    """Set attributes named ``MODULE.CLASS.ATTR=VALUE`` or ``MODULE.ATTR=VALUE`` (a yardstick's variant: the
-    analysis's horizon, its playout player; a value is read as JSON when it parses, else as a string).  Returns
-    what was there before, for :func:`restore_settings`."""
-    import importlib
-
-    before: list[tuple[Any, str, Any]] = []
-    for item in settings:
-        target, eq, raw = item.partition("=")
-        parts = target.split(".")
-        if not eq or len(parts) < 2:
-            raise SystemExit(f"bench_bots.py: --set {item}: expected MODULE.ATTR=VALUE")
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            value = raw
-        for cut in range(len(parts) - 1, 0, -1):  # the longest importable module, then attributes down to ATTR
-            try:
-                obj: Any = importlib.import_module(".".join(parts[:cut]))
-            except ImportError:
-                continue
-            for name in parts[cut:-1]:
-                obj = getattr(obj, name)
-            break
-        else:
-            raise SystemExit(f"bench_bots.py: --set {item}: no module in {target}")
-        if not hasattr(obj, parts[-1]):
-            raise SystemExit(f"bench_bots.py: --set {item}: {obj!r} has no attribute {parts[-1]}")
-        before.append((obj, parts[-1], obj.__dict__[parts[-1]] if parts[-1] in vars(obj) else None))
-        setattr(obj, parts[-1], value)
-    return before
-
-
-def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
-    """Undo :func:`apply_settings` (a pool's worker analyses the next record with the defaults)."""
-    for obj, name, value in reversed(before):
-        if value is None:
-            delattr(obj, name)  # it was inherited: inherit again
-        else:
-            setattr(obj, name, value)
 
 
 def _validity_unit(name: str, source: Any, level: str | None, settings: tuple[str, ...] = ()) -> dict:

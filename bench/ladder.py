@@ -21,6 +21,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -32,30 +33,44 @@ GAMES = ("goldrush", "carcassonne", "gold")
 PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
 
 
-def apply_settings(settings: list[str]) -> None:
-    """Set module or class attributes, ``grn.games.gold.bot.OPPONENT=smart`` or
-    ``grn.tiling.world.TileWorld.horizon=24`` (a variant measured on the same deals; a value is read as JSON
-    when it parses, else as a string)."""
+def apply_settings(settings: list[str]) -> list[tuple[Any, str, Any]]:
+    """Set attributes named ``MODULE.CLASS.ATTR=VALUE`` or ``MODULE.ATTR=VALUE`` (a yardstick's variant: the
+    analysis's horizon, its playout player; a value is read as JSON when it parses, else as a string).  Returns
+    what was there before, for :func:`restore_settings`."""
+    before: list[tuple[Any, str, Any]] = []
     for item in settings:
-        target, _, raw = item.partition("=")
+        target, eq, raw = item.partition("=")
         parts = target.split(".")
+        if not eq or len(parts) < 2:
+            raise SystemExit(f"--set {item}: expected MODULE.ATTR=VALUE")
         try:
             value = json.loads(raw)
         except ValueError:
             value = raw
         for cut in range(len(parts) - 1, 0, -1):  # the longest importable module, then attributes down to ATTR
             try:
-                obj: object = importlib.import_module(".".join(parts[:cut]))
+                obj: Any = importlib.import_module(".".join(parts[:cut]))
             except ImportError:
                 continue
             for name in parts[cut:-1]:
                 obj = getattr(obj, name)
             break
         else:
-            raise SystemExit(f"ladder.py: --set {item}: no module in {target}")
+            raise SystemExit(f"--set {item}: no module in {target}")
         if not hasattr(obj, parts[-1]):
-            raise SystemExit(f"ladder.py: --set {item}: {'.'.join(parts[:-1])} has no attribute {parts[-1]}")
+            raise SystemExit(f"--set {item}: {obj!r} has no attribute {parts[-1]}")
+        before.append((obj, parts[-1], obj.__dict__[parts[-1]] if parts[-1] in vars(obj) else None))
         setattr(obj, parts[-1], value)
+    return before
+
+
+def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
+    """Undo :func:`apply_settings` (a pool's worker analyses the next record with the defaults)."""
+    for obj, name, value in reversed(before):
+        if value is None:
+            delattr(obj, name)  # it was inherited: inherit again
+        else:
+            setattr(obj, name, value)
 
 
 def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict:
