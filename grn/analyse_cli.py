@@ -22,6 +22,7 @@ from grn.output import check_target, writing
 from grn.record import Record
 from grn.ruleset import SetupProblem
 from grn.validate import validate_record
+from grn.clicommon import jobs_problem
 from grn.workers import DaskClient, ProcessPool, Runner, SchedulerError, game_units
 from grn.world import NoBot
 from grn.writer import write_record
@@ -122,8 +123,8 @@ def budget(ctx: typer.Context, command: str, level: str, playouts: Optional[int]
         raise usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
     if playouts is not None and seconds is not None:
         raise usage("give --playouts or --seconds, not both")
-    if jobs < 1:
-        raise usage(f"--jobs must be 1 or more, not {jobs}")
+    if (problem := jobs_problem(jobs)) is not None:
+        raise usage(problem)
     limits = None
     if thresholds is not None:
         try:

@@ -41,6 +41,20 @@ _LINES: dict[tuple[str, object], list[bytes]] = {}
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
 
+#: The most processes ``--jobs`` may ask for: far beyond any machine's cores, and below what the pool's
+#: semaphores can count (a C int), so that a typo is a one-line usage error, not a crash in multiprocessing.
+MAX_JOBS = 1024
+
+
+def jobs_problem(jobs: int) -> str | None:
+    """What is wrong with a ``--jobs`` value (it must be 1 to :data:`MAX_JOBS`), or None."""
+    if jobs < 1:
+        return f"--jobs must be 1 or more, not {jobs}"
+    if jobs > MAX_JOBS:
+        return f"--jobs must be at most {MAX_JOBS}, not {jobs}"
+    return None
+
+
 def source_line(file: str, line: int) -> str | None:
     """Line ``line`` of a record file (or of standard input), lines ending at "\\n" as the grammar counts them."""
     from grn.sources import stdin_bytes, utf8_bytes
@@ -122,4 +136,4 @@ def no_game(path: str) -> Diagnostic:
                       code="empty")
 
 
-__all__ = ["load_tileset_option", "print_diagnostic", "report", "no_game", "source_line"]
+__all__ = ["MAX_JOBS", "jobs_problem", "load_tileset_option", "print_diagnostic", "report", "no_game", "source_line"]

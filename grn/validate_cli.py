@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated, List, Optional
 
 from grn import registry
 from grn.batch import Problem, Validator
-from grn.clicommon import load_tileset_option, no_game as _no_game, report as _report
+from grn.clicommon import jobs_problem, load_tileset_option, no_game as _no_game, report as _report
 from grn.ruleset import SeriesChecker
 from grn.validate import GameReport
 from grn.workers import SchedulerError
@@ -44,8 +44,8 @@ def validate(
     if format not in ("text", "json"):
         print(f"grn validate: --format must be text or json, not {format!r}", file=sys.stderr)
         raise SystemExit(2)
-    if jobs < 1:
-        print(f"grn validate: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+    if (problem := jobs_problem(jobs)) is not None:
+        print(f"grn validate: {problem}", file=sys.stderr)
         raise SystemExit(2)
     ts = load_tileset_option(tileset)
     try:

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Iterator, List, Optional
 import typer
 
 from grn.output import check_target, output_folder, writing
-from grn.clicommon import load_tileset_option
+from grn.clicommon import jobs_problem, load_tileset_option
 
 if TYPE_CHECKING:  # the commands import the archive's modules (and sqlite3) when they run: grn starts faster
     import sqlite3
@@ -114,8 +114,8 @@ def add(
     import sqlite3
 
     ts = load_tileset_option(tileset)
-    if jobs < 1:
-        print(f"grn archive add: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+    if (problem := jobs_problem(jobs)) is not None:
+        print(f"grn archive add: {problem}", file=sys.stderr)
         raise typer.Exit(2)
     con = _open(db, create=True)
     try:
@@ -167,8 +167,8 @@ def index(
     from grn.archive.turns import build, runner_for
     from grn.workers import SchedulerError
 
-    if jobs < 1:
-        print(f"grn archive index: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+    if (problem := jobs_problem(jobs)) is not None:
+        print(f"grn archive index: {problem}", file=sys.stderr)
         raise typer.Exit(2)
     con = _open(db)
     try:
@@ -203,8 +203,8 @@ def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Option
     if f is not None:
         where(f)  # raises FilterError
 
-    if jobs < 1:
-        print(f"grn archive: --jobs must be 1 or more, not {jobs}", file=sys.stderr)
+    if (problem := jobs_problem(jobs)) is not None:
+        print(f"grn archive: {problem}", file=sys.stderr)
         raise typer.Exit(2)
     try:
         summary = ensure(con, db, jobs=jobs, scheduler=scheduler,
