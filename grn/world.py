@@ -173,7 +173,7 @@ class World:
     def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
         """Play up to ``horizon`` turns of quick decisions (fewer when the game ends): :meth:`rollout_move`, or
         :meth:`opponent_move` for the players other than ``searcher`` (when given).  A game may play the same
-        turns faster (Gold: a compiled loop); the default plays them one by one through :meth:`play`."""
+        turns faster (a compiled loop of its own); the default plays them one by one through :meth:`play`."""
         for _ in range(horizon):
             if self.is_over:
                 return
