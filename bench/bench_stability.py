@@ -115,7 +115,8 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
     runs = []
     for seed in SEEDS:
         a = analyse(record, level=level, seed=seed)
-        runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts) for t in a.turns])
+        runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts, t.near)
+                     for t in a.turns])
     return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "settings": list(settings),
             "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
@@ -172,7 +173,8 @@ def report(lines: list[dict], again: bool = False, mistake: float | None = None)
         shared = 2 * both / made if made else 1.0
         rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
                     f"judged mistake or worse ({both} of {either}; {100 * shared:.0f}% of the {made} judgements); "
-                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game, bot):.0f} playouts a turn")
+                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game, bot):.0f} playouts a turn; "
+                    f"{made / (2 * records):.1f} mistakes or worse a record in a run")
     return "\n".join(rows)
 
 
