@@ -131,8 +131,9 @@ class TurnAnalysis:
     playouts: int
     #: The best move's commands, to write as a variation (None: it cannot be written, or it is the move played).
     best_actions: tuple[Any, ...] | None = field(default=None, repr=False)
-    #: The severe judgement whose threshold the loss's interval still holds when its measuring ended (R275:
-    #: "near the mistake threshold"); None: clear of every such threshold, or the game judges the loss alone.
+    #: The severe judgement whose threshold the loss's interval still holds after the confirmation's cap (R275:
+    #: "near the mistake threshold"); None: clear of every such threshold, stopped before the cap, or the game
+    #: judges the loss alone.
     near: str | None = None
 
     @property
@@ -297,7 +298,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     best = own
     confirm_seed = seed.getrandbits(64)
     searched = sum(e.playouts for e in estimates)
-    lost, lost_se = 0.0, 0.0
+    lost, lost_se, capped = 0.0, 0.0, False
     scale = worlds[0].confirm_scale  # R205: a game may ask for a larger confirmation
     bound_z = worlds[0].judge_clear_z  # R275: a judgement needs the loss clearly past its threshold
     rivals = contenders_of(estimates, played, CONTENDERS * scale)
@@ -308,12 +309,15 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
                         worlds[0].confirm_eliminates, worlds[0].confirm_edge_scale, worlds[0].confirm_edge_z,
                         bound_z)
         searched += again.playouts
+        capped = again.capped
         if again.lost > 0:
             best, own, lost, lost_se = again.best, again.played, again.lost, again.se
         else:
             best = own = again.played  # the move played measures as well as any contender: it is the best found
     judgement = thresholds.judge(lost, lost_se, bound_z=bound_z)
-    near = None if bound_z is None else thresholds.near(lost, lost_se, bound_z)
+    # R275: named near a threshold only when measured to the cap and still straddling it (a loss the
+    # confirmation stopped early has an interval too wide to say so)
+    near = None if bound_z is None or not capped else thresholds.near(lost, lost_se, bound_z)
     best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
     played_text = _text(turn.actions, ruleset)
     return TurnAnalysis(

@@ -39,6 +39,9 @@ class Confirmation:
     settled: bool
     #: Every playout the confirmation made (the contenders dropped after the first batch included).
     playouts: int = 0
+    #: Whether the rounds reached the cap (``max_rounds``, or the edge's own cap past it), settled or not: the
+    #: loss was measured as far as the budget allows (R275 names such a loss near a threshold it straddles).
+    capped: bool = False
 
     def __repr__(self) -> str:
         state = "settled" if self.settled else "capped"
@@ -146,7 +149,8 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
             if spent >= cap_seconds * 0.999 and (not edge or spent >= edge_seconds * 0.999):
                 break
             batch_seconds = min(spent, (cap_seconds if spent < cap_seconds * 0.999 else edge_seconds) - spent)
-    return Confirmation(b, p, lost, se, done, clear, used)
+    capped = done >= max_rounds if seconds is None else spent >= (cap_seconds or 0.0) * 0.999
+    return Confirmation(b, p, lost, se, done, clear, used, capped)
 
 
 __all__ = ["Confirmation", "confirm_loss", "settled"]
