@@ -185,7 +185,7 @@ def valley(lines: list[dict], game: str, threshold: float, width: float = 0.2, s
            reach: float = 1.0) -> tuple[float, list[tuple[float, int]]]:
     """Where R278 places ``game``'s mistake threshold from the losses stored in ``lines`` (both runs): walking
     up from ``threshold`` in ``step``s, the middle of the first ``width``-point window that holds fewer losses
-    than both its neighbours (the nearest valley above the threshold: it moves the calibrated threshold
+    than the window before it and no more than the one after (the nearest valley above the threshold: it moves the calibrated threshold
     least); the emptiest window within ``reach`` when none does.  With every window's count, (window's low
     end, losses in it)."""
     losses = [t[1] for x in lines if x["game"] == game for run in x["runs"] for t in run]
@@ -194,7 +194,7 @@ def valley(lines: list[dict], game: str, threshold: float, width: float = 0.2, s
         low = round(threshold - width / 2 + (i + 1) * step, 4)
         windows.append((low, sum(1 for v in losses if low <= v < low + width)))
     valleys = [windows[i] for i in range(1, len(windows) - 1)
-               if windows[i][1] < windows[i - 1][1] and windows[i][1] < windows[i + 1][1]]
+               if windows[i][1] < windows[i - 1][1] and windows[i][1] <= windows[i + 1][1]]
     low, _ = valleys[0] if valleys else min(windows, key=lambda w: (w[1], w[0]))
     return round(low + width / 2, 4), windows
 
