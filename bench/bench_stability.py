@@ -35,7 +35,8 @@ threshold at M (a first look only: the stored sampling was steered by the
 game's own threshold).  ``--summary FILE... --valley GAME [--mistake M]``
 counts the stored losses of GAME in 0.2-point windows above its mistake
 threshold (or M) and prints where R278's rule places the threshold: the
-middle of the emptiest window within a point above it.
+middle of the first window above it that holds fewer losses than the one
+before and no more than the next (the nearest valley).
 """
 
 from __future__ import annotations
