@@ -118,6 +118,7 @@ def test_a_straddling_loss_is_judged_by_the_rule(monkeypatch):
     # mistake threshold whatever side its mean fell on.
     record = _mixed_record(1)
     monkeypatch.setattr(GoldWorld, "judge_clear_z", 3.0)
+    monkeypatch.setattr(type(GOLD), "analysis_thresholds", (1.0, 2.5, 5.0))  # as R275 was measured
     t = analyse(record, seed=2, only=[28]).turns[0]
     assert t.judgement == "inaccuracy" and t.near == "mistake", t
     assert t.points_lost - 3 * t.lost_se < 2.5 <= t.points_lost + 3 * t.lost_se
@@ -159,3 +160,12 @@ def test_the_threshold_goes_to_the_first_valley_above_it():
     placed, windows = bench.valley(lines, "gold", 2.5)
     assert placed == 2.8, windows
     assert bench.valley(lines, "gold", 3.0)[0] == 3.35
+
+
+def test_golds_common_carry_decision_is_an_inaccuracy_by_both_seeds():
+    # R278: the same turn with Gold's thresholds (the mistake threshold in the valley above the peak at
+    # 2.4-2.6, 2.8): round eight's seed 2 judged it a mistake at 2.61 ± 0.10, its seed 1 an inaccuracy.
+    assert GOLD.analysis_thresholds == (1.0, 2.8, 5.0)
+    t = analyse(_mixed_record(1), seed=2, only=[28]).turns[0]
+    assert 2.3 < t.points_lost < 2.8 and t.judgement == "inaccuracy" and t.near is None, t
+    assert Thresholds(1.0, 2.5, 5.0).judge(t.points_lost, t.lost_se) == "mistake"  # round eight's judgement
