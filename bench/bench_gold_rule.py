@@ -5,8 +5,8 @@
 Each record is analysed at the default level once per variant, one after the other in this process:
 ``round8`` (a judgement on the loss itself, the mistake threshold 2.5: round eight's), ``rule`` (R275, a
 mistake only on the loss's lower bound ``lost - 3 × se``, a straddling loss named near the threshold) and
-``valley`` (the mistake threshold moved to 2.8, the valley of Gold's measured losses above 2.5: R278's
-measure).  For each: the CPU seconds of the analysis (``time.process_time``: a loaded machine stretches it
+``valley`` (the mistake threshold moved to 2.8, the valley of Gold's measured losses above 2.5: R278,
+adopted).  For each: the CPU seconds of the analysis (``time.process_time``: a loaded machine stretches it
 less than the wall clock, but some; the load is printed), the playouts a turn, the moves judged a mistake
 or worse, and the moves named near a threshold.  ``--only`` picks variants.
 """
@@ -28,8 +28,10 @@ from ladder import apply_settings, restore_settings  # noqa: E402  (bench/ladder
 
 #: Each variant's settings (``bench/ladder.py``'s ``--set``), from round eight's analysis.
 VARIANTS: dict[str, list[str]] = {
-    "round8": ["grn.games.gold.bot.GoldWorld.judge_clear_z=null"],
-    "rule": ["grn.games.gold.bot.GoldWorld.judge_clear_z=3.0"],
+    "round8": ["grn.games.gold.bot.GoldWorld.judge_clear_z=null",
+               "grn.games.gold.GoldRuleset.analysis_thresholds=[1.0, 2.5, 5.0]"],
+    "rule": ["grn.games.gold.bot.GoldWorld.judge_clear_z=3.0",
+             "grn.games.gold.GoldRuleset.analysis_thresholds=[1.0, 2.5, 5.0]"],
     "valley": ["grn.games.gold.bot.GoldWorld.judge_clear_z=null",
                "grn.games.gold.GoldRuleset.analysis_thresholds=[1.0, 2.8, 5.0]"],
 }
