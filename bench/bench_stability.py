@@ -186,9 +186,9 @@ def valley(lines: list[dict], game: str, threshold: float, width: float = 0.2, s
            reach: float = 1.0) -> tuple[float, list[tuple[float, int]]]:
     """Where R278 places ``game``'s mistake threshold from the losses stored in ``lines`` (both runs): walking
     up from ``threshold`` in ``step``s, the middle of the first ``width``-point window that holds fewer losses
-    than the window before it and no more than the one after (the nearest valley above the threshold: it moves the calibrated threshold
-    least); the emptiest window within ``reach`` when none does.  With every window's count, (window's low
-    end, losses in it)."""
+    than the window before it and no more than the one after (the nearest valley above the threshold: it
+    moves the calibrated threshold least); the emptiest window within ``reach`` when none does.  With every
+    window's count, (window's low end, losses in it)."""
     losses = [t[1] for x in lines if x["game"] == game for run in x["runs"] for t in run]
     windows = []
     for i in range(int(round(reach / step))):

@@ -144,12 +144,13 @@ class TurnAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         """The turn as the JSON report gives it (``schemas/analysis.schema.json``); ``near`` only when set."""
-        out = {"turn": self.turn, "player": self.player, "played": self.played, "played_words": self.played_words,
-               "best": self.best, "best_words": self.best_words,
-               "expected_played": round(self.expected_played, 2), "played_se": round(self.played_se, 2),
-               "expected_best": round(self.expected_best, 2), "best_se": round(self.best_se, 2),
-               "points_lost": round(self.points_lost, 2), "lost_se": round(self.lost_se, 2),
-               "judgement": self.judgement, "candidates": self.candidates, "playouts": self.playouts}
+        out: dict[str, Any] = {
+            "turn": self.turn, "player": self.player, "played": self.played, "played_words": self.played_words,
+            "best": self.best, "best_words": self.best_words,
+            "expected_played": round(self.expected_played, 2), "played_se": round(self.played_se, 2),
+            "expected_best": round(self.expected_best, 2), "best_se": round(self.best_se, 2),
+            "points_lost": round(self.points_lost, 2), "lost_se": round(self.lost_se, 2),
+            "judgement": self.judgement, "candidates": self.candidates, "playouts": self.playouts}
         if self.near is not None:
             out["near"] = self.near
         return out

@@ -6,8 +6,9 @@ played move and after the best move found, each with one standard error;
 the points lost (best - played); only when the move was judged, the
 judgement; and, only when the loss's interval still held a severe threshold
 after the confirmation's cap (R275), ``near=mistake`` or ``near=blunder``.
-One decimal; a margin always carries its sign.  The form follows lichess's ``[%eval ...]`` command in PGN comments (docs/notation.md,
-"Evaluation comments").  :func:`write_eval` writes it, :func:`parse_eval`
+One decimal; a margin always carries its sign.  The form follows lichess's
+``[%eval ...]`` command in PGN comments (docs/notation.md, "Evaluation
+comments").  :func:`write_eval` writes it, :func:`parse_eval`
 reads it back from a comment's text (``+-`` is read as ``±`` too).
 """
 
