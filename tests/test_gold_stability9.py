@@ -162,7 +162,7 @@ def test_the_threshold_goes_to_the_first_valley_above_it():
     assert bench.valley(lines, "gold", 3.0)[0] == 3.35
 
 
-def test_golds_common_carry_decision_is_an_inaccuracy_by_both_seeds():
+def test_the_carry_one_seed_judged_a_mistake_at_2_5_is_an_inaccuracy_at_2_8():
     # R278: the same turn with Gold's thresholds (the mistake threshold in the valley above the peak at
     # 2.4-2.6, 2.8): round eight's seed 2 judged it a mistake at 2.61 ± 0.10, its seed 1 an inaccuracy.
     assert GOLD.analysis_thresholds == (1.0, 2.8, 5.0)
