@@ -32,7 +32,11 @@ R229 measured and did not adopt): the sampling does not depend on the rule, so
 this is what a run with it gives, to the stored rounding of two decimals.
 ``--summary FILE --mistake M`` judges the stored losses with the mistake
 threshold at M (a first look only: the stored sampling was steered by the
-game's own threshold).
+game's own threshold).  ``--summary FILE... --valley GAME [--mistake M]``
+counts the stored losses of GAME in 0.2-point windows above its mistake
+threshold (or M) and prints where R278's rule places the threshold: the
+middle of the first window above it that holds fewer losses than the one
+before and no more than the next (the nearest valley).
 """
 
 from __future__ import annotations
@@ -115,7 +119,8 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
     runs = []
     for seed in SEEDS:
         a = analyse(record, level=level, seed=seed)
-        runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts) for t in a.turns])
+        runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts, t.near)
+                     for t in a.turns])
     return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "settings": list(settings),
             "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
@@ -172,8 +177,27 @@ def report(lines: list[dict], again: bool = False, mistake: float | None = None)
         shared = 2 * both / made if made else 1.0
         rows.append(f"{game} ({bot}): {records} records, the two runs agree on {100 * share:.0f}% of the moves "
                     f"judged mistake or worse ({both} of {either}; {100 * shared:.0f}% of the {made} judgements); "
-                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game, bot):.0f} playouts a turn")
+                    f"{cpu:.0f} s of CPU a record (both runs), {playouts(lines, game, bot):.0f} playouts a turn; "
+                    f"{made / (2 * records):.1f} mistakes or worse a record in a run")
     return "\n".join(rows)
+
+
+def valley(lines: list[dict], game: str, threshold: float, width: float = 0.2, step: float = 0.05,
+           reach: float = 1.0) -> tuple[float, list[tuple[float, int]]]:
+    """Where R278 places ``game``'s mistake threshold from the losses stored in ``lines`` (both runs): walking
+    up from ``threshold`` in ``step``s, the middle of the first ``width``-point window that holds fewer losses
+    than the window before it and no more than the one after (the nearest valley above the threshold: it
+    moves the calibrated threshold least); the emptiest window within ``reach`` when none does.  With every
+    window's count, (window's low end, losses in it)."""
+    losses = [t[1] for x in lines if x["game"] == game for run in x["runs"] for t in run]
+    windows = []
+    for i in range(int(round(reach / step))):
+        low = round(threshold - width / 2 + (i + 1) * step, 4)
+        windows.append((low, sum(1 for v in losses if low <= v < low + width)))
+    valleys = [windows[i] for i in range(1, len(windows) - 1)
+               if windows[i][1] < windows[i - 1][1] and windows[i][1] <= windows[i + 1][1]]
+    low, _ = valleys[0] if valleys else min(windows, key=lambda w: (w[1], w[0]))
+    return round(low + width / 2, 4), windows
 
 
 def _read(path: str) -> list[dict]:
@@ -203,9 +227,22 @@ def main() -> None:
                                                            "bound (R229's measure)")
     ap.add_argument("--mistake", type=float, default=None, help="with --summary: judge the stored losses with "
                                                                    "this mistake threshold (round eight's look)")
+    ap.add_argument("--valley", metavar="GAME", default=None, help="with --summary: the losses stored for GAME "
+                                                                     "by 0.2-point windows above its mistake "
+                                                                     "threshold, and where R278 places it")
     args = ap.parse_args()
     if args.mistake is not None and not args.mistake > 0:
         ap.error(f"--mistake must be more than 0, not {args.mistake}")
+    if args.summary and args.valley:
+        if args.valley not in GAMES:
+            ap.error(f"--valley: one of {', '.join(GAMES)}, not {args.valley!r}")
+        stored = [x for path in args.summary for x in _read(path)]
+        at = ruleset_thresholds(games.find_ruleset(args.valley)).mistake if args.mistake is None else args.mistake
+        placed, windows = valley(stored, args.valley, at)
+        for low, count in windows:
+            print(f"  {low:.2f}-{low + 0.2:.2f}: {count}")
+        print(f"{args.valley}: the first valley above {at:g} puts the mistake threshold at {placed:g}")
+        return
     if args.summary:
         print(report([x for path in args.summary for x in _read(path)], args.clear, args.mistake))
         return

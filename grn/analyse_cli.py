@@ -96,7 +96,8 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> st
         lines.append("  costliest moves:")
     for t in worst:
         better = f"{t.best} ({t.best_words})" if t.best else t.best_words
-        lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}, "
+        near = f" (near the {t.near} threshold)" if t.near else ""  # R275: the loss's interval holds it
+        lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}{near}, "
                      f"{t.points_lost:.1f} ± {t.lost_se:.1f} points lost")
         lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}")
         lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}")

@@ -52,20 +52,33 @@ class Thresholds:
         if self.z < 0:
             raise ValueError("z must not be negative")
 
-    def judge(self, lost: float, se: float, clear: bool = False) -> str | None:
+    def judge(self, lost: float, se: float, clear: bool = False, bound_z: float | None = None) -> str | None:
         """The judgement of a move that lost ``lost`` ± ``se`` points (None: not judged).
 
         With ``clear`` a mistake or a blunder needs the loss's lower bound ``lost - z × se`` past its threshold,
-        not the loss alone (the rule R229 measured and did not adopt: ``bench/bench_stability.py --clear``).
+        not the loss alone (the rule R229 measured with the thresholds' z); ``bound_z`` sets that z and implies
+        ``clear`` (R275: a game's :attr:`grn.world.World.judge_clear_z`).
         """
         if lost <= self.z * se:
             return None  # not clearly apart from the best move
         verdict = None
-        bound = lost - self.z * se if clear else lost
+        clear_z = self.z if bound_z is None else bound_z
+        bound = lost - clear_z * se if clear or bound_z is not None else lost
         for name, limit, value in zip(JUDGEMENTS, (self.inaccuracy, self.mistake, self.blunder), (lost, bound, bound)):
             if value >= limit:
                 verdict = name
         return verdict
+
+    def near(self, lost: float, se: float, bound_z: float) -> str | None:
+        """The severe judgement (mistake, blunder) a loss of ``lost`` ± ``se`` is near under R275: the
+        mildest whose threshold lies within ``lost ± bound_z × se`` and which :meth:`judge` with ``bound_z``
+        does not give; None when no such threshold is within reach."""
+        given = self.judge(lost, se, bound_z=bound_z)
+        rank = JUDGEMENTS.index(given) if given else -1
+        for name, limit in zip(JUDGEMENTS[1:], (self.mistake, self.blunder)):
+            if JUDGEMENTS.index(name) > rank and lost - bound_z * se < limit <= lost + bound_z * se:
+                return name
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,21 +131,29 @@ class TurnAnalysis:
     playouts: int
     #: The best move's commands, to write as a variation (None: it cannot be written, or it is the move played).
     best_actions: tuple[Any, ...] | None = field(default=None, repr=False)
+    #: The severe judgement whose threshold the loss's interval still holds after the confirmation's cap (R275:
+    #: "near the mistake threshold"); None: clear of every such threshold, stopped before the cap, or the game
+    #: judges the loss alone.
+    near: str | None = None
 
     @property
     def note(self) -> EvalNote:
         """The ``[%eval ...]`` of this turn."""
         return EvalNote(self.expected_played, self.played_se, self.expected_best, self.best_se,
-                        self.points_lost, self.judgement)
+                        self.points_lost, self.judgement, self.near)
 
     def to_json(self) -> dict[str, Any]:
-        """The turn as the JSON report gives it (``schemas/analysis.schema.json``)."""
-        return {"turn": self.turn, "player": self.player, "played": self.played, "played_words": self.played_words,
-                "best": self.best, "best_words": self.best_words,
-                "expected_played": round(self.expected_played, 2), "played_se": round(self.played_se, 2),
-                "expected_best": round(self.expected_best, 2), "best_se": round(self.best_se, 2),
-                "points_lost": round(self.points_lost, 2), "lost_se": round(self.lost_se, 2),
-                "judgement": self.judgement, "candidates": self.candidates, "playouts": self.playouts}
+        """The turn as the JSON report gives it (``schemas/analysis.schema.json``); ``near`` only when set."""
+        out: dict[str, Any] = {
+            "turn": self.turn, "player": self.player, "played": self.played, "played_words": self.played_words,
+            "best": self.best, "best_words": self.best_words,
+            "expected_played": round(self.expected_played, 2), "played_se": round(self.played_se, 2),
+            "expected_best": round(self.expected_best, 2), "best_se": round(self.best_se, 2),
+            "points_lost": round(self.points_lost, 2), "lost_se": round(self.lost_se, 2),
+            "judgement": self.judgement, "candidates": self.candidates, "playouts": self.playouts}
+        if self.near is not None:
+            out["near"] = self.near
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +243,8 @@ CONTENDERS = 2
 
 def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
             seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1,
-            eliminate: bool = False, edge_scale: int = 1, edge_z: float | None = None) -> Confirmation:
+            eliminate: bool = False, edge_scale: int = 1, edge_z: float | None = None,
+            bound_z: float | None = None) -> Confirmation:
     """The best contender's and the played move's values measured again, on fresh common worlds (R141, R180).
 
     ``scale`` multiplies the cap on the rounds (R205: the game's :attr:`grn.world.World.confirm_scale`);
@@ -231,7 +253,8 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
     near the mistake threshold, the one that decides "mistake or worse" (R255:
     :attr:`grn.world.World.confirm_edge_scale`), and ``edge_z`` is the standard errors a loss must stand clear
     of that threshold, and a contender behind the leader, before either is settled (R256:
-    :attr:`grn.world.World.confirm_edge_z`; default the thresholds' z).
+    :attr:`grn.world.World.confirm_edge_z`; default the thresholds' z); ``bound_z`` is the game's R275 rule
+    (:attr:`grn.world.World.judge_clear_z`), which the edge stage measures against (R276).
 
     The race picked its best as the highest of several noisy means, so that mean is biased upwards (the
     winner's curse) and the loss best - played with it.  Worlds drawn after the choice, that did not choose
@@ -245,7 +268,8 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
     return confirm_loss(ruleset, engine, hand, contenders, played, seed=seed, rounds=rounds or CONFIRM_MIN,
                         max_rounds=cap, boundaries=(thresholds.mistake, thresholds.blunder),
                         z=thresholds.z, seconds=seconds, eliminate=eliminate,
-                        edges=(thresholds.mistake,), edge_rounds=cap * edge_scale, edge_z=edge_z)
+                        edges=(thresholds.mistake,), edge_rounds=cap * edge_scale, edge_z=edge_z,
+                        edge_bound_z=bound_z)
 
 
 def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
@@ -275,27 +299,33 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     best = own
     confirm_seed = seed.getrandbits(64)
     searched = sum(e.playouts for e in estimates)
-    lost, lost_se = 0.0, 0.0
+    lost, lost_se, capped = 0.0, 0.0, False
     scale = worlds[0].confirm_scale  # R205: a game may ask for a larger confirmation
+    bound_z = worlds[0].judge_clear_z  # R275: a judgement needs the loss clearly past its threshold
     rivals = contenders_of(estimates, played, CONTENDERS * scale)
     if rivals:
         # R181: the race's leaders, not only its winner, contend again on fresh worlds, even when the race's
         # winner is the move played: a move is judged against the best the fresh worlds find
         again = confirm(ruleset, engine, hand, rivals, played, confirm_seed, settings, thresholds, scale,
-                        worlds[0].confirm_eliminates, worlds[0].confirm_edge_scale, worlds[0].confirm_edge_z)
+                        worlds[0].confirm_eliminates, worlds[0].confirm_edge_scale, worlds[0].confirm_edge_z,
+                        bound_z)
         searched += again.playouts
+        capped = again.capped
         if again.lost > 0:
             best, own, lost, lost_se = again.best, again.played, again.lost, again.se
         else:
             best = own = again.played  # the move played measures as well as any contender: it is the best found
-    judgement = thresholds.judge(lost, lost_se)
+    judgement = thresholds.judge(lost, lost_se, bound_z=bound_z)
+    # R275: named near a threshold only when measured to the cap and still straddling it (a loss the
+    # confirmation stopped early has an interval too wide to say so)
+    near = None if bound_z is None or not capped else thresholds.near(lost, lost_se, bound_z)
     best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
     played_text = _text(turn.actions, ruleset)
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
         ruleset.decision_words(engine, best.decision), own.mean, own.se, best.mean, best.se, lost, lost_se,
-        judgement, len(candidates), searched, best_actions)
+        judgement, len(candidates), searched, best_actions, near)
 
 
 def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]:

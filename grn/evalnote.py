@@ -3,10 +3,12 @@
 ``{[%eval played=+3.2±1.1 best=+7.4±1.0 lost=4.2 judgement=mistake]}``:
 the expected final margin (points, for the player who moved) after the
 played move and after the best move found, each with one standard error;
-the points lost (best - played); and, only when the move was judged, the
-judgement.  One decimal; a margin always carries its sign.  The form follows
-lichess's ``[%eval ...]`` command in PGN comments (docs/notation.md,
-"Evaluation comments").  :func:`write_eval` writes it, :func:`parse_eval`
+the points lost (best - played); only when the move was judged, the
+judgement; and, only when the loss's interval still held a severe threshold
+after the confirmation's cap (R275), ``near=mistake`` or ``near=blunder``.
+One decimal; a margin always carries its sign.  The form follows lichess's
+``[%eval ...]`` command in PGN comments (docs/notation.md, "Evaluation
+comments").  :func:`write_eval` writes it, :func:`parse_eval`
 reads it back from a comment's text (``+-`` is read as ``±`` too).
 """
 
@@ -24,7 +26,7 @@ _EVAL = re.compile(
     r"\[%eval played=(?P<played>[+-]\d+(?:\.\d+)?)(?:±|\+-)(?P<played_se>\d+(?:\.\d+)?)"
     r" best=(?P<best>[+-]\d+(?:\.\d+)?)(?:±|\+-)(?P<best_se>\d+(?:\.\d+)?)"
     r" lost=(?P<lost>" + _NUMBER + r")"
-    r"(?: judgement=(?P<judgement>[a-z]+))?\]")
+    r"(?: judgement=(?P<judgement>[a-z]+))?(?: near=(?P<near>[a-z]+))?\]")
 #: Any ``[%eval ...]`` command, well formed or not (what re-analysis replaces).
 EVAL_COMMAND = re.compile(r"\[%eval[^\]]*\]")
 
@@ -39,10 +41,14 @@ class EvalNote:
     best_se: float
     lost: float
     judgement: str | None = None
+    #: The severe judgement the loss is near (R275), None when it is clear of every severe threshold.
+    near: str | None = None
 
     def __post_init__(self) -> None:
         if self.judgement is not None and self.judgement not in JUDGEMENTS:
             raise ValueError(f"unknown judgement {self.judgement!r}: one of {', '.join(JUDGEMENTS)}")
+        if self.near is not None and self.near not in JUDGEMENTS[1:]:
+            raise ValueError(f"unknown near judgement {self.near!r}: one of {', '.join(JUDGEMENTS[1:])}")
 
     @property
     def glyph(self) -> str | None:
@@ -66,6 +72,8 @@ def write_eval(note: EvalNote) -> str:
             f"best={_signed(note.best)}±{_plain(note.best_se)} lost={_plain(note.lost)}")
     if note.judgement:
         text += f" judgement={note.judgement}"
+    if note.near:
+        text += f" near={note.near}"
     return text + "]"
 
 
@@ -80,11 +88,13 @@ def parse_eval(text: str) -> EvalNote | None:
     if m is None:
         bad = EVAL_COMMAND.search(text)
         raise ValueError(f"malformed evaluation {bad.group(0) if bad else text!r}: expected "
-                         "[%eval played=+N.N±N.N best=+N.N±N.N lost=N.N judgement=WORD]")
+                         "[%eval played=+N.N±N.N best=+N.N±N.N lost=N.N judgement=WORD near=WORD]")
     if m["judgement"] is not None and m["judgement"] not in JUDGEMENTS:
         raise ValueError(f"evaluation with unknown judgement {m['judgement']!r}: one of {', '.join(JUDGEMENTS)}")
+    if m["near"] is not None and m["near"] not in JUDGEMENTS[1:]:
+        raise ValueError(f"evaluation with unknown near judgement {m['near']!r}: one of {', '.join(JUDGEMENTS[1:])}")
     return EvalNote(float(m["played"]), float(m["played_se"]), float(m["best"]), float(m["best_se"]),
-                    float(m["lost"]), m["judgement"])
+                    float(m["lost"]), m["judgement"], m["near"])
 
 
 __all__ = ["EvalNote", "write_eval", "parse_eval", "JUDGEMENTS", "GLYPHS", "EVAL_COMMAND"]

@@ -64,6 +64,11 @@ class World:
     #: the confirmation settles either (R256; None: the thresholds' z).  A game whose paired differences spread
     #: wide, with long tails, against that threshold raises it, so that few losses stop early on its wrong side.
     confirm_edge_z: float | None = None
+    #: Standard errors a loss must stand past the mistake and the blunder thresholds for either judgement (R275);
+    #: a loss whose interval ``lost ± z·se`` still holds such a threshold after the confirmation's cap is given
+    #: the judgement below it and named *near* it.  The confirmation's edge stage then measures against that
+    #: decision (R276).  Default ``None``: the loss itself past the threshold, nothing named near.
+    judge_clear_z: float | None = None
     #: Rounds an analysis's race plays every candidate before its first halving (R226): the default 4 suits
     #: playouts whose differences are small against the game's thresholds; a game whose single playouts spread
     #: wider than a move worth a mistake raises it, so that noise does not drop that move.

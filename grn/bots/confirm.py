@@ -39,6 +39,9 @@ class Confirmation:
     settled: bool
     #: Every playout the confirmation made (the contenders dropped after the first batch included).
     playouts: int = 0
+    #: Whether the rounds reached the cap (``max_rounds``, or the edge's own cap past it), settled or not: the
+    #: loss was measured as far as the budget allows (R275 names such a loss near a threshold it straddles).
+    capped: bool = False
 
     def __repr__(self) -> str:
         state = "settled" if self.settled else "capped"
@@ -67,7 +70,7 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
                  played: Decision, *, seed: int, rounds: int, max_rounds: int, boundaries: Sequence[float],
                  z: float, seconds: float | None = None, eliminate: bool = False,
                  edges: Sequence[float] = (), edge_rounds: int | None = None,
-                 edge_z: float | None = None) -> Confirmation:
+                 edge_z: float | None = None, edge_bound_z: float | None = None) -> Confirmation:
     """The loss of ``played`` against the best of ``contenders``, measured on fresh common worlds.
 
     The first batch plays every contender and the move played ``rounds`` times (or for ``seconds``); the
@@ -81,7 +84,12 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
     ``edge_rounds`` (R255; default: no further); with ``edge_z`` (R256) a loss is clear of an edge, and a
     contender clearly behind the leader, only by ``edge_z`` standard errors (default ``z``): a loss that stops
     early on the wrong side of the edge, or a best move dropped on the first batch's noise, is judged apart
-    by two runs as surely as a coin toss at the cap.  Reproducible from ``seed`` with a rounds budget.
+    by two runs as surely as a coin toss at the cap.  With ``edge_bound_z`` (R276: the judgement of R275, a
+    loss past an edge only when ``lost - edge_bound_z × se`` is) an edge is settled above once that bound is
+    past it (and by ``edge_z``), and settled below once the loss's upper bound (``edge_z``) lies under what the
+    bound would need at the edge's cap (the edge plus ``edge_bound_z`` times the standard error the cap would
+    give): such a loss can no longer be judged past the edge, so its rounds stop.  Reproducible from ``seed``
+    with a rounds budget.
     """
     if not contenders:
         raise ValueError("a confirmation needs a contender besides the move played")
@@ -118,11 +126,20 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
             alive = [best]
         b, p = _estimate(best, samples[best]), _estimate(played, samples[played])
         lost, se = paired_difference(b, p)
-        clear = settled(lost, se, plain, z) and settled(lost, se, [b for b in boundaries if b in edges], ze)
+        at_edges = [b for b in boundaries if b in edges]
+        if edge_bound_z is None:
+            clear = settled(lost, se, plain, z) and settled(lost, se, at_edges, ze)
+            edge = edge_cap > max_rounds and not settled(lost, se, edges, z)
+        else:
+            # R276: the rounds the edge's cap would give, as a share of those played (seconds: of those spent)
+            left = edge_cap / done if seconds is None else (edge_seconds or 0.0) / max(spent, 1e-9)
+            reach = edge_bound_z * se / math.sqrt(max(1.0, left))
+            decided = [e for e in edges if lost - max(ze, edge_bound_z) * se >= e or lost + ze * se < e + reach]
+            clear = settled(lost, se, plain, z) and all(e in decided for e in at_edges)
+            edge = edge_cap > max_rounds and any(e not in decided for e in edges)
         if clear:
             break
         # R255: past the cap only a loss near an edge goes on, up to the edge's own cap
-        edge = edge_cap > max_rounds and not settled(lost, se, edges, z)
         if seconds is None:
             if done >= max_rounds and (not edge or done >= edge_cap):
                 break
@@ -132,7 +149,8 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
             if spent >= cap_seconds * 0.999 and (not edge or spent >= edge_seconds * 0.999):
                 break
             batch_seconds = min(spent, (cap_seconds if spent < cap_seconds * 0.999 else edge_seconds) - spent)
-    return Confirmation(b, p, lost, se, done, clear, used)
+    capped = done >= max_rounds if seconds is None else spent >= (cap_seconds or 0.0) * 0.999
+    return Confirmation(b, p, lost, se, done, clear, used, capped)
 
 
 __all__ = ["Confirmation", "confirm_loss", "settled"]
