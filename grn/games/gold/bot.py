@@ -208,8 +208,9 @@ class GoldWorld(World):
         if ROLLOUT == "memory":
             return tuple(_choose(self.state, self.truth, rng))
         state = self.state
-        return tuple(playout.smart_move(state, self.truth, self.order or rng,
-                                        _worth_table(state, state.current_player)))
+        order = self.order
+        return tuple(playout.smart_move(state, self.truth, rng, _worth_table(state, state.current_player),
+                                        None if order is None else order.order))
 
     def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
         """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
@@ -219,7 +220,8 @@ class GoldWorld(World):
             return
         state = self.state
         tables = {p: _worth_table(state, p) for p in state.players}
-        playout.play_out(state, self.truth, self.order or rng, tables, horizon)
+        order = self.order
+        playout.play_out(state, self.truth, rng, tables, horizon, None if order is None else order.order)
 
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with

@@ -17,27 +17,32 @@ from grn.games.gold.rules import GoldState
 #: A face -> (a face -> what turning the two together is worth to the player at once).
 WorthTable = dict[Card, dict[Card, float]]
 
-__all__ = ["carry", "second", "smart_move", "flips", "play_out", "choose", "best_partner", "helps", "WorthTable"]
+__all__ = ["carry", "second", "smart_move", "flips", "play_out", "choose", "best_partner", "helps", "first_in", "pick",
+           "WorthTable"]
 
 
 def second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
-           rng: random.Random | None, row: dict[Card, float]) -> str:
+           rng: random.Random | None, row: dict[Card, float], order: dict[str, int] | None = None) -> str:
     """The place to turn beside ``first``, which showed ``face``: the remembered card, or an unseen one, whose
     pairing with ``face`` is worth most by ``row`` (``face``'s row of the worth table); ties go to an unseen card
-    (the first one left, or one at random with ``rng``).  ``unknown``: the places never seen, ``first`` among them
-    unless it was remembered."""
+    (the first one left, or one at random with ``rng``, or the first in ``order`` when given: a world's order of
+    the places, R227).  ``unknown``: the places never seen, ``first`` among them unless it was remembered."""
     others = [p for p in unknown if p != first]
     best = -1e9
     chosen: str | None = None
     if others:
-        pool = state.unseen_cards()  # the faces of the places never seen, ``first``'s among them
-        if first not in known:
-            pool[face] -= 1
+        # the faces of the places never seen, ``first``'s among them (read, not copied: the state's own counts)
         total = 0.0
-        for c, k in pool.items():
+        drop = first not in known
+        for c, k in state._unseen.items():
+            if drop and c == face:
+                k -= 1
             total += k * row[c]
         best = total / len(others)
-        chosen = rng.choice(others) if rng is not None else others[0]
+        if order is not None:
+            chosen = first_in(others, order)
+        else:
+            chosen = rng.choice(others) if rng is not None else others[0]
     for p, c in known.items():
         if p != first:
             w = row[c]
@@ -45,6 +50,18 @@ def second(state: GoldState, first: str, face: Card, known: dict[str, Card], unk
                 best, chosen = w, p
     if chosen is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
         chosen = next(p for p in state.face_down() if p != first)
+    return chosen
+
+
+def first_in(places: list[str], order: dict[str, int]) -> str:
+    """The first of ``places`` (not empty) in ``order`` (a world's order of the places, R227): what
+    :meth:`grn.games.gold.bot.PlaceOrder.choice` gives, without a call back into the interpreter."""
+    chosen = places[0]
+    least = order[chosen]
+    for p in places:
+        i = order[p]
+        if i < least:
+            least, chosen = i, p
     return chosen
 
 
@@ -67,21 +84,28 @@ def carry(state: GoldState, known: dict[str, Card]) -> list[str] | None:
     return pair
 
 
-def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random, table: WorthTable) -> list[str]:
+def smart_move(state: GoldState, truth: dict[str, Card], rng: random.Random, table: WorthTable,
+               order: dict[str, int] | None = None) -> list[str]:
     """Self-play's player, with :func:`second` choosing the card after an unseen first one (``table``: the worth
-    table of the player to move)."""
+    table of the player to move; ``order``: a world's order of the places, whose first unseen place is turned
+    instead of one drawn with ``rng``, R227)."""
     if state.flips_due == 1:
-        return choose(state, truth, rng)
-    known = state.known_faces()
+        return choose(state, truth, rng, order)
+    known = state._known  # read, not copied: nothing here changes it
     pair = carry(state, known)
     if pair is not None:
         return pair
     unknown = [p for p in state.face_down() if p not in known]
     if not unknown:
-        return choose(state, truth, rng)
-    first: str = rng.choice(unknown)
+        return choose(state, truth, rng, order)
+    first = pick(unknown, rng, order)
     face = truth[first]
-    return [first, second(state, first, face, known, unknown, rng, table[face])]
+    return [first, second(state, first, face, known, unknown, rng, table[face], order)]
+
+
+def pick(places: list[str], rng: random.Random, order: dict[str, int] | None) -> str:
+    """One of ``places`` (not empty): the first in ``order`` when given, else one drawn with ``rng``."""
+    return first_in(places, order) if order is not None else rng.choice(places)
 
 
 def flips(truth: dict[str, Card], places: tuple[str, ...]) -> tuple[FlipCard, ...]:
@@ -90,14 +114,15 @@ def flips(truth: dict[str, Card], places: tuple[str, ...]) -> tuple[FlipCard, ..
 
 
 def play_out(state: GoldState, truth: dict[str, Card], rng: random.Random, tables: dict[str, WorthTable],
-             horizon: int) -> None:
+             horizon: int, order: dict[str, int] | None = None) -> None:
     """Play up to ``horizon`` turns of :func:`smart_move` for every player on ``state`` (fewer when the game ends
-    or the table is blocked), the faces read from ``truth``; ``tables``: each player's worth table."""
+    or the table is blocked), the faces read from ``truth``; ``tables``: each player's worth table; ``order``: a
+    world's order of the places (R227), else ``rng`` draws them."""
     for _ in range(horizon):
         if state.is_over or state.is_blocked:
             return
         player = state.current_player
-        places = smart_move(state, truth, rng, tables[player])
+        places = smart_move(state, truth, rng, tables[player], order)
         state.play_turn(player, flips(truth, tuple(places)))
 
 
@@ -133,9 +158,11 @@ def best_partner(state: GoldState, player: str, first: str, face: Card, known: d
     return second
 
 
-def choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list[str]:
+def choose(state: GoldState, truth: dict[str, Card], rng: random.Random,
+           order: dict[str, int] | None = None) -> list[str]:
     """Self-play's player: carry a remembered gold out with a miner of one's own (or nobody's), in the Gold Rush
-    the best remembered gold; else turn an unseen card (at random) and look for a remembered partner that helps."""
+    the best remembered gold; else turn an unseen card (at random, or the first in ``order``) and look for a
+    remembered partner that helps."""
     player = state.current_player
     down = state.face_down()
     known = state.known_faces()
@@ -144,7 +171,7 @@ def choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list
         golds = [p for p, c in known.items() if c.kind == "gold"]
         if golds:
             return [max(golds, key=lambda p: known[p].value)]
-        return [rng.choice(unknown or down)]
+        return [pick(unknown or down, rng, order)]
     # A known pair that brings gold home.
     best = 0
     pair: list[str] | None = None
@@ -157,9 +184,9 @@ def choose(state: GoldState, truth: dict[str, Card], rng: random.Random) -> list
                 best, pair = v, [m, g]
     if pair is not None:
         return pair
-    first = rng.choice(unknown or down)
+    first = pick(unknown or down, rng, order)
     second = best_partner(state, player, first, truth[first], known)
     if second is None:
         rest = [p for p in unknown if p != first] or [p for p in down if p != first]
-        second = rng.choice(rest)
+        second = pick(rest, rng, order)
     return [first, second]
