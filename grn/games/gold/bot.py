@@ -49,12 +49,14 @@ class PlaceOrder(random.Random):
     offered in that order.  Drawn at random with a world's deal, it picks as uniformly among the unseen places
     as a fresh draw would, and every branch of the world turns the same places in the same order."""
 
-    def __init__(self, order: dict[str, int]) -> None:
+    def __init__(self, order: dict[str, int], places: list[str] | None = None) -> None:
         super().__init__(0)
         self.order = order
+        #: The places in that order (given by :meth:`GoldWorld.sample`, which drew them; else sorted here).
+        self.places = places if places is not None else sorted(order, key=order.__getitem__)
 
     def __repr__(self) -> str:
-        return f"<PlaceOrder {' '.join(sorted(self.order, key=self.order.__getitem__))}>"
+        return f"<PlaceOrder {' '.join(self.places)}>"
 
     def choice(self, seq: Any) -> Any:
         """The first place of ``seq`` in this order."""
@@ -97,7 +99,7 @@ class GoldWorld(World):
         if PICK == "world":  # drawn after the deal, so the deal is the one drawn before R227
             places = engine.face_down()
             rng.shuffle(places)
-            order = PlaceOrder({p: i for i, p in enumerate(places)})
+            order = PlaceOrder({p: i for i, p in enumerate(places)}, places)
         return cls(ruleset, engine.copy(), truth, order)
 
     @property
@@ -209,8 +211,10 @@ class GoldWorld(World):
             return tuple(_choose(self.state, self.truth, rng))
         state = self.state
         order = self.order
-        return tuple(playout.smart_move(state, self.truth, rng, _worth_table(state, state.current_player),
-                                        None if order is None else order.order))
+        table = _worth_table(state, state.current_player)
+        if order is None:
+            return tuple(playout.smart_move(state, self.truth, rng, table))
+        return tuple(playout.ordered_move(state, self.truth, rng, table, order.places, order.order))
 
     def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
         """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
@@ -221,7 +225,8 @@ class GoldWorld(World):
         state = self.state
         tables = {p: _worth_table(state, p) for p in state.players}
         order = self.order
-        playout.play_out(state, self.truth, rng, tables, horizon, None if order is None else order.order)
+        playout.play_out(state, self.truth, rng, tables, horizon,
+                         None if order is None else (order.places, order.order))
 
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with

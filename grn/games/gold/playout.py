@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 
 from grn.games.gold.commands import Card, FlipCard
-from grn.games.gold.rules import GoldState
+from grn.games.gold.rules import RUSH_THRESHOLD, GoldState
 
 #: A face -> (a face -> what turning the two together is worth to the player at once).
 WorthTable = dict[Card, dict[Card, float]]
 
 __all__ = ["carry", "second", "smart_move", "flips", "play_out", "choose", "best_partner", "helps", "first_in", "pick",
-           "WorthTable"]
+           "ordered_move", "WorthTable"]
 
 
 def second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
@@ -113,17 +113,84 @@ def flips(truth: dict[str, Card], places: tuple[str, ...]) -> tuple[FlipCard, ..
     return tuple([FlipCard(p, truth[p]) for p in places])
 
 
+def ordered_move(state: GoldState, truth: dict[str, Card], rng: random.Random, table: WorthTable,
+                 places: list[str], rank: dict[str, int]) -> list[str]:
+    """:func:`smart_move`'s turn when a world's order of the places picks the unseen cards (R227: ``places`` in
+    that order, ``rank`` each place's index in it): the first unseen place in that order, and beside it the
+    next one or a remembered card.  The same turn as ``smart_move(..., order=rank)``, found by walking the
+    order from its start instead of listing the face-down places (a playout's turns are most of an analysis)."""
+    known = state._known
+    if state._rush_turn is not None or state._down <= RUSH_THRESHOLD:
+        # the rush (:func:`choose`): the best remembered gold, else the first unseen place, else the first left
+        best = -1
+        chosen: str | None = None
+        for p, c in known.items():
+            if c.kind == "gold" and c.value > best:
+                best, chosen = c.value, p
+        if chosen is not None:
+            return [chosen]
+        i = _next(state, places, 0, True)
+        return [places[i if i >= 0 else _next(state, places, 0, False)]]
+    pair = carry(state, known)
+    if pair is not None:
+        return pair
+    n = state._down - len(known)  # the places never seen: every one of them is face down
+    if n == 0:
+        return choose(state, truth, rng, rank)
+    i = _next(state, places, 0, True)
+    first = places[i]
+    face = state._canon.get(truth[first], truth[first])  # the card list's own object, as the counts' keys are
+    row = table[face]
+    best_worth = -1e9
+    second_place: str | None = None
+    if n > 1:  # :func:`second`, its unseen places the ``n - 1`` never seen but ``first``
+        total = 0.0
+        for c, k in state._unseen.items():
+            if c is face:
+                k -= 1
+            total += k * row[c]
+        best_worth = total / (n - 1)
+        second_place = places[_next(state, places, i + 1, True)]
+    for p, c in known.items():
+        w = row[c]
+        if w > best_worth:
+            best_worth, second_place = w, p
+    if second_place is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
+        second_place = next(p for p in state.face_down() if p != first)
+    return [first, second_place]
+
+
+def _next(state: GoldState, places: list[str], start: int, unseen: bool) -> int:
+    """The index in ``places`` of the first place from ``start`` on never seen (``unseen``) or face down; -1:
+    none."""
+    faces = state._faces
+    status = state._status
+    index = state._index
+    for i in range(start, len(places)):
+        p = places[i]
+        if unseen:
+            if p not in faces:
+                return i
+        elif status[index[p]] == 0:
+            return i
+    return -1
+
+
 def play_out(state: GoldState, truth: dict[str, Card], rng: random.Random, tables: dict[str, WorthTable],
-             horizon: int, order: dict[str, int] | None = None) -> None:
+             horizon: int, order: "tuple[list[str], dict[str, int]] | None" = None) -> None:
     """Play up to ``horizon`` turns of :func:`smart_move` for every player on ``state`` (fewer when the game ends
     or the table is blocked), the faces read from ``truth``; ``tables``: each player's worth table; ``order``: a
-    world's order of the places (R227), else ``rng`` draws them."""
+    world's order of the places, as a list and each place's index in it (R227: :func:`ordered_move`), else
+    ``rng`` draws them.  The turns are legal by construction: played without the engine's checks or events."""
     for _ in range(horizon):
         if state.is_over or state.is_blocked:
             return
         player = state.current_player
-        places = smart_move(state, truth, rng, tables[player], order)
-        state.play_turn(player, flips(truth, tuple(places)))
+        if order is None:
+            turned = smart_move(state, truth, rng, tables[player])
+        else:
+            turned = ordered_move(state, truth, rng, tables[player], order[0], order[1])
+        state.play_unchecked(player, turned[0], turned[1] if len(turned) > 1 else None, truth)
 
 
 # -- self-play's player (grn/games/gold/selfplay.py), which the playout player follows in the Gold Rush ----
