@@ -514,18 +514,20 @@ class GoldState(Engine):
         return self._blocked
 
     def _work_out_blocked(self) -> bool:
-        miner_values: set[int] = set()
+        # stops at the first dynamite or the second miner value (the table can change): a few faces, not all
+        miner_value: int | None = None
         min_gold: int | None = None
         for card in self._left:
             if card.kind == "dynamite":
                 return False
             if card.kind == "miner":
-                miner_values.add(card.value)
+                if miner_value is None:
+                    miner_value = card.value
+                elif card.value != miner_value:
+                    return False
             elif min_gold is None or card.value < min_gold:
                 min_gold = card.value
-        if len(miner_values) > 1:
-            return False
-        return not (miner_values and min_gold is not None and max(miner_values) >= min_gold)
+        return not (miner_value is not None and min_gold is not None and miner_value >= min_gold)
 
     def blocked_note(self) -> str | None:
         """The report's note for a record that stops on a blocked table."""
