@@ -91,7 +91,7 @@ class GoldWorld(World):
         pool = dict(engine.face_down_cards())
         for card in known.values():
             pool[card] -= 1
-        faces = [c for c, n in sorted(pool.items(), key=lambda kv: repr(kv[0])) for _ in range(n)]
+        faces = [c for c in _by_text(engine.cards) for _ in range(pool.get(c, 0))]
         rng.shuffle(faces)
         truth = dict(known)
         truth.update(zip(unseen, faces))
@@ -239,6 +239,19 @@ class GoldWorld(World):
         """Any face-down cards, at random."""
         state = self.state
         return tuple(rng.sample(state.face_down(), state.flips_due))
+
+
+_BY_TEXT: dict[int, tuple[Any, list[Card]]] = {}
+
+
+def _by_text(cards: Any) -> list[Card]:
+    """The faces of the card list ``cards`` sorted by their ``repr`` (the order a world deals the unseen faces
+    in before shuffling them), worked out once per card list, not for every world."""
+    got = _BY_TEXT.get(id(cards))
+    if got is None or got[0] is not cards:
+        got = (cards, sorted(cards.counts(), key=repr))
+        _BY_TEXT[id(cards)] = got
+    return got[1]
 
 
 def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:
