@@ -111,3 +111,16 @@ def test_the_compiled_loop_with_a_world_order_plays_what_rollout_move_plays():
             turn = smart_move(slow, truth, PlaceOrder(rank), tables[p])
             slow.play_turn(p, [FlipCard(x, truth[x]) for x in turn])
         assert _whole(fast) == _whole(slow)
+
+
+@settings(max_examples=50, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), length=st.integers(0, 70))
+def test_the_compiled_shuffle_draws_what_the_generator_would_draw(seed, length):
+    # a world's deal shuffles twice with the search's generator: the same permutation, and the generator left in
+    # the same state for what it draws next
+    ours, theirs = list(range(length)), list(range(length))
+    mine, reference = random.Random(seed), random.Random(seed)
+    playout.shuffle(ours, mine)
+    reference.shuffle(theirs)
+    assert ours == theirs
+    assert mine.getrandbits(64) == reference.getrandbits(64)

@@ -86,20 +86,9 @@ class GoldWorld(World):
     @classmethod
     def sample(cls, ruleset: Any, engine: GoldState, rng: random.Random) -> "GoldWorld":
         """Deal the faces nobody has seen among the places nobody has seen."""
-        known = engine.known_faces()
-        unseen = [p for p in engine.face_down() if p not in known]
-        pool = dict(engine.face_down_cards())
-        for card in known.values():
-            pool[card] -= 1
-        faces = [c for c in _by_text(engine.cards) for _ in range(pool.get(c, 0))]
-        rng.shuffle(faces)
-        truth = dict(known)
-        truth.update(zip(unseen, faces))
-        order = None
-        if PICK == "world":  # drawn after the deal, so the deal is the one drawn before R227
-            places = engine.face_down()
-            rng.shuffle(places)
-            order = PlaceOrder({p: i for i, p in enumerate(places)}, places)
+        # compiled (grn/games/gold/playout.py): the same draws as shuffling with ``rng`` here
+        truth, places, rank = playout.deal(engine, rng, _by_text(engine.cards), PICK == "world")
+        order = None if places is None or rank is None else PlaceOrder(rank, places)
         return cls(ruleset, engine.copy(), truth, order)
 
     @property

@@ -10,6 +10,7 @@ turns an unseen card and pairs it with what is worth most (:func:`second`, readi
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import RUSH_THRESHOLD, GoldState
@@ -18,7 +19,7 @@ from grn.games.gold.rules import RUSH_THRESHOLD, GoldState
 WorthTable = dict[Card, dict[Card, float]]
 
 __all__ = ["carry", "second", "smart_move", "flips", "play_out", "choose", "best_partner", "helps", "first_in", "pick",
-           "ordered_move", "WorthTable"]
+           "ordered_move", "shuffle", "deal", "WorthTable"]
 
 
 def second(state: GoldState, first: str, face: Card, known: dict[str, Card], unknown: list[str],
@@ -257,3 +258,44 @@ def choose(state: GoldState, truth: dict[str, Card], rng: random.Random,
         rest = [p for p in unknown if p != first] or [p for p in down if p != first]
         second = pick(rest, rng, order)
     return [first, second]
+
+
+# -- a world's deal (grn/games/gold/bot.py's GoldWorld.sample): one per round of the search --------------------
+
+def shuffle(items: list[Any], rng: random.Random) -> None:
+    """``rng.shuffle(items)``, the same draws from the same generator (CPython's algorithm, random.py: from the last
+    place down, swap it with a place drawn below it by ``getrandbits``, a draw past it drawn again), without an
+    interpreted call a draw.  A generator of another class, which may draw otherwise, shuffles by its own method."""
+    if type(rng) is not random.Random:
+        rng.shuffle(items)
+        return
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        r: int = rng.getrandbits(k)
+        while r >= n:
+            r = rng.getrandbits(k)
+        items[i], items[r] = items[r], items[i]
+
+
+def deal(state: GoldState, rng: random.Random, faces_by_text: list[Card],
+         ordered: bool) -> tuple[dict[str, Card], list[str] | None, dict[str, int] | None]:
+    """A deal of the faces nobody has seen among the places nobody has seen: the faces left (``faces_by_text``:
+    the card list's faces in the order they are dealt before the shuffle) shuffled onto those places in layout
+    order; with ``ordered``, then the face-down places shuffled into the world's order of picks (R227), with each
+    place's index in it.  Returns (every face-down place -> its face, the order, the indices)."""
+    known = state._known
+    unseen = [p for p in state.face_down() if p not in known]
+    pool = dict(state._left)
+    for card in known.values():
+        pool[card] -= 1
+    faces = [c for c in faces_by_text for _ in range(pool.get(c, 0))]
+    shuffle(faces, rng)
+    truth = dict(known)
+    for p, c in zip(unseen, faces):
+        truth[p] = c
+    if not ordered:
+        return truth, None, None
+    places = state.face_down()
+    shuffle(places, rng)  # drawn after the deal, so the deal is the one drawn before R227
+    return truth, places, {p: i for i, p in enumerate(places)}
