@@ -2,7 +2,8 @@
 
 A playout walks its world's order of the places instead of listing the face-down places after every card that
 leaves (:func:`grn.games.gold.playout.ordered_move`), and plays its turns without the engine's checks and events
-(:meth:`GoldState.play_unchecked`).  The digest below was taken from the code before those changes (main at
+(:meth:`GoldState.play_unchecked`), and a world's deal is compiled with the generator's own draws
+(:func:`grn.games.gold.playout.shuffle`).  The digest below was taken from the code before those changes (main at
 f083776), so a change to any judgement, estimate or playout count of the worst case's analysis makes it fail;
 the properties hold the fast paths to the turns and states of the slow ones on open-ended positions.
 """
