@@ -2,6 +2,8 @@
 
     nice .venv/bin/python bench/bench_bots.py speed            # playouts/s, playout vs validation, analyse times
     nice .venv/bin/python bench/bench_bots.py speed --gold-records   # Gold: three records' CPU and JSON digests
+    nice .venv/bin/python bench/bench_bots.py speed --gold-records --compare OLD/.venv/bin/python   # before/after
+    nice .venv/bin/python bench/bench_bots.py speed --gold-records --instructions 16 --compare OLD/.venv/bin/python
     nice .venv/bin/python bench/bench_bots.py speed --playout-games gold --only ""   # Gold's playouts/s alone
     nice .venv/bin/python bench/bench_bots.py stability --games 20
     nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
@@ -79,26 +81,51 @@ def _gold_records(folder: Path) -> list[Path]:
     return out
 
 
+def _callgrind(argv: list[str], cwd: str) -> int:
+    """Instructions of one process under callgrind (``--dump-instr=no``: the total is all that is read)."""
+    import re
+
+    with tempfile.NamedTemporaryFile(suffix=".callgrind") as out:
+        run = subprocess.run(["valgrind", "--tool=callgrind", "--dump-instr=no", f"--callgrind-out-file={out.name}",
+                              *argv], cwd=cwd, capture_output=True, text=True, check=True)
+    m = re.search(r"Collected : (\d+)", run.stderr)
+    assert m is not None, f"callgrind wrote no summary: {run.stderr[-500:]}"
+    return int(m.group(1))
+
+
 def gold_records(args: argparse.Namespace) -> None:
     """CPU of ``grn analyse`` (default level, one process) of the three Gold records, and a digest of each JSON
-    output: a change that claims to be for speed alone must leave the digests as they were."""
+    output: a change that claims to be for speed alone must leave the digests as they were.  ``--compare``
+    runs another interpreter (an older checkout's virtual environment) beside this one, record by record, so
+    that before and after share the machine's load; ``--instructions N`` counts each analysis at N playouts a
+    move under callgrind instead (load-free)."""
     import hashlib
 
+    pythons = [sys.executable] + list(args.compare)
     print(f"# Gold's analysis, three records ({load()}; compiled: {grn._compiled.stale() == [] and _is_compiled()})")
     with tempfile.TemporaryDirectory() as tmp:
         for path in _gold_records(Path(tmp)):
-            out = Path(tmp) / "out.json"
             turns = len(grn.parse(path.read_text(encoding="utf-8"))[0].turns)
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            subprocess.run([sys.executable, "-m", "grn", "analyse", str(path), "--format", "json", "-o", str(out)],
-                           check=True)
-            wall = time.perf_counter() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-            digest = hashlib.sha256(out.read_bytes()).hexdigest()[:16]
-            print(f"gold: {path.name} ({turns} turns): {cpu:.1f} s of CPU, {wall:.1f} s wall; JSON sha256 {digest} "
-                  f"({load()})", flush=True)
+            for python in pythons:
+                out = Path(tmp) / "out.json"
+                # run from the temporary folder: ``-m grn`` must import each interpreter's own grn
+                argv = [python, "-m", "grn", "analyse", str(path), "--format", "json", "-o", str(out)]
+                if args.instructions:
+                    argv += ["--playouts", str(args.instructions)]
+                    count = _callgrind(argv, tmp)
+                    digest = hashlib.sha256(out.read_bytes()).hexdigest()[:16]
+                    print(f"gold: {path.name} ({turns} turns), {python}: {count / 1e9:.2f} billion instructions "
+                          f"at {args.instructions} playouts a move; JSON sha256 {digest}", flush=True)
+                    continue
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                start = time.perf_counter()
+                subprocess.run(argv, check=True, cwd=tmp)
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+                digest = hashlib.sha256(out.read_bytes()).hexdigest()[:16]
+                print(f"gold: {path.name} ({turns} turns), {python}: {cpu:.1f} s of CPU, {wall:.1f} s wall; "
+                      f"JSON sha256 {digest} ({load()})", flush=True)
 
 
 def speed(args: argparse.Namespace) -> None:
@@ -401,6 +428,10 @@ def main() -> None:
     sp.add_argument("--playout-games", default=",".join(GAMES), help="the games whose playouts are timed")
     sp.add_argument("--gold-records", action="store_true",
                     help="only the CPU and output digests of grn analyse of the three Gold records of round eight")
+    sp.add_argument("--compare", action="append", default=[], metavar="PYTHON",
+                    help="with --gold-records: another interpreter (an older checkout's venv) run beside this one")
+    sp.add_argument("--instructions", type=int, default=0, metavar="N",
+                    help="with --gold-records: callgrind's instructions of each analysis at N playouts a move")
     st = sub.add_parser("stability")
     st.add_argument("--games", type=int, default=20)
     st.add_argument("--only", default=",".join(GAMES))

@@ -49,12 +49,14 @@ class PlaceOrder(random.Random):
     offered in that order.  Drawn at random with a world's deal, it picks as uniformly among the unseen places
     as a fresh draw would, and every branch of the world turns the same places in the same order."""
 
-    def __init__(self, order: dict[str, int]) -> None:
+    def __init__(self, order: dict[str, int], places: list[str] | None = None) -> None:
         super().__init__(0)
         self.order = order
+        #: The places in that order (given by :meth:`GoldWorld.sample`, which drew them; else sorted here).
+        self.places = places if places is not None else sorted(order, key=order.__getitem__)
 
     def __repr__(self) -> str:
-        return f"<PlaceOrder {' '.join(sorted(self.order, key=self.order.__getitem__))}>"
+        return f"<PlaceOrder {' '.join(self.places)}>"
 
     def choice(self, seq: Any) -> Any:
         """The first place of ``seq`` in this order."""
@@ -84,20 +86,9 @@ class GoldWorld(World):
     @classmethod
     def sample(cls, ruleset: Any, engine: GoldState, rng: random.Random) -> "GoldWorld":
         """Deal the faces nobody has seen among the places nobody has seen."""
-        known = engine.known_faces()
-        unseen = [p for p in engine.face_down() if p not in known]
-        pool = dict(engine.face_down_cards())
-        for card in known.values():
-            pool[card] -= 1
-        faces = [c for c, n in sorted(pool.items(), key=lambda kv: repr(kv[0])) for _ in range(n)]
-        rng.shuffle(faces)
-        truth = dict(known)
-        truth.update(zip(unseen, faces))
-        order = None
-        if PICK == "world":  # drawn after the deal, so the deal is the one drawn before R227
-            places = engine.face_down()
-            rng.shuffle(places)
-            order = PlaceOrder({p: i for i, p in enumerate(places)})
+        # compiled (grn/games/gold/playout.py): the same draws as shuffling with ``rng`` here
+        truth, places, rank = playout.deal(engine, rng, _by_text(engine.cards), PICK == "world")
+        order = None if places is None or rank is None else PlaceOrder(rank, places)
         return cls(ruleset, engine.copy(), truth, order)
 
     @property
@@ -208,8 +199,11 @@ class GoldWorld(World):
         if ROLLOUT == "memory":
             return tuple(_choose(self.state, self.truth, rng))
         state = self.state
-        return tuple(playout.smart_move(state, self.truth, self.order or rng,
-                                        _worth_table(state, state.current_player)))
+        order = self.order
+        table = _worth_table(state, state.current_player)
+        if order is None:
+            return tuple(playout.smart_move(state, self.truth, rng, table))
+        return tuple(playout.ordered_move(state, self.truth, rng, table, order.places, order.order))
 
     def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
         """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
@@ -219,7 +213,9 @@ class GoldWorld(World):
             return
         state = self.state
         tables = {p: _worth_table(state, p) for p in state.players}
-        playout.play_out(state, self.truth, self.order or rng, tables, horizon)
+        order = self.order
+        playout.play_out(state, self.truth, rng, tables, horizon,
+                         None if order is None else (order.places, order.order))
 
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with
@@ -232,6 +228,19 @@ class GoldWorld(World):
         """Any face-down cards, at random."""
         state = self.state
         return tuple(rng.sample(state.face_down(), state.flips_due))
+
+
+_BY_TEXT: dict[int, tuple[Any, list[Card]]] = {}
+
+
+def _by_text(cards: Any) -> list[Card]:
+    """The faces of the card list ``cards`` sorted by their ``repr`` (the order a world deals the unseen faces
+    in before shuffling them), worked out once per card list, not for every world."""
+    got = _BY_TEXT.get(id(cards))
+    if got is None or got[0] is not cards:
+        got = (cards, sorted(cards.counts(), key=repr))
+        _BY_TEXT[id(cards)] = got
+    return got[1]
 
 
 def _pair_worth(owners: dict[str, str], player: str, a: Card, b: Card) -> float:

@@ -514,18 +514,20 @@ class GoldState(Engine):
         return self._blocked
 
     def _work_out_blocked(self) -> bool:
-        miner_values: set[int] = set()
+        # stops at the first dynamite or the second miner value (the table can change): a few faces, not all
+        miner_value: int | None = None
         min_gold: int | None = None
         for card in self._left:
             if card.kind == "dynamite":
                 return False
             if card.kind == "miner":
-                miner_values.add(card.value)
+                if miner_value is None:
+                    miner_value = card.value
+                elif card.value != miner_value:
+                    return False
             elif min_gold is None or card.value < min_gold:
                 min_gold = card.value
-        if len(miner_values) > 1:
-            return False
-        return not (miner_values and min_gold is not None and max(miner_values) >= min_gold)
+        return not (miner_value is not None and min_gold is not None and miner_value >= min_gold)
 
     def blocked_note(self) -> str | None:
         """The report's note for a record that stops on a blocked table."""
@@ -742,44 +744,69 @@ class GoldState(Engine):
         """
         self.check_turn(player, flips)
         events: list[GoldEvent] = []
-        self._turn += 1
-        if self._rush_turn is None and self._down <= RUSH_THRESHOLD:
-            self._rush_turn = self._turn
-            events.append(RushBegins(player, self._down))
-        faces, unseen, known, canon = self._faces, self._unseen, self._known, self._canon
-        for flip in flips:
-            if flip.pos not in faces:
-                face = canon.get(flip.face, flip.face)
-                faces[flip.pos] = face
-                known[flip.pos] = face
-                left = unseen[face] - 1
-                if left:
-                    unseen[face] = left
-                else:
-                    del unseen[face]
-        if self._rush_turn is not None:
-            flip = flips[0]
-            if flip.face.kind == "gold":
-                self._give(player, flip.face)
-                events.append(GoldTaken(player, flip.face, flip.pos, None))
-                self._remove(flip.pos, flip.face)
-            else:
-                self._remove(flip.pos, flip.face)
-                events.append(CardRemoved(flip.pos, flip.face, "Gold Rush"))
-        else:
-            self._resolve(player, flips[0], flips[1], events)
-        self._current = (self._current + 1) % len(self.players)
+        fa = flips[0]
+        fb = flips[1] if len(flips) > 1 else None
+        self._apply(player, fa.pos, fa.face, fb.pos if fb is not None else None, fb.face if fb is not None else None,
+                    events)
         if self._down == 0:
             w = self.winners()
             events.append(GameEnds(tuple(self._scores.items()), tuple(w)))
         return events
+
+    def play_unchecked(self, player: str, first: str, second: str | None, truth: Mapping[str, Card]) -> None:
+        """Play a turn known to be legal, ``first`` and (out of the rush) ``second`` turned over with their faces
+        in the deal ``truth``: the state after it is the one :meth:`play_turn` leaves, without checking the turn
+        or reporting its events (a playout's turns, chosen among the face-down places of a deal that agrees with
+        the card list and with every face seen, are legal by construction)."""
+        self._apply(player, first, truth[first], second, truth[second] if second is not None else None, None)
+
+    def _apply(self, player: str, pa: str, a: Card, pb: str | None, b: Card | None,
+               events: list[GoldEvent] | None) -> None:
+        """The rules' outcome of a legal turn (the events reported to ``events`` unless ``None``)."""
+        self._turn += 1
+        if self._rush_turn is None and self._down <= RUSH_THRESHOLD:
+            self._rush_turn = self._turn
+            if events is not None:
+                events.append(RushBegins(player, self._down))
+        faces = self._faces
+        if pa not in faces:
+            self._learn(pa, a)
+        if pb is not None and pb not in faces:
+            assert b is not None
+            self._learn(pb, b)
+        if self._rush_turn is not None:
+            if a.kind == "gold":
+                self._give(player, a)
+                if events is not None:
+                    events.append(GoldTaken(player, a, pa, None))
+                self._remove(pa)
+            else:
+                self._remove(pa)
+                if events is not None:
+                    events.append(CardRemoved(pa, a, "Gold Rush"))
+        else:
+            assert pb is not None and b is not None
+            self._resolve(player, pa, a, pb, b, events)
+        self._current = (self._current + 1) % len(self.players)
+
+    def _learn(self, pos: str, card: Card) -> None:
+        """The face at ``pos`` is seen for the first time: remembered, and one fewer of it unseen."""
+        face = self._canon.get(card, card)
+        self._faces[pos] = face
+        self._known[pos] = face
+        unseen = self._unseen
+        left = unseen[face] - 1
+        if left:
+            unseen[face] = left
+        else:
+            del unseen[face]
 
     def _give(self, player: str, gold: Card) -> None:
         self._scores[player] += gold.value
         self._gold[player] += 1
         self._taken[player].append(gold)
 
-    def _remove(self, pos: str, card: Card) -> None:
+    def _remove(self, pos: str) -> None:
         self._status[self._index[pos]] = _GONE
         self._down -= 1
         self._known.pop(pos, None)
@@ -792,42 +819,47 @@ class GoldState(Engine):
         else:
             del left[card]
 
-    def _resolve(self, player: str, fa: FlipCard, fb: FlipCard, events: list[GoldEvent]) -> None:
-        a, b = fa.face, fb.face
+    def _resolve(self, player: str, pa: str, a: Card, pb: str, b: Card, events: list[GoldEvent] | None) -> None:
         if a.kind == "dynamite" or b.kind == "dynamite":
             # "If you uncover at least one dynamite card, both cards are removed from the game."
-            self._remove(fa.pos, a)
-            self._remove(fb.pos, b)
-            events.append(CardRemoved(fa.pos, a, "dynamite"))
-            events.append(CardRemoved(fb.pos, b, "dynamite"))
+            self._remove(pa)
+            self._remove(pb)
+            if events is not None:
+                events.append(CardRemoved(pa, a, "dynamite"))
+                events.append(CardRemoved(pb, b, "dynamite"))
             return
         if a.kind == "miner" and b.kind == "miner":
             if a.value == b.value:
-                events.append(CardsReturned((fa.pos, fb.pos), (a, b), "two miners of the same value"))
+                if events is not None:
+                    events.append(CardsReturned((pa, pb), (a, b), "two miners of the same value"))
                 return
-            strong, weak = (fa, fb) if a.value > b.value else (fb, fa)
+            strong, strong_face, weak, weak_face = (pa, a, pb, b) if a.value > b.value else (pb, b, pa, a)
             # "the 'stronger' gold miner (higher number) defeats the 'weaker' gold miner
             # (lower number), who is then out of the game. Flip the stronger gold miner back"
-            self._remove(weak.pos, weak.face)
-            events.append(CardRemoved(weak.pos, weak.face, f"defeated by {card_words(strong.face)} at {strong.pos}"))
-            events.append(CardsReturned((strong.pos,), (strong.face,), "won the duel"))
+            self._remove(weak)
+            if events is not None:
+                events.append(CardRemoved(weak, weak_face, f"defeated by {card_words(strong_face)} at {strong}"))
+                events.append(CardsReturned((strong,), (strong_face,), "won the duel"))
             return
         if a.kind == "gold" and b.kind == "gold":
-            events.append(CardsReturned((fa.pos, fb.pos), (a, b), "two gold cards"))
+            if events is not None:
+                events.append(CardsReturned((pa, pb), (a, b), "two gold cards"))
             return
-        miner, gold = (fa, fb) if a.kind == "miner" else (fb, fa)
-        if miner.face.value >= gold.face.value:
+        miner, miner_face, gold, gold_face = (pa, a, pb, b) if a.kind == "miner" else (pb, b, pa, a)
+        if miner_face.value >= gold_face.value:
             # "The gold miner's owner receives the gold ... If the gold miner does not
             # belong to any of the other players, you win the gold."
-            owner = self.owners.get(miner.face.colour)  # type: ignore[arg-type]
+            owner = self.owners.get(miner_face.colour)  # type: ignore[arg-type]
             receiver = owner if owner is not None else player
-            self._give(receiver, gold.face)
-            self._remove(gold.pos, gold.face)
-            self._remove(miner.pos, miner.face)
-            events.append(GoldTaken(receiver, gold.face, gold.pos, miner.pos))
-            events.append(CardRemoved(miner.pos, miner.face, "carried the gold out"))
+            self._give(receiver, gold_face)
+            self._remove(gold)
+            self._remove(miner)
+            if events is not None:
+                events.append(GoldTaken(receiver, gold_face, gold, miner))
+                events.append(CardRemoved(miner, miner_face, "carried the gold out"))
             return
-        events.append(CardsReturned((fa.pos, fb.pos), (a, b), "the miner is weaker than the gold"))
+        if events is not None:
+            events.append(CardsReturned((pa, pb), (a, b), "the miner is weaker than the gold"))
 
 
 # --------------------------------------------------------------------------
