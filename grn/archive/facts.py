@@ -22,7 +22,6 @@ from typing import Any, Sequence
 import zstandard
 
 from grn import registry
-from grn.engine import Event
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
@@ -159,7 +158,7 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-#: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252): version 2 writes every
+#: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252, R286): version 2 writes every
 #: value whole (no references to values written before, no marks of interned strings), so equal lines give
 #: equal bytes whatever objects they are made of; its format has not changed since Python 2.5.
 MARSHAL_VERSION = 2
@@ -182,19 +181,31 @@ def _plain_values(values: tuple[Any, ...]) -> bool:
     return True
 
 
+#: Each command class's name as the dedup key writes it (R286): UTF-8 bytes, encoded once a class (marshal
+#: writes bytes as they are, where a str is encoded anew each time).
+_NAMES: dict[type, bytes] = {}
+
+
 def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
-    """The first player's seat key, and the main line as the dedup key reads it (R252):
-    ``marshal.dumps(line, 2)`` of ``[(turn, seat key, [(command class name, (field, ...)), ...]), ...]``,
-    each command its class's name and constructor fields (``_fields`` less the span); a command with another
-    kind of field as the canonical JSON text of its JSON form instead.  No JSON a command: marshal writes
-    the plain tuples in C, in one pass."""
+    """The first player's seat key, and the main line as the dedup key reads it (R286):
+    ``marshal.dumps(line, 2)`` of one flat list, each turn its number (an int) and its player's seat key
+    (UTF-8 bytes) followed by each of its commands as its class's name (UTF-8 bytes) and its constructor
+    fields (a tuple: ``_fields`` less the span); a command with another kind of field as the canonical JSON
+    text of its JSON form (a str) instead.  The kinds keep the list unambiguous: an int starts a turn, a str
+    is one command, bytes after a command's place are a class whose fields follow.  No JSON a command, no
+    tuple or list a turn or command: marshal writes the values in C, in one pass."""
     first: str | None = None
-    turns: list[tuple[int, str, list[Any]]] = []
+    line: list[Any] = []
+    players: dict[str, bytes] = {}
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
-        items: list[Any] = []
+        who = players.get(player)
+        if who is None:
+            who = players[player] = player.encode("utf-8", "surrogatepass")
+        line.append(t.number)
+        line.append(who)
         for a in t.actions:
             cls = type(a)
             get = _GETTERS.get(cls, _OTHER)
@@ -203,11 +214,14 @@ def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str 
             if get is not None:
                 values: tuple[Any, ...] = get(a)
                 if _plain_values(values):
-                    items.append((cls.__name__, values))
+                    name = _NAMES.get(cls)
+                    if name is None:
+                        name = _NAMES[cls] = cls.__name__.encode("utf-8")
+                    line.append(name)
+                    line.append(values)
                     continue
-            items.append(_canonical(command_to_json(a, ruleset)))
-        turns.append((t.number, player, items))
-    return first, marshal.dumps(turns, MARSHAL_VERSION)
+            line.append(_canonical(command_to_json(a, ruleset)))
+    return first, marshal.dumps(line, MARSHAL_VERSION)
 
 
 def dedup_key(record: Record) -> str:
@@ -217,7 +231,8 @@ def dedup_key(record: Record) -> str:
     seat's colours and its name, case-folded with spaces collapsed) and the
     options (names and values lower-cased, sorted), a line feed, and the main
     line: every turn's number, player (as its seat's key) and commands, each
-    command its class's name and fields (:func:`_main_line`, R252).  Event,
+    command its class's name and fields, in one flat list (:func:`_main_line`,
+    R286; schema 4's key, R252, nested them).  Event,
     Date, Site and every other tag, comments, glyphs, checkpoints, diagram
     markup and variations do not count.
     """
@@ -300,7 +315,7 @@ class GameFacts:
                 _UTF8_ROW.encode(self.players), self.n_players, self.result, _ASCII_ROW.encode(self.winners),
                 int(self.valid), int(self.complete), self.turns_played, self.errors,
                 None if self.final_scores is None else _ASCII_ROW.encode(self.final_scores), self.first_player,
-                self.dedup, _UTF8_ROW.encode(self.problems), text)
+                self.dedup, _UTF8_ROW.encode(self.problems) if self.problems else "[]", text)
 
 
 #: The JSON columns of ``games`` as ``json.dumps`` wrote them (its separators; names and problems in UTF-8).
@@ -460,6 +475,10 @@ def _event_entry(event: Any) -> tuple[str, str | None, int, str, str]:
         if entry is not None:
             return entry
     entry = _event_entry_of(_shallow(event))
+    if entry[1] is not None:
+        names = _field_names(type(event), event)
+        if names is not None and "points" not in names:  # points only from a points field (R285)
+            entry = (entry[0], None, 0, "", "")
     if key is not None:
         if len(_EVENT_ENTRIES) >= CACHE_SIZE:
             _EVENT_ENTRIES.clear()
@@ -541,9 +560,10 @@ def _event_points(event: Any) -> tuple[str | None, int, str, str]:
     return entry
 
 
-#: Per event class, how its points are read (R251): :data:`_DIRECT` from its ``player`` and ``points``
-#: fields, :data:`_NONE` it has none (no ``points`` field, and its JSON is :class:`grn.engine.Event`'s,
-#: its fields), :data:`_BY_JSON` from its JSON object (remembered by value).
+#: Per event class, how its points are read (R251, R285): :data:`_DIRECT` from its ``player`` and ``points``
+#: fields, :data:`_NONE` it has none (no ``points`` field: an event's points are a field of its, R285),
+#: :data:`_BY_JSON` from its JSON object (remembered by value: a ``points`` field without ``player``, or a
+#: class without named fields).
 _POINT_PLAN: dict[type, int] = {}
 _DIRECT = 1
 _NONE = 0
@@ -551,11 +571,12 @@ _BY_JSON = 2
 
 
 def _point_plan(cls: type, event: Any) -> int:
-    names = _field_names(cls, event) or ()
-    if "player" in names and "points" in names:
-        plan = _DIRECT
-    elif "points" not in names and getattr(cls, "to_json", None) is getattr(Event, "to_json"):
+    names = _field_names(cls, event)
+    if names is not None and "points" not in names:
+        # no points field: no points, whatever its own to_json writes (R285); most events of a game
         plan = _NONE
+    elif names is not None and "player" in names:
+        plan = _DIRECT
     else:
         plan = _BY_JSON
     _POINT_PLAN[cls] = plan
