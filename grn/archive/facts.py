@@ -668,36 +668,60 @@ def game_summary(record: Record, report: GameReport, observed: PointSums) -> Gam
     return _facts(record, report, seats, first, line, None, None, sums)
 
 
-def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str]:
-    """The first player's seat key and the canonical JSON text of the main line's commands (the ``actions``
-    column unpacked), from the commands' remembered texts (R196)."""
+def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, str, bytes]:
+    """The first player's seat key, the canonical JSON text of the main line's commands (the ``actions``
+    column unpacked) from the commands' remembered texts (R196), and the main line as the dedup key reads
+    it (:func:`_main_line`'s bytes): both in one walk over the commands (``add --per-turn``, R288)."""
     first: str | None = None
-    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
     # each command class's codec and its remembered texts, looked up once a game
     codecs: dict[type, tuple[Any, dict[tuple[Any, ...], str]]] = {}
-    players: dict[str, str] = {}
+    players: dict[str, tuple[str, bytes]] = {}
     turn_texts: list[str] = []
+    line: list[Any] = []
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
-        quoted = players.get(player)
-        if quoted is None:
-            quoted = players[player] = _canonical(player)
+        seat = players.get(player)
+        if seat is None:
+            seat = players[player] = (_canonical(player), player.encode("utf-8", "surrogatepass"))
+        line.append(t.number)
+        line.append(seat[1])
         commands: list[str] = []
         for a in t.actions:
             cls = type(a)
+            # the dedup key's item (as _main_line makes it)
+            get = _GETTERS.get(cls, _OTHER)
+            if get is _OTHER:
+                get = _getter(cls, a)
+            plain = False
+            if get is not None:
+                values: tuple[Any, ...] = get(a)
+                if _plain_values(values):
+                    name = _NAMES.get(cls)
+                    if name is None:
+                        name = _NAMES[cls] = cls.__name__.encode("utf-8")
+                    line.append(name)
+                    line.append(values)
+                    plain = True
+            # the command's canonical JSON text
             found = codecs.get(cls)
             if found is None:
                 codec = ruleset.codec_for(a) if ruleset is not None else None
                 if codec is None:  # not the game's own command: the registry's codec, not remembered
-                    commands.append(_canonical(command_to_json(a, ruleset)))
+                    text = _canonical(command_to_json(a, ruleset))
+                    commands.append(text)
+                    if not plain:
+                        line.append(text)
                     continue
                 found = codecs[cls] = (codec, _command_texts(codec))
-            commands.append(_command_text(found[0], found[1], a))
+            text = _command_text(found[0], found[1], a)
+            commands.append(text)
+            if not plain:  # the same text: command_to_json asks the ruleset for this codec
+                line.append(text)
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
-        turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
-    return first, "[" + ",".join(turn_texts) + "]"
+        turn_texts.append("[" + str(t.number) + "," + seat[0] + ",[" + ",".join(commands) + "]]")
+    return first, "[" + ",".join(turn_texts) + "]", marshal.dumps(line, MARSHAL_VERSION)
 
 
 def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: bytes,
@@ -740,9 +764,8 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
     for s in seats:
         for c in s.colours:
             keys[c] = s.key
-    first, actions = _actions_text(record, keys)
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
-    line = _main_line(record, keys, ruleset)[1]
+    first, actions, line = _actions_text(record, keys, ruleset)
     if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
         observed = EventFacts()
         for tr in report.turns:
