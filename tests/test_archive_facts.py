@@ -44,7 +44,9 @@ def _plain(v: Any) -> bool:
 
 
 def _key_item(command: Any, ruleset: Any) -> Any:
-    fields = tuple(getattr(command, f) for f in command._fields if f != "span")
+    # what makes two commands equal (R286): a Value's _key(), else its fields less the span
+    fields = command._key() if isinstance(command, Value) else \
+        tuple(getattr(command, f) for f in command._fields if f != "span")
     if all(map(_plain, fields)):
         return (type(command).__name__, fields)
     return json.dumps(command_to_json(command, ruleset), sort_keys=True, separators=(",", ":"), ensure_ascii=False)

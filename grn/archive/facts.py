@@ -25,7 +25,7 @@ from grn import registry
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
-from grn.value import reduce_dataclass
+from grn.value import Value, reduce_dataclass
 
 #: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
@@ -186,17 +186,43 @@ def _plain_values(values: tuple[Any, ...]) -> bool:
 _NAMES: dict[type, bytes] = {}
 
 
+def _key_values(a: Any) -> tuple[Any, ...] | None:
+    """What the dedup key reads of one command (R286): a :class:`grn.value.Value`'s ``_key()`` (the fields that
+    make two commands equal, read natively: a compiled method), another command's constructor fields
+    (``_fields`` less the span); None when it has neither or they are not all plain (its JSON text then)."""
+    values: tuple[Any, ...]
+    if isinstance(a, Value):
+        try:
+            values = a._key()
+        except NotImplementedError:  # a value class without its own _key: its fields
+            return _field_values(a)
+        return values if _plain_values(values) else None
+    return _field_values(a)
+
+
+def _field_values(a: Any) -> tuple[Any, ...] | None:
+    cls = type(a)
+    get = _GETTERS.get(cls, _OTHER)
+    if get is _OTHER:
+        get = _getter(cls, a)
+    if get is None:
+        return None
+    values: tuple[Any, ...] = get(a)
+    return values if _plain_values(values) else None
+
+
 def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
     """The first player's seat key, and the main line as the dedup key reads it (R286):
     ``marshal.dumps(line, 2)`` of one flat list, each turn its number (an int) and its player's seat key
-    (UTF-8 bytes) followed by each of its commands as its class's name (UTF-8 bytes) and its constructor
-    fields (a tuple: ``_fields`` less the span); a command with another kind of field as the canonical JSON
-    text of its JSON form (a str) instead.  The kinds keep the list unambiguous: an int starts a turn, a str
-    is one command, bytes after a command's place are a class whose fields follow.  No JSON a command, no
-    tuple or list a turn or command: marshal writes the values in C, in one pass."""
+    (UTF-8 bytes) followed by each of its commands as its class's name (UTF-8 bytes) and what makes two such
+    commands equal (a tuple: :func:`_key_values`); a command with another kind of value as the canonical
+    JSON text of its JSON form (a str) instead.  The kinds keep the list unambiguous: an int starts a turn,
+    a str is one command, bytes after a command's place are a class whose values follow.  No JSON a
+    command, no tuple or list a turn or command: marshal writes the values in C, in one pass."""
     first: str | None = None
     line: list[Any] = []
     players: dict[str, bytes] = {}
+    names = _NAMES  # module globals are dict look-ups when compiled: once a game, not once a command
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
@@ -207,20 +233,16 @@ def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str 
         line.append(t.number)
         line.append(who)
         for a in t.actions:
+            values = _key_values(a)
+            if values is None:
+                line.append(_canonical(command_to_json(a, ruleset)))
+                continue
             cls = type(a)
-            get = _GETTERS.get(cls, _OTHER)
-            if get is _OTHER:
-                get = _getter(cls, a)
-            if get is not None:
-                values: tuple[Any, ...] = get(a)
-                if _plain_values(values):
-                    name = _NAMES.get(cls)
-                    if name is None:
-                        name = _NAMES[cls] = cls.__name__.encode("utf-8")
-                    line.append(name)
-                    line.append(values)
-                    continue
-            line.append(_canonical(command_to_json(a, ruleset)))
+            name = names.get(cls)
+            if name is None:
+                name = names[cls] = cls.__name__.encode("utf-8")
+            line.append(name)
+            line.append(values)
     return first, marshal.dumps(line, MARSHAL_VERSION)
 
 
@@ -231,8 +253,8 @@ def dedup_key(record: Record) -> str:
     seat's colours and its name, case-folded with spaces collapsed) and the
     options (names and values lower-cased, sorted), a line feed, and the main
     line: every turn's number, player (as its seat's key) and commands, each
-    command its class's name and fields, in one flat list (:func:`_main_line`,
-    R286; schema 4's key, R252, nested them).  Event,
+    command its class's name and what makes two such commands equal, in one
+    flat list (:func:`_main_line`, R286; schema 4's key, R252, nested them).  Event,
     Date, Site and every other tag, comments, glyphs, checkpoints, diagram
     markup and variations do not count.
     """
@@ -691,19 +713,14 @@ def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[s
         for a in t.actions:
             cls = type(a)
             # the dedup key's item (as _main_line makes it)
-            get = _GETTERS.get(cls, _OTHER)
-            if get is _OTHER:
-                get = _getter(cls, a)
-            plain = False
-            if get is not None:
-                values: tuple[Any, ...] = get(a)
-                if _plain_values(values):
-                    name = _NAMES.get(cls)
-                    if name is None:
-                        name = _NAMES[cls] = cls.__name__.encode("utf-8")
-                    line.append(name)
-                    line.append(values)
-                    plain = True
+            values = _key_values(a)
+            plain = values is not None
+            if plain:
+                name = _NAMES.get(cls)
+                if name is None:
+                    name = _NAMES[cls] = cls.__name__.encode("utf-8")
+                line.append(name)
+                line.append(values)
             # the command's canonical JSON text
             found = codecs.get(cls)
             if found is None:
