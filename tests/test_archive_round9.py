@@ -126,17 +126,24 @@ def test_spacing_and_comments_keep_the_key_and_a_command_moved_to_another_turn_c
     again = parse(head + "\n\n" + "\n".join(spaced) + "\n")[0]
     assert not [d for d in again.diagnostics if d.severity == "error"]
     assert dedup_key(again) == key
-    # a tent or mine moved to the next turn: the same commands in the same order, another game
-    movable = [i for i, t in enumerate(original.turns[:-1]) if len(t.actions) >= 2 and t.number > 0]
+    # a turn's last command moved to the start of the next turn: the same commands in the same order, another game
+    def commands(line: str) -> list[str]:
+        out = []
+        for word in line.split()[2:]:
+            if word.startswith(("score", "{", "!", "?", "<", "(")):
+                break
+            out.append(word)
+        return out
+
+    numbered = [ln for ln in lines if ln[:1].isdigit()]
+    movable = [i for i in range(len(numbered) - 1) if len(commands(numbered[i])) >= 2]
     i = data.draw(st.sampled_from(movable), label="turn")
-    turn = original.turns[i]
-    words = [ln for ln in lines if ln.startswith(f"{turn.number}. ")][0].split()
-    nxt = [ln for ln in lines if ln.startswith(f"{turn.number + 1}. ")][0].split()
-    moved_word = next(w for w in words[3:] if w.startswith(("tent@", "mine=", "+")))
-    words.remove(moved_word)
-    nxt.insert(2, moved_word)  # before the next turn's tile: the commands keep their order
-    changed = [(" ".join(words) if ln.startswith(f"{turn.number}. ") else
-                " ".join(nxt) if ln.startswith(f"{turn.number + 1}. ") else ln) for ln in lines]
+    moved = commands(numbered[i])[-1]
+    words, nxt = numbered[i].split(), numbered[i + 1].split()
+    words.remove(moved)
+    nxt.insert(2, moved)  # before the next turn's tile: the commands keep their order
+    changed = [" ".join(words) if ln == numbered[i] else " ".join(nxt) if ln == numbered[i + 1] else ln
+               for ln in lines]
     other = parse(head + "\n\n" + "\n".join(changed) + "\n")[0]
     assert [a for t in other.turns for a in t.actions] == [a for t in original.turns for a in t.actions]
     assert dedup_key(other) != key
