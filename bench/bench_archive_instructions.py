@@ -81,6 +81,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=60, help="N: the runs are over N and 2N games")
     ap.add_argument("--modes", default=",".join(MODES))
+    ap.add_argument("--keep", metavar="DIR", help="keep callgrind's output files here (for callgrind_annotate "
+                    "--inclusive=yes: where a mode's instructions go)")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     opts = ap.parse_args()
     if opts.child:
@@ -109,6 +111,10 @@ def main() -> None:
             over = f" ({100 * (per[mode] / base - 1):+.0f}% over validate)" if base and mode != "validate" else ""
             print(f"  {mode:<9} {per[mode] / 1e6:.2f} M{over}", flush=True)
     finally:
+        if opts.keep:
+            os.makedirs(opts.keep, exist_ok=True)
+            for out in tmp.glob("cg-*.out"):
+                shutil.copy(out, Path(opts.keep) / out.name)
         shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -44,7 +44,9 @@ def _plain(v: Any) -> bool:
 
 
 def _key_item(command: Any, ruleset: Any) -> Any:
-    fields = tuple(getattr(command, f) for f in command._fields if f != "span")
+    # what makes two commands equal (R286): a Value's _key(), else its fields less the span
+    fields = command._key() if isinstance(command, Value) else \
+        tuple(getattr(command, f) for f in command._fields if f != "span")
     if all(map(_plain, fields)):
         return (type(command).__name__, fields)
     return json.dumps(command_to_json(command, ruleset), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -73,8 +75,15 @@ def _reference(record: Record) -> tuple[str, str, str, dict[tuple[str, str], int
                 sums[(ev["player"], kind)] = sums.get((ev["player"], kind), 0) + ev["points"]
     head = {"game": record.game, "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
             "options": sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())}
-    # schema 4's key (R252): the head's JSON, a line feed, marshal's version-2 bytes of the main line's fields
-    line = [(t.number, keys.get(t.player, t.player), [_key_item(a, ruleset) for a in t.actions]) for t in record.turns]
+    # schema 5's key (R286): the head's JSON, a line feed, marshal's version-2 bytes of the main line's fields
+    # as one flat list: a turn's number (int) and seat key (bytes), then each command's class name (bytes)
+    # and fields (tuple), or its canonical JSON (str)
+    line: list[Any] = []
+    for t in record.turns:
+        line += [t.number, keys.get(t.player, t.player).encode("utf-8")]
+        for a in t.actions:
+            item = _key_item(a, ruleset)
+            line += [item[0].encode("utf-8"), item[1]] if isinstance(item, tuple) else [item]
     dedup = hashlib.sha256((json.dumps(head, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
                            .encode("utf-8") + marshal.dumps(line, 2)).hexdigest()
     return actions, ENCODER.encode(groups), dedup, sums

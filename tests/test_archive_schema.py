@@ -25,6 +25,7 @@ from grn.archive.stats import compute
 from grn.cli import app
 from grn.jsonform import command_to_json
 from grn.notation import parse
+from grn.value import Value
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Made by grn's schema-1 code (main before this change) from four example files: Gold Rush, Gold, Carcassonne.
@@ -101,7 +102,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(migrate, "_events_json", broken)
-    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 4"):
+    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 5"):
         connect(schema1)
     con = sqlite3.connect(schema1)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "1"
@@ -116,13 +117,15 @@ def _plain(v: Any) -> bool:
 
 def _key_item(command: Any) -> Any:
     """A command as the dedup key reads it: (class name, fields), or its canonical JSON text (a Gold card)."""
-    fields = tuple(getattr(command, f) for f in command._fields if f != "span")
+    fields = command._key() if isinstance(command, Value) else \
+        tuple(getattr(command, f) for f in command._fields if f != "span")
     return (type(command).__name__, fields) if all(map(_plain, fields)) else _canonical(command_to_json(command))
 
 
 def test_the_dedup_key_is_the_hash_of_the_head_and_the_main_lines_fields() -> None:
-    """Schema 4's key (R252): the head's canonical JSON, a line feed, marshal's version-2 bytes of each turn's
-    number, seat key and commands as (class name, fields); the fields are those of the command's JSON form."""
+    """Schema 5's key (R286, after R252): the head's canonical JSON, a line feed, marshal's version-2 bytes of
+    one flat list: each turn's number and seat key, then its commands as class name and fields; the fields are
+    those of the command's JSON form."""
     for path in ("goldrush-2p.grn", "gold-2p.grn", "carcassonne/carcassonne-3p-goldmines.grn"):
         for record in parse((EXAMPLES / path).read_text(encoding="utf-8")):
             seats = record.seats()
@@ -131,8 +134,12 @@ def test_the_dedup_key_is_the_hash_of_the_head_and_the_main_lines_fields() -> No
             head = {"game": record.game,
                     "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
                     "options": options}
-            line = [(t.number, keys.get(t.player, t.player), [_key_item(a) for a in t.actions])
-                    for t in record.turns]
+            line: list[Any] = []  # one flat list (R286)
+            for t in record.turns:
+                line += [t.number, keys.get(t.player, t.player).encode("utf-8")]
+                for a in t.actions:
+                    item = _key_item(a)
+                    line += [item[0].encode("utf-8"), item[1]] if isinstance(item, tuple) else [item]
             data = (_canonical(head) + "\n").encode("utf-8") + marshal.dumps(line, 2)
             assert dedup_key(record) == hashlib.sha256(data).hexdigest()
             for t in record.turns:  # every field the key reads is one the command's JSON form holds
@@ -140,11 +147,11 @@ def test_the_dedup_key_is_the_hash_of_the_head_and_the_main_lines_fields() -> No
                     if isinstance(_key_item(a), str):
                         continue  # read as its JSON text
                     data = command_to_json(a)
-                    fields = [to_plain(getattr(a, f)) for f in a._fields if f != "span"]  # a tuple is a list
+                    fields = [to_plain(v) for v in a._key()]  # a tuple is a list
                     assert all(v in data.values() or v in (0, None, "") for v in fields), (a, data)
 
 
-def test_an_upgrade_to_schema4_makes_every_dedup_key_anew(schema2: Path) -> None:
+def test_an_upgrade_to_the_current_schema_makes_every_dedup_key_anew(schema2: Path) -> None:
     con = connect(schema2)  # upgraded
     for game_id, fmt, text, key in con.execute("SELECT id, format, text, dedup FROM games").fetchall():
         assert key == dedup_key(record_of(text, fmt)), game_id
@@ -224,7 +231,7 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
     old_stats = compute(ro)
     ro.close()
     con = connect(schema2)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "4" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "5" == str(
         archive_db.SCHEMA_VERSION)
     assert _old_rows(con) == old_rows  # nothing rewritten: the zlib rows read as before
     assert [game_ids(con, f) for f in SEARCHES] == old_found and compute(con) == old_stats
@@ -246,10 +253,11 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
 
 def test_an_archive_newer_than_grn_is_refused(schema2: Path) -> None:
     con = sqlite3.connect(schema2)
-    con.execute("UPDATE meta SET value = '5' WHERE key = 'schema'")
+    newer = archive_db.SCHEMA_VERSION + 1
+    con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(newer),))
     con.commit()
     con.close()
-    with pytest.raises(ArchiveError, match="archive schema 5 is newer than this grn"):
+    with pytest.raises(ArchiveError, match=f"archive schema {newer} is newer than this grn"):
         connect(schema2, readonly=True)
 
 

@@ -31,7 +31,8 @@ from grn.batch import GameResult, Problem, Validator
 #: 4: a game may have no ``game_turns`` row yet: its per-turn facts are built when a reader first needs them
 #: (R250); an older grn, which would read such a game as one without commands or events, is refused.  The
 #: dedup key reads the commands' fields, not their JSON (R252): an upgrade makes every game's key anew.
-SCHEMA_VERSION = 4
+#: 5: the dedup key reads the main line as one flat list (R286): an upgrade makes every game's key anew.
+SCHEMA_VERSION = 5
 #: The page size of a new archive (SQLite's default is 4096).
 PAGE_SIZE = 8192
 #: Games per transaction within one large file.
@@ -208,12 +209,14 @@ def _upgrade(con: sqlite3.Connection) -> None:
         version = int(con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
         if version == 1:
             upgrade_1_to_2(con, GAME_TURNS, VIEWS)
-        if version <= 3:
+        if version <= 4:
             # schema 2 to 3: nothing to rewrite (unpack reads zlib and Zstandard alike); an older grn, which
             # reads zlib only, is now told the archive is newer than it.  3 to 4: nothing to rewrite either
             # (every game of an older archive has its per-turn rows, and keeps them); an older grn is refused
-            # an archive whose games may lack them (R250).  Every game's dedup key is made anew from its
-            # text: schema 4's key reads the commands' fields, not their JSON (R252)
+            # an archive whose games may lack them (R250).  4 to 5: the rows stay.  Every game's dedup key is
+            # made anew from its text: schema 5's key reads the main line as one flat list (R286; schema 4's,
+            # R252, nested it; schema 3's read the commands' JSON), and an older grn, which would key new
+            # games apart from these, is refused
             rekey(con)
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         con.execute("COMMIT")
@@ -284,6 +287,30 @@ def delete_game(con: sqlite3.Connection, game_id: int) -> None:
     con.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
 
+#: The secondary indexes of the tables ``add`` writes (``games``, ``tags``, ``seats``, ``points``): what a
+#: first bulk add drops inside its transaction and makes again before it commits (R287).
+BULK_TABLES = ("games", "tags", "seats", "points")
+
+
+def drop_indexes(con: sqlite3.Connection) -> list[str]:
+    """Drop the secondary indexes of :data:`BULK_TABLES` (inside the caller's transaction) and return the
+    statements that make them again (:func:`make_indexes`).  Only for an archive with no game yet: the
+    rows are then written without index upkeep and each index is built once, sorted, at the end (R287)."""
+    marks = ",".join("?" * len(BULK_TABLES))
+    found = con.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                        f"AND tbl_name IN ({marks}) ORDER BY name", BULK_TABLES).fetchall()
+    for name, _ in found:
+        con.execute(f'DROP INDEX "{name}"')
+    return [sql for _, sql in found]
+
+
+def make_indexes(con: sqlite3.Connection, statements: list[str]) -> None:
+    """Make again the indexes :func:`drop_indexes` dropped (inside the same transaction, before its commit:
+    no reader or writer ever sees the archive without them, R287)."""
+    for sql in statements:
+        con.execute(sql)
+
+
 def _next_id(con: sqlite3.Connection) -> int:
     row = con.execute("SELECT max(id) FROM games").fetchone()
     return (row[0] or 0) + 1
@@ -342,6 +369,8 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
         else:
             file_id, done = int(row[0]), int(row[1])
         next_id = _next_id(con)
+        # a first bulk add (no game yet): rows without index upkeep, each index made once before the commit
+        dropped = drop_indexes(con) if next_id == 1 else []
         count = done
         in_batch = 0
         problem = None
@@ -364,6 +393,8 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
                 insert_games(con, pending)
                 pending = []
                 con.execute("UPDATE files SET done = ?, games = ? WHERE id = ?", (count, count, file_id))
+                make_indexes(con, dropped)
+                dropped = []
                 con.execute("COMMIT")
                 if progress:
                     progress(f"{path}: {count} games")
@@ -372,6 +403,7 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
         insert_games(con, pending)
         con.execute("UPDATE files SET done = ?, games = ?, complete = 1, problem = ? WHERE id = ?",
                     (count, count, problem, file_id))
+        make_indexes(con, dropped)
         con.execute("COMMIT")
     except BaseException:
         if con.in_transaction:

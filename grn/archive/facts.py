@@ -22,11 +22,10 @@ from typing import Any, Sequence
 import zstandard
 
 from grn import registry
-from grn.engine import Event
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
-from grn.value import reduce_dataclass
+from grn.value import Value, reduce_dataclass
 
 #: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
@@ -159,7 +158,7 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-#: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252): version 2 writes every
+#: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252, R286): version 2 writes every
 #: value whole (no references to values written before, no marks of interned strings), so equal lines give
 #: equal bytes whatever objects they are made of; its format has not changed since Python 2.5.
 MARSHAL_VERSION = 2
@@ -182,32 +181,69 @@ def _plain_values(values: tuple[Any, ...]) -> bool:
     return True
 
 
+#: Each command class's name as the dedup key writes it (R286): UTF-8 bytes, encoded once a class (marshal
+#: writes bytes as they are, where a str is encoded anew each time).
+_NAMES: dict[type, bytes] = {}
+
+
+def _key_values(a: Any) -> tuple[Any, ...] | None:
+    """What the dedup key reads of one command (R286): a :class:`grn.value.Value`'s ``_key()`` (the fields that
+    make two commands equal, read natively: a compiled method), another command's constructor fields
+    (``_fields`` less the span); None when it has neither or they are not all plain (its JSON text then)."""
+    values: tuple[Any, ...]
+    if isinstance(a, Value):
+        try:
+            values = a._key()
+        except NotImplementedError:  # a value class without its own _key: its fields
+            return _field_values(a)
+        return values if _plain_values(values) else None
+    return _field_values(a)
+
+
+def _field_values(a: Any) -> tuple[Any, ...] | None:
+    cls = type(a)
+    get = _GETTERS.get(cls, _OTHER)
+    if get is _OTHER:
+        get = _getter(cls, a)
+    if get is None:
+        return None
+    values: tuple[Any, ...] = get(a)
+    return values if _plain_values(values) else None
+
+
 def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
-    """The first player's seat key, and the main line as the dedup key reads it (R252):
-    ``marshal.dumps(line, 2)`` of ``[(turn, seat key, [(command class name, (field, ...)), ...]), ...]``,
-    each command its class's name and constructor fields (``_fields`` less the span); a command with another
-    kind of field as the canonical JSON text of its JSON form instead.  No JSON a command: marshal writes
-    the plain tuples in C, in one pass."""
+    """The first player's seat key, and the main line as the dedup key reads it (R286):
+    ``marshal.dumps(line, 2)`` of one flat list, each turn its number (an int) and its player's seat key
+    (UTF-8 bytes) followed by each of its commands as its class's name (UTF-8 bytes) and what makes two such
+    commands equal (a tuple: :func:`_key_values`); a command with another kind of value as the canonical
+    JSON text of its JSON form (a str) instead.  The kinds keep the list unambiguous: an int starts a turn,
+    a str is one command, bytes after a command's place are a class whose values follow.  No JSON a
+    command, no tuple or list a turn or command: marshal writes the values in C, in one pass."""
     first: str | None = None
-    turns: list[tuple[int, str, list[Any]]] = []
+    line: list[Any] = []
+    players: dict[str, bytes] = {}
+    names = _NAMES  # module globals are dict look-ups when compiled: once a game, not once a command
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
-        items: list[Any] = []
+        who = players.get(player)
+        if who is None:
+            who = players[player] = player.encode("utf-8", "surrogatepass")
+        line.append(t.number)
+        line.append(who)
         for a in t.actions:
+            values = _key_values(a)
+            if values is None:
+                line.append(_canonical(command_to_json(a, ruleset)))
+                continue
             cls = type(a)
-            get = _GETTERS.get(cls, _OTHER)
-            if get is _OTHER:
-                get = _getter(cls, a)
-            if get is not None:
-                values: tuple[Any, ...] = get(a)
-                if _plain_values(values):
-                    items.append((cls.__name__, values))
-                    continue
-            items.append(_canonical(command_to_json(a, ruleset)))
-        turns.append((t.number, player, items))
-    return first, marshal.dumps(turns, MARSHAL_VERSION)
+            name = names.get(cls)
+            if name is None:
+                name = names[cls] = cls.__name__.encode("utf-8")
+            line.append(name)
+            line.append(values)
+    return first, marshal.dumps(line, MARSHAL_VERSION)
 
 
 def dedup_key(record: Record) -> str:
@@ -217,7 +253,8 @@ def dedup_key(record: Record) -> str:
     seat's colours and its name, case-folded with spaces collapsed) and the
     options (names and values lower-cased, sorted), a line feed, and the main
     line: every turn's number, player (as its seat's key) and commands, each
-    command its class's name and fields (:func:`_main_line`, R252).  Event,
+    command its class's name and what makes two such commands equal, in one
+    flat list (:func:`_main_line`, R286; schema 4's key, R252, nested them).  Event,
     Date, Site and every other tag, comments, glyphs, checkpoints, diagram
     markup and variations do not count.
     """
@@ -300,7 +337,7 @@ class GameFacts:
                 _UTF8_ROW.encode(self.players), self.n_players, self.result, _ASCII_ROW.encode(self.winners),
                 int(self.valid), int(self.complete), self.turns_played, self.errors,
                 None if self.final_scores is None else _ASCII_ROW.encode(self.final_scores), self.first_player,
-                self.dedup, _UTF8_ROW.encode(self.problems), text)
+                self.dedup, _UTF8_ROW.encode(self.problems) if self.problems else "[]", text)
 
 
 #: The JSON columns of ``games`` as ``json.dumps`` wrote them (its separators; names and problems in UTF-8).
@@ -460,6 +497,10 @@ def _event_entry(event: Any) -> tuple[str, str | None, int, str, str]:
         if entry is not None:
             return entry
     entry = _event_entry_of(_shallow(event))
+    if entry[1] is not None:
+        names = _field_names(type(event), event)
+        if names is not None and "points" not in names:  # points only from a points field (R285)
+            entry = (entry[0], None, 0, "", "")
     if key is not None:
         if len(_EVENT_ENTRIES) >= CACHE_SIZE:
             _EVENT_ENTRIES.clear()
@@ -541,9 +582,10 @@ def _event_points(event: Any) -> tuple[str | None, int, str, str]:
     return entry
 
 
-#: Per event class, how its points are read (R251): :data:`_DIRECT` from its ``player`` and ``points``
-#: fields, :data:`_NONE` it has none (no ``points`` field, and its JSON is :class:`grn.engine.Event`'s,
-#: its fields), :data:`_BY_JSON` from its JSON object (remembered by value).
+#: Per event class, how its points are read (R251, R285): :data:`_DIRECT` from its ``player`` and ``points``
+#: fields, :data:`_NONE` it has none (no ``points`` field: an event's points are a field of its, R285),
+#: :data:`_BY_JSON` from its JSON object (remembered by value: a ``points`` field without ``player``, or a
+#: class without named fields).
 _POINT_PLAN: dict[type, int] = {}
 _DIRECT = 1
 _NONE = 0
@@ -551,11 +593,12 @@ _BY_JSON = 2
 
 
 def _point_plan(cls: type, event: Any) -> int:
-    names = _field_names(cls, event) or ()
-    if "player" in names and "points" in names:
-        plan = _DIRECT
-    elif "points" not in names and getattr(cls, "to_json", None) is getattr(Event, "to_json"):
+    names = _field_names(cls, event)
+    if names is not None and "points" not in names:
+        # no points field: no points, whatever its own to_json writes (R285); most events of a game
         plan = _NONE
+    elif names is not None and "player" in names:
+        plan = _DIRECT
     else:
         plan = _BY_JSON
     _POINT_PLAN[cls] = plan
@@ -647,36 +690,55 @@ def game_summary(record: Record, report: GameReport, observed: PointSums) -> Gam
     return _facts(record, report, seats, first, line, None, None, sums)
 
 
-def _actions_text(record: Record, keys: dict[str, str]) -> tuple[str | None, str]:
-    """The first player's seat key and the canonical JSON text of the main line's commands (the ``actions``
-    column unpacked), from the commands' remembered texts (R196)."""
+def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, str, bytes]:
+    """The first player's seat key, the canonical JSON text of the main line's commands (the ``actions``
+    column unpacked) from the commands' remembered texts (R196), and the main line as the dedup key reads
+    it (:func:`_main_line`'s bytes): both in one walk over the commands (``add --per-turn``, R288)."""
     first: str | None = None
-    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None  # once, not per command
     # each command class's codec and its remembered texts, looked up once a game
     codecs: dict[type, tuple[Any, dict[tuple[Any, ...], str]]] = {}
-    players: dict[str, str] = {}
+    players: dict[str, tuple[str, bytes]] = {}
     turn_texts: list[str] = []
+    line: list[Any] = []
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
-        quoted = players.get(player)
-        if quoted is None:
-            quoted = players[player] = _canonical(player)
+        seat = players.get(player)
+        if seat is None:
+            seat = players[player] = (_canonical(player), player.encode("utf-8", "surrogatepass"))
+        line.append(t.number)
+        line.append(seat[1])
         commands: list[str] = []
         for a in t.actions:
             cls = type(a)
+            # the dedup key's item (as _main_line makes it)
+            values = _key_values(a)
+            plain = values is not None
+            if plain:
+                name = _NAMES.get(cls)
+                if name is None:
+                    name = _NAMES[cls] = cls.__name__.encode("utf-8")
+                line.append(name)
+                line.append(values)
+            # the command's canonical JSON text
             found = codecs.get(cls)
             if found is None:
                 codec = ruleset.codec_for(a) if ruleset is not None else None
                 if codec is None:  # not the game's own command: the registry's codec, not remembered
-                    commands.append(_canonical(command_to_json(a, ruleset)))
+                    text = _canonical(command_to_json(a, ruleset))
+                    commands.append(text)
+                    if not plain:
+                        line.append(text)
                     continue
                 found = codecs[cls] = (codec, _command_texts(codec))
-            commands.append(_command_text(found[0], found[1], a))
+            text = _command_text(found[0], found[1], a)
+            commands.append(text)
+            if not plain:  # the same text: command_to_json asks the ruleset for this codec
+                line.append(text)
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
-        turn_texts.append("[" + str(t.number) + "," + quoted + ",[" + ",".join(commands) + "]]")
-    return first, "[" + ",".join(turn_texts) + "]"
+        turn_texts.append("[" + str(t.number) + "," + seat[0] + ",[" + ",".join(commands) + "]]")
+    return first, "[" + ",".join(turn_texts) + "]", marshal.dumps(line, MARSHAL_VERSION)
 
 
 def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: bytes,
@@ -719,9 +781,8 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
     for s in seats:
         for c in s.colours:
             keys[c] = s.key
-    first, actions = _actions_text(record, keys)
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
-    line = _main_line(record, keys, ruleset)[1]
+    first, actions, line = _actions_text(record, keys, ruleset)
     if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
         observed = EventFacts()
         for tr in report.turns:

@@ -93,7 +93,7 @@ def upgrade_1_to_2(con: sqlite3.Connection, create_sql: str, views_sql: str) -> 
 
 
 def rekey(con: sqlite3.Connection) -> int:
-    """Give every game the dedup key of schema 4 (R252), read from its stored text; inside the caller's
+    """Give every game the dedup key of this schema (R252, R286), read from its stored text; inside the caller's
     transaction.  A text that no longer reads as one game keeps its old key (it matches no new one).
     Returns the games re-keyed."""
     rows: list[tuple[str, int]] = []
