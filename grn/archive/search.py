@@ -182,6 +182,17 @@ def judgement_condition(spec: str) -> tuple[str, list[Any]]:
 
 def where(f: Filters) -> tuple[str, list[Any]]:
     """The SQL condition on ``games g`` that the filters mean, and its parameters."""
+    conds, params = conditions(f)
+    return (" AND ".join(conds) or "1"), params
+
+
+#: A condition that only asks which games a tags or seats row names: these rows go with their game
+#: (``db.delete_game``), so the ids can be read from them without the ``games`` table (R289).
+_ID_ONLY = re.compile(r"g\.id IN \((SELECT game_id FROM (?:tags|seats) WHERE [^()]*(?:\([^()]*\)[^()]*)*)\)")
+
+
+def conditions(f: Filters) -> tuple[list[str], list[Any]]:
+    """The SQL conditions on ``games g`` that the filters mean, one a filter, and their parameters."""
     conds: list[str] = []
     params: list[Any] = []
     if f.game:
@@ -258,13 +269,21 @@ def where(f: Filters) -> tuple[str, list[Any]]:
                          "g.id IN (SELECT game_id FROM analysed WHERE problem IS NULL)")
         elif f.analysed:
             conds.append("0")
-    return (" AND ".join(conds) or "1"), params
+    return conds, params
 
 
 def game_ids(con: sqlite3.Connection, f: Filters, limit: int | None = None) -> list[int]:
     """The ids of the games that match, in archive order."""
-    cond, params = where(f)
-    sql = f"SELECT g.id FROM games g WHERE {cond} ORDER BY g.id"
+    conds, params = conditions(f)
+    subqueries = [m.group(1) for m in map(_ID_ONLY.fullmatch, conds) if m is not None]
+    if conds and len(subqueries) == len(conds):
+        # tag and player filters alone: their indexes give the ids, and the rows of ``games`` (three to a page
+        # with their texts) need not be read only to return the id each already names (R289)
+        # (INTERSECT gives each id once; one filter alone needs DISTINCT: a game has many tags and seats)
+        sql = " INTERSECT ".join(q.replace("SELECT game_id", "SELECT DISTINCT game_id", 1) for q in subqueries)
+        sql += " ORDER BY 1"
+    else:
+        sql = f"SELECT g.id FROM games g WHERE {' AND '.join(conds) or '1'} ORDER BY g.id"
     if limit is not None:
         sql += f" LIMIT {int(limit)}"
     return [r[0] for r in con.execute(sql, params)]
