@@ -24,6 +24,7 @@ from grn.evalnote import EvalNote, parse_eval, write_eval
 from grn.games.gold.bot import GoldWorld
 from grn.record import Turn
 from grn.world import World
+from tests.benchmods import load_bench
 from tests.toygame import RULESET as NIM, Take
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -125,20 +126,6 @@ def test_a_straddling_loss_is_judged_by_the_rule(monkeypatch):
     assert t.to_json()["near"] == "mistake" and " near=mistake]" in write_eval(t.note)
 
 
-def _bench(name: str):
-    """A script of bench/ as a module (bench/ on the path for its own imports, as when it runs)."""
-    import importlib.util
-    import sys
-
-    if str(ROOT / "bench") not in sys.path:
-        sys.path.insert(0, str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_threshold_goes_to_the_first_valley_above_it():
     # R278's rule on losses with a peak on the threshold (2.4-2.6), a valley at 2.8 and a deeper, wider one
     # at 3.3-3.4: the first valley, not the deepest, moves the threshold least
@@ -156,7 +143,7 @@ def test_the_threshold_goes_to_the_first_valley_above_it():
         return 0 if v < 3.45 else 4
     losses = [v / 100 for v in range(240, 380) for _ in range(density(v / 100))]
     lines = [{"game": "gold", "runs": [[[i + 1, v, 0.08, None, 100] for i, v in enumerate(losses)], []]}]
-    bench = _bench("bench_stability")
+    bench = load_bench("bench_stability")
     placed, windows = bench.valley(lines, "gold", 2.5)
     assert placed == 2.8, windows
     assert bench.valley(lines, "gold", 3.0)[0] == 3.35

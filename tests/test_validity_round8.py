@@ -10,29 +10,17 @@ analysis's horizon) in the ladder and the stability bench.
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 import grn
 from grn.tiling.world import TileWorld
 
+from tests.benchmods import load_bench
+
 ROOT = Path(__file__).resolve().parent.parent
 BGA = ROOT / "tests" / "data" / "bga-361578832.grn"
-
-
-def _bench(name: str) -> ModuleType:
-    """A script of bench/ as a module (bench/ is on the path for its own imports, as when it runs)."""
-    if str(ROOT / "bench") not in sys.path:
-        sys.path.insert(0, str(ROOT / "bench"))
-    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def _opening(turns: int) -> grn.Record:
@@ -43,7 +31,7 @@ def _opening(turns: int) -> grn.Record:
 def test_at_the_real_positions_the_search_bot_loses_less_than_random_play():
     # R260: the yardstick orders bots of known strength on the real game's own positions: the search bot's
     # moves, judged at the positions where the players moved, lose less than random moves judged there
-    bench = _bench("bench_bots")
+    bench = load_bench("bench_bots")
     source = ("bga-361578832.grn", _opening(8))
     mcts = bench._stand_in_unit("mcts at real positions", source, "quick", (), "mcts:quick")
     greedy = bench._stand_in_unit("greedy at real positions", source, "quick", (), "greedy")
@@ -59,7 +47,7 @@ def test_at_the_real_positions_the_search_bot_loses_less_than_random_play():
 def test_a_stand_in_is_judged_on_the_players_position_with_its_own_move():
     # the stand-in's move replaces the player's at that turn, and only there: the turn, the player and the
     # position are the record's, so greedy's move at turn 1 is judged where red played turn 1
-    bench = _bench("bench_bots")
+    bench = load_bench("bench_bots")
     record = _opening(3)
     greedy = bench._stand_in_unit("greedy at real positions", ("bga", record), "quick", (), "greedy")
     played = grn.analyse(record, level="quick", seed=1)
@@ -68,7 +56,7 @@ def test_a_stand_in_is_judged_on_the_players_position_with_its_own_move():
 
 def test_the_ladder_and_the_stability_bench_set_a_class_attribute_for_a_variant(monkeypatch):
     # ladder.py --set grn.tiling.world.TileWorld.horizon=24 (the bot at the analysis's candidate horizon)
-    ladder = _bench("ladder")
+    ladder = load_bench("ladder")
     monkeypatch.setattr(TileWorld, "horizon", TileWorld.horizon)  # undone after the test
     ladder.apply_settings(["grn.tiling.world.TileWorld.horizon=24"])
     assert TileWorld.horizon == 24

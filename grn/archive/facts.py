@@ -200,15 +200,21 @@ def _key_values(a: Any) -> tuple[Any, ...] | None:
     return _field_values(a)
 
 
-def _field_values(a: Any) -> tuple[Any, ...] | None:
-    cls = type(a)
+def _fields_of(value: Any) -> tuple[Any, ...] | None:
+    """Every constructor field of a command or event, by its class's remembered getter (None: no getter)."""
+    cls = type(value)
     get = _GETTERS.get(cls, _OTHER)
     if get is _OTHER:
-        get = _getter(cls, a)
+        get = _getter(cls, value)
     if get is None:
         return None
-    values: tuple[Any, ...] = get(a)
-    return values if _plain_values(values) else None
+    values: tuple[Any, ...] = get(value)
+    return values
+
+
+def _field_values(a: Any) -> tuple[Any, ...] | None:
+    values = _fields_of(a)
+    return values if values is not None and _plain_values(values) else None
 
 
 def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
@@ -406,20 +412,16 @@ def value_key(value: Any) -> tuple[Any, ...] | None:
     Every field, not :meth:`grn.value.Value._key` (a score's ``_key`` leaves out counts its JSON holds); a
     bool stands apart from 1 and 0, which compare equal to it.
     """
-    cls = type(value)
-    get = _GETTERS.get(cls, _OTHER)
-    if get is _OTHER:
-        get = _getter(cls, value)
-    if get is None:
+    values = _fields_of(value)
+    if values is None:
         return None
-    values: tuple[Any, ...] = get(value)
     for v in values:
         t = type(v)
         if not (t is str or t is int or v is None):
             # a bool or a tuple: each field as _plain_key has it (a value gives the same key every time)
             mapped = _plain_key(values)
-            return None if mapped is _OTHER else (cls, mapped)
-    return (cls, values)
+            return None if mapped is _OTHER else (type(value), mapped)
+    return (type(value), values)
 
 
 #: What :func:`_plain_key` gives for a value it cannot stand for.
