@@ -98,7 +98,7 @@ def without(steps: list[str]) -> None:
 
 
 def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", off: tuple[str, ...] = (),
-               settings: tuple[str, ...] = ()) -> dict:
+               settings: tuple[str, ...] = (), seeds: tuple[int, ...] = SEEDS) -> dict:
     """Analyse record ``index`` of ``game`` with both seeds; the result as a JSON-able dict.
 
     ``bot``: who played the record: ``selfplay`` (the game's self-play, as ``grn selfplay``), two ``random``
@@ -117,12 +117,12 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
                            options=options).record()
     cpu = time.process_time()
     runs = []
-    for seed in SEEDS:
+    for seed in seeds:
         a = analyse(record, level=level, seed=seed)
         runs.append([(t.turn, round(t.points_lost, 2), round(t.lost_se, 2), t.judgement, t.playouts, t.near)
                      for t in a.turns])
     return {"game": game, "record": index, "bot": bot, "level": level or "default", "without": list(off), "settings": list(settings),
-            "runs": runs,
+            "seeds": list(seeds), "runs": runs,
             "cpu": round(time.process_time() - cpu, 1), "load": os.getloadavg()[0]}
 
 
@@ -221,6 +221,8 @@ def main() -> None:
                          "use a --out of its own: the records it skips are those of --out)")
     ap.add_argument("--without", default="", help="round seven's and eight's changes to Gold's search to turn "
                                                   f"off: {', '.join(STEPS)} or all (R225-R228, R255-R256)")
+    ap.add_argument("--seeds", default="1,2", help="the two analysis seeds (another pair checks that a figure "
+                    "is not a property of seeds 1 and 2)")
     ap.add_argument("--out", default="stability.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
@@ -253,11 +255,19 @@ def main() -> None:
     def players(game: str) -> str:
         return PLAYERS[game] if args.bot == "default" else args.bot
 
+    try:
+        seeds = tuple(int(x) for x in args.seeds.split(","))
+    except ValueError:
+        seeds = ()
+    if len(seeds) != 2:
+        ap.error(f"--seeds: two whole numbers, e.g. 3,4, not {args.seeds!r}")
+
     done = {(x["game"], x["record"], x.get("bot", "selfplay")) for x in _read(args.out)}
     work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i, players(g)) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(one_record, g, i, args.level, players(g), off, tuple(args.set)) for g, i in work]
+        futures = [pool.submit(one_record, g, i, args.level, players(g), off, tuple(args.set), seeds)
+                   for g, i in work]
         for f in as_completed(futures):
             line = f.result()
             with open(args.out, "a", encoding="utf-8") as sink:

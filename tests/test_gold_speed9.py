@@ -33,14 +33,13 @@ GOLD = games.find_ruleset("gold")
 def test_the_analysis_of_a_random_bots_record_is_the_one_before_round_nine():
     # the worst case of the analysis's cost (`grn selfplay --game gold --seed 100 --bot random`), every sixth
     # turn at 16 playouts a move: candidates, races, confirmations past the cap near the threshold (R255), judgements.
-    # The digest is the one branch gold9 (R278: Gold's mistake threshold 2.8) gives before round nine's playout
-    # changes; round nine's faster playouts must give it too (taken on gold9 at 74a452c, checked after the merge).
+    # The digest was taken on main f083776, before round nine; round nine's faster playouts give it too.
     record = play_game(GOLD, [RandomBot(GOLD), RandomBot(GOLD)], 100, 100).record(seed=100)
     result = analyse(record, playouts=16, seed=5, only=list(range(1, 58, 6)))
     doc = json.dumps(result.to_json(), sort_keys=True)
     assert len(result.turns) == 10
     assert hashlib.sha256(doc.encode()).hexdigest() == \
-        "149da32817b951fc4e7030953d22f36e92e18ec0d3eaef62cc99d13f4fd824da"
+        "7e490318379194e031444fb13344badb0e653eb2c29d9aec06b3e85574f2cef9"
 
 
 def _position(seed: int, players: int, turns: int) -> tuple[GoldState, dict]:

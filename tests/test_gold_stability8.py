@@ -81,8 +81,8 @@ def test_a_turn_near_the_mistake_threshold_that_two_seeds_judged_apart_is_judged
     # 1.80 ± 0.29, "clear" of 2.5 by two standard errors (an inaccuracy); seed 2 measured 3.21 ± 0.21 (a
     # mistake).  Both runs name the same best move.
     record = _mixed_record(10)
-    # as R255 and R256 were measured: round eight's mistake threshold (R278 moved Gold's to 2.8, where seed 1's
-    # 1.80 ± 0.29 after 320 worlds is three standard errors clear and stops: docs/analysis.md, round nine)
+    # as R255 and R256 were measured: the mistake threshold 2.5 (R278 had moved Gold's to 2.8, where seed 1's
+    # 1.80 ± 0.29 after 320 worlds is three standard errors clear and stops; R290 put it back)
     monkeypatch.setattr(type(GOLD), "analysis_thresholds", (1.0, 2.5, 5.0))
     with monkeypatch.context() as m:  # round seven's confirmation: seed 1 stops early, below the threshold
         m.setattr(GoldWorld, "confirm_edge_scale", 1)

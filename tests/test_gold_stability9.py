@@ -149,10 +149,10 @@ def test_the_threshold_goes_to_the_first_valley_above_it():
     assert bench.valley(lines, "gold", 3.0)[0] == 3.35
 
 
-def test_the_carry_one_seed_judged_a_mistake_at_2_5_is_an_inaccuracy_at_2_8():
-    # R278: the same turn with Gold's thresholds (the mistake threshold in the valley above the peak at
-    # 2.4-2.6, 2.8): round eight's seed 2 judged it a mistake at 2.61 ± 0.10, its seed 1 an inaccuracy.
-    assert GOLD.analysis_thresholds == (1.0, 2.8, 5.0)
+def test_gold_keeps_the_mistake_threshold_it_was_calibrated_with():
+    # R290: R278's 2.8 was placed in a valley of the losses seeds 1 and 2 had measured; on seeds 3-4 and 5-6 it
+    # agreed on 83% and 92% of the mistakes against 2.5's 92% and 93%: a threshold fitted to one pair of runs.
+    assert GOLD.analysis_thresholds == (1.0, 2.5, 5.0)
     t = analyse(_mixed_record(1), seed=2, only=[28]).turns[0]
-    assert 2.3 < t.points_lost < 2.8 and t.judgement == "inaccuracy" and t.near is None, t
-    assert Thresholds(1.0, 2.5, 5.0).judge(t.points_lost, t.lost_se) == "mistake"  # round eight's judgement
+    assert 2.3 < t.points_lost < 2.8 and t.judgement == "mistake", t
+    assert Thresholds(1.0, 2.8, 5.0).judge(t.points_lost, t.lost_se) == "inaccuracy"  # what R278 had said
