@@ -254,6 +254,8 @@ def main() -> None:
     ap.add_argument("--memory-mb", type=int, default=1024)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--no-worker-profile", action="store_true",
+                    help="the local cluster's workers without Dask's statistical profiler (is it Dask's overhead?)")
     ap.add_argument("--game-level-only", action="store_true",
                     help="section 4 without the per-turn searches (the first builds every game's per-turn rows: "
                     "minutes over 100,000 games): the tag and player queries and stats")
@@ -309,8 +311,11 @@ def main() -> None:
             cluster = None
             idle_rate = 0.0
             if not opts.skip_dask:
+                import dask
                 from distributed import LocalCluster
 
+                if opts.no_worker_profile:  # the nannies hand the config to their workers
+                    dask.config.set({"distributed.worker.profile.enabled": False})
                 cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                        dashboard_address=None)
                 run(["validate", "--dask-scheduler", cluster.scheduler_address, str(games_file)])  # warm up
