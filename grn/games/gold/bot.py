@@ -184,9 +184,9 @@ class GoldWorld(World):
         down = state.face_down()
         unseen = [p for p in down if p not in known]
         if state.flips_due == 1:
-            golds = [p for p, c in known.items() if c.kind == "gold"]
-            if golds:
-                return (max(golds, key=lambda p: known[p].value),)
+            gold = playout.best_known_gold(known)
+            if gold is not None:
+                return (gold,)
             return (unseen[0],) if unseen else None
         pair = _carry(state, known)
         if pair is not None:

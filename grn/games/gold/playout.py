@@ -226,6 +226,16 @@ def best_partner(state: GoldState, player: str, first: str, face: Card, known: d
     return second
 
 
+def best_known_gold(known: dict[str, Card]) -> str | None:
+    """The place of the remembered gold worth most (the first of equal ones), or None: the rush's carry."""
+    best: str | None = None
+    value = 0
+    for p, c in known.items():
+        if c.kind == "gold" and (best is None or c.value > value):
+            best, value = p, c.value
+    return best
+
+
 def choose(state: GoldState, truth: dict[str, Card], rng: random.Random,
            order: dict[str, int] | None = None) -> list[str]:
     """Self-play's player: carry a remembered gold out with a miner of one's own (or nobody's), in the Gold Rush
@@ -236,9 +246,9 @@ def choose(state: GoldState, truth: dict[str, Card], rng: random.Random,
     known = state.known_faces()
     unknown = [p for p in down if p not in known]
     if state.flips_due == 1:
-        golds = [p for p, c in known.items() if c.kind == "gold"]
-        if golds:
-            return [max(golds, key=lambda p: known[p].value)]
+        gold = best_known_gold(known)
+        if gold is not None:
+            return [gold]
         return [pick(unknown or down, rng, order)]
     # A known pair that brings gold home.
     best = 0
