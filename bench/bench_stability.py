@@ -130,7 +130,7 @@ def clear_judge(game: str) -> Callable[[list], str | None]:
     """A turn's judgement (from a stored ``[turn, lost, se, ...]``) with ``game``'s thresholds on the loss's
     lower bound (:meth:`grn.analysis.Thresholds.judge` with ``clear``, R229)."""
     thresholds = ruleset_thresholds(games.find_ruleset(game))
-    return lambda t: thresholds.judge(t[1], t[2], True)
+    return lambda t: thresholds.judge(t[1], t[2], bound_z=thresholds.z)
 
 
 def moved_judge(game: str, mistake: float) -> Callable[[list], str | None]:

@@ -52,18 +52,17 @@ class Thresholds:
         if self.z < 0:
             raise ValueError("z must not be negative")
 
-    def judge(self, lost: float, se: float, clear: bool = False, bound_z: float | None = None) -> str | None:
+    def judge(self, lost: float, se: float, bound_z: float | None = None) -> str | None:
         """The judgement of a move that lost ``lost`` ± ``se`` points (None: not judged).
 
-        With ``clear`` a mistake or a blunder needs the loss's lower bound ``lost - z × se`` past its threshold,
-        not the loss alone (the rule R229 measured with the thresholds' z); ``bound_z`` sets that z and implies
-        ``clear`` (R275: a game's :attr:`grn.world.World.judge_clear_z`).
+        With ``bound_z`` a mistake or a blunder needs the loss's lower bound ``lost - bound_z × se`` past its
+        threshold, not the loss alone (R275: a game's :attr:`grn.world.World.judge_clear_z`; R229 measured the
+        same rule with the thresholds' own z).
         """
         if lost <= self.z * se:
             return None  # not clearly apart from the best move
         verdict = None
-        clear_z = self.z if bound_z is None else bound_z
-        bound = lost - clear_z * se if clear or bound_z is not None else lost
+        bound = lost if bound_z is None else lost - bound_z * se
         for name, limit, value in zip(JUDGEMENTS, (self.inaccuracy, self.mistake, self.blunder), (lost, bound, bound)):
             if value >= limit:
                 verdict = name
