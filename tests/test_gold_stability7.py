@@ -231,7 +231,7 @@ def test_the_lower_bound_rule_judges_a_loss_straddling_the_threshold_below_it():
     # of the mistake or the blunder threshold is judged below it; the default judges the loss itself
     t = Thresholds(1.0, 2.5, 5.0)
     assert [t.judge(x, 0.2) for x in (2.4, 2.6)] == ["inaccuracy", "mistake"]
-    assert [t.judge(x, 0.2, clear=True) for x in (2.4, 2.6)] == ["inaccuracy", "inaccuracy"]
-    assert t.judge(2.95, 0.2, clear=True) == "mistake" and t.judge(5.3, 0.2, clear=True) == "mistake"
-    assert t.judge(5.5, 0.2, clear=True) == "blunder"
-    assert t.judge(0.3, 0.2, clear=True) is None  # not apart from the best move: no judgement, as before
+    assert [t.judge(x, 0.2, bound_z=t.z) for x in (2.4, 2.6)] == ["inaccuracy", "inaccuracy"]
+    assert t.judge(2.95, 0.2, bound_z=t.z) == "mistake" and t.judge(5.3, 0.2, bound_z=t.z) == "mistake"
+    assert t.judge(5.5, 0.2, bound_z=t.z) == "blunder"
+    assert t.judge(0.3, 0.2, bound_z=t.z) is None  # not apart from the best move: no judgement, as before
