@@ -68,6 +68,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "CHUNK_GAMES", 2)  # main process only: workers get chunks of 2 games
     monkeypatch.setattr(batch, "FILE_CHUNK_GAMES", 3)  # (3 when they read the games from the file)
+    monkeypatch.setattr(batch, "DASK_FILE_CHUNK_GAMES", 3)  # (and on Dask)
 
 
 def _validate(args: list[str]) -> tuple[int, str, str]:
@@ -100,7 +101,7 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
         dask = _validate(["--format", "json", "--dask-scheduler", cluster.scheduler_address, *files])
         # the console script, in a process of its own (one thread: it forks the helper of R241), with small
         # chunks, so that the helper and the cluster may share the first file (however the start-up goes)
-        code = ("import sys, grn.batch; grn.batch.MIN_CHUNK_CHARS = 2000; sys.argv = ['grn'] + sys.argv[1:]; "
+        code = ("import sys, grn.batch; grn.batch.DASK_MIN_CHUNK_CHARS = 2000; sys.argv = ['grn'] + sys.argv[1:]; "
                 "from grn.launch import main; main()")
         for first in (files[5], files[0]):
             order = [first] + [f for f in files if f != first]
@@ -320,6 +321,7 @@ def _head_start(monkeypatch: pytest.MonkeyPatch, log: list[tuple[str, str]], see
     monkeypatch.setattr(batch, "can_fork", lambda: True)
     monkeypatch.setattr(batch, "HEAD_START_WORKERS", 1000)  # chunks of MIN_CHUNK_CHARS
     monkeypatch.setattr(batch, "MIN_CHUNK_CHARS", 2000)  # a game or two: the helper gets a few of many
+    monkeypatch.setattr(batch, "DASK_MIN_CHUNK_CHARS", 2000)
 
 
 def _reports(items: list[batch.Item]) -> list[object]:
