@@ -435,11 +435,13 @@ def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | Non
         yield batch
 
 
-#: While a Dask client starts (importing ``distributed``, about half a CPU second, and connecting: the cluster
-#: can be sent nothing before), the first file's first chunks are validated by one local worker process forked
-#: first, one small chunk at a time for as long as the start-up lasts (R241); their results are printed only once
-#: the client is connected.  False: connect first (the bench measures both).
-HEAD_START = True
+#: True: while a Dask client starts (importing ``distributed``, about half a CPU second, and connecting: the
+#: cluster can be sent nothing before), the first file's first chunks are validated by one local worker process
+#: forked first, one small chunk at a time for as long as the start-up lasts (R241); their results are printed only
+#: once the client is connected.  Off (R298): on two cores the helper, its pool's threads and the client's
+#: start-up compete for the cores and the client's interpreter lock, and cost more than the helper wins; the
+#: bench measures both.
+HEAD_START = False
 #: Chunks a head start sends the helper are sized as if for this many workers: small (down to MIN_CHUNK_CHARS),
 #: so that the helper stops soon after the client has connected.
 HEAD_START_WORKERS = 16
