@@ -243,7 +243,7 @@ def file_units(chunk: FileChunk, first_index: int) -> list[tuple[Chunk, int] | R
 
 
 def work_file(job: Job, chunk: FileChunk, first_index: int,
-              tileset: Any = None) -> "list[GameResult] | SlimResults":
+              tileset: Any = None) -> list[GameResult] | SlimResults:
     """:func:`work` on games the worker reads from the file itself (R220, :func:`file_units`); for validate's
     text report (``job.slim``) the results packed (:class:`SlimResults`, R222, R296)."""
     results = work(job, file_units(chunk, first_index), first_index, tileset)
@@ -257,7 +257,8 @@ class SlimResults:
 
     ``kinds`` numbers each game's name in ``names``; ``complete`` and ``turns`` are per game; ``diagnostics``
     and ``files`` only for the games that have any (or whose report names another file than ``file``);
-    ``whole`` the results that go back as they are (a record kept for a check across games, facts).
+    ``whole`` the results that go back as they are (a record kept for a check across games, facts), each
+    holding its place in the others (kind -1).
     """
 
     file: str
@@ -282,7 +283,10 @@ class SlimResults:
         for n, result in enumerate(results):
             report = result.report
             if result.record is not None or result.facts is not None or result.text or result.fmt != "grn":
-                whole[n] = result
+                whole[n] = result  # sent once, as it is: a place held below
+                kinds.append(-1)
+                turns.append(0)
+                continue
             if report.diagnostics:
                 diagnostics[n] = report.diagnostics
             if report.file != file:
