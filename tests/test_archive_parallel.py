@@ -17,9 +17,12 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from grn import batch, gamespans, notation
+from grn.errors import Diagnostic
+from grn.validate import GameReport
 from grn.cli import app
 from grn import workers
 from grn.workers import Inline
@@ -434,3 +437,37 @@ def test_dask_gets_fewer_larger_chunks_that_still_shrink_at_the_end(tmp_path: Pa
         counts[name] = len(chunks)
     assert counts["dask"] * 3 < counts["pool"] * 2, counts
     assert counts["dask"] <= 2 + size // (64 * 1024), counts
+
+
+_games = st.sampled_from(["goldrush", "gold", "carcassonne", "no such game"])
+_diagnostic = st.builds(lambda m, sev: Diagnostic(m, None, "f.grn", severity=sev),
+                        st.text(max_size=8), st.sampled_from(["error", "warning"]))
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> list[batch.GameResult]:
+    first = draw(st.integers(0, 10_000))
+    out = []
+    for n in range(draw(st.integers(0, 12))):
+        report = GameReport(first + n, draw(st.sampled_from(["f.grn", "other.grn", None])), draw(_games), (),
+                            draw(st.lists(_diagnostic, max_size=3)), complete=draw(st.booleans()),
+                            turns_played=draw(st.integers(0, 300)))
+        whole = draw(st.booleans()) and draw(st.booleans())
+        out.append(batch.GameResult(first + n, report, None, "", "grn", facts=("kept",) if whole else None))
+    return out
+
+
+@given(_results())
+@settings(max_examples=100, deadline=None)
+def test_slim_results_round_trip_any_chunk(results: list[batch.GameResult]) -> None:
+    """R296: whatever a chunk's games gave (games of any kind, diagnostics or none, another file, results that go
+    back whole), the packed results expand, after pickling, into results that read the same."""
+    import pickle
+
+    back = pickle.loads(pickle.dumps(batch.SlimResults.of("f.grn", results))).expand()
+    assert len(back) == len(results)
+    for got, want in zip(back, results):
+        assert (got.index, got.report.index, got.report.file, got.report.game, got.report.diagnostics,
+                got.report.complete, got.report.turns_played, got.facts) == (
+            want.index, want.report.index, want.report.file, want.report.game, want.report.diagnostics,
+            want.report.complete, want.report.turns_played, want.facts)
