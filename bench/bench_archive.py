@@ -20,7 +20,8 @@ Measured, with the targets:
    copies of ``--copies`` cost it less than distinct games would: give
    ``--copies 1`` (and more ``--games``) for a figure over distinct games;
 2. ``grn validate --jobs 2`` against ``--jobs 1``: at least 1.8 times faster on 2 cores;
-3. ``--dask-scheduler`` on a local 2-worker cluster (127.0.0.1) against ``--jobs 2``: within 10%;
+3. ``--dask-scheduler`` on a local 2-worker cluster (127.0.0.1) against ``--jobs 2``: within 10% (as run by
+   default, and with the head start of R241 on, ``dh``: off by default since R298);
    for 2. and 3. the CPU seconds of the main process and of its workers (or the cluster's processes) are
    given apart, and the wall time on 2 idle cores is projected from them (a loaded machine's wall time
    says how much of the cores grn got, not how it scales);
@@ -74,26 +75,34 @@ ACCOUNTED = [sys.executable, "-c",
              "import atexit, resource, sys\n"
              "def said():\n"
              "    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
-             "    print('CPU', s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, file=sys.stderr)\n"
+             "    import time\n"
+             "    print('CPU', s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, time.thread_time(), file=sys.stderr)\n"
              "atexit.register(said)\n"
              "sys.argv = ['grn'] + sys.argv[1:]\n"
              "from grn.launch import main\n"
              "main()\n"]
 
 
-#: The same with no head start for a Dask client (R241): what the client's start-up costs when nothing else runs
-NO_HEAD_START = ACCOUNTED[:2] + ["import grn.batch\ngrn.batch.HEAD_START = False\n" + ACCOUNTED[2]]
+#: The same with the head start of a Dask client on (R241; off by default since R298): one local worker validates
+#: the first chunks while the client imports distributed and connects
+HEAD_START = ACCOUNTED[:2] + ["import grn.batch\ngrn.batch.HEAD_START = True\n" + ACCOUNTED[2]]
 
 
 def run_accounted(args: list[str], command: list[str] = ACCOUNTED) -> tuple[float, float, float]:
     """Wall time of ``grn ARGS``, with the CPU seconds of its main process and of its worker processes (for a
     Dask client: the local worker of its head start, R241)."""
+    return run_threads(args, command)[:3]
+
+
+def run_threads(args: list[str], command: list[str] = ACCOUNTED) -> tuple[float, float, float, float]:
+    """:func:`run_accounted`, and the CPU seconds of the main process's main thread (for a Dask client, the rest
+    of its process is the thread that imports distributed and connects, and the client's event loop)."""
     t = time.perf_counter()
     done = subprocess.run(command + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
                           env=ENV)
     wall = time.perf_counter() - t
     line = [x for x in done.stderr.splitlines() if x.startswith("CPU ")][-1].split()
-    return wall, float(line[1]), float(line[2])
+    return wall, float(line[1]), float(line[2]), float(line[3])
 
 
 def cluster_cpu(cluster: object) -> float:
@@ -308,6 +317,7 @@ def main() -> None:
             cpu: dict[str, float] = {}
             split: dict[str, tuple[float, float]] = {}  # (main process, workers) CPU s of the best run
             helper: dict[str, float] = {}  # CPU s of a Dask client's local helper in the best run (R241)
+            main_thread: dict[str, float] = {}  # CPU s of the main process's main thread in the best run
             cluster = None
             idle_rate = 0.0
             if not opts.skip_dask:
@@ -333,7 +343,7 @@ def main() -> None:
                                        ("v2", ["validate", "--jobs", "2", str(games_file)]),
                                        ("d", ["validate", "--dask-scheduler",
                                               cluster.scheduler_address if cluster else "", str(games_file)]),
-                                       ("d0", ["validate", "--dask-scheduler",
+                                       ("dh", ["validate", "--dask-scheduler",
                                                cluster.scheduler_address if cluster else "", str(games_file)]),
                                        ("a1", None), ("a2", None), ("p1", None), ("i1", None)):
                         dask = name.startswith("d")
@@ -350,8 +360,8 @@ def main() -> None:
                             wall = add(int(name[1]), per_turn=name == "p1")
                         else:  # 2. and 3.: the main process's CPU apart from its workers' (and the cluster's)
                             started = time.time()
-                            wall, main_cpu, workers_cpu = run_accounted(args, NO_HEAD_START if name == "d0"
-                                                                        else ACCOUNTED)
+                            wall, main_cpu, workers_cpu, thread_cpu = run_threads(args, HEAD_START if name == "dh"
+                                                                                  else ACCOUNTED)
                             if dask:
                                 # the cluster's CPU beyond its idle cost, and the client's local helper (R241)
                                 helper[name] = workers_cpu if wall <= best.get(name, wall) else helper.get(name, 0.0)
@@ -360,6 +370,7 @@ def main() -> None:
                                 by_thread = {k: threads_after[k] - threads_before.get(k, 0.0) for k in threads_after}
                             if wall <= best.get(name, wall):
                                 split[name] = (main_cpu, workers_cpu)
+                                main_thread[name] = thread_cpu
                                 if name == "d":
                                     best_threads, best_d_wall = by_thread, wall
                                     best_stream = task_stream(watcher, started, started + wall)
@@ -412,24 +423,27 @@ def main() -> None:
             print(f"   on 2 idle cores (start-up alone, then the rest shared by the two cores, Amdahl): "
                   f"{project(split['v2'], start):.2f} s, {serial / project(split['v2'], start):.2f}x --jobs 1")
             if "d" in best:
-                d, d0 = best["d"], best["d0"]
+                d, dh = best["d"], best["dh"]
                 print(f"3. Dask, 2 local workers: {d:.2f} s against --jobs 2 {v2:.2f} s: {100 * (d / v2 - 1):+.0f}% "
-                      f"(target within 10%); without the head start (R241) {d0:.2f} s: {100 * (d0 / v2 - 1):+.0f}%")
+                      f"(target within 10%); with the head start (R241, off since R298) {dh:.2f} s: "
+                      f"{100 * (dh / v2 - 1):+.0f}%")
                 print(f"   CPU: the client process {split['d'][0]:.2f} s (start-up {start_d:.2f} s: importing "
-                      f"distributed, connecting; meanwhile its local helper validated {helper['d']:.2f} s), the "
-                      f"cluster (scheduler and workers) {split['d'][1] - helper['d']:.2f} s beyond its idle "
-                      f"{idle_rate:.2f} CPU s a second; without the head start: client {split['d0'][0]:.2f} s, "
-                      f"cluster {split['d0'][1] - helper['d0']:.2f} s")
+                      f"distributed, connecting), of it the main thread {main_thread['d']:.2f} s (the start-up, finding "
+                      f"the games, the reports; --jobs 2's main process {split['v2'][0]:.2f} s) and the client's event "
+                      f"loop {split['d'][0] - main_thread['d']:.2f} s; the cluster (scheduler and "
+                      f"workers) {split['d'][1] - helper['d']:.2f} s beyond its idle {idle_rate:.2f} CPU s a second; "
+                      f"with the head start: client {split['dh'][0]:.2f} s, its local helper {helper['dh']:.2f} s, "
+                      f"cluster {split['dh'][1] - helper['dh']:.2f} s")
                 print(f"   the cluster's CPU s by thread (idle cost not taken off), {best_d_wall:.2f} s of wall: tasks "
                       f"{best_threads['work']:.2f} (the pool's workers {split['v2'][1]:.2f}), the workers' event "
                       f"loops {best_threads['loop']:.2f}, the scheduler and nannies {best_threads['scheduler']:.2f}; "
                       "each worker (tasks and loop): " + ", ".join(f"{v:.2f}" for k, v in sorted(best_threads.items())
                                                                   if k.startswith("worker ")))
                 print(f"   the workers' time line in that run: {best_stream}")
-                on_idle, on_idle0 = project_overlapped(split["d"], start_d, helper["d"]), project(split["d0"], start_d)
+                on_idle, on_idle_h = project(split["d"], start_d), project_overlapped(split["dh"], start_d, helper["dh"])
                 print(f"   on 2 idle cores: {on_idle:.2f} s, {100 * (on_idle / project(split['v2'], start) - 1):+.0f}% "
-                      f"over --jobs 2 (the start-up beside the helper, then all shared); without the head start "
-                      f"{on_idle0:.2f} s, {100 * (on_idle0 / project(split['v2'], start) - 1):+.0f}%")
+                      f"over --jobs 2 (the start-up alone, then all shared); with the head start (the start-up beside "
+                      f"the helper) {on_idle_h:.2f} s, {100 * (on_idle_h / project(split['v2'], start) - 1):+.0f}%")
 
         if "archive" in parts:
             archive_part(tmp, opts.archive, opts.repeat, per_turn=not opts.game_level_only)

@@ -63,6 +63,14 @@ GUIDE = 4
 FILE_CHUNK_GAMES = 256
 #: Chunks out at a time per worker (enough to keep every worker busy while the main process reads).
 IN_FLIGHT = 3
+#: On a Dask cluster chunks read from the file are larger, and fewer (R297): each task costs the scheduler, the
+#: workers' event loops and the client some milliseconds of CPU whatever its size, and a worker waits a round trip
+#: through the scheduler between two tasks.  At most this many games or characters a chunk, shrinking towards
+#: the end of the file by 1 / (DASK_GUIDE * workers) of what is left, never below DASK_MIN_CHUNK_CHARS.
+DASK_FILE_CHUNK_GAMES = 512
+DASK_CHUNK_CHARS = 1024 * 1024
+DASK_MIN_CHUNK_CHARS = 64 * 1024
+DASK_GUIDE = 2
 
 
 @dataclass(slots=True)
@@ -234,20 +242,77 @@ def file_units(chunk: FileChunk, first_index: int) -> list[tuple[Chunk, int] | R
     return games
 
 
-def work_file(job: Job, chunk: FileChunk, first_index: int, tileset: Any = None) -> list[GameResult]:
-    """:func:`work` on games the worker reads from the file itself (R220, :func:`file_units`)."""
+def work_file(job: Job, chunk: FileChunk, first_index: int,
+              tileset: Any = None) -> list[GameResult] | SlimResults:
+    """:func:`work` on games the worker reads from the file itself (R220, :func:`file_units`); for validate's
+    text report (``job.slim``) the results packed (:class:`SlimResults`, R222, R296)."""
     results = work(job, file_units(chunk, first_index), first_index, tileset)
-    if job.slim:
-        for result in results:
-            if result.record is None:  # (a record kept for a check across games goes back with all its report)
-                result.report = _slim(result.report)
-    return results
+    return SlimResults.of(job.file, results) if job.slim else results
 
 
-def _slim(report: GameReport) -> GameReport:
-    """A report with only what validate's text report reads: diagnostics, completeness, turns played."""
-    return GameReport(report.index, report.file, report.game, (), report.diagnostics, complete=report.complete,
-                      turns_played=report.turns_played)
+@dataclass(frozen=True, slots=True)
+class SlimResults:
+    """A chunk's results for validate's text report, packed (R296): of each game only what the report reads
+    (R222), as a few numbers a game, not two objects.  :meth:`expand` gives the results back.
+
+    ``kinds`` numbers each game's name in ``names``; ``complete`` and ``turns`` are per game; ``diagnostics``
+    and ``files`` only for the games that have any (or whose report names another file than ``file``);
+    ``whole`` the results that go back as they are (a record kept for a check across games, facts), each
+    holding its place in the others (kind -1).
+    """
+
+    file: str
+    first: int
+    names: tuple[str, ...]
+    kinds: tuple[int, ...]
+    complete: bytes
+    turns: tuple[int, ...]
+    diagnostics: dict[int, list[Diagnostic]]
+    files: dict[int, str | None]
+    whole: dict[int, GameResult]
+
+    @classmethod
+    def of(cls, file: str, results: list[GameResult]) -> "SlimResults":
+        """``results`` (of consecutive games, each of format "grn" with no text) packed."""
+        names: dict[str, int] = {}
+        kinds: list[int] = []
+        turns: list[int] = []
+        diagnostics: dict[int, list[Diagnostic]] = {}
+        files: dict[int, str | None] = {}
+        whole: dict[int, GameResult] = {}
+        for n, result in enumerate(results):
+            report = result.report
+            if result.record is not None or result.facts is not None or result.text or result.fmt != "grn":
+                whole[n] = result  # sent once, as it is: a place held below
+                kinds.append(-1)
+                turns.append(0)
+                continue
+            if report.diagnostics:
+                diagnostics[n] = report.diagnostics
+            if report.file != file:
+                files[n] = report.file
+            kinds.append(names.setdefault(report.game, len(names)))
+            turns.append(report.turns_played)
+        return cls(file, results[0].index if results else 0, tuple(names), tuple(kinds),
+                   bytes(r.report.complete for r in results), tuple(turns), diagnostics, files, whole)
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def expand(self) -> list[GameResult]:
+        """The results, each game's report holding its diagnostics, completeness and turns played."""
+        out: list[GameResult] = []
+        for n, kind in enumerate(self.kinds):
+            kept = self.whole.get(n)
+            if kept is not None:
+                out.append(kept)
+                continue
+            index = self.first + n
+            report = GameReport(index, self.files.get(n, self.file), self.names[kind], (),
+                                self.diagnostics.get(n, []), complete=bool(self.complete[n]),
+                                turns_played=self.turns[n])
+            out.append(GameResult(index, report, None, "", "grn"))
+        return out
 
 
 def sees_file(file: FileRef) -> bool:
@@ -283,24 +348,48 @@ def _file_size(path: str) -> int | None:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Sizes:
+    """How large chunks read from the file are: at most ``games`` games and ``chars`` characters, shrinking
+    towards the end of the file to 1 / (``guide`` * workers) of what is left, never below ``least`` characters."""
+
+    games: int
+    chars: int
+    least: int
+    guide: int
+
+    @classmethod
+    def pool(cls, games: int) -> "Sizes":
+        """The sizes for a process pool (and the text path everywhere), ``games`` at most."""
+        return cls(games, CHUNK_CHARS, MIN_CHUNK_CHARS, GUIDE)
+
+    @classmethod
+    def dask(cls, games: int) -> "Sizes":
+        """The sizes for a Dask cluster, ``games`` at most: fewer, larger tasks (R297)."""
+        return cls(games, DASK_CHUNK_CHARS, DASK_MIN_CHUNK_CHARS, DASK_GUIDE)
+
+
 def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | None = None,
-            file_games: int = CHUNK_GAMES) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
+            sizes: Sizes | None = None) -> Iterator[list[Unit] | FileChunk | Diagnostic]:
     """Group the games of ``path`` into chunks for ``workers`` workers; problems pass through in their place.
 
     With more than one worker and a file of known size the chunks shrink towards the end of the file, so
     that no worker is left with a long last chunk while the others wait (the wall time of a parallel run).
     With ``file`` (the workers can read it) the chunks are spans of the file as far as
-    :class:`~grn.gamespans.SpanReader` reads it (at most ``file_games`` games), then the text of the rest.
+    :class:`~grn.gamespans.SpanReader` reads it (as large as ``sizes`` says), then the text of the rest.
     ``workers`` may be a function, asked at each chunk (a Dask client counts its cluster's threads once connected).
+    ``sizes``: how large the spans' chunks are (without: a pool's, of ``CHUNK_GAMES``).
     """
     total = _file_size(path) if callable(workers) or workers > 1 else None
     sent = 0
+    span_sizes = sizes if sizes is not None else Sizes.pool(CHUNK_GAMES)
+    text_sizes = Sizes.pool(CHUNK_GAMES)
 
-    def target() -> int:
+    def target(of: Sizes) -> int:
         if total is None:
-            return CHUNK_CHARS
+            return of.chars
         count = workers() if callable(workers) else workers
-        return max(MIN_CHUNK_CHARS, min(CHUNK_CHARS, (total - sent) // (GUIDE * count)))
+        return max(of.least, min(of.chars, (total - sent) // (of.guide * count)))
 
     done = 0  # games given as spans
     if file is not None:
@@ -312,15 +401,15 @@ def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | Non
             with fh:
                 reader = SpanReader(fh)
                 spans: list[GameSpan] = []
-                want = target()
+                want = target(span_sizes)
                 for span in reader:
                     spans.append(span)
-                    if len(spans) >= file_games or span.end - spans[0].start >= want:
+                    if len(spans) >= span_sizes.games or span.end - spans[0].start >= want:
                         yield FileChunk.of(file, spans)
                         sent += span.end - spans[0].start
                         done += len(spans)
                         spans = []
-                        want = target()
+                        want = target(span_sizes)
                 if spans:
                     yield FileChunk.of(file, spans)
                     done += len(spans)
@@ -328,7 +417,7 @@ def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | Non
                     return
     batch: list[Unit] = []
     size = 0
-    want = target()
+    want = target(text_sizes)
     for unit in game_units(path):
         if isinstance(unit, Diagnostic):
             if batch:
@@ -345,16 +434,18 @@ def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | Non
             yield batch
             sent += size
             batch, size = [], 0
-            want = target()
+            want = target(text_sizes)
     if batch:
         yield batch
 
 
-#: While a Dask client starts (importing ``distributed``, about half a CPU second, and connecting: the cluster
-#: can be sent nothing before), the first file's first chunks are validated by one local worker process forked
-#: first, one small chunk at a time for as long as the start-up lasts (R241); their results are printed only once
-#: the client is connected.  False: connect first (the bench measures both).
-HEAD_START = True
+#: True: while a Dask client starts (importing ``distributed``, about half a CPU second, and connecting: the
+#: cluster can be sent nothing before), the first file's first chunks are validated by one local worker process
+#: forked first, one small chunk at a time for as long as the start-up lasts (R241); their results are printed only
+#: once the client is connected.  Off (R298): on two cores the helper, its pool's threads and the client's
+#: start-up compete for the cores and the client's interpreter lock, and cost more than the helper wins; the
+#: bench measures both.
+HEAD_START = False
 #: Chunks a head start sends the helper are sized as if for this many workers: small (down to MIN_CHUNK_CHARS),
 #: so that the helper stops soon after the client has connected.
 HEAD_START_WORKERS = 16
@@ -469,8 +560,12 @@ class Validator:
         job = Job(name, self.tileset_path, self.keep_turns, self.keep_records, self.index, self.observe,
                   self.slim)
         # each turn's report makes a game's result large: then chunks of as few games as text chunks
-        file_games = CHUNK_GAMES if self.keep_turns or self.keep_records else FILE_CHUNK_GAMES
-        return _Run(path, job, _chunks(path, 1 if serial else self._workers, file, file_games), deque())
+        large = self.keep_turns or self.keep_records
+        if self.scheduler is not None:
+            sizes = Sizes.dask(CHUNK_GAMES if large else DASK_FILE_CHUNK_GAMES)
+        else:
+            sizes = Sizes.pool(CHUNK_GAMES if large else FILE_CHUNK_GAMES)
+        return _Run(path, job, _chunks(path, 1 if serial else self._workers, file, sizes), deque())
 
     def _connect_with_head_start(self, scheduler: str, path: str) -> DaskClient:
         """Connect to the Dask scheduler in a thread while the local helper validates the first chunks of
@@ -567,7 +662,8 @@ class Validator:
     def _results(self, sent: tuple[Runner, Any, list[Unit] | FileChunk]) -> list[GameResult]:
         """A chunk's results, each GRN game with its text again (kept here, not sent back and forth)."""
         runner, future, chunk = sent
-        results: list[GameResult] = runner.result(future)
+        got: list[GameResult] | SlimResults = runner.result(future)
+        results = got.expand() if isinstance(got, SlimResults) else got
         if not isinstance(chunk, FileChunk):
             for result, unit in zip(results, chunk):
                 if isinstance(unit, tuple):

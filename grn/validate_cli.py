@@ -53,7 +53,7 @@ def validate(
                               tileset_path=None if tileset is None else str(tileset),
                               keep_turns=explain or format == "json", texts=False,
                               slim=format == "text" and not explain,
-                              # the first file's first games are validated here while the Dask client starts (R241)
+                              # the first file's first games may be validated here while the Dask client starts (R241, off: R298)
                               head_start=files[0] if dask_scheduler is not None else None)
     except SchedulerError as exc:
         print(f"grn validate: error: {exc}", file=sys.stderr)

@@ -17,9 +17,12 @@ from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 from grn import batch, gamespans, notation
+from grn.errors import Diagnostic
+from grn.validate import GameReport
 from grn.cli import app
 from grn import workers
 from grn.workers import Inline
@@ -68,6 +71,7 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "CHUNK_GAMES", 2)  # main process only: workers get chunks of 2 games
     monkeypatch.setattr(batch, "FILE_CHUNK_GAMES", 3)  # (3 when they read the games from the file)
+    monkeypatch.setattr(batch, "DASK_FILE_CHUNK_GAMES", 3)  # (and on Dask)
 
 
 def _validate(args: list[str]) -> tuple[int, str, str]:
@@ -98,11 +102,12 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster:
         dask = _validate(["--format", "json", "--dask-scheduler", cluster.scheduler_address, *files])
-        # the console script, in a process of its own (one thread: it forks the helper of R241), with small
-        # chunks, so that the helper and the cluster may share the first file (however the start-up goes)
-        code = ("import sys, grn.batch; grn.batch.MIN_CHUNK_CHARS = 2000; sys.argv = ['grn'] + sys.argv[1:]; "
-                "from grn.launch import main; main()")
-        for first in (files[5], files[0]):
+        # the console script, in a process of its own (one thread: it can fork the helper of R241, on in the
+        # first run, off by default: R298), with small chunks, so that the helper and the cluster may share the
+        # first file (however the start-up goes)
+        for first, head in ((files[5], True), (files[0], False)):
+            code = (f"import sys, grn.batch; grn.batch.DASK_MIN_CHUNK_CHARS = 2000; grn.batch.HEAD_START = {head}; "
+                    "sys.argv = ['grn'] + sys.argv[1:]; from grn.launch import main; main()")
             order = [first] + [f for f in files if f != first]
             done = subprocess.run([sys.executable, "-c", code, "validate", "--format", "json", "--dask-scheduler",
                                    cluster.scheduler_address, *order], capture_output=True, text=True, check=False)
@@ -318,8 +323,10 @@ def _head_start(monkeypatch: pytest.MonkeyPatch, log: list[tuple[str, str]], see
     monkeypatch.setattr(batch, "DaskClient", Cluster)
     monkeypatch.setattr(batch, "ProcessPool", lambda jobs, preload: _Helper(log, "helper"))
     monkeypatch.setattr(batch, "can_fork", lambda: True)
+    monkeypatch.setattr(batch, "HEAD_START", True)  # off by default (R298), still there to be measured
     monkeypatch.setattr(batch, "HEAD_START_WORKERS", 1000)  # chunks of MIN_CHUNK_CHARS
     monkeypatch.setattr(batch, "MIN_CHUNK_CHARS", 2000)  # a game or two: the helper gets a few of many
+    monkeypatch.setattr(batch, "DASK_MIN_CHUNK_CHARS", 2000)
 
 
 def _reports(items: list[batch.Item]) -> list[object]:
@@ -377,3 +384,90 @@ def test_an_unreachable_scheduler_after_a_head_start_prints_nothing_else(
     assert stop.value.code == 1 and out == ""
     assert err.strip() == "grn validate: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: refused"
     assert ("helper", "FileChunk") in log and log[-1] == ("helper", "closed")
+
+
+def test_slim_results_give_back_what_the_text_report_reads(files: list[str]) -> None:
+    """R296 with R222: for validate's text report a chunk's results travel packed, a few numbers a game; expanded
+    they hold each game's diagnostics, completeness and turns (a game kept for a match check goes back whole),
+    and they weigh less than a tenth of the results they stand for."""
+    import pickle
+
+    for path in (files[0], files[2], files[5]):  # invalid games; a Gold match (records kept); comments
+        file = batch.FileRef.of(path)
+        with open(path, "rb") as fh:
+            chunk = batch.FileChunk.of(file, list(batch.SpanReader(fh)))
+        full = batch.work_file(batch.Job(path, None, False, False), chunk, 5)
+        packed = batch.work_file(batch.Job(path, None, False, False, slim=True), chunk, 5)
+        assert isinstance(full, list) and isinstance(packed, batch.SlimResults)
+        back = pickle.loads(pickle.dumps(packed)).expand()
+        assert len(back) == len(full) == len(packed) and [r.index for r in back] == list(range(5, 5 + len(full)))
+        for slim, whole in zip(back, full):
+            assert (slim.report.index, slim.report.file, slim.report.game, slim.report.diagnostics,
+                    slim.report.complete, slim.report.turns_played, slim.report.valid) == (
+                whole.report.index, whole.report.file, whole.report.game, whole.report.diagnostics,
+                whole.report.complete, whole.report.turns_played, whole.report.valid)
+            assert (slim.record is None) == (whole.record is None)
+            if whole.record is not None:  # a record kept for the check across games: its report whole too
+                assert slim.report.to_json() == whole.report.to_json()
+        if path == files[0]:
+            assert any(not r.report.valid for r in back) and any(r.report.valid for r in back)
+            assert len(pickle.dumps(packed)) < len(pickle.dumps(full)) / 10
+        if path == files[2]:
+            assert all(r.record is not None for r in back)
+
+
+def test_dask_gets_fewer_larger_chunks_that_still_shrink_at_the_end(tmp_path: Path) -> None:
+    """R297: on Dask the spans go in chunks of up to 512 games or 1 MiB, shrinking to a 1/(2 * workers) share of
+    what is left and no less than 64 KiB: fewer tasks than a pool's, every game once and in order."""
+    one = _spans_file(tmp_path).read_text(encoding="utf-8")
+    path = tmp_path / "big.grn"
+    path.write_text("\n".join([one] * 400), encoding="utf-8")  # 2,400 games, about 3 MB
+    file = batch.FileRef.of(str(path))
+    with open(path, "rb") as fh:
+        games = [s.start for s in batch.SpanReader(fh)]
+    size = path.stat().st_size
+    counts = {}
+    for name, sizes in (("pool", batch.Sizes.pool(256)), ("dask", batch.Sizes.dask(512))):
+        chunks = list(batch._chunks(str(path), 2, file, sizes))
+        assert all(isinstance(c, batch.FileChunk) for c in chunks)
+        assert [s for c in chunks for s in c.starts] == games  # every game once, in order
+        widths = [c.end - c.starts[0] for c in chunks]
+        assert max(widths) <= sizes.chars + 4096 and max(len(c) for c in chunks) <= sizes.games
+        assert widths[-2] < widths[0] / 2  # guided: the chunks shrink towards the end of the file
+        counts[name] = len(chunks)
+    assert counts["dask"] * 3 < counts["pool"] * 2, counts
+    assert counts["dask"] <= 2 + size // (64 * 1024), counts
+
+
+_games = st.sampled_from(["goldrush", "gold", "carcassonne", "no such game"])
+_diagnostic = st.builds(lambda m, sev: Diagnostic(m, None, "f.grn", severity=sev),
+                        st.text(max_size=8), st.sampled_from(["error", "warning"]))
+
+
+@st.composite
+def _results(draw: st.DrawFn) -> list[batch.GameResult]:
+    first = draw(st.integers(0, 10_000))
+    out = []
+    for n in range(draw(st.integers(0, 12))):
+        report = GameReport(first + n, draw(st.sampled_from(["f.grn", "other.grn", None])), draw(_games), (),
+                            draw(st.lists(_diagnostic, max_size=3)), complete=draw(st.booleans()),
+                            turns_played=draw(st.integers(0, 300)))
+        whole = draw(st.booleans()) and draw(st.booleans())
+        out.append(batch.GameResult(first + n, report, None, "", "grn", facts=("kept",) if whole else None))
+    return out
+
+
+@given(_results())
+@settings(max_examples=100, deadline=None)
+def test_slim_results_round_trip_any_chunk(results: list[batch.GameResult]) -> None:
+    """R296: whatever a chunk's games gave (games of any kind, diagnostics or none, another file, results that go
+    back whole), the packed results expand, after pickling, into results that read the same."""
+    import pickle
+
+    back = pickle.loads(pickle.dumps(batch.SlimResults.of("f.grn", results))).expand()
+    assert len(back) == len(results)
+    for got, want in zip(back, results):
+        assert (got.index, got.report.index, got.report.file, got.report.game, got.report.diagnostics,
+                got.report.complete, got.report.turns_played, got.facts) == (
+            want.index, want.report.index, want.report.file, want.report.game, want.report.diagnostics,
+            want.report.complete, want.report.turns_played, want.facts)
