@@ -471,3 +471,12 @@ def test_slim_results_round_trip_any_chunk(results: list[batch.GameResult]) -> N
                 got.report.complete, got.report.turns_played, got.facts) == (
             want.index, want.report.index, want.report.file, want.report.game, want.report.diagnostics,
             want.report.complete, want.report.turns_played, want.facts)
+
+
+@pytest.mark.parametrize("code, status, err", [(None, 0, ""), (3, 3, ""), ("grn: stopped", 1, "grn: stopped\n")])
+def test_dask_validate_ends_without_teardown_output_flushed(code: object, status: int, err: str) -> None:
+    """R299: ``grn validate --dask-scheduler`` ends with ``os._exit``; what it printed is flushed first,
+    and its exit status is the one ``SystemExit`` would have given."""
+    script = (f"import sys; from grn.launch import _end_now; sys.stdout.write('report' * 5000); _end_now({code!r})")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout, done.stderr) == (status, "report" * 5000, err)
