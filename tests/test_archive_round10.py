@@ -12,11 +12,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn.archive import facts
-from grn.archive.db import add_files, connect
+from grn.archive.db import add_files, connect, insert_rows
 from grn.archive.facts import EventFacts, PointSums, dedup_key, game_facts, game_summary
 from grn.archive.indexer import indexing_validator
 from grn.archive.stats import compute
@@ -133,3 +134,35 @@ def test_a_summary_and_a_full_facts_agree() -> None:
         full = game_facts(record, validate_record(record, keep_turns=True))
         assert (a.dedup, a.points, a.seats, a.first_player) == (full.dedup, full.points, full.seats,
                                                               full.first_player)
+
+
+# R294: many rows a statement
+# ---------------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 300), st.sampled_from([999, 40, 7, 6]))
+def test_rows_written_many_at_a_time_are_the_rows_one_at_a_time(width: int, rows: int, limit: int) -> None:
+    """The same rows with the same rowids, whatever their number and however few parameters SQLite allows
+    a statement (down to a row a statement)."""
+    values = [(r * 31 + c) if c % 2 else f"v{r}.{c}" for r in range(rows) for c in range(width)]
+    cols = ", ".join(f"c{i}" for i in range(width))
+    out = []
+    for many in (False, True):
+        con = sqlite3.connect(":memory:")
+        con.setlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER, max(limit, width))
+        con.execute(f"CREATE TABLE t ({cols})")
+        if many:
+            insert_rows(con, "t", width, values)
+        else:
+            con.executemany(f"INSERT INTO t VALUES ({','.join('?' * width)})",
+                            [values[i:i + width] for i in range(0, len(values), width)])
+        out.append(con.execute("SELECT rowid, * FROM t ORDER BY rowid").fetchall())
+        con.close()
+    assert out[0] == out[1] and len(out[0]) == rows
+
+
+def test_values_that_are_not_whole_rows_are_refused() -> None:
+    con = sqlite3.connect(":memory:")
+    con.execute("CREATE TABLE t (a, b)")
+    with pytest.raises(ValueError, match="3 values are not rows of 2"):
+        insert_rows(con, "t", 2, [1, 2, 3])

@@ -281,6 +281,13 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 FINAL: Final = "(final scoring)"
 
 
+#: Values a row of ``games``, ``tags``, ``seats`` and ``points`` (:meth:`GameFacts.rows`).
+GAME_WIDTH: Final = 22
+TAG_WIDTH: Final = 4
+SEAT_WIDTH: Final = 10
+POINT_WIDTH: Final = 5
+
+
 @dataclass(slots=True)
 class GameFacts:
     """The rows the archive stores for one game (but its text and file)."""
@@ -317,13 +324,18 @@ class GameFacts:
         # compiled, a native class: pickled from its fields (the facts come back from worker processes)
         return reduce_dataclass(self)
 
-    def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_rows: list[tuple[Any, ...]],
-             seat_rows: list[tuple[Any, ...]], point_rows: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points`` (appended to
-        the lists given): built here, compiled, where ``grn.archive.db`` writes them."""
+    def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_values: list[Any],
+             seat_values: list[Any], point_values: list[Any]) -> tuple[Any, ...]:
+        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points``, their values
+        appended one after another to the flat lists given (:data:`TAG_WIDTH`, :data:`SEAT_WIDTH`,
+        :data:`POINT_WIDTH` values a row: ``grn.archive.db`` writes many rows a statement, R294): built here,
+        compiled, where ``grn.archive.db`` writes them."""
         event = site = round_ = None
         for i, (n, v) in enumerate(self.tags):
-            tag_rows.append((game_id, i, n, v))
+            tag_values.append(game_id)
+            tag_values.append(i)
+            tag_values.append(n)
+            tag_values.append(v)
             # the last of each, as the rows always held them
             if n == "Event":
                 event = v
@@ -333,13 +345,18 @@ class GameFacts:
                 round_ = v
         done = int(self.valid and self.complete)
         names: dict[str, str] = {}
+        first = self.first_player
         for seat, key, name, score, won in self.seats:
-            seat_rows.append((game_id, seat, key, name, score, won, int(key == self.first_player), done, self.game,
-                              self.n_players))
+            seat_values.extend((game_id, seat, key, name, score, won, int(key == first), done, self.game,
+                                self.n_players))
             names[key] = name
         if done:  # statistics count finished, valid games only
             for p, feature, n_points in self.points:
-                point_rows.append((game_id, p, names.get(p, p), feature, n_points))
+                point_values.append(game_id)
+                point_values.append(p)
+                point_values.append(names.get(p, p))
+                point_values.append(feature)
+                point_values.append(n_points)
         return (game_id, file_id, index, fmt, self.game, event, site, self.date, round_,
                 _json_strings(self.players, False), self.n_players, self.result, _json_strings(self.winners, True),
                 int(self.valid), int(self.complete), self.turns_played, self.errors,
