@@ -12,6 +12,7 @@ and the next run goes on where it stopped.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import sqlite3
@@ -21,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from grn.archive.facts import GameFacts, unpack
+from grn.archive.facts import GAME_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
 from grn.archive.migrate import rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult, Problem, Validator
@@ -255,24 +256,56 @@ class AddSummary:
 def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult]]) -> None:
     """Write validated games (id, file id, result) and their facts, inside the caller's transaction.
 
-    One ``executemany`` per table for all the games: far fewer calls into SQLite.
+    Many rows a statement (:func:`insert_rows`, R294): far fewer calls into SQLite than a row at a time.
     """
-    game_rows: list[tuple[Any, ...]] = []
-    tag_rows: list[tuple[Any, ...]] = []
-    seat_rows: list[tuple[Any, ...]] = []
+    game_values: list[Any] = []
+    tag_values: list[Any] = []
+    seat_values: list[Any] = []
+    point_values: list[Any] = []
     turn_rows: list[tuple[Any, ...]] = []
-    point_rows: list[tuple[Any, ...]] = []
     for game_id, file_id, res in games:
         f: GameFacts = res.facts
-        game_rows.append(f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_rows, seat_rows, point_rows))
+        game_values += f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_values, seat_values, point_values)
         if f.actions is not None and f.events is not None:  # else built when a reader needs them (R250)
             turn_rows.append((game_id, f.actions, f.events))
-    con.executemany("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", game_rows)
-    con.executemany("INSERT INTO tags VALUES (?,?,?,?)", tag_rows)
-    con.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)", seat_rows)
+    insert_rows(con, "games", GAME_WIDTH, game_values)
+    insert_rows(con, "tags", TAG_WIDTH, tag_values)
+    insert_rows(con, "seats", SEAT_WIDTH, seat_values)
     if turn_rows:
         con.executemany("INSERT INTO game_turns VALUES (?,?,?)", turn_rows)
-    con.executemany("INSERT INTO points VALUES (?,?,?,?,?)", point_rows)
+    insert_rows(con, "points", POINT_WIDTH, point_values)
+
+
+#: The most rows one INSERT writes (a power of two; fewer when SQLite allows fewer parameters a statement).
+ROWS_AT_ONCE = 64
+
+
+@functools.lru_cache(maxsize=256)
+def _values_sql(table: str, width: int, rows: int) -> str:
+    row = "(" + ",".join("?" * width) + ")"
+    return f"INSERT INTO {table} VALUES " + ",".join([row] * rows)
+
+
+def insert_rows(con: sqlite3.Connection, table: str, width: int, values: list[Any]) -> None:
+    """Insert rows of ``width`` columns given as one flat list of values, in their order, many rows a
+    statement (R294): the first in statements of :data:`ROWS_AT_ONCE` rows, the rest in statements of
+    32, 16, ..., 1 rows, so that a table is written by at most seven distinct statements, each prepared
+    once (the connection's statement cache).  The same rows, in the same order (the same rowids), as an
+    ``executemany`` of one row a statement, which pays SQLite's and Python's cost of a statement run per row."""
+    if len(values) % width:
+        raise ValueError(f"{len(values)} values are not rows of {width} for {table}")
+    limit = con.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER)
+    at_once = ROWS_AT_ONCE
+    while at_once > 1 and at_once * width > limit:
+        at_once //= 2
+    start, end = 0, len(values)
+    while start < end:
+        rows = min(at_once, (end - start) // width)
+        if rows < at_once:
+            rows = 1 << (rows.bit_length() - 1)  # the largest power of two not above what is left
+        stop = start + rows * width
+        con.execute(_values_sql(table, width, rows), values[start:stop] if (start, stop) != (0, end) else values)
+        start = stop
 
 
 def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameResult) -> None:

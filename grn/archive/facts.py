@@ -17,7 +17,8 @@ import re
 import threading
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from json.encoder import encode_basestring, encode_basestring_ascii  # the C escapers json.dumps uses
+from typing import Any, Final, Sequence
 
 import zstandard
 
@@ -161,7 +162,7 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
 #: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252, R286): version 2 writes every
 #: value whole (no references to values written before, no marks of interned strings), so equal lines give
 #: equal bytes whatever objects they are made of; its format has not changed since Python 2.5.
-MARSHAL_VERSION = 2
+MARSHAL_VERSION: Final = 2
 
 
 def _dedup_hash(head: dict[str, Any], line: bytes) -> str:
@@ -277,7 +278,14 @@ PACK_LEVEL = 1
 #: cannot start so (a zlib header's first two bytes are a multiple of 31: 0x28B5 is not).
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 #: The ``points.feature`` of final-scoring points (the report keeps final events only as sentences).
-FINAL = "(final scoring)"
+FINAL: Final = "(final scoring)"
+
+
+#: Values a row of ``games``, ``tags``, ``seats`` and ``points`` (:meth:`GameFacts.rows`).
+GAME_WIDTH: Final = 22
+TAG_WIDTH: Final = 4
+SEAT_WIDTH: Final = 10
+POINT_WIDTH: Final = 5
 
 
 @dataclass(slots=True)
@@ -316,13 +324,18 @@ class GameFacts:
         # compiled, a native class: pickled from its fields (the facts come back from worker processes)
         return reduce_dataclass(self)
 
-    def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_rows: list[tuple[Any, ...]],
-             seat_rows: list[tuple[Any, ...]], point_rows: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points`` (appended to
-        the lists given): built here, compiled, where ``grn.archive.db`` writes them."""
+    def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_values: list[Any],
+             seat_values: list[Any], point_values: list[Any]) -> tuple[Any, ...]:
+        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points``, their values
+        appended one after another to the flat lists given (:data:`TAG_WIDTH`, :data:`SEAT_WIDTH`,
+        :data:`POINT_WIDTH` values a row: ``grn.archive.db`` writes many rows a statement, R294): built here,
+        compiled, where ``grn.archive.db`` writes them."""
         event = site = round_ = None
         for i, (n, v) in enumerate(self.tags):
-            tag_rows.append((game_id, i, n, v))
+            tag_values.append(game_id)
+            tag_values.append(i)
+            tag_values.append(n)
+            tag_values.append(v)
             # the last of each, as the rows always held them
             if n == "Event":
                 event = v
@@ -332,23 +345,50 @@ class GameFacts:
                 round_ = v
         done = int(self.valid and self.complete)
         names: dict[str, str] = {}
+        first = self.first_player
         for seat, key, name, score, won in self.seats:
-            seat_rows.append((game_id, seat, key, name, score, won, int(key == self.first_player), done, self.game,
-                              self.n_players))
+            seat_values.extend((game_id, seat, key, name, score, won, int(key == first), done, self.game,
+                                self.n_players))
             names[key] = name
         if done:  # statistics count finished, valid games only
             for p, feature, n_points in self.points:
-                point_rows.append((game_id, p, names.get(p, p), feature, n_points))
+                point_values.append(game_id)
+                point_values.append(p)
+                point_values.append(names.get(p, p))
+                point_values.append(feature)
+                point_values.append(n_points)
         return (game_id, file_id, index, fmt, self.game, event, site, self.date, round_,
-                _UTF8_ROW.encode(self.players), self.n_players, self.result, _ASCII_ROW.encode(self.winners),
+                _json_strings(self.players, False), self.n_players, self.result, _json_strings(self.winners, True),
                 int(self.valid), int(self.complete), self.turns_played, self.errors,
-                None if self.final_scores is None else _ASCII_ROW.encode(self.final_scores), self.first_player,
+                None if self.final_scores is None else _json_scores(self.final_scores), self.first_player,
                 self.dedup, _UTF8_ROW.encode(self.problems) if self.problems else "[]", text)
 
 
 #: The JSON columns of ``games`` as ``json.dumps`` wrote them (its separators; names and problems in UTF-8).
 _ASCII_ROW = json.JSONEncoder()
 _UTF8_ROW = json.JSONEncoder(ensure_ascii=False)
+
+
+def _json_strings(items: list[Any], ascii: bool) -> str:
+    """``json.dumps(items)`` of a list of strings (``ensure_ascii=ascii``), the same text, made here with the
+    encoder's own C escaping of each string: ``JSONEncoder.encode`` runs Python code and makes a C encoder
+    at each call, three times a game (R292)."""
+    parts: list[str] = []
+    for item in items:
+        if type(item) is not str:
+            return (_ASCII_ROW if ascii else _UTF8_ROW).encode(items)
+        parts.append(encode_basestring_ascii(item) if ascii else encode_basestring(item))
+    return "[" + ", ".join(parts) + "]"
+
+
+def _json_scores(scores: dict[Any, Any]) -> str:
+    """``json.dumps(scores)`` of seat keys to scores (str to int), the same text (:func:`_json_strings`)."""
+    parts: list[str] = []
+    for key, value in scores.items():
+        if type(key) is not str or type(value) is not int:
+            return _ASCII_ROW.encode(scores)
+        parts.append(encode_basestring_ascii(key) + ": " + str(value))
+    return "{" + ", ".join(parts) + "}"
 
 
 #: Each thread's compressor and decompressor (zstandard's are not for concurrent use: Dask runs tasks in threads).
@@ -589,9 +629,10 @@ def _event_points(event: Any) -> tuple[str | None, int, str, str]:
 #: :data:`_BY_JSON` from its JSON object (remembered by value: a ``points`` field without ``player``, or a
 #: class without named fields).
 _POINT_PLAN: dict[type, int] = {}
-_DIRECT = 1
-_NONE = 0
-_BY_JSON = 2
+# Final: compiled, constants (not a look-up in the module's dict each event, R292)
+_DIRECT: Final = 1
+_NONE: Final = 0
+_BY_JSON: Final = 2
 
 
 def _point_plan(cls: type, event: Any) -> int:
@@ -614,8 +655,12 @@ def _add_points(sums: dict[tuple[str, str], int], e: Any, final: bool) -> None:
     plan = _POINT_PLAN.get(cls, -1)
     if plan < 0:
         plan = _point_plan(cls, e)
-    if plan == _NONE:
-        return
+    if plan != _NONE:
+        _add_planned(sums, e, cls, plan, final)
+
+
+def _add_planned(sums: dict[tuple[str, str], int], e: Any, cls: type, plan: int, final: bool) -> None:
+    """:func:`_add_points` once the event's class's plan is known (and is not :data:`_NONE`)."""
     if plan == _DIRECT:
         player = getattr(e, "player")
         points = getattr(e, "points")
@@ -652,15 +697,27 @@ class PointSums:
     def turn(self, number: int, events: Sequence[Any]) -> None:
         """One main-line turn's events."""
         sums = self.sums
+        plans = _POINT_PLAN  # once a turn, not once an event (a module global is a dict look-up, R292)
         for e in events:
-            _add_points(sums, e, False)
+            cls = type(e)
+            plan = plans.get(cls, -1)
+            if plan < 0:
+                plan = _point_plan(cls, e)
+            if plan != _NONE:  # most events score nothing: no call for them
+                _add_planned(sums, e, cls, plan, False)
 
     def final(self, events: Sequence[Any]) -> None:
         """The final scoring's events."""
         self.ended = True
         sums = self.sums
+        plans = _POINT_PLAN
         for e in events:
-            _add_points(sums, e, True)
+            cls = type(e)
+            plan = plans.get(cls, -1)
+            if plan < 0:
+                plan = _point_plan(cls, e)
+            if plan != _NONE:
+                _add_planned(sums, e, cls, plan, True)
 
     def __repr__(self) -> str:
         return f"<PointSums {len(self.sums)} sums{', ended' if self.ended else ''}>"
