@@ -79,8 +79,14 @@ ACCOUNTED = [sys.executable, "-c",
              "    print('CPU', s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, time.thread_time(), file=sys.stderr)\n"
              "atexit.register(said)\n"
              "sys.argv = ['grn'] + sys.argv[1:]\n"
-             "from grn.launch import main\n"
-             "main()\n"]
+             "import grn.launch\n"
+             # validate --dask-scheduler ends with os._exit (R299), which runs no atexit handler: say it first
+             "end_now = grn.launch._end_now\n"
+             "def said_then_end(code):\n"
+             "    said()\n"
+             "    end_now(code)\n"
+             "grn.launch._end_now = said_then_end\n"
+             "grn.launch.main()\n"]
 
 
 #: The same with the head start of a Dask client on (R241; off by default since R298): one local worker validates
