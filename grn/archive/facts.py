@@ -696,6 +696,14 @@ class PointSums:
 
     def turn(self, number: int, events: Sequence[Any]) -> None:
         """One main-line turn's events."""
+        self._add(events, False)
+
+    def final(self, events: Sequence[Any]) -> None:
+        """The final scoring's events."""
+        self.ended = True
+        self._add(events, True)
+
+    def _add(self, events: Sequence[Any], final: bool) -> None:
         sums = self.sums
         plans = _POINT_PLAN  # once a turn, not once an event (a module global is a dict look-up, R292)
         for e in events:
@@ -704,20 +712,7 @@ class PointSums:
             if plan < 0:
                 plan = _point_plan(cls, e)
             if plan != _NONE:  # most events score nothing: no call for them
-                _add_planned(sums, e, cls, plan, False)
-
-    def final(self, events: Sequence[Any]) -> None:
-        """The final scoring's events."""
-        self.ended = True
-        sums = self.sums
-        plans = _POINT_PLAN
-        for e in events:
-            cls = type(e)
-            plan = plans.get(cls, -1)
-            if plan < 0:
-                plan = _point_plan(cls, e)
-            if plan != _NONE:
-                _add_planned(sums, e, cls, plan, True)
+                _add_planned(sums, e, cls, plan, final)
 
     def __repr__(self) -> str:
         return f"<PointSums {len(self.sums)} sums{', ended' if self.ended else ''}>"
