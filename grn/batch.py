@@ -430,7 +430,7 @@ def _chunks(path: str, workers: int | Callable[[], int] = 1, file: FileRef | Non
             continue
         batch.append(unit)
         size += len(unit[0].text) if isinstance(unit, tuple) else 2000
-        if len(batch) >= CHUNK_GAMES or size >= want:
+        if len(batch) >= text_sizes.games or size >= want:
             yield batch
             sent += size
             batch, size = [], 0

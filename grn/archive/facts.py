@@ -648,19 +648,10 @@ def _point_plan(cls: type, event: Any) -> int:
     return plan
 
 
-def _add_points(sums: dict[tuple[str, str], int], e: Any, final: bool) -> None:
-    """Count one event's points into ``sums``: from its fields when its class has ``player`` and ``points``
-    (as its JSON holds them), else from its JSON object, remembered by value (R251)."""
-    cls = type(e)
-    plan = _POINT_PLAN.get(cls, -1)
-    if plan < 0:
-        plan = _point_plan(cls, e)
-    if plan != _NONE:
-        _add_planned(sums, e, cls, plan, final)
-
-
 def _add_planned(sums: dict[tuple[str, str], int], e: Any, cls: type, plan: int, final: bool) -> None:
-    """:func:`_add_points` once the event's class's plan is known (and is not :data:`_NONE`)."""
+    """Count one event's points into ``sums``, its class's plan known (and not :data:`_NONE`): from its fields
+    when its class has ``player`` and ``points`` (as its JSON holds them), else from its JSON object,
+    remembered by value (R251)."""
     if plan == _DIRECT:
         player = getattr(e, "player")
         points = getattr(e, "points")
