@@ -98,8 +98,9 @@ def drive(side: str, path: str, sizes_out: str, address: str = "") -> None:
     print(f"{side}: {len(chunks)} chunks, {games} games", file=sys.stderr)
 
 
-def counts(prefix: Path) -> dict[tuple[int, int, int], int]:
-    """Instructions by (process id, dump number, thread number) in callgrind's files ``prefix.*``."""
+def counts(prefix: Path, event: int = 0) -> dict[tuple[int, int, int], int]:
+    """Instructions (or the ``event``-th event of callgrind's summary: with --cache-sim, 7 and 8 are the last-level
+    cache's data read and write misses) by (process id, dump number, thread number) in the files ``prefix.*``."""
     out: dict[tuple[int, int, int], int] = {}
     for f in prefix.parent.glob(prefix.name + ".*"):
         m = re.fullmatch(re.escape(prefix.name) + r"\.(\d+)(?:\.(\d+))?(?:-(\d+))?", f.name)
@@ -107,14 +108,16 @@ def counts(prefix: Path) -> dict[tuple[int, int, int], int]:
             continue
         pid, part, thread = int(m.group(1)), int(m.group(2) or 0), int(m.group(3) or 1)
         text = f.read_text(errors="replace")
-        total = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
+        total = re.search(r"^(?:summary|totals): ([\d ]+)", text, re.M)
         if total:
-            out[(pid, part, thread)] = int(total.group(1))
+            out[(pid, part, thread)] = int(total.group(1).split()[event])
     return out
 
 
-def callgrind(prefix: Path, argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+def callgrind(prefix: Path, argv: list[str], env: dict[str, str] | None = None, cache: bool = False
+              ) -> subprocess.Popen[bytes]:
     return subprocess.Popen(["nice", "valgrind", "--tool=callgrind", "--separate-threads=yes",
+                             *(["--cache-sim=yes"] if cache else []),
                              "--dump-before=os_getppid", f"--callgrind-out-file={prefix}.%p", *argv],
                             env=env or ENV, stdout=subprocess.DEVNULL, stderr=open(f"{prefix}.log", "wb"))
 
@@ -129,6 +132,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=300)
     ap.add_argument("--copies", type=int, default=7)
+    ap.add_argument("--cache-sim", action="store_true", help="also simulate the caches (callgrind's --cache-sim): "
+                    "the last level's data misses a game, both sides")
+    ap.add_argument("--report", type=Path, metavar="DIR", help="only the table of the probe's files in DIR "
+                    "(a run still going gives the chunks so far)")
+    ap.add_argument("--port", type=int, default=PORT, help="the probe's scheduler's port")
     ap.add_argument("--out", type=Path, help="keep callgrind's files here (default: a temporary folder)")
     ap.add_argument("--side", choices=["pool", "dask"], help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
@@ -137,6 +145,9 @@ def main() -> None:
     opts = ap.parse_args()
     if opts.side:  # a driver, run by main() below
         drive(opts.side, opts.file, opts.sizes, opts.address)
+        return
+    if opts.report:
+        report(opts.report, opts.cache_sim)
         return
     from bench_archive import make_games
 
@@ -148,19 +159,21 @@ def main() -> None:
     load = os.getloadavg()[0]
     t = time.time()
     # the pool side: the driver and its forked worker under callgrind (valgrind follows a fork)
-    pool = callgrind(out / "pool", [*me, "--side", "pool", "--file", str(games_file), "--sizes", str(out / "pool.json")])
+    pool = callgrind(out / "pool", [*me, "--side", "pool", "--file", str(games_file), "--sizes", str(out / "pool.json")],
+                     cache=opts.cache_sim)
     # the Dask side: a scheduler here, one worker under callgrind, the driver as a plain client
-    address = f"tcp://127.0.0.1:{PORT}"
+    address = f"tcp://127.0.0.1:{opts.port}"
     # (the scheduler unpickles the tasks: it imports this module too)
     bench_path = dict(ENV, PYTHONPATH=str(ROOT / "bench"))
     scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", str(PORT), "--no-dashboard"], env=bench_path,
+                                  "--port", str(opts.port), "--no-dashboard"], env=bench_path,
                                  stdout=subprocess.DEVNULL, stderr=open(out / "scheduler.log", "wb"))
     # the nanny's environment for its worker (distributed.nanny.pre-spawn-environ), and the probe importable
     worker_env = dict(ENV, MALLOC_TRIM_THRESHOLD_="65536", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1",
                       OPENBLAS_NUM_THREADS="1", PYTHONPATH=str(ROOT / "bench"))
     worker = callgrind(out / "dask", [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
-                                      "--no-nanny", "--no-dashboard", "--death-timeout", "900"], worker_env)
+                                      "--no-nanny", "--no-dashboard", "--death-timeout", "900"], worker_env,
+                      cache=opts.cache_sim)
     try:
         subprocess.run([*me, "--side", "dask", "--file", str(games_file), "--sizes", str(out / "dask.json"),
                         "--address", address], env=bench_path, check=True)
@@ -170,6 +183,12 @@ def main() -> None:
             proc.terminate()
             proc.wait()
     print(f"# {n} games, {time.time() - t:.0f} s under callgrind, load average at the start {load:.1f}; files in {out}")
+    report(out, opts.cache_sim)
+
+
+def report(out: Path, cache_sim: bool = False) -> None:
+    """The table of a probe's files in ``out``: every chunk both sides have finished (a run still going, or
+    stopped, gives the chunks so far)."""
     sizes = json.loads((out / "pool.json").read_text())
     assert sizes == json.loads((out / "dask.json").read_text()), "the two sides were sent different chunks"
     found_pool, found_dask = counts(out / "pool"), counts(out / "dask")
@@ -182,6 +201,11 @@ def main() -> None:
     dask_threads = sorted({th for p, _, th in found_dask if p == dask_pid})
     by_thread = {th: per_chunk(found_dask, dask_pid, th, len(sizes)) for th in dask_threads}
     task_thread = max(by_thread, key=lambda th: sum(by_thread[th]))  # the only one with marks
+    done = next((k for k in range(len(sizes)) if not (pool_rows[k] and by_thread[task_thread][k])), len(sizes))
+    if done < len(sizes):
+        print(f"# the chunks both sides have finished: {done} of {len(sizes)}")
+        sizes, pool_rows = sizes[:done], pool_rows[:done]
+        by_thread = {th: v[:done] for th, v in by_thread.items()}
     print(f"# pool worker {worker_pid}: threads {pool_threads}; dask worker {dask_pid}: threads {dask_threads}, "
           f"the task thread {task_thread}")
     print("| chunk | games | pool worker, a game | Dask task thread, a game | Dask over pool |")
@@ -193,6 +217,26 @@ def main() -> None:
     total_pool, total_task = sum(pool_rows), sum(by_thread[task_thread])
     print(f"| all | {sum(sizes)} | {total_pool / sum(sizes):,.0f} | {total_task / sum(sizes):,.0f} | "
           f"{total_task / total_pool - 1:+.1%} |")
+    if len(sizes) > 1:  # the first chunk warms up the pool's worker (a Dask worker is warmed up before its first)
+        rest_pool, rest_task, rest_games = total_pool - pool_rows[0], total_task - by_thread[task_thread][0], \
+            sum(sizes) - sizes[0]
+        print(f"| from chunk 2 | {rest_games} | {rest_pool / rest_games:,.0f} | {rest_task / rest_games:,.0f} | "
+              f"{rest_task / rest_pool - 1:+.1%} |")
+    if cache_sim:  # the last level's data misses (read + write), chunk by chunk
+        for label, found_at, pid, threads in (("pool worker", out / "pool", worker_pid, pool_threads),
+                                              ("Dask task thread", out / "dask", dask_pid, [task_thread])):
+            misses = [sum(col) for col in zip(*(
+                [a + b for a, b in zip(per_chunk(counts(found_at, 7), pid, th, len(sizes)),
+                                       per_chunk(counts(found_at, 8), pid, th, len(sizes)))] for th in threads))]
+            d1 = [sum(col) for col in zip(*(
+                [a + b + c for a, b, c in zip(per_chunk(counts(found_at, 4), pid, th, len(sizes)),
+                                              per_chunk(counts(found_at, 5), pid, th, len(sizes)),
+                                              per_chunk(counts(found_at, 3), pid, th, len(sizes)))]
+                for th in threads))]
+            print(f"# {label}: last-level data misses a game, chunk by chunk: "
+                  + ", ".join(f"{m / g:,.0f}" for m, g in zip(misses, sizes))
+                  + f"; in all {sum(misses) / sum(sizes):,.0f}; first-level misses (I1 + D1) a game in all "
+                  f"{sum(d1) / sum(sizes):,.0f}")
     # callgrind dumps only the thread that called the mark: the others' counts are whole-run, start-up included
     for th in dask_threads:
         if th != task_thread:
