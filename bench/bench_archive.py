@@ -25,6 +25,10 @@ Measured, with the targets:
    for 2. and 3. the CPU seconds of the main process and of its workers (or the cluster's processes) are
    given apart, and the wall time on 2 idle cores is projected from them (a loaded machine's wall time
    says how much of the cores grn got, not how it scales);
+   with ``--pairs`` (R305) --jobs 1 and the head start run in the first round only and every round's
+   --jobs 2 / Dask pair is given with the pool's workers' and the task threads' user and system CPU,
+   minor faults, waits and preemptions, and the medians; ``--variant quiet`` (or ``freeze``) adds a third
+   run in each round on the cluster's workers with their periodic callbacks stopped (or ``gc.freeze``d, R307);
 4. a tag query and a player query over an archive of ``--archive`` games: under 1 ms
    (issue 26); ``grn archive stats`` over it: under 2 s; and the searches that
    unpack per-turn facts (``--event``, ``--action``, ``--beside``), which read
