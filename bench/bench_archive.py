@@ -25,6 +25,10 @@ Measured, with the targets:
    for 2. and 3. the CPU seconds of the main process and of its workers (or the cluster's processes) are
    given apart, and the wall time on 2 idle cores is projected from them (a loaded machine's wall time
    says how much of the cores grn got, not how it scales);
+   with ``--pairs`` (R305) --jobs 1 and the head start run in the first round only and every round's
+   --jobs 2 / Dask pair is given with the pool's workers' and the task threads' user and system CPU,
+   minor faults, waits and preemptions, and the medians; ``--variant quiet`` (or ``freeze``) adds a third
+   run in each round on the cluster's workers with their periodic callbacks stopped (or ``gc.freeze``d, R307);
 4. a tag query and a player query over an archive of ``--archive`` games: under 1 ms
    (issue 26); ``grn archive stats`` over it: under 2 s; and the searches that
    unpack per-turn facts (``--event``, ``--action``, ``--beside``), which read
@@ -77,6 +81,7 @@ ACCOUNTED = [sys.executable, "-c",
              "    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)\n"
              "    import time\n"
              "    print('CPU', s.ru_utime + s.ru_stime, c.ru_utime + c.ru_stime, time.thread_time(), file=sys.stderr)\n"
+             "    print('CHILDREN', c.ru_utime, c.ru_stime, c.ru_minflt, c.ru_nvcsw, c.ru_nivcsw, file=sys.stderr)\n"
              "atexit.register(said)\n"
              "sys.argv = ['grn'] + sys.argv[1:]\n"
              "import grn.launch\n"
@@ -103,12 +108,58 @@ def run_accounted(args: list[str], command: list[str] = ACCOUNTED) -> tuple[floa
 def run_threads(args: list[str], command: list[str] = ACCOUNTED) -> tuple[float, float, float, float]:
     """:func:`run_accounted`, and the CPU seconds of the main process's main thread (for a Dask client, the rest
     of its process is the thread that imports distributed and connects, and the client's event loop)."""
+    return run_counted(args, command)[:4]
+
+
+#: What a process or thread did besides its CPU seconds: user and system seconds, minor page faults, voluntary
+#: and involuntary context switches (the first are waits: for the interpreter lock, for work; the second
+#: preemptions)
+COUNTERS = ("user", "system", "faults", "waits", "preempted")
+
+
+def run_counted(args: list[str], command: list[str] = ACCOUNTED
+                ) -> tuple[float, float, float, float, dict[str, float]]:
+    """:func:`run_threads`, and the :data:`COUNTERS` of its worker processes (a pool's) together."""
     t = time.perf_counter()
     done = subprocess.run(command + args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
                           env=ENV)
     wall = time.perf_counter() - t
     line = [x for x in done.stderr.splitlines() if x.startswith("CPU ")][-1].split()
-    return wall, float(line[1]), float(line[2]), float(line[3])
+    kids = [x for x in done.stderr.splitlines() if x.startswith("CHILDREN ")][-1].split()
+    return (wall, float(line[1]), float(line[2]), float(line[3]),
+            dict(zip(COUNTERS, (float(x) for x in kids[1:]))))
+
+
+def cluster_counters() -> dict[str, dict[str, float]]:
+    """The :data:`COUNTERS` so far of the local cluster's workers' threads, by kind: ``work`` (the threads
+    that run tasks) and ``loop`` (each worker's event loop), read from /proc per thread."""
+    import psutil  # comes with distributed
+
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {kind: dict.fromkeys(COUNTERS, 0.0) for kind in ("work", "loop")}
+    for child in psutil.Process().children(recursive=True):
+        try:
+            tids = [t.id for t in child.threads()]
+        except psutil.NoSuchProcess:
+            continue
+        if len(tids) < 2:  # a nanny
+            continue
+        for tid in tids:
+            base = f"/proc/{child.pid}/task/{tid}"
+            try:
+                stat = Path(base, "stat").read_text().rsplit(")", 1)[1].split()
+                status = dict(line.split(":", 1) for line in Path(base, "status").read_text().splitlines()
+                              if ":" in line)
+            except OSError:  # the thread ended
+                continue
+            got = out["loop" if tid == child.pid else "work"]
+            # stat's fields from the third: minflt is the tenth, utime and stime the 14th and 15th
+            got["user"] += int(stat[11]) / tick
+            got["system"] += int(stat[12]) / tick
+            got["faults"] += int(stat[7])
+            got["waits"] += int(status["voluntary_ctxt_switches"])
+            got["preempted"] += int(status["nonvoluntary_ctxt_switches"])
+    return out
 
 
 def cluster_cpu(cluster: object) -> float:
@@ -271,6 +322,12 @@ def main() -> None:
     ap.add_argument("--skip-dask", action="store_true")
     ap.add_argument("--no-worker-profile", action="store_true",
                     help="the local cluster's workers without Dask's statistical profiler (is it Dask's overhead?)")
+    ap.add_argument("--pairs", action="store_true",
+                    help="sections 2-3: --jobs 1 and the head start in the first round only, then --jobs 2 and Dask "
+                    "(interleaved pairs, R305) in every round")
+    ap.add_argument("--variant", choices=sorted(VARIANTS),
+                    help="section 3: in every round a third run, on the cluster's workers changed by VARIANT for "
+                    "that run only (R305-R307)")
     ap.add_argument("--game-level-only", action="store_true",
                     help="section 4 without the per-turn searches (the first builds every game's per-turn rows: "
                     "minutes over 100,000 games): the tag and player queries and stats")
@@ -324,6 +381,9 @@ def main() -> None:
             split: dict[str, tuple[float, float]] = {}  # (main process, workers) CPU s of the best run
             helper: dict[str, float] = {}  # CPU s of a Dask client's local helper in the best run (R241)
             main_thread: dict[str, float] = {}  # CPU s of the main process's main thread in the best run
+            # each round's --jobs 2 and Dask runs, side by side: walls, and the pool's workers' and the cluster's
+            # task threads' counters (R305: every pair and their median, not the best of each)
+            rounds: list[dict[str, Any]] = []
             cluster = None
             idle_rate = 0.0
             if not opts.skip_dask:
@@ -344,17 +404,23 @@ def main() -> None:
                 watcher = Client(cluster.scheduler_address, set_as_default=False)
                 watcher.get_task_stream(start=time.time())  # installs the scheduler's task-stream plugin
             try:
-                for _ in range(opts.repeat):
+                for round_no in range(opts.repeat):
                     for name, args in (("v1", ["validate", str(games_file)]),
                                        ("v2", ["validate", "--jobs", "2", str(games_file)]),
                                        ("d", ["validate", "--dask-scheduler",
                                               cluster.scheduler_address if cluster else "", str(games_file)]),
+                                       ("dv", ["validate", "--dask-scheduler",
+                                               cluster.scheduler_address if cluster else "", str(games_file)]),
                                        ("dh", ["validate", "--dask-scheduler",
                                                cluster.scheduler_address if cluster else "", str(games_file)]),
                                        ("a1", None), ("a2", None), ("p1", None), ("i1", None)):
                         dask = name.startswith("d")
                         if (dask and cluster is None) or (args is None and not with_add):
                             continue
+                        if (opts.pairs and round_no and name in ("v1", "dh")) or (name == "dv" and not opts.variant):
+                            continue
+                        if name == "dv":  # the same cluster, its workers changed for this run only
+                            run_variant(watcher, opts.variant, True)
                         before = resource.getrusage(resource.RUSAGE_CHILDREN)
                         in_cluster = cluster_cpu(cluster) if dask else 0.0
                         threads_before = cluster_threads() if dask else {}
@@ -366,8 +432,15 @@ def main() -> None:
                             wall = add(int(name[1]), per_turn=name == "p1")
                         else:  # 2. and 3.: the main process's CPU apart from its workers' (and the cluster's)
                             started = time.time()
-                            wall, main_cpu, workers_cpu, thread_cpu = run_threads(args, HEAD_START if name == "dh"
-                                                                                  else ACCOUNTED)
+                            counted_before = cluster_counters()["work"] if name in ("d", "dv") else {}
+                            wall, main_cpu, workers_cpu, thread_cpu, kids = run_counted(
+                                args, HEAD_START if name == "dh" else ACCOUNTED)
+                            if name == "v2":
+                                rounds.append({"v2": wall, "pool": kids})
+                            elif name in ("d", "dv") and rounds:
+                                after_counted = cluster_counters()["work"]
+                                rounds[-1].update({name: wall, "tasks" if name == "d" else "variant": {
+                                    k: after_counted[k] - counted_before[k] for k in COUNTERS}})
                             if dask:
                                 # the cluster's CPU beyond its idle cost, and the client's local helper (R241)
                                 helper[name] = workers_cpu if wall <= best.get(name, wall) else helper.get(name, 0.0)
@@ -380,6 +453,8 @@ def main() -> None:
                                 if name == "d":
                                     best_threads, best_d_wall = by_thread, wall
                                     best_stream = task_stream(watcher, started, started + wall)
+                        if name == "dv":
+                            run_variant(watcher, opts.variant, False)
                         after = resource.getrusage(resource.RUSAGE_CHILDREN)
                         best[name] = min(best.get(name, wall), wall)
                         used = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
@@ -451,6 +526,9 @@ def main() -> None:
                       f"over --jobs 2 (the start-up alone, then all shared); with the head start (the start-up beside "
                       f"the helper) {on_idle_h:.2f} s, {100 * (on_idle_h / project(split['v2'], start) - 1):+.0f}%")
 
+            if any("d" in r for r in rounds):
+                pairs_part(rounds, n)
+
         if "archive" in parts:
             archive_part(tmp, opts.archive, opts.repeat, per_turn=not opts.game_level_only)
         if "memory" in parts and opts.memory_mb:
@@ -459,6 +537,75 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"(bench process peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB; "
           f"load average {open('/proc/loadavg').read().split()[0] if os.path.exists('/proc/loadavg') else '?'})")
+
+
+def _freeze(on: bool) -> None:
+    """On a worker: its objects so far out of the garbage collector's generations (gc.freeze), or back."""
+    import gc
+
+    if on:
+        gc.freeze()
+    else:
+        gc.unfreeze()
+
+
+#: The worker's periodic callbacks that wake its event loop while a task runs, besides the comms: the statistical
+#: profiler (every 10 ms, and its cycle), the event loop's health check (20 ms) and the memory monitor (100 ms)
+QUIET = ("profile", "profile-cycle", "tick", "memory_monitor")
+
+
+def _quiet(on: bool, dask_worker: Any = None) -> list[str]:
+    """On a worker: its periodic callbacks of :data:`QUIET` stopped (or started again); the ones it has."""
+    found = [name for name in QUIET if name in dask_worker.periodic_callbacks]
+    for name in found:
+        callback = dask_worker.periodic_callbacks[name]
+        callback.stop() if on else callback.start()
+    return found
+
+
+#: ``--variant``: what is done on each worker of the cluster before a run (and undone after it)
+VARIANTS: dict[str, Any] = {"freeze": _freeze, "quiet": _quiet}
+
+
+def run_variant(client: Any, variant: str, on: bool) -> None:
+    """Change (``on``) or restore the local cluster's workers as ``--variant`` says."""
+    client.run(VARIANTS[variant], on)
+
+
+def pairs_part(rounds: list[dict[str, Any]], n: int) -> None:
+    """Section 3, round by round: Dask against the --jobs 2 run just before it (interleaved pairs), by wall, and
+    the cluster's task threads against the pool's workers: CPU (user, system), minor faults and context switches
+    a game; then the medians (R305)."""
+    import statistics
+
+    pairs = [r for r in rounds if "d" in r]
+    print("   interleaved pairs, --jobs 2 then Dask: wall s; the pool's workers -> the cluster's task threads: "
+          "user + system CPU s, minor faults, waits (voluntary switches), preemptions a 1,000 games")
+    for k, r in enumerate(pairs, start=1):
+        pool, tasks = r["pool"], r["tasks"]
+        print(f"   pair {k}: {r['v2']:.2f} -> {r['d']:.2f} s ({100 * (r['d'] / r['v2'] - 1):+.0f}%); "
+              f"{pool['user']:.2f} + {pool['system']:.2f} -> {tasks['user']:.2f} + {tasks['system']:.2f} s "
+              f"({100 * ((tasks['user'] + tasks['system']) / (pool['user'] + pool['system']) - 1):+.0f}%); "
+              + "; ".join(f"{1000 * pool[c] / n:.0f} -> {1000 * tasks[c] / n:.0f} {c}"
+                          for c in ("faults", "waits", "preempted")))
+    wall = statistics.median(r["d"] / r["v2"] for r in pairs)
+    work = statistics.median((r["tasks"]["user"] + r["tasks"]["system"]) / (r["pool"]["user"] + r["pool"]["system"])
+                             for r in pairs)
+    print(f"   median of {len(pairs)} pairs: Dask {100 * (wall - 1):+.0f}% by wall over --jobs 2; the task threads "
+          f"{100 * (work - 1):+.0f}% CPU over the pool's workers")
+    variants = [r for r in pairs if "variant" in r]
+    if variants:
+        for k, r in enumerate(variants, start=1):
+            tasks, var = r["tasks"], r["variant"]
+            print(f"   the variant, round {k}: {r['dv']:.2f} s against Dask {r['d']:.2f} s "
+                  f"({100 * (r['dv'] / r['d'] - 1):+.0f}%), {100 * (r['dv'] / r['v2'] - 1):+.0f}% over --jobs 2; "
+                  f"task threads {var['user']:.2f} + {var['system']:.2f} s "
+                  f"({100 * ((var['user'] + var['system']) / (tasks['user'] + tasks['system']) - 1):+.0f}% against "
+                  f"Dask's); " + "; ".join(f"{1000 * var[c] / n:.0f} {c}" for c in ("faults", "waits", "preempted")))
+        print(f"   median of {len(variants)}: the variant "
+              f"{100 * (statistics.median(r['dv'] / r['d'] for r in variants) - 1):+.0f}% by wall against Dask, "
+              f"{100 * (statistics.median(r['dv'] / r['v2'] for r in variants) - 1):+.0f}% over --jobs 2; its task "
+              f"threads {100 * (statistics.median(sum(r['variant'][c] for c in ('user', 'system')) / sum(r['tasks'][c] for c in ('user', 'system')) for r in variants) - 1):+.0f}% CPU against Dask's")
 
 
 def startup_cpu(tmp: Path, scheduler: str | None = None) -> float:
