@@ -414,16 +414,16 @@ def main() -> None:
                                        ("dh", ["validate", "--dask-scheduler",
                                                cluster.scheduler_address if cluster else "", str(games_file)]),
                                        ("a1", None), ("a2", None), ("p1", None), ("i1", None)):
-                        dask = name.startswith("d")
-                        if (dask and cluster is None) or (args is None and not with_add):
+                        on_dask = name.startswith("d")
+                        if (on_dask and cluster is None) or (args is None and not with_add):
                             continue
                         if (opts.pairs and round_no and name in ("v1", "dh")) or (name == "dv" and not opts.variant):
                             continue
                         if name == "dv":  # the same cluster, its workers changed for this run only
                             run_variant(watcher, opts.variant, True)
                         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-                        in_cluster = cluster_cpu(cluster) if dask else 0.0
-                        threads_before = cluster_threads() if dask else {}
+                        in_cluster = cluster_cpu(cluster) if on_dask else 0.0
+                        threads_before = cluster_threads() if on_dask else {}
                         if name == "i1":
                             wall = float("nan")
                             cpu["i1"] = min(cpu.get("i1", float("inf")), index_cpu())
@@ -441,7 +441,7 @@ def main() -> None:
                                 after_counted = cluster_counters()["work"]
                                 rounds[-1].update({name: wall, "tasks" if name == "d" else "variant": {
                                     k: after_counted[k] - counted_before[k] for k in COUNTERS}})
-                            if dask:
+                            if on_dask:
                                 # the cluster's CPU beyond its idle cost, and the client's local helper (R241)
                                 helper[name] = workers_cpu if wall <= best.get(name, wall) else helper.get(name, 0.0)
                                 workers_cpu += cluster_cpu(cluster) - in_cluster - idle_rate * wall
