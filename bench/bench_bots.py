@@ -117,12 +117,12 @@ def gold_records(args: argparse.Namespace) -> None:
                     print(f"gold: {path.name} ({turns} turns), {python}: {count / 1e9:.2f} billion instructions "
                           f"at {args.instructions} playouts a move; JSON sha256 {digest}", flush=True)
                     continue
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                usage = resource.getrusage(resource.RUSAGE_CHILDREN)
                 start = time.perf_counter()
                 subprocess.run(argv, check=True, cwd=tmp)
                 wall = time.perf_counter() - start
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+                cpu = (after.ru_utime + after.ru_stime) - (usage.ru_utime + usage.ru_stime)
                 digest = hashlib.sha256(out.read_bytes()).hexdigest()[:16]
                 print(f"gold: {path.name} ({turns} turns), {python}: {cpu:.1f} s of CPU, {wall:.1f} s wall; "
                       f"JSON sha256 {digest} ({load()})", flush=True)
@@ -152,7 +152,9 @@ def speed(args: argparse.Namespace) -> None:
         start = time.process_time()
         n = 0
         for s in range(args.repeat):
-            world = ruleset.determinise(line[0][1], random.Random(s))
+            first = line[0][1]
+            assert first is not None  # the game's opening position
+            world = ruleset.determinise(first, random.Random(s))
             rollout(world, random.Random(s), 10_000)
             world.value()
             n += 1
@@ -171,11 +173,11 @@ def speed(args: argparse.Namespace) -> None:
             turns = len(grn.parse(path.read_text())[0].turns)
             for jobs in (1, 2):
                 start = time.perf_counter()
-                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                usage = resource.getrusage(resource.RUSAGE_CHILDREN)
                 subprocess.run([sys.executable, "-m", "grn", "analyse", str(path), "--jobs", str(jobs),
                                 "--format", "json", "-o", os.devnull], check=True)
                 after = resource.getrusage(resource.RUSAGE_CHILDREN)
-                cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+                cpu = (after.ru_utime + after.ru_stime) - (usage.ru_utime + usage.ru_stime)
                 print(f"{game}: grn analyse of a {turns}-turn 2-player game at the default level, --jobs {jobs}: "
                       f"{time.perf_counter() - start:.1f} s wall, {cpu:.1f} s of CPU in all ({load()})", flush=True)
 
@@ -394,7 +396,7 @@ def validity_paired(args: argparse.Namespace) -> None:
     --out``) on either side, judged by the same variant (``validity-paired MCTS.jsonl GREEDY.jsonl``: the mcts
     bot against the greedy bot on the players' positions)."""
     def real(path: str) -> dict[str, dict]:
-        out = {}
+        out: dict[str, dict] = {}
         for line in Path(path).read_text().splitlines():
             r = json.loads(line) if line.strip() else None
             # a real game's record or a stand-in's on it (a self-play line names its seed: no position in common)

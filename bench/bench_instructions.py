@@ -118,7 +118,7 @@ def make_pgn(path: str, games: int, plies: int = 80, seed: int = 1) -> None:
             board = chess.Board()
             game = chess.pgn.Game()
             game.headers["Event"] = f"random {i}"
-            node = game
+            node: chess.pgn.GameNode = game
             while board.ply() < plies and not board.is_game_over():
                 move = rng.choice(list(board.legal_moves))
                 node = node.add_variation(move)

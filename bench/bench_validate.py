@@ -59,7 +59,7 @@ def make_pgn(games: int, plies: int, seed: int) -> str:
         board = chess.Board()
         game = chess.pgn.Game()
         game.headers["Event"] = f"random {i}"
-        node = game
+        node: chess.pgn.GameNode = game
         while board.ply() < plies and not board.is_game_over():
             move = rng.choice(list(board.legal_moves))
             node = node.add_variation(move)

@@ -39,7 +39,7 @@ _GREEDY_BOT = make_bot("greedy", games.find_ruleset("gold"))
 
 def _greedy_bot(state: GoldState, truth: dict, rng: random.Random) -> list[str]:
     """The ladder's greedy bot itself (8 sampled deals a turn); it reads no face it has not seen."""
-    return list(_GREEDY_BOT.choose(state.copy(), rng))  # type: ignore[arg-type]
+    return list(_GREEDY_BOT.choose(state.copy(), rng))  # type: ignore[arg-type, call-overload]
 
 
 PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose,
@@ -53,6 +53,7 @@ def margin(first: Player, second: Player, deal: int, swap: bool) -> int:
     _, engine = new_game(ruleset, 2, deal)
     table = ruleset.determinise(engine, random.Random(deal))
     assert isinstance(table, bot.GoldWorld)
+    assert isinstance(engine, GoldState)
     keys = list(engine.players)
     seats = [second, first] if swap else [first, second]
     rng = random.Random(deal * 2 + swap)
