@@ -66,12 +66,14 @@ def child(mode: str, games: str, db: str) -> None:
 
 
 def sha_instructions(out: Path) -> int:
-    """The instructions of a callgrind output spent in OpenSSL's SHA-256 block function (software: self cost)."""
+    """The instructions of a callgrind output spent in OpenSSL's libcrypto (self cost): its SHA-256 block
+    function, which Debian's stripped library leaves unnamed, and the little around it; grn calls nothing
+    else of libcrypto while it adds."""
     text = subprocess.run(["callgrind_annotate", "--threshold=100", str(out)], capture_output=True, text=True,
                           check=True).stdout
     total = 0
     for line in text.splitlines():
-        m = re.match(r"\s*([\d,]+)\s.*sha256_block", line)
+        m = re.match(r"\s*([\d,]+)\s.*libcrypto", line)
         if m:
             total += int(m.group(1).replace(",", ""))
     return total
@@ -152,6 +154,9 @@ def main() -> None:
         sys.exit("needs valgrind")
     from grn._compiled import status
 
+    # one hash seed for every child: str hashes decide dicts' layouts and so a few thousand instructions a
+    # game, which moved a mode's count by up to 1% between runs of the same build (rounds nine and ten)
+    os.environ.setdefault("PYTHONHASHSEED", "0")
     tmp = Path(tempfile.mkdtemp(prefix="grn-archive-cg-"))
     try:
         text = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--players", "4", "--seed", "1", "--games",
@@ -161,7 +166,8 @@ def main() -> None:
         small.write_text("".join('[Game "' + p for p in parts[1:opts.games + 1]), encoding="utf-8")
         big.write_text("".join('[Game "' + p for p in parts[1:]), encoding="utf-8")
         print(f"grn {status()}; a game over games {opts.games + 1}-{2 * opts.games} of {2 * opts.games} "
-              f"self-played 4-player Gold Rush games (load average {os.getloadavg()[0]:.1f}, not affecting counts)")
+              f"self-played 4-player Gold Rush games (load average {os.getloadavg()[0]:.1f}, not affecting counts; "
+              f"PYTHONHASHSEED={os.environ['PYTHONHASHSEED']})")
         per: dict[str, float] = {}
         real: dict[str, float] = {}
         sha_real = 0.0
@@ -171,10 +177,11 @@ def main() -> None:
             n_big, bytes_big = hashed_bytes(big)
             per_game = (bytes_big - bytes_small) / (n_big - n_small)
             seconds = real_sha_seconds(int(per_game))
-            v_cpu = (min(cpu_seconds("validate", big, tmp) for _ in range(3))
-                     - min(cpu_seconds("validate", small, tmp) for _ in range(3))) / opts.games
+            # the whole run's rate (start-up included): a ratio of two large figures, steadier than a
+            # difference of two CPU times on a loaded machine
+            v_cpu = min(cpu_seconds("validate", big, tmp) for _ in range(3))
             print(f"  (SHA-256 on this CPU: {per_game:,.0f} bytes a game hashed by add in {seconds * 1e6:.1f} us; "
-                  f"validate {v_cpu * 1e3:.2f} ms CPU a game, best of 3, load {os.getloadavg()[0]:.1f})")
+                  f"validate of {2 * opts.games} games {v_cpu:.2f} s CPU, best of 3, load {os.getloadavg()[0]:.1f})")
         for mode in opts.modes.split(","):
             a, b = instructions(mode, small, tmp), instructions(mode, big, tmp)
             print(f"  ({mode}: {a:,} instructions over {opts.games} games, {b:,} over {2 * opts.games})")
@@ -187,7 +194,8 @@ def main() -> None:
                         - sha_instructions(tmp / f"cg-{mode}-small.out")) / opts.games
                 if mode == "validate":
                     # validate hashes nothing: its rate converts the real CPU's hashing time to instructions
-                    sha_real = seconds * per[mode] / v_cpu
+                    sha_real = seconds * b / v_cpu
+                    print(f"  {'':<9} this CPU ran validate at {b / v_cpu / 1e9:.2f} G instructions a CPU second")
                 real[mode] = per[mode] - soft + (sha_real if mode != "validate" and soft else 0.0)
                 rbase = real.get("validate")
                 over = (f" ({100 * (real[mode] / rbase - 1):+.0f}% over validate)"

@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from grn.archive import db as archive_db
@@ -160,6 +162,38 @@ def test_an_older_archives_duplicate_points_rows_are_summed_as_stats_counted_the
     assert con.execute("SELECT points FROM points WHERE game_id = ? AND player = ? AND feature = ?",
                        (game_id, player, feature)).fetchall() == [(points + 5,)]
     assert compute(con) == old_stats
+    con.close()
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(tags=st.dictionaries(st.tuples(st.integers(1, 50), st.integers(0, 20)), st.tuples(_TEXT, _TEXT), max_size=30),
+       seats=st.dictionaries(st.tuples(st.integers(1, 50), st.integers(0, 5)),
+                             st.tuples(_TEXT, _TEXT, st.none() | st.integers(-5, 300), st.booleans()), max_size=30),
+       points=st.dictionaries(st.tuples(st.integers(1, 50), _TEXT, _TEXT), st.tuples(_TEXT, st.integers(-50, 99)),
+                              max_size=30))
+def test_any_rows_of_a_schema5_archive_come_through_the_upgrade(tmp_path: Path, tags: dict[Any, Any],
+                                                                seats: dict[Any, Any], points: dict[Any, Any]) -> None:
+    db = tmp_path / "rows.db"
+    db.unlink(missing_ok=True)
+    shutil.copy(SCHEMA5, db)
+    raw = sqlite3.connect(db)
+    raw.execute("DELETE FROM tags")
+    raw.execute("DELETE FROM seats")
+    raw.execute("DELETE FROM points")
+    raw.executemany("INSERT INTO tags VALUES (?,?,?,?)", [(g, p, n, v) for (g, p), (n, v) in tags.items()])
+    raw.executemany("INSERT INTO seats VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    [(g, s, k, n, sc, int(w), int(s == 0), 1, "goldrush", 4)
+                     for (g, s), (k, n, sc, w) in seats.items()])
+    raw.executemany("INSERT INTO points VALUES (?,?,?,?,?)",
+                    [(g, p, n, f, v) for (g, p, f), (n, v) in points.items()])
+    raw.commit()
+    before = {t: raw.execute(f"SELECT * FROM {t} ORDER BY {TABLES[t]}").fetchall() for t in CLUSTERED}
+    raw.close()
+    con = connect(db)
+    assert {t: con.execute(f"SELECT * FROM {t} ORDER BY {TABLES[t]}").fetchall() for t in CLUSTERED} == before
     con.close()
 
 
