@@ -13,17 +13,26 @@ and ``build`` (``grn archive index`` of an archive of those games made by
 ``add``: the deferred build, alone).
 
     python bench/bench_archive_instructions.py --games 60
+
+``--sha`` also gives each mode's count without valgrind's software SHA-256 (callgrind cannot run the
+CPU's SHA extensions, so OpenSSL's block function runs in software, about 27 instructions a byte), with
+the real CPU's cost put back in its place: the SHA-256 of the bytes ``add`` hashes a game (the dedup key's
+head and main line, the file's bytes) timed on this CPU with ``hashlib``, in instructions at the rate
+this CPU runs ``validate`` (its instructions over its CPU time, both over the same games, measured here:
+the load moves that rate, so the bench gives it).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +65,57 @@ def child(mode: str, games: str, db: str) -> None:
         con.close()
 
 
+def sha_instructions(out: Path) -> int:
+    """The instructions of a callgrind output spent in OpenSSL's libcrypto (self cost): its SHA-256 block
+    function, which Debian's stripped library leaves unnamed, and the little around it; grn calls nothing
+    else of libcrypto while it adds."""
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", str(out)], capture_output=True, text=True,
+                          check=True).stdout
+    total = 0
+    for line in text.splitlines():
+        m = re.match(r"\s*([\d,]+)\s.*libcrypto", line)
+        if m:
+            total += int(m.group(1).replace(",", ""))
+    return total
+
+
+def hashed_bytes(games: Path) -> tuple[int, int]:
+    """The games of a file, and the bytes ``add`` hashes for them: the file's and every game's dedup key's."""
+    from grn import registry
+    from grn.archive import facts
+    from grn.notation import parse
+
+    records = parse(games.read_text(encoding="utf-8"))
+    total = games.stat().st_size
+    for r in records:
+        seats = facts._seats(r)
+        keys = {c: s.key for s in seats for c in s.colours}
+        head = (facts._canonical(facts._dedup_head(r, seats)) + "\n").encode("utf-8")
+        total += len(head) + len(facts._main_line(r, keys, registry.find_ruleset(r.game))[1])
+    return len(records), total
+
+
+def real_sha_seconds(size: int, repeat: int = 2000) -> float:
+    """CPU seconds this CPU (SHA extensions and all) takes for the SHA-256 of ``size`` bytes, best of 5."""
+    data = os.urandom(size)
+    best = float("inf")
+    for _ in range(5):
+        t = time.process_time()
+        for _ in range(repeat):
+            hashlib.sha256(data).hexdigest()
+        best = min(best, (time.process_time() - t) / repeat)
+    return best
+
+
+def cpu_seconds(mode: str, games: Path, tmp: Path) -> float:
+    """CPU seconds (user + system) of one child run, outside valgrind."""
+    db = tmp / f"cpu-{mode}-{games.stem}.db"
+    before = os.times()
+    subprocess.run([sys.executable, __file__, "--child", mode, str(games), str(db)], check=True)
+    after = os.times()
+    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
+
+
 def instructions(mode: str, games: Path, tmp: Path) -> int:
     """Callgrind's total instruction count of one child run."""
     db = tmp / f"{mode}-{games.stem}.db"
@@ -83,6 +143,8 @@ def main() -> None:
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--keep", metavar="DIR", help="keep callgrind's output files here (for callgrind_annotate "
                     "--inclusive=yes: where a mode's instructions go)")
+    ap.add_argument("--sha", action="store_true", help="also each mode's count with the software SHA-256 counted "
+                    "at what this CPU spends on it (see above)")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     opts = ap.parse_args()
     if opts.child:
@@ -92,6 +154,9 @@ def main() -> None:
         sys.exit("needs valgrind")
     from grn._compiled import status
 
+    # one hash seed for every child: str hashes decide dicts' layouts and so a few thousand instructions a
+    # game, which moved a mode's count by up to 1% between runs of the same build (rounds nine and ten)
+    os.environ.setdefault("PYTHONHASHSEED", "0")
     tmp = Path(tempfile.mkdtemp(prefix="grn-archive-cg-"))
     try:
         text = subprocess.run([sys.executable, "-m", "grn", "selfplay", "--players", "4", "--seed", "1", "--games",
@@ -101,8 +166,22 @@ def main() -> None:
         small.write_text("".join('[Game "' + p for p in parts[1:opts.games + 1]), encoding="utf-8")
         big.write_text("".join('[Game "' + p for p in parts[1:]), encoding="utf-8")
         print(f"grn {status()}; a game over games {opts.games + 1}-{2 * opts.games} of {2 * opts.games} "
-              f"self-played 4-player Gold Rush games (load average {os.getloadavg()[0]:.1f}, not affecting counts)")
+              f"self-played 4-player Gold Rush games (load average {os.getloadavg()[0]:.1f}, not affecting counts; "
+              f"PYTHONHASHSEED={os.environ['PYTHONHASHSEED']})")
         per: dict[str, float] = {}
+        real: dict[str, float] = {}
+        sha_real = 0.0
+        if opts.sha:
+            # what the real CPU spends hashing a game's bytes, in validate's instructions at this CPU's rate
+            n_small, bytes_small = hashed_bytes(small)
+            n_big, bytes_big = hashed_bytes(big)
+            per_game = (bytes_big - bytes_small) / (n_big - n_small)
+            seconds = real_sha_seconds(int(per_game))
+            # the whole run's rate (start-up included): a ratio of two large figures, steadier than a
+            # difference of two CPU times on a loaded machine
+            v_cpu = min(cpu_seconds("validate", big, tmp) for _ in range(3))
+            print(f"  (SHA-256 on this CPU: {per_game:,.0f} bytes a game hashed by add in {seconds * 1e6:.1f} us; "
+                  f"validate of {2 * opts.games} games {v_cpu:.2f} s CPU, best of 3, load {os.getloadavg()[0]:.1f})")
         for mode in opts.modes.split(","):
             a, b = instructions(mode, small, tmp), instructions(mode, big, tmp)
             print(f"  ({mode}: {a:,} instructions over {opts.games} games, {b:,} over {2 * opts.games})")
@@ -110,6 +189,19 @@ def main() -> None:
             base = per.get("validate")
             over = f" ({100 * (per[mode] / base - 1):+.0f}% over validate)" if base and mode != "validate" else ""
             print(f"  {mode:<9} {per[mode] / 1e6:.2f} M{over}", flush=True)
+            if opts.sha:
+                soft = (sha_instructions(tmp / f"cg-{mode}-big.out")
+                        - sha_instructions(tmp / f"cg-{mode}-small.out")) / opts.games
+                if mode == "validate":
+                    # validate hashes nothing: its rate converts the real CPU's hashing time to instructions
+                    sha_real = seconds * b / v_cpu
+                    print(f"  {'':<9} this CPU ran validate at {b / v_cpu / 1e9:.2f} G instructions a CPU second")
+                real[mode] = per[mode] - soft + (sha_real if mode != "validate" and soft else 0.0)
+                rbase = real.get("validate")
+                over = (f" ({100 * (real[mode] / rbase - 1):+.0f}% over validate)"
+                        if rbase and mode != "validate" else "")
+                print(f"  {'':<9} software SHA-256 {soft / 1e6:.3f} M; counted at this CPU's "
+                      f"{sha_real / 1e6:.3f} M instead: {real[mode] / 1e6:.2f} M{over}", flush=True)
     finally:
         if opts.keep:
             os.makedirs(opts.keep, exist_ok=True)

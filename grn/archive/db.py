@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from grn.archive.facts import GAME_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
-from grn.archive.migrate import rekey, upgrade_1_to_2
+from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult, Problem, Validator
 
@@ -33,7 +33,9 @@ from grn.batch import GameResult, Problem, Validator
 #: (R250); an older grn, which would read such a game as one without commands or events, is refused.  The
 #: dedup key reads the commands' fields, not their JSON (R252): an upgrade makes every game's key anew.
 #: 5: the dedup key reads the main line as one flat list (R286): an upgrade makes every game's key anew.
-SCHEMA_VERSION = 5
+#: 6: ``tags``, ``seats`` and ``points`` are ``WITHOUT ROWID`` tables clustered on their game (R300): no
+#: ``game_id`` index beside them; an upgrade copies their rows into the new tables.
+SCHEMA_VERSION = 6
 #: The page size of a new archive (SQLite's default is 4096).
 PAGE_SIZE = 8192
 #: Games per transaction within one large file.
@@ -47,6 +49,51 @@ GAME_TURNS = """CREATE TABLE IF NOT EXISTS game_turns (
     actions BLOB NOT NULL,
     events BLOB NOT NULL
 )"""
+
+#: A game's rows of ``tags``, ``seats`` and ``points``, clustered on the game (R300): ``WITHOUT ROWID`` tables
+#: whose primary key starts with ``game_id``, so that one b-tree holds a game's rows together, in the order
+#: ``add`` appends them, and reads of a game's rows need no ``game_id`` index beside the table (schema 5 had
+#: ``tags_game``, ``seats_game`` and ``points_game``).  A points row is a sum by seat and feature kind: one a
+#: (game, seat key, feature kind).
+CHILD_TABLES = """
+CREATE TABLE IF NOT EXISTS tags (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    pos INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (game_id, pos)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    score INTEGER,
+    won INTEGER NOT NULL,
+    -- copies of the game's facts, so that statistics read this table alone
+    first INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    game TEXT NOT NULL,
+    n_players INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS points (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    feature TEXT NOT NULL,
+    points INTEGER NOT NULL,
+    PRIMARY KEY (game_id, player, feature)
+) WITHOUT ROWID;
+"""
+#: Their secondary indexes, what the tag and player searches and ``stats`` read (an entry of an index of a
+#: ``WITHOUT ROWID`` table carries the row's primary key: the searches' ``game_id`` comes from the index alone).
+CHILD_INDEXES = """
+CREATE INDEX IF NOT EXISTS tags_name_value ON tags (name, value COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
+-- covering: statistics group by player and feature kind without sorting
+CREATE INDEX IF NOT EXISTS points_name ON points (name COLLATE NOCASE, feature, points);
+"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -90,40 +137,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_game_date ON games (game, date);
 CREATE INDEX IF NOT EXISTS games_date ON games (date);
 CREATE INDEX IF NOT EXISTS games_dedup ON games (dedup);
-CREATE TABLE IF NOT EXISTS tags (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    pos INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    value TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tags_name_value ON tags (name, value COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS tags_game ON tags (game_id);
-CREATE TABLE IF NOT EXISTS seats (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    seat INTEGER NOT NULL,
-    key TEXT NOT NULL,
-    name TEXT NOT NULL,
-    score INTEGER,
-    won INTEGER NOT NULL,
-    -- copies of the game's facts, so that statistics read this table alone
-    first INTEGER NOT NULL,
-    done INTEGER NOT NULL,
-    game TEXT NOT NULL,
-    n_players INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
-CREATE INDEX IF NOT EXISTS seats_game ON seats (game_id);
-""" + GAME_TURNS + """;
-CREATE TABLE IF NOT EXISTS points (
-    game_id INTEGER NOT NULL REFERENCES games(id),
-    player TEXT NOT NULL,
-    name TEXT NOT NULL,
-    feature TEXT NOT NULL,
-    points INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS points_game ON points (game_id);
--- covering: statistics group by player and feature kind without sorting
-CREATE INDEX IF NOT EXISTS points_name ON points (name COLLATE NOCASE, feature, points);
+""" + CHILD_TABLES + CHILD_INDEXES + GAME_TURNS + """;
 CREATE TABLE IF NOT EXISTS merged (
     id INTEGER PRIMARY KEY,
     into_id INTEGER NOT NULL REFERENCES games(id),
@@ -219,6 +233,11 @@ def _upgrade(con: sqlite3.Connection) -> None:
             # R252, nested it; schema 3's read the commands' JSON), and an older grn, which would key new
             # games apart from these, is refused
             rekey(con)
+        if version <= 5:
+            # 5 to 6: the rows of tags, seats and points copied into tables clustered on their game (R300);
+            # the keys, the texts and the per-turn rows stay
+            cluster_child_tables(con, CHILD_TABLES, CHILD_INDEXES)
+        if version < SCHEMA_VERSION:
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         con.execute("COMMIT")
     except BaseException:

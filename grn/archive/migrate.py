@@ -109,3 +109,32 @@ def rekey(con: sqlite3.Connection) -> int:
             rows = []
     con.executemany("UPDATE games SET dedup = ? WHERE id = ?", rows)
     return done + len(rows)
+
+
+#: The tables schema 6 clusters on their game (R300), each with the columns it copies and, for ``points``, the
+#: grouping that makes its primary key (a row per seat and feature kind: schema 5 wrote them so, and a
+#: duplicate an older grn might have left is summed, as ``stats`` counted it).
+_CLUSTERED: tuple[tuple[str, str], ...] = (
+    ("tags", "SELECT game_id, pos, name, value FROM tags ORDER BY game_id, pos"),
+    ("seats", "SELECT game_id, seat, key, name, score, won, first, done, game, n_players FROM seats "
+              "ORDER BY game_id, seat"),
+    ("points", "SELECT game_id, player, min(name), feature, sum(points) FROM points GROUP BY game_id, player, "
+               "feature ORDER BY game_id, player, feature"),
+)
+
+
+def cluster_child_tables(con: sqlite3.Connection, tables_sql: str, indexes_sql: str) -> None:
+    """Schema 5 to 6 (R300): copy the rows of ``tags``, ``seats`` and ``points`` into the ``WITHOUT ROWID``
+    tables of ``tables_sql``, clustered on their game, drop the old tables (and their indexes with them) and
+    make ``indexes_sql``'s; inside the caller's transaction.  Every row is kept, column for column."""
+    for table, _ in _CLUSTERED:
+        con.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
+    for statement in tables_sql.split(";"):
+        if statement.strip():
+            con.execute(statement)
+    for table, select in _CLUSTERED:
+        con.execute(f"INSERT INTO {table} " + select.replace(f"FROM {table}", f"FROM old_{table}"))
+        con.execute(f"DROP TABLE old_{table}")
+    for statement in indexes_sql.split(";"):
+        if statement.strip():
+            con.execute(statement)
