@@ -86,9 +86,7 @@ def upgrade_1_to_2(con: sqlite3.Connection, create_sql: str, views_sql: str) -> 
     con.executemany("INSERT INTO game_turns VALUES (?,?,?)", rows)
     con.execute("DROP TABLE actions")
     con.execute("DROP TABLE events")
-    for statement in views_sql.split(";"):
-        if statement.strip():
-            con.execute(statement)
+    _execute_each(con, views_sql)
     con.execute("UPDATE meta SET value = '2' WHERE key = 'schema'")
 
 
@@ -115,10 +113,10 @@ def rekey(con: sqlite3.Connection) -> int:
 #: grouping that makes its primary key (a row per seat and feature kind: schema 5 wrote them so, and a
 #: duplicate an older grn might have left is summed, as ``stats`` counted it).
 _CLUSTERED: tuple[tuple[str, str], ...] = (
-    ("tags", "SELECT game_id, pos, name, value FROM tags ORDER BY game_id, pos"),
-    ("seats", "SELECT game_id, seat, key, name, score, won, first, done, game, n_players FROM seats "
+    ("tags", "SELECT game_id, pos, name, value FROM old_tags ORDER BY game_id, pos"),
+    ("seats", "SELECT game_id, seat, key, name, score, won, first, done, game, n_players FROM old_seats "
               "ORDER BY game_id, seat"),
-    ("points", "SELECT game_id, player, min(name), feature, sum(points) FROM points GROUP BY game_id, player, "
+    ("points", "SELECT game_id, player, min(name), feature, sum(points) FROM old_points GROUP BY game_id, player, "
                "feature ORDER BY game_id, player, feature"),
 )
 
@@ -129,12 +127,16 @@ def cluster_child_tables(con: sqlite3.Connection, tables_sql: str, indexes_sql: 
     make ``indexes_sql``'s; inside the caller's transaction.  Every row is kept, column for column."""
     for table, _ in _CLUSTERED:
         con.execute(f"ALTER TABLE {table} RENAME TO old_{table}")
-    for statement in tables_sql.split(";"):
-        if statement.strip():
-            con.execute(statement)
+    _execute_each(con, tables_sql)
     for table, select in _CLUSTERED:
-        con.execute(f"INSERT INTO {table} " + select.replace(f"FROM {table}", f"FROM old_{table}"))
+        con.execute(f"INSERT INTO {table} {select}")
         con.execute(f"DROP TABLE old_{table}")
-    for statement in indexes_sql.split(";"):
+    _execute_each(con, indexes_sql)
+
+
+def _execute_each(con: sqlite3.Connection, script: str) -> None:
+    """Run each statement of ``script`` inside the caller's transaction (``executescript`` would commit it
+    first: an upgrade is all or nothing)."""
+    for statement in script.split(";"):
         if statement.strip():
             con.execute(statement)
