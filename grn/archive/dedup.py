@@ -109,6 +109,7 @@ def merge_group(con: sqlite3.Connection, ids: list[int]) -> int:
         insert_game(con, kept_id, rows[kept_id][1], result)
         con.execute("COMMIT")
     except BaseException:
-        con.execute("ROLLBACK")
+        if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
+            con.execute("ROLLBACK")
         raise
     return kept_id

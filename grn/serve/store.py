@@ -145,7 +145,8 @@ class Store:
                 insert_game(con, game_id, file_id, result)
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
+                    con.execute("ROLLBACK")
                 raise
         return game_id
 
@@ -169,7 +170,8 @@ class Store:
                 con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), row[1]))
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
+                    con.execute("ROLLBACK")
                 raise
         return text
 
@@ -183,7 +185,8 @@ class Store:
                 delete_game(con, game_id)
                 con.execute("COMMIT")
             except BaseException:
-                con.execute("ROLLBACK")
+                if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
+                    con.execute("ROLLBACK")
                 raise
 
     def share_key(self, game_id: int) -> str:
