@@ -146,17 +146,48 @@ def _canonical(obj: Any) -> str:
     return _CANONICAL.encode(obj)
 
 
+def _head_options(record: Record) -> list[tuple[str, str]]:
+    """The dedup key's options: names and values stripped and lower-cased, sorted."""
+    try:
+        return sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())
+    except ValueError:
+        return [("?", (record.tag("Options") or "").strip().lower())]
+
+
+def _seat_name(name: str) -> str:
+    return " ".join(name.split()).casefold()
+
+
 def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     """The dedup key's body without its turns."""
-    try:
-        options = sorted((k.strip().lower(), v.strip().lower()) for k, v in record.options().items())
-    except ValueError:
-        options = [("?", (record.tag("Options") or "").strip().lower())]
     return {
         "game": record.game,
-        "seats": [[list(s.colours), " ".join(s.name.split()).casefold()] for s in seats],
-        "options": options,
+        "seats": [[list(s.colours), _seat_name(s.name)] for s in seats],
+        "options": _head_options(record),
     }
+
+
+def _head_text(record: Record, seats: list[Seat]) -> str:
+    """``_canonical(_dedup_head(record, seats))``, the same text (R317), written here with json's own C escaper
+    of each string (``ensure_ascii=False``, as the canonical encoder's): no dict to build and walk, sorted keys
+    written in their order (game, options, seats)."""
+    game = record.game
+    if type(game) is not str:
+        return _canonical(_dedup_head(record, seats))
+    parts = ['{"game":', encode_basestring(game), ',"options":[']
+    for i, (k, v) in enumerate(_head_options(record)):
+        parts.append(("[" if i == 0 else ",[") + encode_basestring(k) + "," + encode_basestring(v) + "]")
+    parts.append('],"seats":[')
+    for i, s in enumerate(seats):
+        colours: list[str] = []
+        for c in s.colours:
+            if type(c) is not str:
+                return _canonical(_dedup_head(record, seats))
+            colours.append(encode_basestring(c))
+        parts.append(("[[" if i == 0 else ",[[") + ",".join(colours) + "]," + encode_basestring(_seat_name(s.name))
+                     + "]")
+    parts.append("]}")
+    return "".join(parts)
 
 
 #: The version of :mod:`marshal`'s format the dedup key reads the main line in (R252, R286): version 2 writes every
@@ -165,9 +196,9 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
 MARSHAL_VERSION: Final = 2
 
 
-def _dedup_hash(head: dict[str, Any], line: bytes) -> str:
-    # the head's canonical JSON, a line feed, the main line's bytes (:func:`_main_line`), R252
-    h = hashlib.sha256((_canonical(head) + "\n").encode("utf-8"))
+def _dedup_hash(head: str, line: bytes) -> str:
+    # the head's canonical JSON (:func:`_head_text`), a line feed, the main line's bytes (:func:`_main_line`), R252
+    h = hashlib.sha256((head + "\n").encode("utf-8"))
     h.update(line)
     return h.hexdigest()
 
@@ -268,7 +299,7 @@ def dedup_key(record: Record) -> str:
     seats = _seats(record)
     keys = {c: s.key for s in seats for c in s.colours}
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
-    return _dedup_hash(_dedup_head(record, seats), _main_line(record, keys, ruleset)[1])
+    return _dedup_hash(_head_text(record, seats), _main_line(record, keys, ruleset)[1])
 
 
 #: Zstandard's level for the per-turn JSON (R216): level 1 packs a game's two texts at less than half the
@@ -804,7 +835,7 @@ def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | N
         game=record.game, players=[s.name for s in seats], n_players=len(seats),
         date=iso_date(record.tag("Date")), result=record.tag("Result"), valid=report.valid,
         complete=report.complete, turns_played=report.turns_played, errors=errors, final_scores=scores,
-        winners=winners, first_player=first, dedup=_dedup_hash(_dedup_head(record, seats), line),
+        winners=winners, first_player=first, dedup=_dedup_hash(_head_text(record, seats), line),
         problems=problems, tags=list(record.tags), actions=packed_actions, events=packed_events,
         points=[(p, f, n) for (p, f), n in sums.items()])
     for i, s in enumerate(seats):
