@@ -241,7 +241,7 @@ def make_games(path: Path, games: int, copies: int) -> int:
 
 
 def grow(db: Path, target: int) -> int:
-    """Copy the archive's games (and their tags, seats, points) until it holds ``target`` games."""
+    """Copy the archive's games (and their tags, seats, points, packed or not) until it holds ``target`` games."""
     con = sqlite3.connect(db)
     base = con.execute("SELECT count(*), max(id) FROM games").fetchone()
     n, top = base
@@ -262,6 +262,11 @@ def grow(db: Path, target: int) -> int:
         con.execute("INSERT INTO points SELECT p.game_id + ?, p.player, s.name, p.feature, p.points FROM points p "
                     "JOIN seats s ON s.game_id = p.game_id + ? AND s.key = p.player WHERE p.game_id <= ?",
                     (off, off, take))
+        # the points rows add keeps packed (R310): each copy's with its seats' new names
+        con.execute("INSERT INTO points_packed SELECT p.game_id + ?, json_group_array(json_array(e.value ->> 0, "
+                    "s.name, e.value ->> 2, e.value ->> 3)) FROM points_packed p, json_each(p.data) e "
+                    "JOIN seats s ON s.game_id = p.game_id + ? AND s.key = e.value ->> 0 WHERE p.game_id <= ? "
+                    "GROUP BY p.game_id", (off, off, take))
         con.execute("INSERT INTO game_turns SELECT game_id + ?, actions, events FROM game_turns WHERE game_id <= ?",
                     (off, take))
         con.execute("COMMIT")
