@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from grn.archive.facts import GAME_WIDTH, PACKED_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
+from grn.archive.facts import GAME_WIDTH, PACKED_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
 from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult, Problem, Validator
@@ -294,12 +294,13 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     game_values: list[Any] = []
     tag_values: list[Any] = []
     seat_values: list[Any] = []
+    point_values: list[Any] = []
     packed_points: list[Any] = []
     turn_rows: list[tuple[Any, ...]] = []
     for game_id, file_id, res in games:
         f: GameFacts = res.facts
         game_values += f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_values, seat_values,
-                              packed_points)
+                              point_values, packed_points)
         if f.actions is not None and f.events is not None:  # else built when a reader needs them (R250)
             turn_rows.append((game_id, f.actions, f.events))
     insert_rows(con, "games", GAME_WIDTH, game_values)
@@ -307,8 +308,10 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     insert_rows(con, "seats", SEAT_WIDTH, seat_values)
     if turn_rows:
         con.executemany("INSERT INTO game_turns VALUES (?,?,?)", turn_rows)
-    # a game's points rows packed in one row, expanded when stats first reads them (R310)
+    # a game's points rows packed in one row, expanded when stats first reads them (R310); a text with a NUL
+    # cannot be packed: such a game's rows (none, mostly) go in as they are
     insert_rows(con, "points_packed", PACKED_WIDTH, packed_points)
+    insert_rows(con, "points", POINT_WIDTH, point_values)
 
 
 #: The most rows one INSERT writes (a power of two; fewer when SQLite allows fewer parameters a statement).

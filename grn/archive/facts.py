@@ -281,10 +281,11 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 FINAL: Final = "(final scoring)"
 
 
-#: Values a row of ``games``, ``tags``, ``seats`` and ``points_packed`` (:meth:`GameFacts.rows`).
+#: Values a row of ``games``, ``tags``, ``seats``, ``points`` and ``points_packed`` (:meth:`GameFacts.rows`).
 GAME_WIDTH: Final = 22
 TAG_WIDTH: Final = 4
 SEAT_WIDTH: Final = 10
+POINT_WIDTH: Final = 5
 PACKED_WIDTH: Final = 2
 
 
@@ -325,12 +326,13 @@ class GameFacts:
         return reduce_dataclass(self)
 
     def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_values: list[Any],
-             seat_values: list[Any], point_values: list[Any]) -> tuple[Any, ...]:
-        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points_packed``, their
-        values appended one after another to the flat lists given (:data:`TAG_WIDTH`, :data:`SEAT_WIDTH`,
-        :data:`PACKED_WIDTH` values a row: ``grn.archive.db`` writes many rows a statement, R294): built here,
-        compiled, where ``grn.archive.db`` writes them.  The game's ``points`` rows are one ``points_packed``
-        row, expanded when ``stats`` first needs them (R310, :mod:`grn.archive.points`)."""
+             seat_values: list[Any], point_values: list[Any], packed_values: list[Any]) -> tuple[Any, ...]:
+        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats``, ``points`` and
+        ``points_packed``, their values appended one after another to the flat lists given (:data:`TAG_WIDTH`,
+        :data:`SEAT_WIDTH`, :data:`POINT_WIDTH`, :data:`PACKED_WIDTH` values a row: ``grn.archive.db`` writes
+        many rows a statement, R294): built here, compiled, where ``grn.archive.db`` writes them.  A game's
+        ``points`` rows are one ``points_packed`` row, expanded when ``stats`` first needs them (R310,
+        :mod:`grn.archive.points`), but where a text holds a NUL, which SQLite's JSON cannot give back."""
         event = site = round_ = None
         for i, (n, v) in enumerate(self.tags):
             tag_values.append(game_id)
@@ -352,8 +354,17 @@ class GameFacts:
                                 self.n_players))
             names[key] = name
         if done and self.points:  # statistics count finished, valid games only
-            point_values.append(game_id)
-            point_values.append(_json_points(self.points, names))
+            data = _json_points(self.points, names)
+            if "\\u0000" not in data:
+                packed_values.append(game_id)
+                packed_values.append(data)
+            else:  # SQLite's JSON ends a text at a NUL: such a game's rows written as they are (R310)
+                for p, feature, n_points in self.points:
+                    point_values.append(game_id)
+                    point_values.append(p)
+                    point_values.append(names.get(p, p))
+                    point_values.append(feature)
+                    point_values.append(n_points)
         return (game_id, file_id, index, fmt, self.game, event, site, self.date, round_,
                 _json_strings(self.players, False), self.n_players, self.result, _json_strings(self.winners, True),
                 int(self.valid), int(self.complete), self.turns_played, self.errors,
@@ -391,15 +402,29 @@ def _json_scores(scores: dict[Any, Any]) -> str:
 def _json_points(points: list[tuple[str, str, int]], names: dict[str, str]) -> str:
     """A game's ``points`` rows as ``points_packed.data`` (R310): ``[[player, name, feature, points], ...]``, the
     rows ``add`` wrote before schema 7 in their order, compact JSON that SQLite's ``json_each`` expands; made
-    with the encoder's C escaping of each string (:func:`_json_strings`)."""
-    parts: list[str] = []
+    with the encoder's C escaping of each string (:func:`_json_strings`), a seat's part once, and one join (a
+    concatenation a piece cost five times as much)."""
+    heads: dict[str, str] = {}  # a seat's '[player,name,': four seats, a dozen rows
+    out: list[str] = ["["]
     for p, feature, n in points:
-        name = names.get(p, p)
-        if type(p) is not str or type(name) is not str or type(feature) is not str or type(n) is not int:
+        head = heads.get(p)
+        if head is None:
+            name = names.get(p, p)
+            if type(p) is not str or type(name) is not str:
+                return _COMPACT.encode([[q, names.get(q, q), f, m] for q, f, m in points])
+            head = "[" + encode_basestring(p) + "," + encode_basestring(name) + ","
+            heads[p] = head
+        if type(feature) is not str or type(n) is not int:
             return _COMPACT.encode([[q, names.get(q, q), f, m] for q, f, m in points])
-        parts.append("[" + encode_basestring(p) + "," + encode_basestring(name) + "," + encode_basestring(feature)
-                     + "," + str(n) + "]")
-    return "[" + ",".join(parts) + "]"
+        out.append(head)
+        out.append(encode_basestring(feature))
+        out.append(",")
+        out.append(str(n))
+        out.append("],")
+    if len(out) == 1:
+        return "[]"
+    out[-1] = "]]"  # the last row's "],"
+    return "".join(out)
 
 
 #: Each thread's compressor and decompressor (zstandard's are not for concurrent use: Dask runs tasks in threads).
