@@ -263,9 +263,9 @@ def grow(db: Path, target: int) -> int:
                     "JOIN seats s ON s.game_id = p.game_id + ? AND s.key = p.player WHERE p.game_id <= ?",
                     (off, off, take))
         # the points rows add keeps packed (R310): each copy's with its seats' new names
-        con.execute("INSERT INTO points_packed SELECT p.game_id + ?, json_group_array(json_array(e.value ->> 0, "
-                    "s.name, e.value ->> 2, e.value ->> 3)) FROM points_packed p, json_each(p.data) e "
-                    "JOIN seats s ON s.game_id = p.game_id + ? AND s.key = e.value ->> 0 WHERE p.game_id <= ? "
+        con.execute("INSERT INTO points_packed SELECT p.game_id + ?, json_group_object(s.key, json_object(t.name, "
+                    "json(n.value))) FROM points_packed p, json_each(p.data) s, json_each(s.value) n "
+                    "JOIN seats t ON t.game_id = p.game_id + ? AND t.key = s.key WHERE p.game_id <= ? "
                     "GROUP BY p.game_id", (off, off, take))
         con.execute("INSERT INTO game_turns SELECT game_id + ?, actions, events FROM game_turns WHERE game_id <= ?",
                     (off, take))

@@ -97,9 +97,10 @@ CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS points_name ON points (name COLLATE NOCASE, feature, points);
 """
 
-#: A game's ``points`` rows as ``add`` writes them (R310): one row a game, ``data`` the JSON array of its rows'
-#: [player, name, feature, points], expanded into ``points`` (:mod:`grn.archive.points`) before ``stats``
-#: reads them.  Only finished valid games with points have one, as only they have ``points`` rows.
+#: A game's ``points`` rows as ``add`` writes them (R310): one row a game, ``data`` its rows as JSON objects,
+#: ``{player: {name: {feature: points, ...}}, ...}``, expanded into ``points`` (:mod:`grn.archive.points`)
+#: before ``stats`` reads them.  Only finished valid games with points have one, as only they have ``points``
+#: rows.
 POINTS_PACKED = """CREATE TABLE IF NOT EXISTS points_packed (
     game_id INTEGER PRIMARY KEY REFERENCES games(id),
     data TEXT NOT NULL

@@ -355,10 +355,10 @@ class GameFacts:
             names[key] = name
         if done and self.points:  # statistics count finished, valid games only
             data = _json_points(self.points, names)
-            if "\\u0000" not in data:
+            if data is not None:
                 packed_values.append(game_id)
                 packed_values.append(data)
-            else:  # SQLite's JSON ends a text at a NUL: such a game's rows written as they are (R310)
+            else:  # SQLite's JSON would not give them back as they are (a NUL): written as rows (R310)
                 for p, feature, n_points in self.points:
                     point_values.append(game_id)
                     point_values.append(p)
@@ -399,32 +399,36 @@ def _json_scores(scores: dict[Any, Any]) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
-def _json_points(points: list[tuple[str, str, int]], names: dict[str, str]) -> str:
-    """A game's ``points`` rows as ``points_packed.data`` (R310): ``[[player, name, feature, points], ...]``, the
-    rows ``add`` wrote before schema 7 in their order, compact JSON that SQLite's ``json_each`` expands; made
-    with the encoder's C escaping of each string (:func:`_json_strings`), a seat's part once, and one join (a
-    concatenation a piece cost five times as much)."""
-    heads: dict[str, str] = {}  # a seat's '[player,name,': four seats, a dozen rows
-    out: list[str] = ["["]
+def _json_points(points: list[tuple[str, str, int]], names: dict[str, str]) -> str | None:
+    """A game's ``points`` rows as ``points_packed.data`` (R310): ``{player: {name: {feature: points, ...}}, ...}``,
+    compact JSON that three ``json_each`` expand with no function call a row (each key and number comes out of
+    ``json_each`` as it is); made with the encoder's C escaping of each string (:func:`_json_strings`) and one
+    join (a concatenation a piece cost five times as much).  None where SQLite's JSON cannot give the rows back
+    as they are (a text with a NUL, which it cuts; a number that is not an int): they are then written as rows."""
+    seats: dict[str, list[str]] = {}  # a seat's pieces: four seats, a dozen rows
     for p, feature, n in points:
-        head = heads.get(p)
-        if head is None:
+        parts = seats.get(p)
+        if parts is None:
             name = names.get(p, p)
             if type(p) is not str or type(name) is not str:
-                return _COMPACT.encode([[q, names.get(q, q), f, m] for q, f, m in points])
-            head = "[" + encode_basestring(p) + "," + encode_basestring(name) + ","
-            heads[p] = head
+                return None
+            parts = [encode_basestring(p), ":{", encode_basestring(name), ":{"]
+            seats[p] = parts
         if type(feature) is not str or type(n) is not int:
-            return _COMPACT.encode([[q, names.get(q, q), f, m] for q, f, m in points])
-        out.append(head)
-        out.append(encode_basestring(feature))
-        out.append(",")
-        out.append(str(n))
-        out.append("],")
-    if len(out) == 1:
-        return "[]"
-    out[-1] = "]]"  # the last row's "],"
-    return "".join(out)
+            return None
+        parts.append(encode_basestring(feature))
+        parts.append(":")
+        parts.append(str(n))
+        parts.append(",")
+    if not seats:
+        return "{}"
+    out: list[str] = ["{"]
+    for parts in seats.values():
+        parts[-1] = "}},"  # the seat's last "," closes its two objects
+        out += parts
+    out[-1] = "}}}"  # the last seat's "}}," closes the whole
+    text = "".join(out)
+    return None if "\\u0000" in text else text
 
 
 #: Each thread's compressor and decompressor (zstandard's are not for concurrent use: Dask runs tasks in threads).
