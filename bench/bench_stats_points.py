@@ -96,6 +96,7 @@ def main() -> None:
         return
     from bench_archive import GRN, grow, make_games
     from grn._compiled import status
+    from grn.archive.points import EXPANDED
 
     os.environ.setdefault("PYTHONHASHSEED", "0")
     tmp = Path(tempfile.mkdtemp(prefix="grn-stats-points-"))
@@ -106,7 +107,8 @@ def main() -> None:
         subprocess.run(GRN + ["archive", "add", "-q", str(base), str(games)], check=True)
         total = grow(base, opts.archive)
         con = sqlite3.connect(base)
-        pending, rows = con.execute("SELECT count(*), sum(json_array_length(data)) FROM points_packed").fetchone()
+        pending = con.execute("SELECT count(*) FROM points_packed").fetchone()[0]
+        rows = con.execute(f"SELECT count(*) FROM ({EXPANDED})").fetchone()[0]
         con.close()
         print(f"grn {status()}; {total} games ({n} added, then copied), {pending} with points pending "
               f"({rows} rows); load average {os.getloadavg()[0]:.1f}")
