@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from grn.archive import db as archive_db
 from grn.archive.db import connect
 from grn.archive.indexer import indexing_validator
+from grn.archive.points import expand
 from grn.archive.search import Filters, game_ids
 from grn.archive.stats import compute
 from grn.archive.stored import record_of
@@ -74,7 +75,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_new_archive_clusters_each_games_rows_and_has_no_game_id_index(archive: Path) -> None:
     con = connect(archive, readonly=True)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "6" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7" == str(
         archive_db.SCHEMA_VERSION)
     for table in CLUSTERED:
         assert _without_rowid(con, table), table
@@ -84,7 +85,9 @@ def test_a_new_archive_clusters_each_games_rows_and_has_no_game_id_index(archive
     # every game that has seats has them all, in seat order, and its points one a seat and feature kind
     assert con.execute("SELECT count(*) FROM games").fetchone()[0] == 8
     assert con.execute("SELECT count(*) FROM seats").fetchone()[0] == 6 * 3 + 4 + 2
-    assert con.execute("SELECT count(*) FROM points").fetchone()[0] > 0
+    # the points rows packed, one row a game, until stats first reads them (R310)
+    assert con.execute("SELECT count(*) FROM points").fetchone()[0] == 0
+    assert con.execute("SELECT count(*) FROM points_packed p, json_each(p.data)").fetchone()[0] > 0
     con.close()
 
 
@@ -92,6 +95,7 @@ def test_a_game_deleted_and_written_again_in_the_middle_keeps_its_rows(archive: 
     db = tmp_path / "a.db"
     shutil.copy(archive, db)
     con = connect(db)
+    expand(con)  # the points rows add kept packed (R310)
     before = _rows(con)
     # dedup's merge and the server rewrite a game under its id, between others (not at the b-trees' end)
     fmt, text, file_id, index = con.execute("SELECT format, text, file_id, file_index FROM games WHERE id = 3").fetchone()
@@ -106,6 +110,7 @@ def test_a_game_deleted_and_written_again_in_the_middle_keeps_its_rows(archive: 
     res.index = index
     archive_db.insert_game(con, 3, file_id, res)
     con.execute("COMMIT")
+    assert expand(con) == 1  # game 3's points rows, packed again
     after = _rows(con)
     for table in ("games", "tags", "seats", "points"):
         assert after[table] == before[table], table
@@ -130,7 +135,7 @@ def test_a_schema5_archive_reads_as_it_is_and_upgrades_keeping_every_row(tmp_pat
     assert db.read_bytes() == before  # reading does not upgrade
     assert all(old_rows[t] for t in ("games", "tags", "seats", "points", "game_turns"))
     con = connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "6"
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7"
     assert _rows(con) == old_rows  # row for row, column for column, the keys unchanged
     for table in CLUSTERED:
         assert _without_rowid(con, table), table
@@ -205,7 +210,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema5_whole(tmp_path: Path,
     old_rows = _rows(ro)
     ro.close()
     monkeypatch.setattr(archive_db, "CHILD_INDEXES", "CREATE INDEX broken ON no_such_table (x);")
-    with pytest.raises(archive_db.ArchiveError, match="cannot bring the archive to schema 6"):
+    with pytest.raises(archive_db.ArchiveError, match="cannot bring the archive to schema 7"):
         connect(db)
     raw = sqlite3.connect(db)
     assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "5"

@@ -170,7 +170,9 @@ def test_a_first_bulk_add_drops_and_makes_its_indexes_in_its_transaction_and_a_r
     assert seen and all(s == INDEXES for s in seen)
     assert _indexes(db) == INDEXES
     drops = [s for s in statements if s.startswith("DROP INDEX")]
-    assert len(drops) == len(INDEXES)  # the first batch only: after its commit the archive holds games
+    # the first batch only: after its commit the archive holds games; not points_name, whose table add no longer
+    # writes (R311: the first expansion drops and makes it)
+    assert sorted(drops) == sorted(f'DROP INDEX "{n}"' for n in INDEXES - {"points_name"})
     # a second file into the archive that holds games: its rows go in with the indexes kept
     statements.clear()
     other = tmp_path / "b.grn"
@@ -216,7 +218,7 @@ def test_a_schema4_archive_reads_as_it_is_and_upgrades_with_every_key_made_anew(
     ro.close()
     assert db.read_bytes() == before
     con = connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "6" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7" == str(
         archive_db.SCHEMA_VERSION)
     keys = dict(con.execute("SELECT id, dedup FROM games"))
     for game_id, fmt, text in con.execute("SELECT id, format, text FROM games"):

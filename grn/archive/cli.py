@@ -164,6 +164,7 @@ def index(
     """
     import sqlite3
 
+    from grn.archive.points import expand
     from grn.archive.turns import build, runner_for
     from grn.workers import SchedulerError
 
@@ -180,6 +181,7 @@ def index(
     try:
         summary = build(con, runner=run, workers=getattr(run, "workers", jobs),
                         progress=None if quiet else lambda m: print(m, file=sys.stderr))
+        expanded = expand(con)  # the points rows add kept packed, too (R310)
     except sqlite3.DatabaseError as exc:
         raise _fail(db, f"cannot write the archive ({exc})")
     finally:
@@ -190,6 +192,8 @@ def index(
               "be read again: no commands or events kept", file=sys.stderr)
     if not quiet:
         print(f"per-turn rows built for {summary.built} game{'s' if summary.built != 1 else ''}")
+        if expanded:
+            print(f"points rows expanded for {expanded} game{'s' if expanded != 1 else ''}")
 
 
 def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Optional[str],
@@ -242,16 +246,24 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
 
 #: A ``--sql`` query that names the per-turn views or their table.
 _PER_TURN_SQL = re.compile(r"\b(actions|events|game_turns)\b", re.IGNORECASE)
+#: A ``--sql`` query that names the ``points`` table (or a column of that name: expanding is harmless).
+_POINTS_SQL = re.compile(r"\bpoints\b", re.IGNORECASE)
 
 
 def _run_sql(db: Path, sql: str, fmt: str, out: IO[str], timeout: float, jobs: int = 1,
              scheduler: Optional[str] = None) -> None:
     import sqlite3
 
+    from grn.archive.points import any_pending, ensure as expand_points
     from grn.archive.sql import SqlRefused, SqlTimeout, run_query, shown_value
 
     con = _open(db, readonly=True)
     try:
+        if _POINTS_SQL.search(sql):  # the points rows add kept packed, expanded first (R310)
+            expand_points(con, db)
+            if any_pending(con):
+                print(f"{db}: note: some games' points rows are still packed in points_packed (the archive cannot be "
+                      "written now to expand them: grn archive index does)", file=sys.stderr)
         if _PER_TURN_SQL.search(sql):  # a query of the per-turn views: every game's rows built first (R250)
             _turns_ready(db, con, jobs, scheduler)
         names, rows = run_query(con, sql, timeout)
@@ -417,6 +429,7 @@ def stats(
 
     Example: grn archive stats club.db --svg charts/
     """
+    from grn.archive.points import ensure as expand_points
     from grn.archive.review import accuracy_stats, accuracy_table
     from grn.archive.search import where
     from grn.archive.stats import compute, table, write_charts
@@ -432,6 +445,10 @@ def stats(
                  beside, duplicates)
     con = _open(db, readonly=True)
     try:
+        where(f)  # a usage error expands nothing
+        # the points rows add kept packed, expanded once through a writer of its own; an archive that cannot be
+        # written now has them read as they are (R310, R312)
+        expand_points(con, db)
         if needs_turns(f):
             _turns_ready(db, con, jobs, dask_scheduler, f)
         st = compute(con, f)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from grn.archive.facts import GAME_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
+from grn.archive.facts import GAME_WIDTH, PACKED_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
 from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult, Problem, Validator
@@ -35,7 +35,9 @@ from grn.batch import GameResult, Problem, Validator
 #: 5: the dedup key reads the main line as one flat list (R286): an upgrade makes every game's key anew.
 #: 6: ``tags``, ``seats`` and ``points`` are ``WITHOUT ROWID`` tables clustered on their game (R300): no
 #: ``game_id`` index beside them; an upgrade copies their rows into the new tables.
-SCHEMA_VERSION = 6
+#: 7: ``add`` writes a game's ``points`` rows as one ``points_packed`` row, expanded into ``points`` when
+#: ``stats`` first needs them (R310); an older grn, whose stats would miss the packed games, is refused.
+SCHEMA_VERSION = 7
 #: The page size of a new archive (SQLite's default is 4096).
 PAGE_SIZE = 8192
 #: Games per transaction within one large file.
@@ -95,6 +97,15 @@ CREATE INDEX IF NOT EXISTS seats_name ON seats (name COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS points_name ON points (name COLLATE NOCASE, feature, points);
 """
 
+#: A game's ``points`` rows as ``add`` writes them (R310): one row a game, ``data`` its rows as JSON objects,
+#: ``{player: {name: {feature: points, ...}}, ...}``, expanded into ``points`` (:mod:`grn.archive.points`)
+#: before ``stats`` reads them.  Only finished valid games with points have one, as only they have ``points``
+#: rows.
+POINTS_PACKED = """CREATE TABLE IF NOT EXISTS points_packed (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    data TEXT NOT NULL
+)"""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
@@ -137,7 +148,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE INDEX IF NOT EXISTS games_game_date ON games (game, date);
 CREATE INDEX IF NOT EXISTS games_date ON games (date);
 CREATE INDEX IF NOT EXISTS games_dedup ON games (dedup);
-""" + CHILD_TABLES + CHILD_INDEXES + GAME_TURNS + """;
+""" + CHILD_TABLES + CHILD_INDEXES + GAME_TURNS + ";\n" + POINTS_PACKED + """;
 CREATE TABLE IF NOT EXISTS merged (
     id INTEGER PRIMARY KEY,
     into_id INTEGER NOT NULL REFERENCES games(id),
@@ -237,6 +248,10 @@ def _upgrade(con: sqlite3.Connection) -> None:
             # 5 to 6: the rows of tags, seats and points copied into tables clustered on their game (R300);
             # the keys, the texts and the per-turn rows stay
             cluster_child_tables(con, CHILD_TABLES, CHILD_INDEXES)
+        if version <= 6:
+            # 6 to 7: the table of packed points rows, empty: an older archive's points rows are all expanded
+            # (R310); an older grn, whose stats would not read the packed rows, is refused
+            con.execute(POINTS_PACKED)
         if version < SCHEMA_VERSION:
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
         con.execute("COMMIT")
@@ -281,10 +296,12 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     tag_values: list[Any] = []
     seat_values: list[Any] = []
     point_values: list[Any] = []
+    packed_points: list[Any] = []
     turn_rows: list[tuple[Any, ...]] = []
     for game_id, file_id, res in games:
         f: GameFacts = res.facts
-        game_values += f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_values, seat_values, point_values)
+        game_values += f.rows(game_id, file_id, res.index, res.fmt, res.text, tag_values, seat_values,
+                              point_values, packed_points)
         if f.actions is not None and f.events is not None:  # else built when a reader needs them (R250)
             turn_rows.append((game_id, f.actions, f.events))
     insert_rows(con, "games", GAME_WIDTH, game_values)
@@ -292,6 +309,9 @@ def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult
     insert_rows(con, "seats", SEAT_WIDTH, seat_values)
     if turn_rows:
         con.executemany("INSERT INTO game_turns VALUES (?,?,?)", turn_rows)
+    # a game's points rows packed in one row, expanded when stats first reads them (R310); a text with a NUL
+    # cannot be packed: such a game's rows (none, mostly) go in as they are
+    insert_rows(con, "points_packed", PACKED_WIDTH, packed_points)
     insert_rows(con, "points", POINT_WIDTH, point_values)
 
 
@@ -338,14 +358,15 @@ def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameRe
 
 def delete_game(con: sqlite3.Connection, game_id: int) -> None:
     """Remove one game and its facts (inside the caller's transaction)."""
-    for table in ("tags", "seats", "game_turns", "points"):
+    for table in ("tags", "seats", "game_turns", "points", "points_packed"):
         con.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
     con.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
 
-#: The secondary indexes of the tables ``add`` writes (``games``, ``tags``, ``seats``, ``points``): what a
-#: first bulk add drops inside its transaction and makes again before it commits (R287).
-BULK_TABLES = ("games", "tags", "seats", "points")
+#: The secondary indexes of the tables ``add`` writes (``games``, ``tags``, ``seats``): what a first bulk add
+#: drops inside its transaction and makes again before it commits (R287).  ``points`` is not among them: ``add``
+#: writes ``points_packed`` (no secondary index), and the first expansion drops and makes ``points_name`` (R311).
+BULK_TABLES = ("games", "tags", "seats")
 
 
 def drop_indexes(con: sqlite3.Connection) -> list[str]:

@@ -312,11 +312,12 @@ ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 FINAL: Final = "(final scoring)"
 
 
-#: Values a row of ``games``, ``tags``, ``seats`` and ``points`` (:meth:`GameFacts.rows`).
+#: Values a row of ``games``, ``tags``, ``seats``, ``points`` and ``points_packed`` (:meth:`GameFacts.rows`).
 GAME_WIDTH: Final = 22
 TAG_WIDTH: Final = 4
 SEAT_WIDTH: Final = 10
 POINT_WIDTH: Final = 5
+PACKED_WIDTH: Final = 2
 
 
 @dataclass(slots=True)
@@ -356,11 +357,13 @@ class GameFacts:
         return reduce_dataclass(self)
 
     def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_values: list[Any],
-             seat_values: list[Any], point_values: list[Any]) -> tuple[Any, ...]:
-        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats`` and ``points``, their values
-        appended one after another to the flat lists given (:data:`TAG_WIDTH`, :data:`SEAT_WIDTH`,
-        :data:`POINT_WIDTH` values a row: ``grn.archive.db`` writes many rows a statement, R294): built here,
-        compiled, where ``grn.archive.db`` writes them."""
+             seat_values: list[Any], point_values: list[Any], packed_values: list[Any]) -> tuple[Any, ...]:
+        """The game's row of ``games`` (returned) and its rows of ``tags``, ``seats``, ``points`` and
+        ``points_packed``, their values appended one after another to the flat lists given (:data:`TAG_WIDTH`,
+        :data:`SEAT_WIDTH`, :data:`POINT_WIDTH`, :data:`PACKED_WIDTH` values a row: ``grn.archive.db`` writes
+        many rows a statement, R294): built here, compiled, where ``grn.archive.db`` writes them.  A game's
+        ``points`` rows are one ``points_packed`` row, expanded when ``stats`` first needs them (R310,
+        :mod:`grn.archive.points`), but where a text holds a NUL, which SQLite's JSON cannot give back."""
         event = site = round_ = None
         for i, (n, v) in enumerate(self.tags):
             tag_values.append(game_id)
@@ -381,13 +384,18 @@ class GameFacts:
             seat_values.extend((game_id, seat, key, name, score, won, int(key == first), done, self.game,
                                 self.n_players))
             names[key] = name
-        if done:  # statistics count finished, valid games only
-            for p, feature, n_points in self.points:
-                point_values.append(game_id)
-                point_values.append(p)
-                point_values.append(names.get(p, p))
-                point_values.append(feature)
-                point_values.append(n_points)
+        if done and self.points:  # statistics count finished, valid games only
+            data = _json_points(self.points, names)
+            if data is not None:
+                packed_values.append(game_id)
+                packed_values.append(data)
+            else:  # SQLite's JSON would not give them back as they are (a NUL): written as rows (R310)
+                for p, feature, n_points in self.points:
+                    point_values.append(game_id)
+                    point_values.append(p)
+                    point_values.append(names.get(p, p))
+                    point_values.append(feature)
+                    point_values.append(n_points)
         return (game_id, file_id, index, fmt, self.game, event, site, self.date, round_,
                 _json_strings(self.players, False), self.n_players, self.result, _json_strings(self.winners, True),
                 int(self.valid), int(self.complete), self.turns_played, self.errors,
@@ -420,6 +428,38 @@ def _json_scores(scores: dict[Any, Any]) -> str:
             return _ASCII_ROW.encode(scores)
         parts.append(encode_basestring_ascii(key) + ": " + str(value))
     return "{" + ", ".join(parts) + "}"
+
+
+def _json_points(points: list[tuple[str, str, int]], names: dict[str, str]) -> str | None:
+    """A game's ``points`` rows as ``points_packed.data`` (R310): ``{player: {name: {feature: points, ...}}, ...}``,
+    compact JSON that three ``json_each`` expand with no function call a row (each key and number comes out of
+    ``json_each`` as it is); made with the encoder's C escaping of each string (:func:`_json_strings`) and one
+    join (a concatenation a piece cost five times as much).  None where SQLite's JSON cannot give the rows back
+    as they are (a text with a NUL, which it cuts; a number that is not an int): they are then written as rows."""
+    seats: dict[str, list[str]] = {}  # a seat's pieces: four seats, a dozen rows
+    for p, feature, n in points:
+        parts = seats.get(p)
+        if parts is None:
+            name = names.get(p, p)
+            if type(p) is not str or type(name) is not str:
+                return None
+            parts = [encode_basestring(p), ":{", encode_basestring(name), ":{"]
+            seats[p] = parts
+        if type(feature) is not str or type(n) is not int:
+            return None
+        parts.append(encode_basestring(feature))
+        parts.append(":")
+        parts.append(str(n))
+        parts.append(",")
+    if not seats:
+        return "{}"
+    out: list[str] = ["{"]
+    for parts in seats.values():
+        parts[-1] = "}},"  # the seat's last "," closes its two objects
+        out += parts
+    out[-1] = "}}}"  # the last seat's "}}," closes the whole
+    text = "".join(out)
+    return None if "\\u0000" in text else text
 
 
 #: Each thread's compressor and decompressor (zstandard's are not for concurrent use: Dask runs tasks in threads).

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from grn.archive.points import any_pending, source, try_expand
 from grn.archive.search import Filters, where
 from grn.output import output_folder, write_text
 
@@ -86,18 +87,35 @@ def compute(con: sqlite3.Connection, f: Filters | None = None) -> Stats:
 
     The queries read ``seats`` and ``points`` (which carry copies of their
     game's kind, table size and state) without joining ``games``, unless a
-    filter selects games.
+    filter selects games.  Games whose points rows are still packed (R310)
+    are expanded first where ``con`` can write; else, as on a read-only
+    connection, their rows are read as they are (R312).  Outside a
+    transaction, the queries read one snapshot of the archive.
     """
     cond, params = where(f or Filters())
+    own = not con.in_transaction
+    if own:
+        try_expand(con)
+        con.execute("BEGIN")  # what is pending, and the queries, in one snapshot
+    try:
+        return _compute(con, cond, params)
+    finally:
+        if own and con.in_transaction:
+            con.execute("COMMIT")
+
+
+def _compute(con: sqlite3.Connection, cond: str, params: list[Any]) -> Stats:
     some = "" if cond == "1" else f" WHERE game_id IN (SELECT g.id FROM games g WHERE {cond})"
     players: dict[str, PlayerStats] = {}
     for key, name, games, finished, wins, avg, best in con.execute(
             "SELECT lower(name), min(name), count(*), sum(done), sum(won), avg(CASE WHEN done THEN score END), "
             f"max(CASE WHEN done THEN score END) FROM seats{some} GROUP BY lower(name)", params):
         players[key] = PlayerStats(name, games, finished or 0, wins or 0, avg, best)
+    # the covering index points_name, in its order; beside pending packed rows, their expansion too (R312)
+    rows, rows_params = (source(some), params + params) if any_pending(con) else (f"points{some}", params)
     for key, feature, pts in con.execute(
-            f"SELECT lower(min(name)), feature, sum(points) FROM points{some} GROUP BY name COLLATE NOCASE, feature",
-            params):
+            f"SELECT lower(min(name)), feature, sum(points) FROM {rows} GROUP BY name COLLATE NOCASE, feature",
+            rows_params):
         if key in players:
             players[key].points[feature] = pts
     kinds: dict[tuple[str, int], GameStats] = {}
