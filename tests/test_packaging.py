@@ -41,7 +41,7 @@ def test_wheel_carries_grammar_schemas_and_data(tmp_path):
                  "grn/lsp/server.py", "grn/lsp/tags.json", "grn/schemas/tags.schema.json", "grn/lexer.py"):
         assert name in names, name
     entry = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "grn = grn.launch:main" in entry
+    assert "grn = grn.launch:run" in entry
     assert "[pygments.lexers]\ngrn = grn.lexer:GrnLexer" in entry
 
 

@@ -1,0 +1,53 @@
+"""The console script's start-up without the garbage collector's walks (R319)."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from grn import launch
+
+ROOT = Path(__file__).resolve().parent.parent
+
+_RUN = """
+import gc, sys
+from grn.launch import run
+sys.argv = ["grn", *sys.argv[1:]]
+try:
+    run()
+except SystemExit as exc:
+    code = exc.code
+print(code, gc.get_freeze_count(), gc.isenabled())
+"""
+
+
+def own_process(*args: str) -> tuple[str, int, bool]:
+    done = subprocess.run([sys.executable, "-c", _RUN, *args], capture_output=True, text=True, cwd=ROOT, check=True)
+    code, frozen, enabled = done.stdout.strip().rpartition("\n")[2].split()
+    return code, int(frozen), enabled == "True"
+
+
+@pytest.mark.parametrize("args", [("validate", "examples/gold-2p.grn"),  # the light path (R190)
+                                  ("validate", "--format", "json", "examples/gold-2p.grn"),  # through typer
+                                  ("--version",)])
+def test_the_command_runs_with_its_imports_frozen_and_the_collector_on(args: tuple[str, ...]) -> None:
+    code, frozen, enabled = own_process(*args)
+    assert code in ("0", "None")
+    assert enabled  # the command itself runs with the collector, as any Python program
+    assert frozen > 10_000  # what the imports made: grn's modules, the reader, typer where it is used
+
+
+def test_a_host_that_calls_main_keeps_its_collector_as_it_was(monkeypatch: pytest.MonkeyPatch,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # a test, a notebook or a program calling grn.launch.main(): nothing of theirs is frozen
+    before = gc.get_freeze_count()
+    monkeypatch.setattr(sys, "argv", ["grn", "validate", str(ROOT / "examples" / "gold-2p.grn")])
+    with pytest.raises(SystemExit):
+        launch.main()
+    capsys.readouterr()
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == before
