@@ -129,9 +129,14 @@ def instructions(mode: str, games: Path, tmp: Path) -> int:
     if mode == "build":
         shutil.copy(db, warm)
     subprocess.run([sys.executable, __file__, "--child", mode, str(games), str(warm)], check=True)
-    out = tmp / f"cg-{mode}-{games.stem}.out"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                    "--child", mode, str(games), str(db)], check=True, capture_output=True)
+    return callgrind_count(tmp / f"cg-{mode}-{games.stem}.out",
+                           [sys.executable, __file__, "--child", mode, str(games), str(db)])
+
+
+def callgrind_count(out: Path, argv: list[str]) -> int:
+    """The instructions a command executes, counted by callgrind (its output file kept at ``out``)."""
+    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *argv], check=True,
+                   capture_output=True)
     m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(encoding="utf-8", errors="replace"), re.M)
     assert m is not None
     return int(m.group(1))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import sqlite3
 import subprocess
@@ -29,6 +28,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_archive_instructions import callgrind_count  # noqa: E402  (one way to count a command)
 
 MODES = ("on-the-fly", "expand", "expand-kept", "first", "after")
 
@@ -73,12 +74,7 @@ def cpu(base: Path, mode: str, tmp: Path) -> float:
 
 def instructions(base: Path, mode: str, tmp: Path) -> int:
     db = prepared(base, mode, tmp)
-    out = tmp / f"cg-{mode}.out"
-    subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable, __file__,
-                    "--child", mode, str(db)], check=True, capture_output=True)
-    m = re.search(r"^(?:summary|totals): (\d+)", out.read_text(encoding="utf-8", errors="replace"), re.M)
-    assert m is not None
-    return int(m.group(1))
+    return callgrind_count(tmp / f"cg-{mode}.out", [sys.executable, __file__, "--child", mode, str(db)])
 
 
 def main() -> None:
