@@ -284,9 +284,12 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5, help="best of this many runs")
     ap.add_argument("--memory", type=int, default=10000, help="games in the streaming memory run (0: skip)")
     ap.add_argument("--cli", type=int, default=0, metavar="N",
-                    help="also time grn validate of a file of the first N games as a command, start-up included")
+                    help="also time grn validate of a file of N games as a command, start-up included (and play at "
+                    "least N games)")
     ap.add_argument("--pure", action="store_true", help="also time a pure-Python copy of grn (no compiled modules)")
     args = ap.parse_args()
+    # the command runs over the first N of the games made here: as many as python-chess's side reads
+    args.games = max(args.games, args.cli)
 
     import chess
 
