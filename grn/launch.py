@@ -45,7 +45,8 @@ def _settle() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``grn`` console script and of ``python -m grn``."""
+    """Run the command line in ``sys.argv`` (what :func:`run`, the console script's entry point, runs; a
+    program may call it too, its collector left as it is)."""
     args = sys.argv[1:]
     # validate writes only to stdout and stderr; other commands may leave files for the teardown to close
     if args[:1] != ["validate"] or not any(a == "--dask-scheduler" or a.startswith("--dask-scheduler=")

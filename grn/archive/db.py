@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 from grn.archive.facts import GAME_WIDTH, PACKED_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
 from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
+from grn.archive.transaction import write_transaction
 from grn.batch import GameResult, Problem, Validator
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
@@ -230,8 +231,7 @@ def register(con: sqlite3.Connection) -> None:
 def _upgrade(con: sqlite3.Connection) -> None:
     """Bring an archive of an older schema to :data:`SCHEMA_VERSION` (one transaction; another process
     that got there first leaves nothing to do)."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(con):
         version = int(con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0])
         if version == 1:
             upgrade_1_to_2(con, GAME_TURNS, VIEWS)
@@ -254,11 +254,6 @@ def _upgrade(con: sqlite3.Connection) -> None:
             con.execute(POINTS_PACKED)
         if version < SCHEMA_VERSION:
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
-        con.execute("COMMIT")
-    except BaseException:
-        if con.in_transaction:
-            con.execute("ROLLBACK")
-        raise
 
 
 def _has_meta(con: sqlite3.Connection) -> bool:
@@ -369,13 +364,13 @@ def delete_game(con: sqlite3.Connection, game_id: int) -> None:
 BULK_TABLES = ("games", "tags", "seats")
 
 
-def drop_indexes(con: sqlite3.Connection) -> list[str]:
-    """Drop the secondary indexes of :data:`BULK_TABLES` (inside the caller's transaction) and return the
-    statements that make them again (:func:`make_indexes`).  Only for an archive with no game yet: the
-    rows are then written without index upkeep and each index is built once, sorted, at the end (R287)."""
-    marks = ",".join("?" * len(BULK_TABLES))
+def drop_indexes(con: sqlite3.Connection, tables: tuple[str, ...] = BULK_TABLES) -> list[str]:
+    """Drop the secondary indexes of ``tables`` (inside the caller's transaction) and return the statements
+    that make them again (:func:`make_indexes`).  Only for tables with no row yet: the rows are then written
+    without index upkeep and each index is built once, sorted, at the end (R287; the points expansion, R311)."""
+    marks = ",".join("?" * len(tables))
     found = con.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
-                        f"AND tbl_name IN ({marks}) ORDER BY name", BULK_TABLES).fetchall()
+                        f"AND tbl_name IN ({marks}) ORDER BY name", tables).fetchall()
     for name, _ in found:
         con.execute(f'DROP INDEX "{name}"')
     return [sql for _, sql in found]

@@ -30,6 +30,7 @@ from typing import Any
 
 from grn.archive.facts import game_facts
 from grn.archive.stored import record_of
+from grn.archive.transaction import write_transaction
 from grn.batch import GameResult
 from grn.record import Checkpoint, Comment, Record
 from grn.validate import validate_record
@@ -97,8 +98,7 @@ def merge_group(con: sqlite3.Connection, ids: list[int]) -> int:
     record = record_of(text, "grn")
     report = validate_record(record, file="<archive>", index=0, keep_turns=True)
     result = GameResult(rows[kept_id][2], report, None, text, "grn", game_facts(record, report))
-    con.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(con):
         for i in sorted(rows):
             _, file_id, file_index, fmt, old = rows[i]
             con.execute("INSERT INTO merged (into_id, file_id, file_index, format, text) VALUES (?,?,?,?,?)",
@@ -107,9 +107,4 @@ def merge_group(con: sqlite3.Connection, ids: list[int]) -> int:
         con.execute("UPDATE merged SET into_id = ? WHERE into_id IN (%s)" % ",".join("?" * len(ids)),
                     [kept_id, *ids])
         insert_game(con, kept_id, rows[kept_id][1], result)
-        con.execute("COMMIT")
-    except BaseException:
-        if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
-            con.execute("ROLLBACK")
-        raise
     return kept_id

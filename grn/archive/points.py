@@ -22,7 +22,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from grn.archive.db import ArchiveError, connect
+from grn.archive.db import ArchiveError, connect, drop_indexes, make_indexes
+from grn.archive.transaction import write_transaction
 
 #: Seconds a stats waits for the write lock to expand (``archive add`` holds it for a batch of games at a
 #: time): past that it reads the pending rows as they are (R312) rather than wait for the writer.
@@ -59,26 +60,15 @@ def expand(con: sqlite3.Connection) -> int:
     add) the ``points_name`` index is dropped and made again once, sorted, before the commit (R311, as R287)."""
     if not has_packed(con):
         return 0
-    con.execute("BEGIN IMMEDIATE")  # the write lock first: no other expansion or add between the read and the delete
-    try:
+    # the write lock first: no other expansion or add between the read and the delete
+    with write_transaction(con):
         if not con.execute("SELECT EXISTS (SELECT 1 FROM points_packed)").fetchone()[0]:
-            con.execute("COMMIT")
             return 0
-        remade: list[str] = []
-        if not con.execute("SELECT EXISTS (SELECT 1 FROM points)").fetchone()[0]:
-            for name, sql in con.execute("SELECT name, sql FROM sqlite_master WHERE type = 'index' "
-                                         "AND tbl_name = 'points' AND sql IS NOT NULL ORDER BY name").fetchall():
-                con.execute(f'DROP INDEX "{name}"')
-                remade.append(sql)
+        empty = not con.execute("SELECT EXISTS (SELECT 1 FROM points)").fetchone()[0]
+        remade = drop_indexes(con, ("points",)) if empty else []
         con.execute("INSERT INTO points " + EXPANDED)
         games = con.execute("DELETE FROM points_packed").rowcount
-        for sql in remade:
-            con.execute(sql)
-        con.execute("COMMIT")
-    except BaseException:
-        if con.in_transaction:
-            con.execute("ROLLBACK")
-        raise
+        make_indexes(con, remade)
     return int(games)
 
 

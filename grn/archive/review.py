@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 from grn.analysis import GameAnalysis, Thresholds, analyse
 from grn.archive.dedup import record_of
+from grn.archive.transaction import write_transaction
 from grn.world import NoBot
 
 TABLES = """
@@ -91,8 +92,7 @@ def pending(con: sqlite3.Connection, limit: int | None = None) -> list[int]:
 
 def _write(con: sqlite3.Connection, game_id: int, result: GameAnalysis | None, settings: str,
            names: dict[str, str], kind: str, problem: str | None) -> None:
-    con.execute("BEGIN IMMEDIATE")
-    try:
+    with write_transaction(con):
         con.execute("INSERT OR REPLACE INTO analysed VALUES (?,?,?,?,?)",
                     (game_id, settings, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                      result.stopped if result is not None else None, problem))
@@ -103,11 +103,6 @@ def _write(con: sqlite3.Connection, game_id: int, result: GameAnalysis | None, s
             con.executemany("INSERT INTO analysis_players VALUES (?,?,?,?,?,?,?,?,?,?)", [
                 (game_id, p.player, names.get(p.player, p.player), kind, p.moves, p.average_points_lost, p.accuracy,
                  p.inaccuracies, p.mistakes, p.blunders) for p in result.players])
-        con.execute("COMMIT")
-    except BaseException:
-        if con.in_transaction:
-            con.execute("ROLLBACK")
-        raise
 
 
 def analyse_archive(con: sqlite3.Connection, *, level: str | None = None, playouts: int | None = None,

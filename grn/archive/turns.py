@@ -26,6 +26,7 @@ from typing import Callable
 from grn.archive.db import connect
 from grn.archive.dedup import record_of
 from grn.archive.facts import EventFacts, game_facts, pack
+from grn.archive.transaction import write_transaction
 from grn.archive.search import Filters
 from grn.validate import validate_record
 from grn.workers import DaskClient, Inline, ProcessPool, Runner
@@ -108,12 +109,10 @@ def build(con: sqlite3.Connection, *, runner: Runner | None = None, workers: int
     total = missing(con) if progress else 0
     try:
         while True:
-            con.execute("BEGIN IMMEDIATE")
-            try:
+            with write_transaction(con):
                 units = [(int(i), str(f), str(t)) for i, f, t in con.execute(
                     _MISSING.format(what="id, format, text") + " ORDER BY id LIMIT ?", (batch,))]
                 if not units:
-                    con.execute("COMMIT")
                     break
                 futures = [run.submit(turn_rows, units[k:k + CHUNK]) for k in range(0, len(units), CHUNK)]
                 rows: list[tuple[int, bytes, bytes]] = []
@@ -122,11 +121,6 @@ def build(con: sqlite3.Connection, *, runner: Runner | None = None, workers: int
                         rows.append((game_id, actions, events))
                         summary.unreadable += not read
                 con.executemany("INSERT INTO game_turns VALUES (?,?,?)", rows)
-                con.execute("COMMIT")
-            except BaseException:
-                if con.in_transaction:
-                    con.execute("ROLLBACK")
-                raise
             summary.built += len(units)
             if progress:
                 progress(f"per-turn rows: {summary.built} of {total} games built")

@@ -27,6 +27,7 @@ from grn.archive.db import connect, delete_game, insert_game
 from grn.archive.facts import game_facts
 from grn.batch import GameResult
 from grn.archive.search import Filters, game_ids
+from grn.archive.transaction import write_transaction
 from grn.archive.turns import build, needs_turns
 from grn.record import Record
 from grn.serve.views import record_for
@@ -134,20 +135,13 @@ class Store:
     def create(self, record: Record, source: str = SERVED) -> int:
         """Add a game (a new one to record, or one imported); its id."""
         result, text = self._result(record)
-        with self.connection() as con:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                cur = con.execute("INSERT INTO files (sha256, path, size, games, done, complete, added) "
-                                  "VALUES (?,?,?,1,1,1,?)",
-                                  (secrets.token_hex(32), source, len(text.encode()), _now()))
-                file_id = int(cur.lastrowid or 0)
-                game_id = int(con.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0])
-                insert_game(con, game_id, file_id, result)
-                con.execute("COMMIT")
-            except BaseException:
-                if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
-                    con.execute("ROLLBACK")
-                raise
+        with self.connection() as con, write_transaction(con):
+            cur = con.execute("INSERT INTO files (sha256, path, size, games, done, complete, added) "
+                              "VALUES (?,?,?,1,1,1,?)",
+                              (secrets.token_hex(32), source, len(text.encode()), _now()))
+            file_id = int(cur.lastrowid or 0)
+            game_id = int(con.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0])
+            insert_game(con, game_id, file_id, result)
         return game_id
 
     def save(self, game_id: int, record: Record, base: str) -> str:
@@ -156,38 +150,24 @@ class Store:
         One transaction: the game's rows are all old or all new, whoever reads.
         """
         result, text = self._result(record)
-        with self.connection() as con:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                row = con.execute("SELECT text, file_id, file_index FROM games WHERE id = ?", (game_id,)).fetchone()
-                if row is None:
-                    raise StoreError(f"no game {game_id} in the archive", 404)
-                if digest(row[0]) != base:
-                    raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
-                result.index = int(row[2])
-                delete_game(con, game_id)
-                insert_game(con, game_id, int(row[1]), result)
-                con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), row[1]))
-                con.execute("COMMIT")
-            except BaseException:
-                if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
-                    con.execute("ROLLBACK")
-                raise
+        with self.connection() as con, write_transaction(con):
+            row = con.execute("SELECT text, file_id, file_index FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no game {game_id} in the archive", 404)
+            if digest(row[0]) != base:
+                raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
+            result.index = int(row[2])
+            delete_game(con, game_id)
+            insert_game(con, game_id, int(row[1]), result)
+            con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), row[1]))
         return text
 
     def delete(self, game_id: int) -> None:
         """Remove a game and its facts."""
-        with self.connection() as con:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                if con.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
-                    raise StoreError(f"no game {game_id} in the archive", 404)
-                delete_game(con, game_id)
-                con.execute("COMMIT")
-            except BaseException:
-                if con.in_transaction:  # an insert's constraint ends it itself (OR ROLLBACK, R315)
-                    con.execute("ROLLBACK")
-                raise
+        with self.connection() as con, write_transaction(con):
+            if con.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                raise StoreError(f"no game {game_id} in the archive", 404)
+            delete_game(con, game_id)
 
     def share_key(self, game_id: int) -> str:
         """The key of game ``game_id``'s read-only link (an HMAC of its id: it opens that game only)."""
