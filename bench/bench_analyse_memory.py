@@ -16,7 +16,6 @@ grow with the number of games.  The analysis options after ``--`` (default
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import subprocess
 import sys
@@ -34,7 +33,7 @@ def make_file(path: Path, games: int, turns: int, distinct: int) -> None:
     block = []
     for seed in range(distinct):
         record = to_record(registry.find_ruleset("goldrush").selfplay(2, seed))
-        record = dataclasses.replace(record, turns=record.turns[:turns],
+        record = record.replace(turns=record.turns[:turns],
                                      tags=tuple((k, v) for k, v in record.tags if k != "Result"))
         block.append(grn.write_record(record))
     with open(path, "w", encoding="utf-8") as fh:

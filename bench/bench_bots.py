@@ -22,7 +22,6 @@ is shared, and a figure means little without it.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -280,7 +279,7 @@ def _stand_in_unit(name: str, source: Any, level: str | None, settings: tuple[st
     losses, moves, cpu = [], [], 0.0
     try:
         for stand_in in stand_ins:
-            cut = dataclasses.replace(record, tags=tags, turns=tuple(t for t in record.turns
+            cut = record.replace(tags=tags, turns=tuple(t for t in record.turns
                                                                      if t.number < stand_in.number) + (stand_in,))
             start = time.process_time()
             a = analyse(cut, level=level, seed=1, only=[stand_in.number])

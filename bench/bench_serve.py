@@ -23,7 +23,6 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -57,7 +56,7 @@ def main(argv: list[str]) -> int:
     n = int(argv[1]) if len(argv) > 1 else 40
     seed = int(argv[2]) if len(argv) > 2 else 1
     record = to_record(selfplay_goldrush.play(2, seed), seed=seed)
-    record = replace(record, tags=tuple((k, v) for k, v in record.tags if k != "Result"),
+    record = record.replace(tags=tuple((k, v) for k, v in record.tags if k != "Result"),
                      turns=record.turns[:-3])
     with tempfile.TemporaryDirectory() as tmp, running(Path(tmp) / "bench.db") as base:
         (ids, _) = call(base, "POST", "/api/import", {"name": "bench.grn", "text": write_record(record)})

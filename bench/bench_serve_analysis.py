@@ -21,7 +21,6 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -50,7 +49,7 @@ def main(argv: list[str]) -> int:
     level = argv[2] if len(argv) > 2 else "quick"
     seed = int(argv[3]) if len(argv) > 3 else 1
     record = to_record(selfplay_goldrush.play(2, seed), seed=seed)
-    record = replace(record, tags=tuple((k, v) for k, v in record.tags if k != "Result"),
+    record = record.replace(tags=tuple((k, v) for k, v in record.tags if k != "Result"),
                      turns=record.turns[:-3])
     last = record.turns[-1].number
     with tempfile.TemporaryDirectory() as tmp, running(Path(tmp) / "bench.db") as base:

@@ -59,7 +59,6 @@ CASES = (
 
 def case_files(folder: str) -> dict[str, str]:
     """Label -> path of each of :data:`CASES`, the copies without comments and markup written in ``folder``."""
-    import dataclasses
 
     from grn import notation
     from grn.record import Comment, Markup
@@ -73,7 +72,7 @@ def case_files(folder: str) -> dict[str, str]:
             for record in notation.read(path):
                 turns = tuple(t.replace(extras=tuple(e for e in t.extras if not isinstance(e, (Comment, Markup))))
                               for t in record.turns)
-                records.append(dataclasses.replace(record, intro=(), turns=turns))
+                records.append(record.replace(intro=(), turns=turns))
             path = os.path.join(folder, Path(name).stem + "-no-comments.grn")
             Path(path).write_text(write_records(records), encoding="utf-8")
         out[label] = path

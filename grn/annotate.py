@@ -14,7 +14,6 @@ Analysing an analysed record first takes out the blocks an analysis wrote
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from typing import Any, Sequence
 
@@ -136,7 +135,7 @@ def annotate_record(record: Record, analysis: GameAnalysis, ruleset: Any) -> Rec
                 new.append(Variation((Turn(turn.number, turn.player, found.best_actions),), (Comment(BEST_MARK),)))
             kept = tuple(new) + kept
         turns.append(turn.replace(extras=kept))
-    return dataclasses.replace(record, turns=tuple(turns))
+    return record.replace(turns=tuple(turns))
 
 
 __all__ = ["annotate_text", "annotate_record", "block_text", "BEST_MARK"]

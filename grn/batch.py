@@ -37,9 +37,8 @@ import itertools
 import os
 import threading
 from collections import deque
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Final, Iterator
 
 from grn import registry, sources
 from grn.errors import Diagnostic
@@ -47,6 +46,7 @@ from grn.gamespans import GameSpan, SpanReader
 from grn.notation import Chunk, read_chunk
 from grn.record import Record
 from grn.validate import GameReport, validate_record
+from grn.value import Struct, Value
 from grn.workers import (DaskClient, Inline, ProcessPool, Runner, SchedulerError, Unit, can_fork, cpu_count,
                          game_units)
 
@@ -73,8 +73,7 @@ DASK_MIN_CHUNK_CHARS = 64 * 1024
 DASK_GUIDE = 2
 
 
-@dataclass(slots=True)
-class GameResult:
+class GameResult(Struct):
     """What validating one game of a file gave.
 
     ``record`` is kept only when the caller needs it back (a game with a
@@ -83,31 +82,45 @@ class GameResult:
     function made of it (empty without one); ``facts`` what the ``index`` function returned.
     """
 
-    index: int
-    report: GameReport
-    record: Record | None
-    text: str
-    fmt: str
-    facts: Any = None
+    __slots__ = ("index", "report", "record", "text", "fmt", "facts")
+    _fields = __slots__
+
+    def __init__(self, index: int, report: GameReport, record: Record | None, text: str, fmt: str,
+                 facts: Any = None) -> None:
+        self.index = index
+        self.report = report
+        self.record = record
+        self.text = text
+        self.fmt = fmt
+        self.facts = facts
 
 
-@dataclass(slots=True)
-class Problem:
+class Problem(Struct):
     """A problem that stopped reading a file (no such file, not UTF-8, bad JSON)."""
 
-    problem: Diagnostic
+    __slots__ = ("problem",)
+    _fields = __slots__
+
+    def __init__(self, problem: Diagnostic) -> None:
+        self.problem = problem
 
 
 Item = GameResult | Problem
 
 
-@dataclass(frozen=True, slots=True)
-class FileRef:
+class FileRef(Value):
     """A file the workers read themselves, as the main process saw it (a worker checks it sees the same one)."""
 
-    path: str
-    size: int
-    mtime_ns: int
+    __slots__ = ("path", "size", "mtime_ns")
+    _fields = __slots__
+
+    def __init__(self, path: str, size: int, mtime_ns: int) -> None:
+        self.path: Final = path
+        self.size: Final = size
+        self.mtime_ns: Final = mtime_ns
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.path, self.size, self.mtime_ns)
 
     @classmethod
     def of(cls, path: str) -> "FileRef":
@@ -123,15 +136,21 @@ class FileRef:
             return False
 
 
-@dataclass(frozen=True, slots=True)
-class FileChunk:
+class FileChunk(Value):
     """Games of a GRN file that a worker reads from the file, one after another: where each starts (a byte
     offset) and on which line, and where the last ends.  Plain numbers: they cost little to send."""
 
-    file: FileRef
-    starts: tuple[int, ...]
-    end: int
-    lines: tuple[int, ...]
+    __slots__ = ("file", "starts", "end", "lines")
+    _fields = __slots__
+
+    def __init__(self, file: FileRef, starts: tuple[int, ...], end: int, lines: tuple[int, ...]) -> None:
+        self.file: Final = file
+        self.starts: Final = starts
+        self.end: Final = end
+        self.lines: Final = lines
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.file, self.starts, self.end, self.lines)
 
     @classmethod
     def of(cls, file: FileRef, spans: list[GameSpan]) -> "FileChunk":
@@ -160,19 +179,28 @@ IndexFn = Callable[[Record, GameReport, str, Any], tuple[str | None, Any]]
 ObserveFn = Callable[[Record], Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
-    """What a worker needs besides the games: the file name reports carry, how to validate, what to index."""
+class Job(Value):
+    """What a worker needs besides the games: the file name reports carry, how to validate, what to index.
 
-    file: str
-    tileset: str | None
-    keep_turns: bool
-    keep_records: bool
-    index: IndexFn | None = None
-    observe: ObserveFn | None = None
-    #: the caller reads of a report only its diagnostics and whether the game is complete (validate's text
-    #: report): a game read from the file comes back with no more (R222)
-    slim: bool = False
+    ``slim``: the caller reads of a report only its diagnostics and whether the game is complete (validate's
+    text report): a game read from the file comes back with no more (R222).
+    """
+
+    __slots__ = ("file", "tileset", "keep_turns", "keep_records", "index", "observe", "slim")
+    _fields = __slots__
+
+    def __init__(self, file: str, tileset: str | None, keep_turns: bool, keep_records: bool,
+                 index: IndexFn | None = None, observe: ObserveFn | None = None, slim: bool = False) -> None:
+        self.file: Final = file
+        self.tileset: Final = tileset
+        self.keep_turns: Final = keep_turns
+        self.keep_records: Final = keep_records
+        self.index: Final = index
+        self.observe: Final = observe
+        self.slim: Final = slim
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.file, self.tileset, self.keep_turns, self.keep_records, self.index, self.observe, self.slim)
 
 
 # ---------------------------------------------------------------------------
@@ -250,8 +278,7 @@ def work_file(job: Job, chunk: FileChunk, first_index: int,
     return SlimResults.of(job.file, results) if job.slim else results
 
 
-@dataclass(frozen=True, slots=True)
-class SlimResults:
+class SlimResults(Value):
     """A chunk's results for validate's text report, packed (R296): of each game only what the report reads
     (R222), as a few numbers a game, not two objects.  :meth:`expand` gives the results back.
 
@@ -261,15 +288,25 @@ class SlimResults:
     holding its place in the others (kind -1).
     """
 
-    file: str
-    first: int
-    names: tuple[str, ...]
-    kinds: tuple[int, ...]
-    complete: bytes
-    turns: tuple[int, ...]
-    diagnostics: dict[int, list[Diagnostic]]
-    files: dict[int, str | None]
-    whole: dict[int, GameResult]
+    __slots__ = ("file", "first", "names", "kinds", "complete", "turns", "diagnostics", "files", "whole")
+    _fields = __slots__
+
+    def __init__(self, file: str, first: int, names: tuple[str, ...], kinds: tuple[int, ...], complete: bytes,
+                 turns: tuple[int, ...], diagnostics: dict[int, list[Diagnostic]], files: dict[int, str | None],
+                 whole: dict[int, GameResult]) -> None:
+        self.file: Final = file
+        self.first: Final = first
+        self.names: Final = names
+        self.kinds: Final = kinds
+        self.complete: Final = complete
+        self.turns: Final = turns
+        self.diagnostics: Final = diagnostics
+        self.files: Final = files
+        self.whole: Final = whole
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.file, self.first, self.names, self.kinds, self.complete, self.turns, self.diagnostics,
+                self.files, self.whole)
 
     @classmethod
     def of(cls, file: str, results: list[GameResult]) -> "SlimResults":
@@ -348,15 +385,21 @@ def _file_size(path: str) -> int | None:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class Sizes:
+class Sizes(Value):
     """How large chunks read from the file are: at most ``games`` games and ``chars`` characters, shrinking
     towards the end of the file to 1 / (``guide`` * workers) of what is left, never below ``least`` characters."""
 
-    games: int
-    chars: int
-    least: int
-    guide: int
+    __slots__ = ("games", "chars", "least", "guide")
+    _fields = __slots__
+
+    def __init__(self, games: int, chars: int, least: int, guide: int) -> None:
+        self.games: Final = games
+        self.chars: Final = chars
+        self.least: Final = least
+        self.guide: Final = guide
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.games, self.chars, self.least, self.guide)
 
     @classmethod
     def pool(cls, games: int) -> "Sizes":
@@ -453,18 +496,24 @@ HEAD_START_WORKERS = 16
 HEAD_START_POLL = 0.005
 
 
-@dataclass(slots=True)
-class _Run:
+class _Run(Struct):
     """One file being validated: its chunks not sent yet, the chunks out (with the runner each went to) and
-    how many games were met; kept from a Dask client's head start (R241) to :meth:`Validator.run`."""
+    how many games were met; kept from a Dask client's head start (R241) to :meth:`Validator.run`.
+    ``as_text``: the file's games as spans are read by the main process and sent as text (a cluster that
+    cannot see it)."""
 
-    path: str
-    job: Job
-    chunks: Iterator[list[Unit] | FileChunk | Diagnostic]
-    pending: deque[tuple[Runner, Any, list[Unit] | FileChunk]]
-    index: int = 0
-    #: the file's games as spans are read by the main process and sent as text (a cluster that cannot see it)
-    as_text: bool = False
+    __slots__ = ("path", "job", "chunks", "pending", "index", "as_text")
+    _fields = __slots__
+
+    def __init__(self, path: str, job: Job, chunks: Iterator[list[Unit] | FileChunk | Diagnostic],
+                 pending: deque[tuple[Runner, Any, list[Unit] | FileChunk]], index: int = 0,
+                 as_text: bool = False) -> None:
+        self.path = path
+        self.job = job
+        self.chunks = chunks
+        self.pending = pending
+        self.index = index
+        self.as_text = as_text
 
 
 class Validator:

@@ -6,12 +6,11 @@ from and reported together, rather than raised one exception at a time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from mypy_extensions import mypyc_attr
 
-from grn.value import Value, reduce_dataclass
+from grn.value import Value
 
 Severity = Literal["error", "warning", "info"]
 
@@ -39,29 +38,42 @@ class Span(Value):
         return f"<Span {self.line}:{self.column}>"
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(Value):
     """One problem found in a record.
 
     ``rule`` says in plain words which rule was broken, ``section`` where it
     stands in the rules (seed file and heading), ``hint`` what would have been
-    legal.  ``turn`` and ``player`` place it in the game.
+    legal.  ``turn`` and ``player`` place it in the game.  ``notes``: lines
+    that explain the problem, shown under it (a wrong checkpoint: what the turn
+    scored).
     """
 
-    message: str
-    span: Span | None = None
-    file: str | None = None
-    severity: Severity = "error"
-    code: str = "error"
-    game: int | None = None
-    turn: int | None = None
-    player: str | None = None
-    rule: str | None = None
-    section: str | None = None
-    hint: str | None = None
-    source_line: str | None = None
-    #: Lines that explain the problem, shown under it (a wrong checkpoint: what the turn scored).
-    notes: tuple[str, ...] = ()
+    __slots__ = ("message", "span", "file", "severity", "code", "game", "turn", "player", "rule", "section",
+                 "hint", "source_line", "notes")
+    _fields = __slots__
+
+    def __init__(self, message: str, span: Span | None = None, file: str | None = None,
+                 severity: Severity = "error", code: str = "error", game: int | None = None,
+                 turn: int | None = None, player: str | None = None, rule: str | None = None,
+                 section: str | None = None, hint: str | None = None, source_line: str | None = None,
+                 notes: tuple[str, ...] = ()) -> None:
+        self.message: Final = message
+        self.span: Final = span
+        self.file: Final = file
+        self.severity: Final = severity
+        self.code: Final = code
+        self.game: Final = game
+        self.turn: Final = turn
+        self.player: Final = player
+        self.rule: Final = rule
+        self.section: Final = section
+        self.hint: Final = hint
+        self.source_line: Final = source_line
+        self.notes: Final = notes
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.message, self.span, self.file, self.severity, self.code, self.game, self.turn, self.player,
+                self.rule, self.section, self.hint, self.source_line, self.notes)
 
     def location(self) -> str:
         """``file:line:col`` (the parts that are known)."""
@@ -104,9 +116,6 @@ class Diagnostic:
         if self.notes:
             out["notes"] = list(self.notes)
         return out
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
 
 
 # Other modules (the Gold engine, which is not compiled) subclass these, together with ValueError.

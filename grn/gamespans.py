@@ -27,10 +27,10 @@ reader to :func:`~grn.notation.split_games` on generated text, comments included
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Final, Iterator
 
 from grn.record import MAX_GAME_CHARS, MAX_LINE_CHARS
+from grn.value import Value
 
 #: Bytes read at a time, then to the end of the line.  No more than a line may hold, so that only a block's
 #: last line (the one the block ends inside) can be longer than GRN allows.
@@ -121,13 +121,19 @@ def _blank_tags(text: str, comments: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
-class GameSpan:
+class GameSpan(Value):
     """One game of a file: its bytes ``start:end`` and the line it starts on."""
 
-    start: int
-    end: int
-    first_line: int
+    __slots__ = ("start", "end", "first_line")
+    _fields = __slots__
+
+    def __init__(self, start: int, end: int, first_line: int) -> None:
+        self.start: Final = start
+        self.end: Final = end
+        self.first_line: Final = first_line
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.start, self.end, self.first_line)
 
 
 class SpanReader:

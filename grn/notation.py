@@ -24,38 +24,39 @@ from __future__ import annotations
 import io
 import os
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable, Iterator
+from typing import IO, Any, Callable, Final, Iterable, Iterator
 
 from grn import grammar_cache, registry
 from grn.errors import Diagnostic, Span
 from grn.fastread import FastReader, TerminalTable, caret, unescape
 from grn.record import MAX_GAME_CHARS, MAX_LINE_CHARS, MAX_VARIATION_DEPTH, TAG_ORDER, Record
 from grn.ruleset import Ruleset
-from grn.value import reduce_dataclass
+from grn.value import Value
 from grn.writer import quote
 
 # ---------------------------------------------------------------------------
 # Splitting a stream into games
 # ---------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class Chunk:
+class Chunk(Value):
     """The text of one game and the line it starts on.
 
     ``problem`` says why the game's text was not kept (a line or a game
     longer than GRN allows), with the line it concerns.
     """
 
-    text: str
-    first_line: int
-    problem: tuple[int, str] | None = None
+    __slots__ = ("text", "first_line", "problem")
+    _fields = __slots__
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # pickle (process pools, Dask): a compiled dataclass is rebuilt from its fields
-        return reduce_dataclass(self)
+    def __init__(self, text: str, first_line: int, problem: tuple[int, str] | None = None) -> None:
+        self.text: Final = text
+        self.first_line: Final = first_line
+        self.problem: Final = problem
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.text, self.first_line, self.problem)
 
 
 # MAX_LINE_CHARS and MAX_GAME_CHARS, the limits of a line and of a game, live in grn.record (the

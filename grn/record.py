@@ -13,12 +13,11 @@ from text, :mod:`grn.writer` writes it back, :mod:`grn.jsonform` converts it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any, Final, Iterator, Union
+from typing import Final, Iterator, Union
 
 from grn import registry
 from grn.errors import Diagnostic, Span
-from grn.value import Value, reduce_dataclass
+from grn.value import Value
 
 #: An engine command: the value a game's codec reads from an action word (:mod:`grn.codec`).
 Command = Value
@@ -243,20 +242,23 @@ TAG_ORDER: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(Value):
     """A player at the table: name and the colours they own (seat order clockwise)."""
 
-    name: str
-    colours: tuple[str, ...]
+    __slots__ = ("name", "colours")
+    _fields = __slots__
+
+    def __init__(self, name: str, colours: tuple[str, ...]) -> None:
+        self.name: Final = name
+        self.colours: Final = colours
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.colours)
 
     @property
     def key(self) -> str:
         """The colour that names the player in turns (the first they own)."""
         return self.colours[0]
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
 
 
 _SEAT_RE = re.compile(r"^\s*(?:(?P<name>[^()]*?)\s*\((?P<colours>[a-z+ ]+)\)|(?P<bare>[a-z]+))\s*$")
@@ -318,21 +320,31 @@ def parse_options(value: str) -> dict[str, str]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
+class Record(Value):
     """One game of a GRN file: tags, notes before the first turn, and the main line.
 
     ``diagnostics`` holds the problems found while reading it (a record with a
-    syntax error keeps the tags it had and no turns).
+    syntax error keeps the tags it had and no turns).  ``tag_spans``: where each
+    tag was written (the tag name), in the order of ``tags``; empty when built in
+    code.  Two records are equal when their tags, turns and intro are: where
+    they were written and what reading them found do not count.
     """
 
-    tags: tuple[tuple[str, str], ...]
-    turns: tuple[Turn, ...] = ()
-    intro: tuple[Note, ...] = ()
-    span: Span | None = field(default=None, compare=False, repr=False, hash=False)
-    diagnostics: tuple[Diagnostic, ...] = field(default=(), compare=False, repr=False)
-    #: Where each tag was written (the tag name), in the order of ``tags``; empty when built in code.
-    tag_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False)
+    __slots__ = ("tags", "turns", "intro", "span", "diagnostics", "tag_spans")
+    _fields = __slots__
+
+    def __init__(self, tags: tuple[tuple[str, str], ...], turns: tuple[Turn, ...] = (),
+                 intro: tuple[Note, ...] = (), span: Span | None = None,
+                 diagnostics: tuple[Diagnostic, ...] = (), tag_spans: tuple[Span | None, ...] = ()) -> None:
+        self.tags: Final = tags
+        self.turns: Final = turns
+        self.intro: Final = intro
+        self.span: Final = span
+        self.diagnostics: Final = diagnostics
+        self.tag_spans: Final = tag_spans
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.tags, self.turns, self.intro)
 
     def tag_span(self, name: str) -> Span | None:
         """Where tag ``name`` was written (falling back to the start of the game)."""
@@ -388,11 +400,7 @@ class Record:
                     break
             else:
                 items.append((name, value))
-        return replace(self, tags=tuple(items))
+        return self.replace(tags=tuple(items))
 
     def __repr__(self) -> str:
         return f"<Record {self.game} {self.tag('Event') or ''!s} turns={len(self.turns)}>"
-
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)

@@ -9,7 +9,6 @@ the address of the position after the edit; records are immutable.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from grn.position import Position, parse_address, position_at
@@ -86,7 +85,7 @@ def play(record: Record, address: str, player: str, actions: Sequence[Any]) -> t
     after = [t for t in line if t.number > target]
     if not after:
         # the end of the line: the turn is added to it
-        return replace(record, turns=_edit(record.turns, steps, lambda ln: (*ln, turn))), address_of(steps, target + 1)
+        return record.replace(turns=_edit(record.turns, steps, lambda ln: (*ln, turn))), address_of(steps, target + 1)
     following = after[0]
     if following.number != target + 1:
         raise EditError(f"the line goes from turn {target} to turn {following.number}")
@@ -100,7 +99,7 @@ def play(record: Record, address: str, player: str, actions: Sequence[Any]) -> t
     def branch(ln: Line) -> Line:
         return tuple(t.replace(extras=(*t.extras, Variation((turn,)))) if t is following else t for t in ln)
 
-    return (replace(record, turns=_edit(record.turns, steps, branch)),
+    return (record.replace(turns=_edit(record.turns, steps, branch)),
             address_of([*steps, (following.number, k)], target + 1))
 
 
@@ -118,8 +117,8 @@ def undo(record: Record, address: str) -> tuple[Record, str]:
     turns = _edit(record.turns, steps, lambda ln: tuple(t for t in ln if t is not last))
     if steps and len(played) == 1:
         # the variation is gone: back to the position it branched from, on the line it left
-        return replace(record, turns=turns), address_of(steps[:-1], steps[-1][0] - 1)
-    return replace(record, turns=turns), address_of(steps, target - 1)
+        return record.replace(turns=turns), address_of(steps[:-1], steps[-1][0] - 1)
+    return record.replace(turns=turns), address_of(steps, target - 1)
 
 
 def annotate(record: Record, address: str, *, comment: str | None = None, glyph: str | None = None) -> Record:
@@ -132,13 +131,13 @@ def annotate(record: Record, address: str, *, comment: str | None = None, glyph:
     if target == 0 and not steps:
         if glyph is not None:
             raise EditError("a glyph belongs to a turn: play one first")
-        return replace(record, intro=(*record.intro, Comment(comment or "")))
+        return record.replace(intro=(*record.intro, Comment(comment or "")))
     line = _line(record, steps)
     turn = next((t for t in line if t.number == target), None)
     if turn is None:
         raise EditError(f"no turn {target} on that line")
     extra: Extra = Nag(glyph) if glyph is not None else Comment(comment or "")
-    return replace(record, turns=_edit(record.turns, steps, lambda ln: tuple(
+    return record.replace(turns=_edit(record.turns, steps, lambda ln: tuple(
         t.replace(extras=(*t.extras, extra)) if t is turn else t for t in ln)))
 
 

@@ -15,14 +15,14 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Final, Iterable, Sequence, cast
 
 from grn import registry
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
 from grn.record import Markup, Record, Seat
+from grn.value import Value
 from grn.world import Decision, NoBot, World
 
 if TYPE_CHECKING:
@@ -36,8 +36,7 @@ if TYPE_CHECKING:
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
 
 
-@dataclass(frozen=True, slots=True)
-class Suggestion:
+class Suggestion(Value):
     """A word an editor may offer at the cursor (``grn lsp``'s completion).
 
     ``text`` is what is written, ``detail`` a few words shown beside it, ``kind``
@@ -45,21 +44,34 @@ class Suggestion:
     ``"action"`` (a whole command), ``"position"`` (a word to complete further) or ``"value"``.
     """
 
-    text: str
-    detail: str = ""
-    kind: str = "action"
+    __slots__ = ("text", "detail", "kind")
+    _fields = __slots__
+
+    def __init__(self, text: str, detail: str = "", kind: str = "action") -> None:
+        self.text: Final = text
+        self.detail: Final = detail
+        self.kind: Final = kind
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.text, self.detail, self.kind)
 
     def __repr__(self) -> str:
         return f"<Suggestion {self.kind} {self.text}>"
 
 
-@dataclass(frozen=True)
-class Panel:
+class Panel(Value):
     """What the viewer shows beside the board about a position, in words: ``lines`` about the whole position
     (what is left in the bag), and for each player (by key) short lines about their pieces."""
 
-    lines: tuple[str, ...]
-    players: dict[str, tuple[str, ...]]
+    __slots__ = ("lines", "players")
+    _fields = __slots__
+
+    def __init__(self, lines: tuple[str, ...], players: dict[str, tuple[str, ...]]) -> None:
+        self.lines: Final = lines
+        self.players: Final = players
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.lines, self.players)
 
     def __repr__(self) -> str:
         return f"<Panel {len(self.lines)} lines, {len(self.players)} players>"

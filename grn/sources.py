@@ -9,21 +9,27 @@ from __future__ import annotations
 import io
 import json
 import sys
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Final, Iterator
 
 from grn import notation
 from grn.errors import Diagnostic, Span
 from grn.record import MAX_VARIATION_DEPTH
 from grn.record import Record
+from grn.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Loaded:
+class Loaded(Value):
     """What reading a source gave: one record or one problem that stopped the reading."""
 
-    record: Record | None
-    problem: Diagnostic | None = None
+    __slots__ = ("record", "problem")
+    _fields = __slots__
+
+    def __init__(self, record: Record | None, problem: Diagnostic | None = None) -> None:
+        self.record: Final = record
+        self.problem: Final = problem
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.record, self.problem)
 
 
 def is_json(path: str) -> bool:

@@ -19,52 +19,66 @@ score events of every turn, and the final scores.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Protocol, Sequence
+from typing import Any, Final, Iterable, Protocol, Sequence
 
 from grn.errors import Diagnostic, IllegalAction, Severity, Span
 from grn import registry
 from grn.engine import Engine, Event
 from grn.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 from grn.ruleset import Ruleset, SetupProblem, engine_for
-from grn.value import reduce_dataclass
+from grn.value import Struct, Value
 
 
-@dataclass(frozen=True, slots=True)
-class TurnReport:
+class TurnReport(Value):
     """What one turn of the main line did: its events and the scores after it."""
 
-    number: int
-    player: str
-    raw_events: tuple[Any, ...]
-    scores: dict[str, int]
+    __slots__ = ("number", "player", "raw_events", "scores")
+    _fields = __slots__
+
+    def __init__(self, number: int, player: str, raw_events: tuple[Any, ...], scores: dict[str, int]) -> None:
+        self.number: Final = number
+        self.player: Final = player
+        self.raw_events: Final = raw_events
+        self.scores: Final = scores
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.number, self.player, self.raw_events, self.scores)
 
     @property
     def events(self) -> tuple[str, ...]:
         """The events as short sentences (described only when asked: validating stays quick)."""
         return tuple(describe_events(self.raw_events))
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
 
+class GameReport(Struct):
+    """The outcome of validating one game (filled in as the game is replayed).
 
-@dataclass(slots=True)
-class GameReport:
-    """The outcome of validating one game."""
+    ``final_raw_events``: the final scoring's engine events themselves (kept with the turns:
+    ``keep_turns``), for the archive.
+    """
 
-    index: int
-    file: str | None
-    game: str
-    tags: tuple[tuple[str, str], ...]
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    turns: list[TurnReport] = field(default_factory=list)
-    final_events: list[str] = field(default_factory=list)
-    final_scores: dict[str, int] | None = None
-    complete: bool = False
-    turns_played: int = 0
-    notes: list[str] = field(default_factory=list)
-    #: The final scoring's engine events themselves (kept with the turns: ``keep_turns``), for the archive.
-    final_raw_events: tuple[Any, ...] = ()
+    __slots__ = ("index", "file", "game", "tags", "diagnostics", "turns", "final_events", "final_scores",
+                 "complete", "turns_played", "notes", "final_raw_events")
+    _fields = __slots__
+
+    def __init__(self, index: int, file: str | None, game: str, tags: tuple[tuple[str, str], ...],
+                 diagnostics: list[Diagnostic] | None = None, turns: list[TurnReport] | None = None,
+                 final_events: list[str] | None = None, final_scores: dict[str, int] | None = None,
+                 complete: bool = False, turns_played: int = 0, notes: list[str] | None = None,
+                 final_raw_events: tuple[Any, ...] = ()) -> None:
+        self.index = index
+        self.file = file
+        self.game = game
+        self.tags = tags
+        # a new list each (what a dataclass's default_factory did)
+        self.diagnostics: list[Diagnostic] = [] if diagnostics is None else diagnostics
+        self.turns: list[TurnReport] = [] if turns is None else turns
+        self.final_events: list[str] = [] if final_events is None else final_events
+        self.final_scores = final_scores
+        self.complete = complete
+        self.turns_played = turns_played
+        self.notes: list[str] = [] if notes is None else notes
+        self.final_raw_events = final_raw_events
 
     @property
     def valid(self) -> bool:
@@ -87,9 +101,6 @@ class GameReport:
             "final_events": self.final_events,
             "notes": self.notes,
         }
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
 
 
 class TurnObserver(Protocol):

@@ -12,11 +12,17 @@ A subclass lists its fields in ``_fields`` (constructor order) and says in
 :meth:`Value._key` which of them take part in equality and hashing: a source
 :class:`~grn.errors.Span` never does, so two commands that say the same thing
 are equal wherever they were written.
+
+The value types grn builds on every ``grn validate`` (a record, its seats, a
+diagnostic, a report, the tile set) are classes of this kind rather than
+dataclasses for the start-up too: ``dataclasses`` compiles each class's methods
+from generated source when the class is made, and with its import that was about
+15 ms of a 45 ms command (docs/performance.md, "Start-up, round thirteen").
+:class:`Struct` is the mutable kind (a report filled in while a game is checked).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -51,12 +57,49 @@ class Value:
         # for pickle and copy.deepcopy: compiled classes have no __dict__ to restore
         return (type(self), tuple(getattr(self, f) for f in self._fields))
 
+    def __repr__(self) -> str:
+        # a dataclass's repr: the class and every field (types with more to hide write their own)
+        return _fields_repr(self, self._fields)
+
     def replace(self: V, **changes: Any) -> V:
         """A copy with some fields changed, like :func:`dataclasses.replace`."""
         for name in changes:
             if name not in self._fields:
                 raise TypeError(f"{type(self).__name__} has no field {name!r}")
         return type(self)(**{f: changes[f] if f in changes else getattr(self, f) for f in self._fields})
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Struct:
+    """A mutable record of fields: equality by all of them, a dataclass's repr, not hashable.
+
+    A subclass lists its fields in ``_fields`` (constructor order) and sets them in its ``__init__``.
+    """
+
+    __slots__ = ()
+
+    #: The constructor's parameters, in order.
+    _fields: ClassVar[tuple[str, ...]] = ()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and all(getattr(self, f) == getattr(other, f) for f in self._fields)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    def __hash__(self) -> int:
+        raise TypeError(f"unhashable type: {type(self).__name__!r}")
+
+    def __repr__(self) -> str:
+        return _fields_repr(self, self._fields)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), tuple(getattr(self, f) for f in self._fields))
+
+
+def _fields_repr(obj: object, fields: tuple[str, ...]) -> str:
+    """``Name(field=value, ...)``, as a dataclass writes itself."""
+    return f"{type(obj).__qualname__}({', '.join(f'{f}={getattr(obj, f)!r}' for f in fields)})"
 
 
 def reduce_dataclass(obj: Any) -> tuple[Any, ...]:
@@ -66,4 +109,6 @@ def reduce_dataclass(obj: Any) -> tuple[Any, ...]:
     fields one by one, which a frozen dataclass refuses; pickle and
     :func:`copy.deepcopy` call this instead.
     """
+    import dataclasses  # only when such a value is pickled: grn's own value types are not dataclasses
+
     return (type(obj), tuple(getattr(obj, f.name) for f in dataclasses.fields(obj) if f.init))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import re
@@ -29,7 +28,7 @@ FAST = {"playouts": 16}
 def _record(game: str, seed: int, turns: int) -> Record:
     """A self-played game cut after ``turns`` turns (no Result: it is unfinished)."""
     record = to_record(games.find_ruleset(game).selfplay(2, seed))
-    return dataclasses.replace(record, turns=record.turns[:turns],
+    return record.replace(turns=record.turns[:turns],
                                tags=tuple((k, v) for k, v in record.tags if k != "Result"))
 
 
@@ -49,7 +48,7 @@ def _diverge(record: Record, k: int, seed: int) -> Record:
         commands = table.recorded(bot.choose(table.engine.copy(), random.Random(i), table.hand()))
         table.play_commands(commands)
         extra.append(grn.Turn(number + i, player, commands))
-    return dataclasses.replace(record, turns=record.turns[:k] + tuple(extra))
+    return record.replace(turns=record.turns[:k] + tuple(extra))
 
 
 @pytest.mark.parametrize("game", ["goldrush", "carcassonne", "gold"])
@@ -69,7 +68,7 @@ def _clear_blunder() -> Record:
     record = to_record(games.find_ruleset("carcassonne").selfplay(2, 20))
     turns = list(record.turns[:17])
     turns[16] = turns[16].replace(actions=(PlaceTile("E", -1, 2, 90),), extras=())
-    return dataclasses.replace(record, turns=tuple(turns), tags=tuple((k, v) for k, v in record.tags if k != "Result"))
+    return record.replace(turns=tuple(turns), tags=tuple((k, v) for k, v in record.tags if k != "Result"))
 
 
 def test_a_move_that_leaves_a_city_unfinished_is_a_blunder_and_the_best_move_completes_it():

@@ -7,7 +7,6 @@ run's.  The Dask path runs on a local cluster of two worker processes.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -29,7 +28,7 @@ runner = CliRunner()
 
 def _record(game: str, seed: int, turns: int) -> Record:
     record = to_record(games.find_ruleset(game).selfplay(2, seed))
-    return dataclasses.replace(record, turns=record.turns[:turns],
+    return record.replace(turns=record.turns[:turns],
                                tags=tuple((k, v) for k, v in record.tags if k != "Result"))
 
 

@@ -7,7 +7,6 @@ re-commented must each give their original's key.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import re
 import sqlite3
@@ -78,7 +77,7 @@ def originals() -> list[Record]:
 
 
 def test_no_false_positives_on_1000_distinct_games(originals: list[Record]) -> None:
-    distinct = [dataclasses.replace(r, turns=r.turns[:k]) for r in originals for k in range(1, len(r.turns) + 1)]
+    distinct = [r.replace(turns=r.turns[:k]) for r in originals for k in range(1, len(r.turns) + 1)]
     assert len(distinct) >= 1000
     distinct = distinct[:1000]
     keys = {dedup_key(r) for r in distinct}
@@ -166,7 +165,7 @@ def test_merge_keeps_the_union_of_comments(originals: list[Record], copies: list
         turns = list(base.turns)
         for i, text in notes:
             turns[i] = turns[i].replace(extras=turns[i].extras + (Comment(text),))
-        return dataclasses.replace(base, turns=tuple(turns))
+        return base.replace(turns=tuple(turns))
 
     records = [commented(n) for n in copies]
     merged = merge_records(records[0], records[1:])

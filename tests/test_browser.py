@@ -117,7 +117,6 @@ def test_a_position_draws_in_the_browser(tmp_path, record):
 
 
 def hostile_record(record):
-    import dataclasses
 
     from grn.record import Comment, Markup, MarkupText
 
@@ -126,7 +125,7 @@ def hostile_record(record):
     turns[4] = turns[4].replace(extras=turns[4].extras + (
         Comment(HOSTILE_SCRIPT + " </script><!--<script> " + HOSTILE_ATTR),
         Markup("label", ("0,0", MarkupText(HOSTILE_SCRIPT)))))
-    return dataclasses.replace(rec, turns=tuple(turns))
+    return rec.replace(turns=tuple(turns))
 
 
 def test_the_page_draws_in_the_browser(tmp_path, record):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
@@ -134,7 +134,7 @@ def _with_turn(record: Record, number: int, turn: Turn) -> Record:
     turns = list(record.turns)
     assert turns[number - 1].number == number
     turns[number - 1] = turn
-    return replace(record, turns=tuple(turns))
+    return record.replace(turns=tuple(turns))
 
 
 def _validate_text(record: Record) -> tuple[str, object]:
@@ -668,7 +668,7 @@ def test_gold_two_players_may_name_either_colour() -> None:
     played = next(p for p in gold_games() if len(p.game.players) == 2)
     owned = dict(zip(played.game.players, played.game.colours))
     turns = tuple(t.replace(player=owned[t.player][1]) for t in played.record.turns)
-    text, report = _validate_text(replace(played.record, turns=turns))
+    text, report = _validate_text(played.record.replace(turns=turns))
     assert report.valid and report.complete, [d.message for d in report.diagnostics]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -93,7 +92,7 @@ def count(root: ET.Element, *names: str) -> int:
 def with_extras(record: Record, index: int, *extras) -> Record:
     turns = list(record.turns)
     turns[index] = turns[index].replace(extras=turns[index].extras + tuple(extras))
-    return dataclasses.replace(record, turns=tuple(turns))
+    return record.replace(turns=tuple(turns))
 
 
 # ----------------------------------------------------------------------------

@@ -124,14 +124,13 @@ def test_the_archive_page_lists_and_opens_the_viewer(browser, tmp_path: Path):
 def test_finish_a_game_by_tapping(browser, tmp_path: Path, game: str, cut: int):
     """A game opened from the archive a few turns before its end is tapped to its end: the last turns,
     the game over, the final scores; the saved record is whole and valid."""
-    from dataclasses import replace
 
     from grn import games
     from grn.selfplay import to_record
     from grn.writer import write_record
 
     record = to_record(games.find_ruleset(game).selfplay(2, 7))
-    record = replace(record, tags=tuple((k, v) for k, v in record.tags if k != "Result"),
+    record = record.replace(tags=tuple((k, v) for k, v in record.tags if k != "Result"),
                      turns=record.turns[:-cut])
     with running(tmp_path / "club.db") as base:
         page = browser.new_page(viewport=PHONE)

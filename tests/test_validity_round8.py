@@ -9,7 +9,6 @@ analysis's horizon) in the ladder and the stability bench.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ BGA = ROOT / "tests" / "data" / "bga-361578832.grn"
 
 def _opening(turns: int) -> grn.Record:
     record = next(iter(grn.read(BGA)))
-    return dataclasses.replace(record, turns=record.turns[:turns])
+    return record.replace(turns=record.turns[:turns])
 
 
 def test_at_the_real_positions_the_search_bot_loses_less_than_random_play():

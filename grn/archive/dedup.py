@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import replace
 from typing import Any
 
 from grn.archive.facts import game_facts
@@ -80,7 +79,7 @@ def merge_records(kept: Record, others: list[Record]) -> Record:
             if theirs.extras:
                 turns[i] = ours.replace(extras=_union(ours.extras, theirs.extras, True))
     intro = _union(intro, tuple(notes), False)
-    return replace(kept, tags=tuple(tags), intro=intro, turns=tuple(turns))
+    return kept.replace(tags=tuple(tags), intro=intro, turns=tuple(turns))
 
 
 def merge_group(con: sqlite3.Connection, ids: list[int]) -> int:

@@ -12,7 +12,7 @@ added or removed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterator
 
 from grn import registry
@@ -61,7 +61,7 @@ class Game:
         out = self.report.diagnostics
         if not self.shift and self.index == self.report.index:
             return list(out)
-        return [replace(d, span=self.span(d.span), game=self.index if d.game is not None else None) for d in out]
+        return [d.replace(span=self.span(d.span), game=self.index if d.game is not None else None) for d in out]
 
     def turns(self) -> Iterator[tuple[Turn, tuple[tuple[int, int], ...], int]]:
         """Every turn of the game, main line and variations: (turn, the variation steps to its line, the

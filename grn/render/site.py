@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -80,7 +80,7 @@ class Anonymiser:
             players = ", ".join(f"{self.alias(s.name)} ({' '.join(s.colours)})" for s in seats)
             record = record.with_tags(Players=players)
         tags = tuple((k, v if k in ("Players", "Game") else self._text(v)) for k, v in record.tags)
-        return replace(record, tags=tags, intro=tuple(self._notes(record.intro)), turns=self._turns(record.turns))
+        return record.replace(tags=tags, intro=tuple(self._notes(record.intro)), turns=self._turns(record.turns))
 
 
 def _result(game: SiteGame) -> str:

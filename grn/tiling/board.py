@@ -24,12 +24,11 @@ followers are ``(owner, sid)`` pairs with any hashable owner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Final, Hashable, Iterable, Iterator
 
 from grn.tiling.places import POSITIONS
 from grn.tiling.tiles import EDGE_PAIRS, Orientation, TileDesign, TileSet
-from grn.value import reduce_dataclass
+from grn.value import Value
 
 
 def neighbours(x: int, y: int) -> tuple[tuple[int, int], ...]:
@@ -110,17 +109,24 @@ class Placement:
                 f"groups={len(self.group_segments)}>")
 
 
-@dataclass(frozen=True, slots=True)
-class Feature:
+class Feature(Value):
     """A snapshot of one feature (for inspection and tests; the board keeps its own data)."""
 
-    root: int
-    kind: str
-    tiles: frozenset[tuple[int, int]]
-    open_places: int
-    symbols: dict[str, int]
-    followers: tuple[tuple[Hashable, int], ...]
-    links: tuple[int, ...]
+    __slots__ = ("root", "kind", "tiles", "open_places", "symbols", "followers", "links")
+    _fields = __slots__
+
+    def __init__(self, root: int, kind: str, tiles: frozenset[tuple[int, int]], open_places: int,
+                 symbols: dict[str, int], followers: tuple[tuple[Hashable, int], ...], links: tuple[int, ...]) -> None:
+        self.root: Final = root
+        self.kind: Final = kind
+        self.tiles: Final = tiles
+        self.open_places: Final = open_places
+        self.symbols: Final = symbols
+        self.followers: Final = followers
+        self.links: Final = links
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.root, self.kind, self.tiles, self.open_places, self.symbols, self.followers, self.links)
 
     @property
     def closed(self) -> bool:
@@ -136,9 +142,6 @@ class Feature:
         symbols = "".join(f" {k}={v}" for k, v in sorted(self.symbols.items()) if v)
         return (f"<Feature {self.kind} #{self.root} tiles={len(self.tiles)} open={self.open_places}{symbols}"
                 f" followers={list(self.followers)}>")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
 
 
 class FeatureData:

@@ -16,12 +16,12 @@ edges), ``centre`` (no edges) or ``field`` (any places).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Iterator, Mapping
 
 from grn.errors import GrnError
+from grn.value import Value
 from grn.tiling.places import EDGE_MIDDLES, PLACE_INDEX, POSITIONS, opposite_place, rotate_place
 
 __all__ = ["Segment", "Orientation", "TileDesign", "TileSet", "tileset_from_dict", "load_tileset",
@@ -47,8 +47,7 @@ def _signature(kinds: tuple[str, str, str]) -> int:
     return sig
 
 
-@dataclass(frozen=True, slots=True)
-class Segment:
+class Segment(Value):
     """One feature piece on a tile.
 
     ``places`` are place indices on the unturned tile; ``ends`` says how a
@@ -60,12 +59,20 @@ class Segment:
     beside: :meth:`grn.tiling.board.Board.bordering` follows it across tiles).
     """
 
-    kind: str
-    places: tuple[int, ...]
-    ends: tuple[str, ...] = ()
-    links: tuple[int, ...] = ()
-    symbols: tuple[tuple[str, int], ...] = ()
-    borders: tuple[int, ...] = ()
+    __slots__ = ("kind", "places", "ends", "links", "symbols", "borders")
+    _fields = __slots__
+
+    def __init__(self, kind: str, places: tuple[int, ...], ends: tuple[str, ...] = (), links: tuple[int, ...] = (),
+                 symbols: tuple[tuple[str, int], ...] = (), borders: tuple[int, ...] = ()) -> None:
+        self.kind: Final = kind
+        self.places: Final = places
+        self.ends: Final = ends
+        self.links: Final = links
+        self.symbols: Final = symbols
+        self.borders: Final = borders
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.kind, self.places, self.ends, self.links, self.symbols, self.borders)
 
     def count(self, symbol: str) -> int:
         """How many ``symbol`` symbols the segment shows (0 when none)."""
@@ -74,10 +81,6 @@ class Segment:
                 return n
         return 0
 
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Frozen dataclasses compiled by mypyc cannot be unpickled field by field: rebuild them.
-        return (Segment, (self.kind, self.places, self.ends, self.links, self.symbols, self.borders))
 
     @property
     def edges(self) -> tuple[str, ...]:
@@ -117,7 +120,6 @@ def _pattern_id(segments: tuple[int, ...]) -> int:
     return pid
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class Orientation:
     """A design turned ``rotation`` degrees: everything a placement check needs.
 
@@ -127,22 +129,30 @@ class Orientation:
     lists the segments at the edge's three places clockwise, and
     ``edge_segments_rev[e]`` the same reversed (how a neighbour meets them);
     ``edge_ids`` and ``edge_rev_ids`` name those patterns (:data:`EDGE_PAIRS` keys).
+    ``place_counts``: places per segment (board core: open places of a new segment).
+    Equal only to itself (it is made once per design and turn).
     """
 
-    rotation: int
-    kinds: tuple[str, ...]
-    place_segment: tuple[int, ...]
-    segment_places: tuple[tuple[int, ...], ...]
-    edge_sig: tuple[int, ...]
-    edge_need: tuple[int, ...]
-    edge_segments: tuple[tuple[int, ...], ...]
-    edge_segments_rev: tuple[tuple[int, ...], ...]
-    canonical: Any = field(repr=False)
-    #: places per segment (board core: open places of a new segment)
-    place_counts: tuple[int, ...] = ()
-    #: per edge: the id of ``edge_segments[e]`` and of ``edge_segments_rev[e]`` (:func:`_pattern_id`)
-    edge_ids: tuple[int, ...] = ()
-    edge_rev_ids: tuple[int, ...] = ()
+    __slots__ = ("rotation", "kinds", "place_segment", "segment_places", "edge_sig", "edge_need", "edge_segments",
+                 "edge_segments_rev", "canonical", "place_counts", "edge_ids", "edge_rev_ids")
+
+    def __init__(self, rotation: int, kinds: tuple[str, ...], place_segment: tuple[int, ...],
+                 segment_places: tuple[tuple[int, ...], ...], edge_sig: tuple[int, ...], edge_need: tuple[int, ...],
+                 edge_segments: tuple[tuple[int, ...], ...], edge_segments_rev: tuple[tuple[int, ...], ...],
+                 canonical: Any, place_counts: tuple[int, ...] = (), edge_ids: tuple[int, ...] = (),
+                 edge_rev_ids: tuple[int, ...] = ()) -> None:
+        self.rotation: Final = rotation
+        self.kinds: Final = kinds
+        self.place_segment: Final = place_segment
+        self.segment_places: Final = segment_places
+        self.edge_sig: Final = edge_sig
+        self.edge_need: Final = edge_need
+        self.edge_segments: Final = edge_segments
+        self.edge_segments_rev: Final = edge_segments_rev
+        self.canonical: Final = canonical
+        self.place_counts: Final = place_counts
+        self.edge_ids: Final = edge_ids
+        self.edge_rev_ids: Final = edge_rev_ids
 
     def edge_pairs(self, e: int, other: Orientation) -> tuple[tuple[int, int, int], ...]:
         """How edge ``e`` meets ``other`` (the neighbour across it): distinct (mine, theirs, places) pairs."""
@@ -206,29 +216,40 @@ def _orient(segments: tuple[Segment, ...], rotation: int) -> Orientation:
                        tuple(_pattern_id(s) for s in edge_segments), tuple(_pattern_id(s) for s in edge_segments_rev))
 
 
-@dataclass(frozen=True, slots=True)
-class TileDesign:
+class TileDesign(Value):
     """One tile id of a set: its segments, copies in the box and precomputed orientations.
 
     ``orientations[r]`` is the design turned ``90 * r`` degrees.
     ``unique_rotations`` lists the rotations (degrees) that give different
-    tiles, keeping the lowest of identical ones (symmetric tiles).
+    tiles, keeping the lowest of identical ones (symmetric tiles).  ``extras``:
+    per segment, (symbols as a dict the board copies, never changes; linked
+    segment indices) or None when it has neither (board core); ``kinds``: per
+    segment, its kind; ``marks``: marks printed on the tile as a whole, not on
+    one segment (words of the tile set's ``marks``).  Two designs are equal when
+    their id, design, count, segments and marks are (the rest is worked out from them).
     """
 
-    id: str
-    design: str
-    count: int
-    segments: tuple[Segment, ...]
-    orientations: tuple[Orientation, ...] = field(compare=False, repr=False)
-    unique_rotations: tuple[int, ...] = field(compare=False, repr=False)
-    backlinks: tuple[tuple[int, ...], ...] = field(compare=False, repr=False)
-    #: per segment: (symbols as a dict the board copies, never changes; linked segment indices) or None when it
-    #: has neither (board core)
-    extras: tuple[Any, ...] = field(compare=False, repr=False, default=())
-    #: per segment: its kind
-    kinds: tuple[str, ...] = field(compare=False, repr=False, default=())
-    #: marks printed on the tile as a whole, not on one segment (words of the tile set's ``marks``)
-    marks: tuple[str, ...] = ()
+    __slots__ = ("id", "design", "count", "segments", "orientations", "unique_rotations", "backlinks", "extras",
+                 "kinds", "marks")
+    _fields = __slots__
+
+    def __init__(self, id: str, design: str, count: int, segments: tuple[Segment, ...],
+                 orientations: tuple[Orientation, ...], unique_rotations: tuple[int, ...],
+                 backlinks: tuple[tuple[int, ...], ...], extras: tuple[Any, ...] = (), kinds: tuple[str, ...] = (),
+                 marks: tuple[str, ...] = ()) -> None:
+        self.id: Final = id
+        self.design: Final = design
+        self.count: Final = count
+        self.segments: Final = segments
+        self.orientations: Final = orientations
+        self.unique_rotations: Final = unique_rotations
+        self.backlinks: Final = backlinks
+        self.extras: Final = extras
+        self.kinds: Final = kinds
+        self.marks: Final = marks
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.id, self.design, self.count, self.segments, self.marks)
 
     @classmethod
     def build(cls, id: str, design: str, count: int, segments: tuple[Segment, ...],
@@ -264,18 +285,29 @@ class TileDesign:
         return f"<TileDesign {self.id} (design {self.design}) x{self.count}: {len(self.segments)} segments>"
 
 
-@dataclass(frozen=True, slots=True)
-class TileSet:
-    """A box of tiles: the designs by id, the start tile, and an optional token supply."""
+class TileSet(Value):
+    """A box of tiles: the designs by id, the start tile, and an optional token supply.
 
-    name: str
-    game: str
-    description: str
-    start: str
-    tiles: tuple[TileDesign, ...]
-    tokens: tuple[tuple[int, int], ...] = ()
-    kinds: tuple[str, ...] = ()
-    by_id: dict[str, TileDesign] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    Two sets are equal when everything but ``by_id`` (the designs by id, made from ``tiles``) is.
+    """
+
+    __slots__ = ("name", "game", "description", "start", "tiles", "tokens", "kinds", "by_id")
+    _fields = __slots__
+
+    def __init__(self, name: str, game: str, description: str, start: str, tiles: tuple[TileDesign, ...],
+                 tokens: tuple[tuple[int, int], ...] = (), kinds: tuple[str, ...] = (),
+                 by_id: dict[str, TileDesign] | None = None) -> None:
+        self.name: Final = name
+        self.game: Final = game
+        self.description: Final = description
+        self.start: Final = start
+        self.tiles: Final = tiles
+        self.tokens: Final = tokens
+        self.kinds: Final = kinds
+        self.by_id: Final[dict[str, TileDesign]] = {} if by_id is None else by_id
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.game, self.description, self.start, self.tiles, self.tokens, self.kinds)
 
     def __getitem__(self, tile_id: str) -> TileDesign:
         return self.by_id[tile_id]

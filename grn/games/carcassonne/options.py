@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from grn.record import Record
 from grn.ruleset import SetupProblem
-from grn.value import reduce_dataclass
+from grn.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Value):
     """Game options.
 
     ``goldmines``: The Gold Mines mini-expansion (its 8 tiles join the bag).
@@ -24,14 +22,19 @@ class Options:
     Gold Mines' (``goldmines=2``); docs/rulings.md R86.
     """
 
-    goldmines: bool = False
-    farmers: bool = True
-    smallcity: bool = False
-    basic: int = 1
-    goldmines_copies: int = 1
+    __slots__ = ("goldmines", "farmers", "smallcity", "basic", "goldmines_copies")
+    _fields = __slots__
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
+    def __init__(self, goldmines: bool = False, farmers: bool = True, smallcity: bool = False, basic: int = 1,
+                 goldmines_copies: int = 1) -> None:
+        self.goldmines: Final = goldmines
+        self.farmers: Final = farmers
+        self.smallcity: Final = smallcity
+        self.basic: Final = basic
+        self.goldmines_copies: Final = goldmines_copies
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.goldmines, self.farmers, self.smallcity, self.basic, self.goldmines_copies)
 
     def words(self) -> dict[str, str]:
         """The Options tag's words for these options (what self-play writes)."""

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Final
 
-from grn.value import reduce_dataclass
+from grn.value import Value
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
+class Options(Value):
     """Game options.
 
     ``farmers``: play with farmers and prairie scoring (the rulebook advises
@@ -17,8 +15,12 @@ class Options:
     4 by the rules (the fifth is the scoring marker), 5 with the house rule.
     """
 
-    farmers: bool = True
-    cowboys: int = 4
+    __slots__ = ("farmers", "cowboys")
+    _fields = __slots__
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return reduce_dataclass(self)
+    def __init__(self, farmers: bool = True, cowboys: int = 4) -> None:
+        self.farmers: Final = farmers
+        self.cowboys: Final = cowboys
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.farmers, self.cowboys)
