@@ -1,6 +1,6 @@
 """Which modules the build compiles with mypyc, and whether this install runs them compiled.
 
-``setup.py`` reads :data:`COMPILED_MODULES`; :func:`status` tells the
+``setup.py`` reads ``COMPILED_MODULES`` (:func:`all_modules`); :func:`status` tells the
 benchmark and ``grn --version`` how this install runs, and :func:`stale`
 finds compiled modules older than their source (a development install whose
 sources were edited since ``pip install -e .``).
@@ -52,8 +52,22 @@ def _game_modules() -> tuple[str, ...]:
     return tuple(out)
 
 
-#: Every module the build compiles: the core's and the games'.
-COMPILED_MODULES: tuple[str, ...] = CORE_MODULES + _game_modules()
+_ALL: list[tuple[str, ...]] = []
+
+
+def all_modules() -> tuple[str, ...]:
+    """Every module the build compiles: the core's and the games' (read once, when asked: the games' lists
+    are parsed with :mod:`ast`, which a command's start-up need not import)."""
+    if not _ALL:
+        _ALL.append(CORE_MODULES + _game_modules())
+    return _ALL[0]
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    # COMPILED_MODULES, as setup.py reads it, made on first use (PEP 562)
+    if name == "COMPILED_MODULES":
+        return all_modules()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _is_extension(path: str | None) -> bool:
@@ -61,8 +75,8 @@ def _is_extension(path: str | None) -> bool:
 
 
 def compiled_modules() -> list[str]:
-    """The modules of :data:`COMPILED_MODULES` that are loaded as compiled extensions."""
-    return [name for name in COMPILED_MODULES
+    """The modules of :func:`all_modules` that are loaded as compiled extensions."""
+    return [name for name in all_modules()
             if _is_extension(getattr(sys.modules.get(name), "__file__", None))]
 
 
@@ -70,11 +84,11 @@ def status() -> str:
     """``compiled`` (every hot module), ``pure Python`` (none) or ``partly compiled``."""
     import importlib
 
-    for name in COMPILED_MODULES:  # load the hot path
+    for name in all_modules():  # load the hot path
         importlib.import_module(name)
 
     done = len(compiled_modules())
-    if done == len(COMPILED_MODULES):
+    if done == len(all_modules()):
         return "compiled"
     return "pure Python" if done == 0 else "partly compiled"
 
@@ -83,19 +97,23 @@ def stale() -> list[str]:
     """Compiled modules whose ``.py`` source beside them is newer than the extension.
 
     Asked only of a development install (the package sits in its source tree,
-    beside ``setup.py``); an installed wheel's file times say nothing.
+    beside ``setup.py``); an installed wheel's file times say nothing.  Every
+    extension beside a source counts, so a module no longer compiled whose old
+    extension is still there (and still imported in its place) is found too.
     """
     here = os.path.dirname(os.path.abspath(__file__))
     if not os.path.exists(os.path.join(os.path.dirname(here), "setup.py")):
         return []
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
     out = []
-    for name in COMPILED_MODULES:
-        *folders, leaf = name.split(".")[1:]
-        folder = os.path.join(os.path.dirname(__file__), *folders)
-        spec = importlib.machinery.PathFinder.find_spec(leaf, [folder])
-        if spec is None or not _is_extension(spec.origin):
-            continue
-        source = os.path.join(folder, leaf + ".py")
-        if os.path.exists(source) and os.path.getmtime(source) > os.path.getmtime(spec.origin):  # type: ignore[arg-type]
-            out.append(name)
+    for folder, dirs, files in os.walk(here):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for file in files:
+            suffix = next((s for s in suffixes if file.endswith(s)), None)
+            if suffix is None:
+                continue
+            source = os.path.join(folder, file[:-len(suffix)] + ".py")
+            if os.path.exists(source) and os.path.getmtime(source) > os.path.getmtime(os.path.join(folder, file)):
+                parts = os.path.relpath(source, os.path.dirname(here))[:-3].split(os.sep)
+                out.append(".".join(parts))
     return out

@@ -83,7 +83,7 @@ class GameResult(Struct):
     """
 
     __slots__ = ("index", "report", "record", "text", "fmt", "facts")
-    _fields = __slots__
+    _fields = ("index", "report", "record", "text", "fmt", "facts")
 
     def __init__(self, index: int, report: GameReport, record: Record | None, text: str, fmt: str,
                  facts: Any = None) -> None:
@@ -99,7 +99,7 @@ class Problem(Struct):
     """A problem that stopped reading a file (no such file, not UTF-8, bad JSON)."""
 
     __slots__ = ("problem",)
-    _fields = __slots__
+    _fields = ("problem",)
 
     def __init__(self, problem: Diagnostic) -> None:
         self.problem = problem
@@ -112,7 +112,7 @@ class FileRef(Value):
     """A file the workers read themselves, as the main process saw it (a worker checks it sees the same one)."""
 
     __slots__ = ("path", "size", "mtime_ns")
-    _fields = __slots__
+    _fields = ("path", "size", "mtime_ns")
 
     def __init__(self, path: str, size: int, mtime_ns: int) -> None:
         self.path: Final = path
@@ -141,7 +141,7 @@ class FileChunk(Value):
     offset) and on which line, and where the last ends.  Plain numbers: they cost little to send."""
 
     __slots__ = ("file", "starts", "end", "lines")
-    _fields = __slots__
+    _fields = ("file", "starts", "end", "lines")
 
     def __init__(self, file: FileRef, starts: tuple[int, ...], end: int, lines: tuple[int, ...]) -> None:
         self.file: Final = file
@@ -187,7 +187,7 @@ class Job(Value):
     """
 
     __slots__ = ("file", "tileset", "keep_turns", "keep_records", "index", "observe", "slim")
-    _fields = __slots__
+    _fields = ("file", "tileset", "keep_turns", "keep_records", "index", "observe", "slim")
 
     def __init__(self, file: str, tileset: str | None, keep_turns: bool, keep_records: bool,
                  index: IndexFn | None = None, observe: ObserveFn | None = None, slim: bool = False) -> None:
@@ -289,7 +289,7 @@ class SlimResults(Value):
     """
 
     __slots__ = ("file", "first", "names", "kinds", "complete", "turns", "diagnostics", "files", "whole")
-    _fields = __slots__
+    _fields = ("file", "first", "names", "kinds", "complete", "turns", "diagnostics", "files", "whole")
 
     def __init__(self, file: str, first: int, names: tuple[str, ...], kinds: tuple[int, ...], complete: bytes,
                  turns: tuple[int, ...], diagnostics: dict[int, list[Diagnostic]], files: dict[int, str | None],
@@ -390,7 +390,7 @@ class Sizes(Value):
     towards the end of the file to 1 / (``guide`` * workers) of what is left, never below ``least`` characters."""
 
     __slots__ = ("games", "chars", "least", "guide")
-    _fields = __slots__
+    _fields = ("games", "chars", "least", "guide")
 
     def __init__(self, games: int, chars: int, least: int, guide: int) -> None:
         self.games: Final = games
@@ -503,7 +503,7 @@ class _Run(Struct):
     cannot see it)."""
 
     __slots__ = ("path", "job", "chunks", "pending", "index", "as_text")
-    _fields = __slots__
+    _fields = ("path", "job", "chunks", "pending", "index", "as_text")
 
     def __init__(self, path: str, job: Job, chunks: Iterator[list[Unit] | FileChunk | Diagnostic],
                  pending: deque[tuple[Runner, Any, list[Unit] | FileChunk]], index: int = 0,

@@ -50,7 +50,8 @@ class Diagnostic(Value):
 
     __slots__ = ("message", "span", "file", "severity", "code", "game", "turn", "player", "rule", "section",
                  "hint", "source_line", "notes")
-    _fields = __slots__
+    _fields = ("message", "span", "file", "severity", "code", "game", "turn", "player", "rule", "section",
+               "hint", "source_line", "notes")
 
     def __init__(self, message: str, span: Span | None = None, file: str | None = None,
                  severity: Severity = "error", code: str = "error", game: int | None = None,

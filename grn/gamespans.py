@@ -125,7 +125,7 @@ class GameSpan(Value):
     """One game of a file: its bytes ``start:end`` and the line it starts on."""
 
     __slots__ = ("start", "end", "first_line")
-    _fields = __slots__
+    _fields = ("start", "end", "first_line")
 
     def __init__(self, start: int, end: int, first_line: int) -> None:
         self.start: Final = start

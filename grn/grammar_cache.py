@@ -36,7 +36,7 @@ this module.
 
 from __future__ import annotations
 
-import hashlib
+import importlib
 import importlib.util
 import json
 import os
@@ -70,6 +70,25 @@ _RUNTIME_OPTIONS = frozenset({
 _NOT_SAVED = _RUNTIME_OPTIONS | {"import_paths", "source_path", "cache", "cache_grammar"}
 # Objects whose repr says nothing stable about what they do: left out of the key.
 _UNHASHED = frozenset({"transformer", "postlex", "lexer_callbacks", "_plugins"})
+
+
+def _builtin_sha256() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 (``_sha2`` since 3.12, ``_sha256`` before), else :func:`hashlib.sha256`.
+
+    The same digests; importing :mod:`hashlib` loads OpenSSL, about 2 ms of a command's start-up for the
+    few kilobytes hashed here (docs/performance.md, "Start-up, round thirteen").
+    """
+    for name in ("_sha2", "_sha256"):
+        try:
+            return importlib.import_module(name).sha256  # type: ignore[no-any-return]
+        except (ImportError, AttributeError):
+            continue
+    import hashlib  # an interpreter without the built-in module
+
+    return hashlib.sha256
+
+
+_sha256 = _builtin_sha256()
 
 
 class _Unencodable(Exception):
@@ -222,7 +241,7 @@ def _key(grammar_text: str, options: dict[str, Any]) -> str:
 
     described = sorted((k, repr(v)) for k, v in options.items() if k not in _UNHASHED)
     text = json.dumps([FORMAT, grammar_text, described, lark.__version__, list(sys.version_info[:2])])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _sha256(text.encode("utf-8")).hexdigest()
 
 
 def _file_name(grammar_text: str, options: dict[str, Any]) -> str:
@@ -230,7 +249,7 @@ def _file_name(grammar_text: str, options: dict[str, Any]) -> str:
     where = repr(options["source_path"]) if "source_path" in options else grammar_text
     described = sorted((k, repr(v)) for k, v in options.items() if k not in _UNHASHED)
     text = json.dumps([FORMAT, where, described])
-    return f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:32]}.json"
+    return f"{_sha256(text.encode('utf-8')).hexdigest()[:32]}.json"
 
 
 def _file_text(path: Any) -> str | None:
@@ -290,7 +309,7 @@ def _pack(key: str, parser: Lark, used: dict[Any, str]) -> bytes:
     data["options"] = {k: v for k, v in data["options"].items() if k not in _NOT_SAVED}
     doc = {"used_files": _used_to_json(used), "data": data, "memo": memo}
     body = json.dumps(_encode(doc), separators=(",", ":"), allow_nan=False).encode("utf-8")
-    header = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode("ascii")
+    header = f"{FORMAT} {key} {_sha256(body).hexdigest()}\n".encode("ascii")
     return header + body
 
 
@@ -299,7 +318,7 @@ def _unpack(key: str, raw: bytes) -> tuple[Any, Any] | None:
     header, newline, body = raw.partition(b"\n")
     if not newline:
         return None
-    want = f"{FORMAT} {key} {hashlib.sha256(body).hexdigest()}".encode("ascii")
+    want = f"{FORMAT} {key} {_sha256(body).hexdigest()}".encode("ascii")
     if header != want:
         return None
     doc = json.loads(body, object_hook=_decode_object, parse_constant=_no_constant)
@@ -389,20 +408,20 @@ def lark_stamp() -> str | None:
         return None
     try:
         with open(origin, "rb") as fh:
-            return hashlib.sha256(fh.read()).hexdigest()
+            return _sha256(fh.read()).hexdigest()
     except OSError:
         return None
 
 
 def _terms_key(grammar_text: str, packages: tuple[str, ...], stamp: str) -> str:
     text = json.dumps([TERMS_FORMAT, grammar_text, list(packages), stamp, list(sys.version_info[:2])])
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _sha256(text.encode("utf-8")).hexdigest()
 
 
 def _terms_file_name(grammar_text: str, packages: tuple[str, ...]) -> str:
     """One file per grammar: an edited grammar (or another Lark) replaces its entry instead of adding one."""
     text = json.dumps([TERMS_FORMAT, grammar_text, list(packages)])
-    return f"{hashlib.sha256(text.encode('utf-8')).hexdigest()[:32]}.terms.json"
+    return f"{_sha256(text.encode('utf-8')).hexdigest()[:32]}.terms.json"
 
 
 def _package_file_text(package: str, path: str) -> str | None:
@@ -441,7 +460,7 @@ def load_terminals(grammar_text: str, packages: tuple[str, ...], *, cache_dir: s
     if raw is None:
         return None
     header, newline, body = raw.partition(b"\n")
-    want = f"{TERMS_FORMAT} {_terms_key(grammar_text, packages, stamp)} {hashlib.sha256(body).hexdigest()}"
+    want = f"{TERMS_FORMAT} {_terms_key(grammar_text, packages, stamp)} {_sha256(body).hexdigest()}"
     if not newline or header != want.encode("ascii"):
         return None
     try:
@@ -455,7 +474,7 @@ def load_terminals(grammar_text: str, packages: tuple[str, ...], *, cache_dir: s
             return None
         package, path, digest = entry
         text = _package_file_text(package, path)
-        if text is None or hashlib.sha256(text.encode("utf-8")).hexdigest() != digest:
+        if text is None or _sha256(text.encode("utf-8")).hexdigest() != digest:
             return None
     return doc.get("table")
 
@@ -479,7 +498,7 @@ def save_terminals(grammar_text: str, packages: tuple[str, ...], table: Any, *, 
     except Exception:  # noqa: BLE001 - the table is only a cache: without it the parser is built as before
         return
     data = body.encode("utf-8")
-    header = f"{TERMS_FORMAT} {_terms_key(grammar_text, packages, stamp)} {hashlib.sha256(data).hexdigest()}\n"
+    header = f"{TERMS_FORMAT} {_terms_key(grammar_text, packages, stamp)} {_sha256(data).hexdigest()}\n"
     dir_fd = _open_dir(cache_dir or _cache_dir())
     if dir_fd is None:
         return

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 from typing import Any, BinaryIO, Iterator
 
-from grn import registry
+from grn import registry, shipped
 from grn.codec import MAX_DIGITS
 from grn.errors import Diagnostic
 from grn.ruleset import Ruleset
@@ -39,7 +38,7 @@ def schema(name: str = "record.schema.json") -> Json:
 def _schema(name: str, generation: int) -> Json:
     if name == "record.schema.json":
         return record_schema()
-    text = resources.files("grn.schemas").joinpath(name).read_text(encoding="utf-8")
+    text = shipped.read_text("grn.schemas", name)
     return json.loads(text)  # type: ignore[no-any-return]
 
 
@@ -50,7 +49,7 @@ def record_schema() -> Json:
     ``schemas/record.schema.json`` is this schema written out (``python -m grn.jsonform``); a test
     keeps the two the same.
     """
-    text = resources.files("grn.schemas").joinpath("record-envelope.schema.json").read_text(encoding="utf-8")
+    text = shipped.read_text("grn.schemas", "record-envelope.schema.json")
     doc = json.loads(text)
     schemas: dict[str, list[Json]] = {}
     for ruleset in registry.rulesets():

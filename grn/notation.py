@@ -48,7 +48,7 @@ class Chunk(Value):
     """
 
     __slots__ = ("text", "first_line", "problem")
-    _fields = __slots__
+    _fields = ("text", "first_line", "problem")
 
     def __init__(self, text: str, first_line: int, problem: tuple[int, str] | None = None) -> None:
         self.text: Final = text

@@ -246,7 +246,7 @@ class Seat(Value):
     """A player at the table: name and the colours they own (seat order clockwise)."""
 
     __slots__ = ("name", "colours")
-    _fields = __slots__
+    _fields = ("name", "colours")
 
     def __init__(self, name: str, colours: tuple[str, ...]) -> None:
         self.name: Final = name
@@ -331,7 +331,7 @@ class Record(Value):
     """
 
     __slots__ = ("tags", "turns", "intro", "span", "diagnostics", "tag_spans")
-    _fields = __slots__
+    _fields = ("tags", "turns", "intro", "span", "diagnostics", "tag_spans")
 
     def __init__(self, tags: tuple[tuple[str, str], ...], turns: tuple[Turn, ...] = (),
                  intro: tuple[Note, ...] = (), span: Span | None = None,

@@ -15,10 +15,9 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import TYPE_CHECKING, Any, Final, Iterable, Sequence, cast
 
-from grn import registry
+from grn import registry, shipped
 from grn.codec import CommandCodec
 from grn.errors import IllegalAction
 from grn.record import Markup, Record, Seat
@@ -45,7 +44,7 @@ class Suggestion(Value):
     """
 
     __slots__ = ("text", "detail", "kind")
-    _fields = __slots__
+    _fields = ("text", "detail", "kind")
 
     def __init__(self, text: str, detail: str = "", kind: str = "action") -> None:
         self.text: Final = text
@@ -64,7 +63,7 @@ class Panel(Value):
     (what is left in the bag), and for each player (by key) short lines about their pieces."""
 
     __slots__ = ("lines", "players")
-    _fields = __slots__
+    _fields = ("lines", "players")
 
     def __init__(self, lines: tuple[str, ...], players: dict[str, tuple[str, ...]]) -> None:
         self.lines: Final = lines
@@ -151,7 +150,7 @@ class Ruleset:
         """The game's Lark grammar (it ``%import``s ``envelope`` and overrides ``action``)."""
         if self.grammar_package is None:
             raise NotImplementedError(f"{type(self).__name__} names no grammar file")
-        return resources.files(self.grammar_package).joinpath(self.grammar_file).read_text(encoding="utf-8")
+        return shipped.read_text(self.grammar_package, self.grammar_file)
 
     def codec_for(self, command: Any) -> CommandCodec | None:
         """The codec of an engine command of this game (None: not one of its commands)."""

@@ -22,7 +22,7 @@ class Loaded(Value):
     """What reading a source gave: one record or one problem that stopped the reading."""
 
     __slots__ = ("record", "problem")
-    _fields = __slots__
+    _fields = ("record", "problem")
 
     def __init__(self, record: Record | None, problem: Diagnostic | None = None) -> None:
         self.record: Final = record

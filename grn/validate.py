@@ -33,7 +33,7 @@ class TurnReport(Value):
     """What one turn of the main line did: its events and the scores after it."""
 
     __slots__ = ("number", "player", "raw_events", "scores")
-    _fields = __slots__
+    _fields = ("number", "player", "raw_events", "scores")
 
     def __init__(self, number: int, player: str, raw_events: tuple[Any, ...], scores: dict[str, int]) -> None:
         self.number: Final = number
@@ -59,7 +59,8 @@ class GameReport(Struct):
 
     __slots__ = ("index", "file", "game", "tags", "diagnostics", "turns", "final_events", "final_scores",
                  "complete", "turns_played", "notes", "final_raw_events")
-    _fields = __slots__
+    _fields = ("index", "file", "game", "tags", "diagnostics", "turns", "final_events", "final_scores",
+               "complete", "turns_played", "notes", "final_raw_events")
 
     def __init__(self, index: int, file: str | None, game: str, tags: tuple[tuple[str, str], ...],
                  diagnostics: list[Diagnostic] | None = None, turns: list[TurnReport] | None = None,

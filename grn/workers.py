@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import gc
 import os
-import pickle
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
 
@@ -158,6 +157,8 @@ class DaskClient:
         return self.client.submit(packed, fn, *args, pure=False)
 
     def result(self, future: Any) -> Any:
+        import pickle  # the Dask path only (with Dask itself): a serial run starts without it
+
         return pickle.loads(future.result())
 
     def close(self) -> None:
@@ -171,6 +172,8 @@ def packed(fn: Callable[..., Any], *args: Any) -> bytes:
     deserialisation each in the worker's and the client's event loops: for a chunk of 256 games 256 of each);
     as bytes it travels as one frame and the client unpickles it at once, in the thread that asked for it.
     """
+    import pickle  # on a Dask worker, which has it loaded already
+
     return pickle.dumps(fn(*args), protocol=pickle.HIGHEST_PROTOCOL)
 
 

@@ -8,6 +8,7 @@ folders and garbage files are refused or rebuilt, silently.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import pickle
 import stat
@@ -215,7 +216,7 @@ def test_a_planted_pickle_at_every_path_the_cache_reads_never_runs(folder: Path,
         key = keys[path]
         # raw pickle; a pickle behind a header with the right key and the right checksum;
         # a pickle where the JSON body should be, checksum and all
-        for body in (evil, f"{gc.FORMAT} {key} {gc.hashlib.sha256(evil).hexdigest()}\n".encode() + evil,
+        for body in (evil, f"{gc.FORMAT} {key} {hashlib.sha256(evil).hexdigest()}\n".encode() + evil,
                      b"\n" + evil):
             path.write_bytes(body)
             _works(_load(folder, "goldrush.lark"))
@@ -325,7 +326,7 @@ def test_the_default_folder_is_made_0700_under_xdg_cache_home(tmp_path: Path,
 
 def _garbage(key: str, good: bytes) -> list[bytes]:
     def signed(body: bytes) -> bytes:
-        return f"{gc.FORMAT} {key} {gc.hashlib.sha256(body).hexdigest()}\n".encode() + body
+        return f"{gc.FORMAT} {key} {hashlib.sha256(body).hexdigest()}\n".encode() + body
 
     header, _, body = good.partition(b"\n")
     return [

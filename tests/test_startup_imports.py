@@ -106,3 +106,19 @@ def test_a_changed_grammar_file_is_not_read_from_a_stale_table(tmp_path: Path, m
     monkeypatch.setattr(grammar_cache, "_package_file_text",
                         lambda package, name: (real(package, name) or "") + ("// edited" if name == "envelope.lark" else ""))
     assert grammar_cache.load_terminals(grammar, grammar_cache.GRAMMAR_PACKAGES, cache_dir=folder) is None
+
+
+#: Modules a ``grn validate`` of a valid file has no use for, each a few milliseconds of its start-up
+#: (docs/performance.md, "Start-up, round thirteen"): dataclasses (with inspect) generates each class's
+#: methods from source, importlib.resources loads tempfile, shutil and zipfile, hashlib loads OpenSSL,
+#: ast came with the list of compiled modules, pickle serves only the Dask path.
+HEAVY_AT_START = ("dataclasses", "inspect", "importlib.resources", "zipfile", "tempfile", "hashlib", "ast",
+                  "pickle")
+
+
+@pytest.mark.parametrize("example", EXAMPLES[:3])
+def test_a_valid_file_is_checked_without_the_modules_start_up_has_no_use_for(warm_cache: Path,
+                                                                             example: str) -> None:
+    code, modules, out = validate_modules(warm_cache, ROOT / example)
+    assert code == "0", out
+    assert not [m for m in HEAVY_AT_START if m in modules], f"grn validate {example} imports them"

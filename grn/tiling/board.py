@@ -113,7 +113,7 @@ class Feature(Value):
     """A snapshot of one feature (for inspection and tests; the board keeps its own data)."""
 
     __slots__ = ("root", "kind", "tiles", "open_places", "symbols", "followers", "links")
-    _fields = __slots__
+    _fields = ("root", "kind", "tiles", "open_places", "symbols", "followers", "links")
 
     def __init__(self, root: int, kind: str, tiles: frozenset[tuple[int, int]], open_places: int,
                  symbols: dict[str, int], followers: tuple[tuple[Hashable, int], ...], links: tuple[int, ...]) -> None:

@@ -16,10 +16,10 @@ edges), ``centre`` (no edges) or ``field`` (any places).
 from __future__ import annotations
 
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Iterator, Mapping
 
+from grn import shipped
 from grn.errors import GrnError
 from grn.value import Value
 from grn.tiling.places import EDGE_MIDDLES, PLACE_INDEX, POSITIONS, opposite_place, rotate_place
@@ -60,7 +60,7 @@ class Segment(Value):
     """
 
     __slots__ = ("kind", "places", "ends", "links", "symbols", "borders")
-    _fields = __slots__
+    _fields = ("kind", "places", "ends", "links", "symbols", "borders")
 
     def __init__(self, kind: str, places: tuple[int, ...], ends: tuple[str, ...] = (), links: tuple[int, ...] = (),
                  symbols: tuple[tuple[str, int], ...] = (), borders: tuple[int, ...] = ()) -> None:
@@ -231,7 +231,8 @@ class TileDesign(Value):
 
     __slots__ = ("id", "design", "count", "segments", "orientations", "unique_rotations", "backlinks", "extras",
                  "kinds", "marks")
-    _fields = __slots__
+    _fields = ("id", "design", "count", "segments", "orientations", "unique_rotations", "backlinks", "extras",
+               "kinds", "marks")
 
     def __init__(self, id: str, design: str, count: int, segments: tuple[Segment, ...],
                  orientations: tuple[Orientation, ...], unique_rotations: tuple[int, ...],
@@ -292,7 +293,7 @@ class TileSet(Value):
     """
 
     __slots__ = ("name", "game", "description", "start", "tiles", "tokens", "kinds", "by_id")
-    _fields = __slots__
+    _fields = ("name", "game", "description", "start", "tiles", "tokens", "kinds", "by_id")
 
     def __init__(self, name: str, game: str, description: str, start: str, tiles: tuple[TileDesign, ...],
                  tokens: tuple[tuple[int, int], ...] = (), kinds: tuple[str, ...] = (),
@@ -518,7 +519,7 @@ def _schema_validator() -> Any:
     global _SCHEMA_VALIDATOR
     if _SCHEMA_VALIDATOR is None:
         try:
-            text = resources.files("grn.schemas").joinpath("tileset.schema.json").read_text(encoding="utf-8")
+            text = shipped.read_text("grn.schemas", "tileset.schema.json")
         except (FileNotFoundError, ModuleNotFoundError, OSError):
             _SCHEMA_VALIDATOR = False
             return None
@@ -545,7 +546,7 @@ def load_shipped_tileset(package: str, file: str = "tileset.json") -> TileSet:
     if hit is None:
         source = f"{package.replace('.', '/')}/{file}"
         try:
-            text = resources.files(package).joinpath(file).read_text(encoding="utf-8")
+            text = shipped.read_text(package, file)
         except (FileNotFoundError, ModuleNotFoundError, OSError):
             raise GrnError(f"{source}: no such shipped tile set") from None
         hit = _CACHE[key] = _from_text(text, source, check_schema=False)

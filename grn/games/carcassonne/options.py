@@ -23,7 +23,7 @@ class Options(Value):
     """
 
     __slots__ = ("goldmines", "farmers", "smallcity", "basic", "goldmines_copies")
-    _fields = __slots__
+    _fields = ("goldmines", "farmers", "smallcity", "basic", "goldmines_copies")
 
     def __init__(self, goldmines: bool = False, farmers: bool = True, smallcity: bool = False, basic: int = 1,
                  goldmines_copies: int = 1) -> None:

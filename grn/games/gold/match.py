@@ -6,23 +6,29 @@ each time ... The player with the most points at the end wins."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from grn.errors import Diagnostic, Span
 from grn.games.gold.rules import expected_first_player, match_result
 from grn.record import Record
 from grn.ruleset import SeriesChecker
+from grn.value import Struct
 
 
-@dataclass(slots=True)
-class _MatchGame:
-    round: int | None
-    seats: tuple[str, ...]
-    first: str | None
-    scores: dict[str, int] | None
-    complete: bool
-    span: Span | None
+class _MatchGame(Struct):
+    """What a match keeps of one of its games."""
+
+    __slots__ = ("round", "seats", "first", "scores", "complete", "span")
+    _fields = ("round", "seats", "first", "scores", "complete", "span")
+
+    def __init__(self, round: int | None, seats: tuple[str, ...], first: str | None, scores: dict[str, int] | None,
+                 complete: bool, span: Span | None) -> None:
+        self.round = round
+        self.seats = seats
+        self.first = first
+        self.scores = scores
+        self.complete = complete
+        self.span = span
 
 
 class MatchChecker(SeriesChecker):

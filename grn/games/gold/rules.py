@@ -36,14 +36,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final, Literal, SupportsInt, Union, cast
 
+from grn import shipped
 from grn.engine import Engine, Event, not_playing
 from grn.errors import GrnError, IllegalAction
 from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text, card_words
+from grn.value import Value
 
 __all__ = [
     "CardSet", "CardDataError", "SetupError", "load_cards", "grid_positions", "GRID_8X8",
@@ -85,14 +85,21 @@ class SetupError(IllegalAction, ValueError):
         super().__init__(message, rule=rule, section=SECTION["setup"], code="setup")
 
 
-@dataclass(frozen=True, slots=True)
-class CardSet:
+class CardSet(Value):
     """The cards of one box of Gold: mine entrances and layout cards with their counts."""
 
-    name: str
-    entrances: tuple[str, ...]
-    cards: tuple[tuple[Card, int], ...]
-    description: str = ""
+    __slots__ = ("name", "entrances", "cards", "description")
+    _fields = ("name", "entrances", "cards", "description")
+
+    def __init__(self, name: str, entrances: tuple[str, ...], cards: tuple[tuple[Card, int], ...],
+                 description: str = "") -> None:
+        self.name: Final = name
+        self.entrances: Final = entrances
+        self.cards: Final = cards
+        self.description: Final = description
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.entrances, self.cards, self.description)
 
     @property
     def total(self) -> int:
@@ -128,8 +135,7 @@ def schema_errors(doc: Any) -> list[str]:
     """What ``cards.schema.json`` finds wrong in the card list ``doc``, each as "path: message"."""
     import jsonschema  # optional on the fast path: only a card list given by path needs it
 
-    schema = json.loads(resources.files("grn.games.gold").joinpath("cards.schema.json")
-                        .read_text(encoding="utf-8"))
+    schema = json.loads(shipped.read_text("grn.games.gold", "cards.schema.json"))
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.path))
     return [f"{'/'.join(str(p) for p in err.path) or '(top)'}: {err.message}" for err in errors]
 
@@ -142,7 +148,7 @@ def load_cards(path: str | Path | None = None) -> CardSet:
     refused.  Raises :class:`CardDataError`.
     """
     if path is None:
-        text = resources.files("grn.games.gold").joinpath("cards.json").read_text(encoding="utf-8")
+        text = shipped.read_text("grn.games.gold", "cards.json")
         where = "grn/games/gold/cards.json"
     else:
         text = Path(path).read_text(encoding="utf-8")

@@ -16,7 +16,7 @@ class Options(Value):
     """
 
     __slots__ = ("farmers", "cowboys")
-    _fields = __slots__
+    _fields = ("farmers", "cowboys")
 
     def __init__(self, farmers: bool = True, cowboys: int = 4) -> None:
         self.farmers: Final = farmers
