@@ -441,3 +441,19 @@ def test_an_upgrade_to_7_that_fails_leaves_the_archive_at_its_schema(legacy: Pat
     assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "6"
     assert raw.execute("SELECT count(*) FROM sqlite_master WHERE name = 'points_packed'").fetchone()[0] == 0
     raw.close()
+
+
+def test_a_long_first_stats_says_what_it_is_doing_and_a_short_one_stays_quiet(
+        archive: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "a.db"
+    shutil.copy(archive, db)
+    waiting = _packed(db)
+    # as if these few games were the ten thousand from which the expansion takes long enough to look stuck
+    monkeypatch.setattr(archive_points, "NOTICE_GAMES", waiting)
+    first = _grn("archive", "stats", db, "--format", "json")
+    assert first.exit_code == 0, first.output
+    assert first.stderr == f"{db}: expanding the points of {waiting:,} games added since the last stats, once " \
+                           "(grn archive index does it right after an add)\n"
+    json.loads(first.stdout)  # the report itself is untouched
+    again = _grn("archive", "stats", db, "--format", "json")
+    assert again.exit_code == 0 and again.stderr == ""  # nothing pending: nothing said

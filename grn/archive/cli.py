@@ -448,7 +448,7 @@ def stats(
         where(f)  # a usage error expands nothing
         # the points rows add kept packed, expanded once through a writer of its own; an archive that cannot be
         # written now has them read as they are (R310, R312)
-        expand_points(con, db)
+        expand_points(con, db, progress=lambda message: print(f"{db}: {message}", file=sys.stderr))
         if needs_turns(f):
             _turns_ready(db, con, jobs, dask_scheduler, f)
         st = compute(con, f)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from typing import Callable
 
 from grn.archive.db import ArchiveError, connect, drop_indexes, make_indexes
 from grn.archive.transaction import write_transaction
@@ -84,13 +85,23 @@ def try_expand(con: sqlite3.Connection) -> int:
         return 0
 
 
-def ensure(con: sqlite3.Connection, path: str | os.PathLike[str]) -> int:
+#: Pending games from which :func:`ensure` says what it is doing before it starts (about a quarter of a
+#: second of expanding: a command that stays silent longer looks stuck).
+NOTICE_GAMES = 10_000
+
+
+def ensure(con: sqlite3.Connection, path: str | os.PathLike[str],
+           progress: Callable[[str], None] | None = None) -> int:
     """Expand the pending packed rows that ``con`` (a read-only connection to the archive at ``path``, outside a
     transaction) sees, through a writable connection of its own that waits at most :data:`LOCK_WAIT` for the
     write lock.  Returns the games expanded; 0 too when the archive cannot be written now: its readers then
-    read the pending rows as they are (R312)."""
+    read the pending rows as they are (R312).  ``progress`` is told first when :data:`NOTICE_GAMES` or more
+    games are pending."""
     if con.in_transaction or not any_pending(con):
         return 0
+    if progress is not None and (waiting := pending(con)) >= NOTICE_GAMES:
+        progress(f"expanding the points of {waiting:,} games added since the last stats, once "
+                 "(grn archive index does it right after an add)")
     try:
         writer = connect(path)
     except (ArchiveError, sqlite3.Error):
