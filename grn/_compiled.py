@@ -8,6 +8,7 @@ sources were edited since ``pip install -e .``).
 
 from __future__ import annotations
 
+import functools
 import importlib.machinery
 import os
 import sys
@@ -52,15 +53,11 @@ def _game_modules() -> tuple[str, ...]:
     return tuple(out)
 
 
-_ALL: list[tuple[str, ...]] = []
-
-
+@functools.lru_cache(maxsize=None)
 def all_modules() -> tuple[str, ...]:
     """Every module the build compiles: the core's and the games' (read once, when asked: the games' lists
     are parsed with :mod:`ast`, which a command's start-up need not import)."""
-    if not _ALL:
-        _ALL.append(CORE_MODULES + _game_modules())
-    return _ALL[0]
+    return CORE_MODULES + _game_modules()
 
 
 def __getattr__(name: str) -> tuple[str, ...]:

@@ -44,6 +44,8 @@ import stat
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
+from grn import shipped
+
 if TYPE_CHECKING:
     from lark import Lark
 
@@ -428,13 +430,10 @@ def _package_file_text(package: str, path: str) -> str | None:
     """The text of a grammar file shipped in ``package`` (``None``: not there), read without importing the
     package itself (Lark's own ``grammars/common.lark`` is one: finding it must not import Lark)."""
     try:
-        spec = importlib.util.find_spec(package)
-        folders = list(spec.submodule_search_locations or ()) if spec is not None else []
-        for folder in folders:
-            candidate = os.path.join(folder, *path.split("/"))
-            if os.path.isfile(candidate):
-                with open(candidate, encoding="utf-8") as fh:
-                    return fh.read()
+        found = shipped.file_path(package, path)
+        if found is not None:
+            with open(found, encoding="utf-8") as fh:
+                return fh.read()
     except (OSError, ValueError, ImportError, UnicodeDecodeError):
         pass
     return None

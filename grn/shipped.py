@@ -13,18 +13,27 @@ import importlib.util
 import os
 
 
-def read_text(package: str, name: str) -> str:
-    """The text (UTF-8) of the file ``name`` (``/``-separated) in ``package``; ``FileNotFoundError`` when absent."""
+def file_path(package: str, name: str) -> str | None:
+    """Where the file ``name`` (``/``-separated) of ``package`` is on disk, found through the package's spec
+    (a subpackage's parents are imported, the package itself is not); None when it is not a file there."""
     spec = importlib.util.find_spec(package)
     # the package's folders on disk (one; a namespace package's several); a zip importer's are not folders
     for folder in (spec.submodule_search_locations or ()) if spec is not None else ():
         path = os.path.join(folder, *name.split("/"))
         if os.path.isfile(path):
-            with open(path, encoding="utf-8") as fh:
-                return fh.read()
+            return path
+    return None
+
+
+def read_text(package: str, name: str) -> str:
+    """The text (UTF-8) of the file ``name`` (``/``-separated) in ``package``; ``FileNotFoundError`` when absent."""
+    path = file_path(package, name)
+    if path is not None:
+        with open(path, encoding="utf-8") as fh:
+            return fh.read()
     from importlib import resources  # a package that is not a folder on disk
 
     return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
-__all__ = ["read_text"]
+__all__ = ["file_path", "read_text"]
