@@ -206,30 +206,100 @@ def _dedup_hash(head: str, line: bytes) -> str:
 def _plain_values(values: tuple[Any, ...]) -> bool:
     """Whether every field is a str, an int, a bool, None or a tuple of them: values whose ``repr`` is the
     same in every process and every Python 3."""
+    return _values_kind(values) != _NOT_PLAIN
+
+
+#: What :func:`_values_kind` says of a command's values.
+_NOT_PLAIN: Final = 0
+#: Plain, and only str, int and None: two such tuples that are equal have the same bytes (:data:`_PIECES`).
+_FLAT: Final = 1
+#: Plain, with a bool or a tuple: equal is not enough (``(1,) == (True,)``), so marshal writes them every time.
+_NESTED: Final = 2
+
+
+def _values_kind(values: tuple[Any, ...]) -> int:
+    """:data:`_NOT_PLAIN`, :data:`_FLAT` or :data:`_NESTED`: whether the dedup key can read ``values`` as they
+    are, and whether equal values give equal bytes."""
+    kind = _FLAT
     for v in values:
         t = type(v)
-        if not (t is str or t is int or v is None or t is bool or (t is tuple and _plain_key(v) is not _OTHER)):
-            return False
-    return True
+        if t is str or t is int or v is None:
+            continue
+        if t is bool or (t is tuple and _plain_key(v) is not _OTHER):
+            kind = _NESTED
+            continue
+        return _NOT_PLAIN
+    return kind
 
 
 #: Each command class's name as the dedup key writes it (R286): UTF-8 bytes, encoded once a class (marshal
 #: writes bytes as they are, where a str is encoded anew each time).
 _NAMES: dict[type, bytes] = {}
 
+#: marshal's version-2 bytes of a command's two items in the dedup key's main line (its class's name and its
+#: values, :data:`_FLAT`), by class, then by values (R323): most commands of an archive are met again (a tile
+#: at a place), and a look-up by the values costs a third of writing them.
+_PIECES: dict[type, dict[tuple[Any, ...], bytes]] = {}
+#: Pieces remembered per class, at most (an archive of far-flung boards must not grow memory without end).
+PIECES_MAX: Final = 50_000
+#: marshal's version-2 bytes of a turn's number, by number (R323).
+_NUMBERS: dict[int, bytes] = {}
+
+
+def _command_piece(cls: type, values: tuple[Any, ...], kind: int) -> bytes:
+    """marshal's bytes of a plain command's two items, ``[name, values]`` less the list's head (R323):
+    remembered for :data:`_FLAT` values."""
+    name = _NAMES.get(cls)
+    if name is None:
+        name = _NAMES[cls] = cls.__name__.encode("utf-8")
+    if kind != _FLAT:
+        return marshal.dumps(name, MARSHAL_VERSION) + marshal.dumps(values, MARSHAL_VERSION)
+    memo = _PIECES.get(cls)
+    if memo is None:
+        memo = _PIECES[cls] = {}
+    piece = memo.get(values)
+    if piece is None:
+        if len(memo) >= PIECES_MAX:
+            memo.clear()
+        piece = memo[values] = marshal.dumps(name, MARSHAL_VERSION) + marshal.dumps(values, MARSHAL_VERSION)
+    return piece
+
+
+def _turn_head(number: int) -> bytes:
+    """marshal's bytes of a turn's number (remembered, R323)."""
+    if type(number) is not int:  # a bool would find 1's bytes
+        return marshal.dumps(number, MARSHAL_VERSION)
+    head = _NUMBERS.get(number)
+    if head is None:
+        head = marshal.dumps(number, MARSHAL_VERSION)
+        if -1000 <= number <= 10_000:  # numbers of a game's length, not every number a file may hold
+            _NUMBERS[number] = head
+    return head
+
+
+def _line_bytes(count: int, pieces: list[bytes]) -> bytes:
+    """marshal's version-2 bytes of a list of ``count`` items whose own bytes are ``pieces``, in order: the
+    list's type, its length (four bytes, little-endian), its items one after another (version 2 writes every
+    item whole, with no reference to another, R252)."""
+    return b"[" + count.to_bytes(4, "little", signed=True) + b"".join(pieces)
+
 
 def _key_values(a: Any) -> tuple[Any, ...] | None:
     """What the dedup key reads of one command (R286): a :class:`grn.value.Value`'s ``_key()`` (the fields that
     make two commands equal, read natively: a compiled method), another command's constructor fields
     (``_fields`` less the span); None when it has neither or they are not all plain (its JSON text then)."""
-    values: tuple[Any, ...]
+    values = _raw_values(a)
+    return values if values is not None and _values_kind(values) != _NOT_PLAIN else None
+
+
+def _raw_values(a: Any) -> tuple[Any, ...] | None:
+    """A command's values as :func:`_key_values` reads them, not yet checked plain."""
     if isinstance(a, Value):
         try:
-            values = a._key()
+            return a._key()
         except NotImplementedError:  # a value class without its own _key: its fields
-            return _field_values(a)
-        return values if _plain_values(values) else None
-    return _field_values(a)
+            return _fields_of(a)
+    return _fields_of(a)
 
 
 def _fields_of(value: Any) -> tuple[Any, ...] | None:
@@ -244,44 +314,39 @@ def _fields_of(value: Any) -> tuple[Any, ...] | None:
     return values
 
 
-def _field_values(a: Any) -> tuple[Any, ...] | None:
-    values = _fields_of(a)
-    return values if values is not None and _plain_values(values) else None
-
-
 def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
     """The first player's seat key, and the main line as the dedup key reads it (R286):
     ``marshal.dumps(line, 2)`` of one flat list, each turn its number (an int) and its player's seat key
     (UTF-8 bytes) followed by each of its commands as its class's name (UTF-8 bytes) and what makes two such
     commands equal (a tuple: :func:`_key_values`); a command with another kind of value as the canonical
     JSON text of its JSON form (a str) instead.  The kinds keep the list unambiguous: an int starts a turn,
-    a str is one command, bytes after a command's place are a class whose values follow.  No JSON a
-    command, no tuple or list a turn or command: marshal writes the values in C, in one pass."""
+    a str is one command, bytes after a command's place are a class whose values follow.  The same bytes
+    are put together from each item's own (R323): a command's are remembered by its values."""
     first: str | None = None
-    line: list[Any] = []
+    pieces: list[bytes] = []
+    count = 0
     players: dict[str, bytes] = {}
-    names = _NAMES  # module globals are dict look-ups when compiled: once a game, not once a command
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
         who = players.get(player)
         if who is None:
-            who = players[player] = player.encode("utf-8", "surrogatepass")
-        line.append(t.number)
-        line.append(who)
+            who = players[player] = marshal.dumps(player.encode("utf-8", "surrogatepass"), MARSHAL_VERSION)
+        pieces.append(_turn_head(t.number))
+        pieces.append(who)
+        count += 2
         for a in t.actions:
-            values = _key_values(a)
-            if values is None:
-                line.append(_canonical(command_to_json(a, ruleset)))
+            values = _raw_values(a)
+            kind = _NOT_PLAIN if values is None else _values_kind(values)
+            if kind == _NOT_PLAIN:
+                pieces.append(marshal.dumps(_canonical(command_to_json(a, ruleset)), MARSHAL_VERSION))
+                count += 1
                 continue
-            cls = type(a)
-            name = names.get(cls)
-            if name is None:
-                name = names[cls] = cls.__name__.encode("utf-8")
-            line.append(name)
-            line.append(values)
-    return first, marshal.dumps(line, MARSHAL_VERSION)
+            assert values is not None
+            pieces.append(_command_piece(type(a), values, kind))
+            count += 2
+    return first, _line_bytes(count, pieces)
 
 
 def dedup_key(record: Record) -> str:
@@ -815,28 +880,30 @@ def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[s
     codecs: dict[type, tuple[Any, dict[tuple[Any, ...], str]]] = {}
     players: dict[str, tuple[str, bytes]] = {}
     turn_texts: list[str] = []
-    line: list[Any] = []
+    pieces: list[bytes] = []
+    count = 0
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
         seat = players.get(player)
         if seat is None:
-            seat = players[player] = (_canonical(player), player.encode("utf-8", "surrogatepass"))
-        line.append(t.number)
-        line.append(seat[1])
+            seat = players[player] = (
+                _canonical(player), marshal.dumps(player.encode("utf-8", "surrogatepass"), MARSHAL_VERSION))
+        pieces.append(_turn_head(t.number))
+        pieces.append(seat[1])
+        count += 2
         commands: list[str] = []
         for a in t.actions:
             cls = type(a)
             # the dedup key's item (as _main_line makes it)
-            values = _key_values(a)
-            plain = values is not None
+            values = _raw_values(a)
+            kind = _NOT_PLAIN if values is None else _values_kind(values)
+            plain = kind != _NOT_PLAIN
             if plain:
-                name = _NAMES.get(cls)
-                if name is None:
-                    name = _NAMES[cls] = cls.__name__.encode("utf-8")
-                line.append(name)
-                line.append(values)
+                assert values is not None
+                pieces.append(_command_piece(cls, values, kind))
+                count += 2
             # the command's canonical JSON text
             found = codecs.get(cls)
             if found is None:
@@ -845,16 +912,18 @@ def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[s
                     text = _canonical(command_to_json(a, ruleset))
                     commands.append(text)
                     if not plain:
-                        line.append(text)
+                        pieces.append(marshal.dumps(text, MARSHAL_VERSION))
+                        count += 1
                     continue
                 found = codecs[cls] = (codec, _command_texts(codec))
             text = _command_text(found[0], found[1], a)
             commands.append(text)
             if not plain:  # the same text: command_to_json asks the ruleset for this codec
-                line.append(text)
+                pieces.append(marshal.dumps(text, MARSHAL_VERSION))
+                count += 1
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
         turn_texts.append("[" + str(t.number) + "," + seat[0] + ",[" + ",".join(commands) + "]]")
-    return first, "[" + ",".join(turn_texts) + "]", marshal.dumps(line, MARSHAL_VERSION)
+    return first, "[" + ",".join(turn_texts) + "]", _line_bytes(count, pieces)
 
 
 def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: bytes,
