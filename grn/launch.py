@@ -6,6 +6,8 @@
   command typer runs, with every option at its default (R190): checking a small file costs about
   as much as python-chess's import and ``read_game`` of one game, and typer, which vendors click,
   would add a third to that (docs/performance.md, "Start-up, round five");
+* ``grn archive add [-q] DB FILE ...`` with no other option runs :func:`grn.archive.add_cli.add` itself, the
+  command typer runs, likewise (R325): typer's import was half of ``add``'s start-up beyond ``validate``'s;
 * every other command line goes to :mod:`grn.cli`, the typer app with all of grn's commands.
 
 ``grn validate --dask-scheduler`` ends without the interpreter's teardown (R299).  A process of grn's own
@@ -102,6 +104,13 @@ def _main(args: list[str]) -> None:
         if validate_cli.fast_path(args[1:]):
             _settle()
             _run(lambda: validate_cli.validate(args[1:]))
+    if args[:2] == ["archive", "add"]:
+        from grn.archive import add_cli
+
+        if add_cli.fast_path(args[2:]):
+            add_cli.load()
+            _settle()
+            _run(lambda: add_cli.run_fast(args[2:]))
     from grn.cli import main as cli
 
     _settle()

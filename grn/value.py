@@ -28,6 +28,7 @@ from typing import Any, ClassVar, TypeVar
 from mypy_extensions import mypyc_attr
 
 V = TypeVar("V", bound="Value")
+S = TypeVar("S", bound="Struct")
 
 
 # Games outside the compiled modules (a plug-in's commands and events) subclass it.
@@ -95,6 +96,13 @@ class Struct:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), tuple(getattr(self, f) for f in self._fields))
+
+    def replace(self: S, **changes: Any) -> S:
+        """A copy with some fields changed, like :func:`dataclasses.replace` (the others shared, not copied)."""
+        for name in changes:
+            if name not in self._fields:
+                raise TypeError(f"{type(self).__name__} has no field {name!r}")
+        return type(self)(**{f: changes[f] if f in changes else getattr(self, f) for f in self._fields})
 
 
 def _fields_repr(obj: object, fields: tuple[str, ...]) -> str:

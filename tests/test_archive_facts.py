@@ -3,7 +3,6 @@ events' JSON texts remembered by value, put together into the very texts the enc
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import marshal
 import json
@@ -101,7 +100,7 @@ def _check(record: Record) -> GameFacts:
     summary = game_summary(record, validate_record(record, keep_turns=False, observer=observed), observed)
     assert summary.actions is None and summary.events is None
     assert summary.dedup == dedup and {(p, f): n for p, f, n in summary.points} == sums
-    assert dataclasses.replace(summary, actions=got.actions, events=got.events) == got
+    assert summary.replace(actions=got.actions, events=got.events) == got
     # an event without a points field and with the engine's own JSON counts nothing, unread (R251)
     assert record.game != "goldrush" or 0 in facts._POINT_PLAN.values()
     return got

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn.archive.db import connect, insert_games
-from grn.archive.facts import _canonical, _dedup_head, _head_text, _seats, dedup_key
+from grn.archive.facts import _canonical, _dedup_head, _head_text, _seats, _written_head, dedup_key
 from grn.archive.indexer import indexing_validator
 from grn.batch import GameResult
 from grn.notation import read
@@ -58,7 +58,9 @@ def test_the_head_is_the_canonical_json_of_its_dict(game: str, players: list[tup
         tags.append(("Options", options))
     record = Record(tags=tuple(tags))
     seats = _seats(record)
-    assert _head_text(record, seats) == _canonical(_dedup_head(record, seats))
+    assert _written_head(record, seats) == _canonical(_dedup_head(record, seats))
+    # remembered by its tags (R324): the same text the first time and again
+    assert _head_text(record, seats) == _head_text(record, seats) == _canonical(_dedup_head(record, seats))
 
 
 def test_the_head_of_every_shipped_game_is_its_canonical_json() -> None:

@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Iterator, List, Optional
 import typer
 
 from grn.output import check_target, output_folder, writing
+from grn.archive.add_cli import register as register_add
 from grn.clicommon import jobs_problem, load_tileset_option
 
 if TYPE_CHECKING:  # the commands import the archive's modules (and sqlite3) when they run: grn starts faster
@@ -85,63 +86,9 @@ def _output(path: Optional[Path]) -> Iterator[IO[str]]:
         yield fh
 
 
-@app.command()
-def add(
-    ctx: typer.Context,
-    db: Path = DbArg,
-    files: List[str] = typer.Argument(..., help="Record files (.grn, .json); - reads standard input."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Validate and index in N processes."),
-    dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
-                                                 help="Validate and index on a Dask cluster (needs grn's dask extra)."),
-    tileset: Optional[Path] = typer.Option(None, "--tileset", help="Use this tile set JSON instead of the shipped one."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing but problems."),
-    batch: int = typer.Option(5000, "--batch", min=1,
-                              help="Games per transaction in a large file (a stopped run loses at most these)."),
-    per_turn: bool = typer.Option(False, "--per-turn",
-                                  help="Also build each game's per-turn rows now (else the first search by "
-                                       "--event, --action or --beside builds them; grn archive index)."),
-) -> None:
-    """Validate and index every game of FILES into the archive DB (made when missing).
-
-    Adding a file again changes nothing; a run that was stopped goes on where it stopped.
-    The per-turn rows (commands, events) are built when a search first needs them, unless --per-turn.
-
-    Example: grn archive add club.db games/*.grn
-    """
-    from grn.archive.db import add_files, print_progress
-    from grn.archive.indexer import indexing_validator
-    from grn.workers import SchedulerError
-    import sqlite3
-
-    ts = load_tileset_option(tileset)
-    if (problem := jobs_problem(jobs)) is not None:
-        print(f"grn archive add: {problem}", file=sys.stderr)
-        raise typer.Exit(2)
-    con = _open(db, create=True)
-    try:
-        # a game validated with another tile set is given its per-turn rows now: the archive does not keep
-        # the tile set a later build would need (R253)
-        validator = indexing_validator(jobs=jobs, scheduler=dask_scheduler, tileset=ts,
-                                       tileset_path=None if tileset is None else str(tileset),
-                                       per_turn=per_turn or tileset is not None)
-    except SchedulerError as exc:
-        con.close()
-        print(f"grn archive add: error: {exc}", file=sys.stderr)
-        raise typer.Exit(1)
-    ctx.call_on_close(validator.runner.close)  # the worker processes (or the Dask client) end with the command
-    try:
-        summary = add_files(con, files, validator, progress=None if quiet else print_progress, batch=batch)
-    except sqlite3.DatabaseError as exc:
-        raise _fail(db, f"cannot write the archive ({exc})")
-    finally:
-        con.close()
-    for problem in summary.problems:
-        print(problem, file=sys.stderr)
-    if not quiet:
-        print(f"{summary.games} game{'s' if summary.games != 1 else ''} added from {summary.files} "
-              f"file{'s' if summary.files != 1 else ''} ({summary.invalid} invalid); "
-              f"{summary.skipped} file{'s' if summary.skipped != 1 else ''} already archived")
-    raise typer.Exit(1 if summary.problems else 0)
+# ``add`` is defined in grn.archive.add_cli, which the console script runs without typer (R325); registered here,
+# first, as the commands are listed in --help
+register_add(app)
 
 
 _JOBS = typer.Option(1, "--jobs", "-j", help="Build missing per-turn rows in N processes (see grn archive index).")

@@ -18,7 +18,6 @@ import os
 import sqlite3
 import sys
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -27,6 +26,7 @@ from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.archive.transaction import write_transaction
 from grn.batch import GameResult, Problem, Validator
+from grn.value import Struct
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
 #: 3: new per-turn facts packed with Zstandard (R216); schema 2's zlib rows are read as they are.
@@ -271,15 +271,19 @@ def file_sha256(path: str) -> tuple[str, int]:
     return h.hexdigest(), size
 
 
-@dataclass(slots=True)
-class AddSummary:
-    """What ``grn archive add`` did."""
+class AddSummary(Struct):
+    """What ``grn archive add`` did (a :class:`grn.value.Struct`: ``add`` starts without ``dataclasses``, R325)."""
 
-    files: int = 0
-    skipped: int = 0
-    games: int = 0
-    invalid: int = 0
-    problems: list[str] = field(default_factory=list)
+    __slots__ = ("files", "skipped", "games", "invalid", "problems")
+    _fields = ("files", "skipped", "games", "invalid", "problems")
+
+    def __init__(self, files: int = 0, skipped: int = 0, games: int = 0, invalid: int = 0,
+                 problems: list[str] | None = None) -> None:
+        self.files = files
+        self.skipped = skipped
+        self.games = games
+        self.invalid = invalid
+        self.problems: list[str] = [] if problems is None else problems
 
 
 def insert_games(con: sqlite3.Connection, games: list[tuple[int, int, GameResult]]) -> None:

@@ -8,15 +8,14 @@ new ruleset is archived without a change here.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import marshal
 import operator
 import re
+import sys
 import threading
 import zlib
-from dataclasses import dataclass, field
 from json.encoder import encode_basestring, encode_basestring_ascii  # the C escapers json.dumps uses
 from typing import Any, Final, Sequence
 
@@ -26,7 +25,7 @@ from grn import registry
 from grn.jsonform import command_to_json
 from grn.record import Record, Seat
 from grn.validate import GameReport
-from grn.value import Value, reduce_dataclass
+from grn.value import Struct, Value
 
 #: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
@@ -58,10 +57,14 @@ def _field_names(cls: type, event: Any) -> tuple[str, ...] | None:
     if names == ():
         if hasattr(event, "_fields"):
             names = tuple(n for n in getattr(event, "_fields") if n != "span")
-        elif dataclasses.is_dataclass(event):
-            names = tuple(f.name for f in dataclasses.fields(event) if f.name != "span")
         else:
-            names = None
+            # a plug-in's dataclass: its module loaded dataclasses (not imported here: grn archive add starts
+            # without it, R325)
+            dc = sys.modules.get("dataclasses")
+            if dc is not None and dc.is_dataclass(event):
+                names = tuple(f.name for f in dc.fields(event) if f.name != "span")
+            else:
+                names = None
         _FIELDS[cls] = names
     return names
 
@@ -167,7 +170,26 @@ def _dedup_head(record: Record, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
+#: The dedup key's head by the tags it is made of (R324): a file's games mostly share their players and options.
+_HEADS: dict[tuple[str, str | None, str | None], str] = {}
+#: Heads remembered, at most.
+HEADS_MAX: Final = 10_000
+
+
 def _head_text(record: Record, seats: list[Seat]) -> str:
+    """``_canonical(_dedup_head(record, seats))`` (``seats`` are the record's, :func:`_seats`), remembered by the
+    three tags it is made of: ``Game``, ``Players`` and ``Options`` (R324)."""
+    key = (record.game, record.tag("Players"), record.tag("Options"))
+    text = _HEADS.get(key)
+    if text is None:
+        text = _written_head(record, seats)
+        if len(_HEADS) >= HEADS_MAX:
+            _HEADS.clear()
+        _HEADS[key] = text
+    return text
+
+
+def _written_head(record: Record, seats: list[Seat]) -> str:
     """``_canonical(_dedup_head(record, seats))``, the same text (R317), written here with json's own C escaper
     of each string (``ensure_ascii=False``, as the canonical encoder's): no dict to build and walk, sorted keys
     written in their order (game, options, seats)."""
@@ -206,100 +228,30 @@ def _dedup_hash(head: str, line: bytes) -> str:
 def _plain_values(values: tuple[Any, ...]) -> bool:
     """Whether every field is a str, an int, a bool, None or a tuple of them: values whose ``repr`` is the
     same in every process and every Python 3."""
-    return _values_kind(values) != _NOT_PLAIN
-
-
-#: What :func:`_values_kind` says of a command's values.
-_NOT_PLAIN: Final = 0
-#: Plain, and only str, int and None: two such tuples that are equal have the same bytes (:data:`_PIECES`).
-_FLAT: Final = 1
-#: Plain, with a bool or a tuple: equal is not enough (``(1,) == (True,)``), so marshal writes them every time.
-_NESTED: Final = 2
-
-
-def _values_kind(values: tuple[Any, ...]) -> int:
-    """:data:`_NOT_PLAIN`, :data:`_FLAT` or :data:`_NESTED`: whether the dedup key can read ``values`` as they
-    are, and whether equal values give equal bytes."""
-    kind = _FLAT
     for v in values:
         t = type(v)
-        if t is str or t is int or v is None:
-            continue
-        if t is bool or (t is tuple and _plain_key(v) is not _OTHER):
-            kind = _NESTED
-            continue
-        return _NOT_PLAIN
-    return kind
+        if not (t is str or t is int or v is None or t is bool or (t is tuple and _plain_key(v) is not _OTHER)):
+            return False
+    return True
 
 
 #: Each command class's name as the dedup key writes it (R286): UTF-8 bytes, encoded once a class (marshal
 #: writes bytes as they are, where a str is encoded anew each time).
 _NAMES: dict[type, bytes] = {}
 
-#: marshal's version-2 bytes of a command's two items in the dedup key's main line (its class's name and its
-#: values, :data:`_FLAT`), by class, then by values (R323): most commands of an archive are met again (a tile
-#: at a place), and a look-up by the values costs a third of writing them.
-_PIECES: dict[type, dict[tuple[Any, ...], bytes]] = {}
-#: Pieces remembered per class, at most (an archive of far-flung boards must not grow memory without end).
-PIECES_MAX: Final = 50_000
-#: marshal's version-2 bytes of a turn's number, by number (R323).
-_NUMBERS: dict[int, bytes] = {}
-
-
-def _command_piece(cls: type, values: tuple[Any, ...], kind: int) -> bytes:
-    """marshal's bytes of a plain command's two items, ``[name, values]`` less the list's head (R323):
-    remembered for :data:`_FLAT` values."""
-    name = _NAMES.get(cls)
-    if name is None:
-        name = _NAMES[cls] = cls.__name__.encode("utf-8")
-    if kind != _FLAT:
-        return marshal.dumps(name, MARSHAL_VERSION) + marshal.dumps(values, MARSHAL_VERSION)
-    memo = _PIECES.get(cls)
-    if memo is None:
-        memo = _PIECES[cls] = {}
-    piece = memo.get(values)
-    if piece is None:
-        if len(memo) >= PIECES_MAX:
-            memo.clear()
-        piece = memo[values] = marshal.dumps(name, MARSHAL_VERSION) + marshal.dumps(values, MARSHAL_VERSION)
-    return piece
-
-
-def _turn_head(number: int) -> bytes:
-    """marshal's bytes of a turn's number (remembered, R323)."""
-    if type(number) is not int:  # a bool would find 1's bytes
-        return marshal.dumps(number, MARSHAL_VERSION)
-    head = _NUMBERS.get(number)
-    if head is None:
-        head = marshal.dumps(number, MARSHAL_VERSION)
-        if -1000 <= number <= 10_000:  # numbers of a game's length, not every number a file may hold
-            _NUMBERS[number] = head
-    return head
-
-
-def _line_bytes(count: int, pieces: list[bytes]) -> bytes:
-    """marshal's version-2 bytes of a list of ``count`` items whose own bytes are ``pieces``, in order: the
-    list's type, its length (four bytes, little-endian), its items one after another (version 2 writes every
-    item whole, with no reference to another, R252)."""
-    return b"[" + count.to_bytes(4, "little", signed=True) + b"".join(pieces)
-
 
 def _key_values(a: Any) -> tuple[Any, ...] | None:
     """What the dedup key reads of one command (R286): a :class:`grn.value.Value`'s ``_key()`` (the fields that
     make two commands equal, read natively: a compiled method), another command's constructor fields
     (``_fields`` less the span); None when it has neither or they are not all plain (its JSON text then)."""
-    values = _raw_values(a)
-    return values if values is not None and _values_kind(values) != _NOT_PLAIN else None
-
-
-def _raw_values(a: Any) -> tuple[Any, ...] | None:
-    """A command's values as :func:`_key_values` reads them, not yet checked plain."""
+    values: tuple[Any, ...]
     if isinstance(a, Value):
         try:
-            return a._key()
+            values = a._key()
         except NotImplementedError:  # a value class without its own _key: its fields
-            return _fields_of(a)
-    return _fields_of(a)
+            return _field_values(a)
+        return values if _plain_values(values) else None
+    return _field_values(a)
 
 
 def _fields_of(value: Any) -> tuple[Any, ...] | None:
@@ -314,39 +266,44 @@ def _fields_of(value: Any) -> tuple[Any, ...] | None:
     return values
 
 
+def _field_values(a: Any) -> tuple[Any, ...] | None:
+    values = _fields_of(a)
+    return values if values is not None and _plain_values(values) else None
+
+
 def _main_line(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[str | None, bytes]:
     """The first player's seat key, and the main line as the dedup key reads it (R286):
     ``marshal.dumps(line, 2)`` of one flat list, each turn its number (an int) and its player's seat key
     (UTF-8 bytes) followed by each of its commands as its class's name (UTF-8 bytes) and what makes two such
     commands equal (a tuple: :func:`_key_values`); a command with another kind of value as the canonical
     JSON text of its JSON form (a str) instead.  The kinds keep the list unambiguous: an int starts a turn,
-    a str is one command, bytes after a command's place are a class whose values follow.  The same bytes
-    are put together from each item's own (R323): a command's are remembered by its values."""
+    a str is one command, bytes after a command's place are a class whose values follow.  No JSON a
+    command, no tuple or list a turn or command: marshal writes the values in C, in one pass."""
     first: str | None = None
-    pieces: list[bytes] = []
-    count = 0
+    line: list[Any] = []
     players: dict[str, bytes] = {}
+    names = _NAMES  # module globals are dict look-ups when compiled: once a game, not once a command
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
         who = players.get(player)
         if who is None:
-            who = players[player] = marshal.dumps(player.encode("utf-8", "surrogatepass"), MARSHAL_VERSION)
-        pieces.append(_turn_head(t.number))
-        pieces.append(who)
-        count += 2
+            who = players[player] = player.encode("utf-8", "surrogatepass")
+        line.append(t.number)
+        line.append(who)
         for a in t.actions:
-            values = _raw_values(a)
-            kind = _NOT_PLAIN if values is None else _values_kind(values)
-            if kind == _NOT_PLAIN:
-                pieces.append(marshal.dumps(_canonical(command_to_json(a, ruleset)), MARSHAL_VERSION))
-                count += 1
+            values = _key_values(a)
+            if values is None:
+                line.append(_canonical(command_to_json(a, ruleset)))
                 continue
-            assert values is not None
-            pieces.append(_command_piece(type(a), values, kind))
-            count += 2
-    return first, _line_bytes(count, pieces)
+            cls = type(a)
+            name = names.get(cls)
+            if name is None:
+                name = names[cls] = cls.__name__.encode("utf-8")
+            line.append(name)
+            line.append(values)
+    return first, marshal.dumps(line, MARSHAL_VERSION)
 
 
 def dedup_key(record: Record) -> str:
@@ -385,41 +342,52 @@ POINT_WIDTH: Final = 5
 PACKED_WIDTH: Final = 2
 
 
-@dataclass(slots=True)
-class GameFacts:
-    """The rows the archive stores for one game (but its text and file)."""
+class GameFacts(Struct):
+    """The rows the archive stores for one game (but its text and file).
 
-    game: str
-    players: list[str]
-    n_players: int
-    date: str | None
-    result: str | None
-    valid: bool
-    complete: bool
-    turns_played: int
-    errors: int
-    final_scores: dict[str, int] | None
-    winners: list[str]
-    first_player: str | None
-    dedup: str
-    problems: list[dict[str, object]]
-    tags: list[tuple[str, str]]
-    #: (seat, key, name, score, won)
-    seats: list[tuple[int, str, str, int | None, int]] = field(default_factory=list)
-    #: The main line's commands, one JSON text a game, compressed (:func:`pack`):
-    #: ``[[turn, seat key, [command, ...]], ...]``, each command in its JSON form (keys sorted);
-    #: the ``actions`` view reads it (docs/archive.md).  None: not built (the per-turn rows are built
-    #: when a reader first needs them, R250).
-    actions: bytes | None = None
-    #: The engine's events, one JSON text a game, compressed: ``[[turn, [event, ...]], ...]``, the final
-    #: scoring last with turn ``null``; the ``events`` view reads it.  None with ``actions``.
-    events: bytes | None = None
-    #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
-    points: list[tuple[str, str, int]] = field(default_factory=list)
+    A :class:`grn.value.Struct`, not a dataclass (R325): ``grn archive add`` starts without ``dataclasses``.
+    """
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # compiled, a native class: pickled from its fields (the facts come back from worker processes)
-        return reduce_dataclass(self)
+    __slots__ = ("game", "players", "n_players", "date", "result", "valid", "complete", "turns_played", "errors",
+                 "final_scores", "winners", "first_player", "dedup", "problems", "tags", "seats", "actions",
+                 "events", "points")
+    _fields = ("game", "players", "n_players", "date", "result", "valid", "complete", "turns_played", "errors",
+               "final_scores", "winners", "first_player", "dedup", "problems", "tags", "seats", "actions",
+               "events", "points")
+
+    def __init__(self, game: str, players: list[str], n_players: int, date: str | None, result: str | None,
+                 valid: bool, complete: bool, turns_played: int, errors: int, final_scores: dict[str, int] | None,
+                 winners: list[str], first_player: str | None, dedup: str, problems: list[dict[str, object]],
+                 tags: list[tuple[str, str]], seats: list[tuple[int, str, str, int | None, int]] | None = None,
+                 actions: bytes | None = None, events: bytes | None = None,
+                 points: list[tuple[str, str, int]] | None = None) -> None:
+        self.game = game
+        self.players = players
+        self.n_players = n_players
+        self.date = date
+        self.result = result
+        self.valid = valid
+        self.complete = complete
+        self.turns_played = turns_played
+        self.errors = errors
+        self.final_scores = final_scores
+        self.winners = winners
+        self.first_player = first_player
+        self.dedup = dedup
+        self.problems = problems
+        self.tags = tags
+        #: (seat, key, name, score, won)
+        self.seats: list[tuple[int, str, str, int | None, int]] = [] if seats is None else seats
+        #: The main line's commands, one JSON text a game, compressed (:func:`pack`):
+        #: ``[[turn, seat key, [command, ...]], ...]``, each command in its JSON form (keys sorted);
+        #: the ``actions`` view reads it (docs/archive.md).  None: not built (the per-turn rows are built
+        #: when a reader first needs them, R250).
+        self.actions = actions
+        #: The engine's events, one JSON text a game, compressed: ``[[turn, [event, ...]], ...]``, the final
+        #: scoring last with turn ``null``; the ``events`` view reads it.  None with ``actions``.
+        self.events = events
+        #: (seat key, feature kind, points): the sums of the events' points (what ``stats`` reads).
+        self.points: list[tuple[str, str, int]] = [] if points is None else points
 
     def rows(self, game_id: int, file_id: int, index: int, fmt: str, text: str, tag_values: list[Any],
              seat_values: list[Any], point_values: list[Any], packed_values: list[Any]) -> tuple[Any, ...]:
@@ -820,6 +788,8 @@ class PointSums:
         self.sums: dict[tuple[str, str], int] = {}
         #: True once the final scoring's events were given.
         self.ended = False
+        # the plans by class, held here: a module global is a dict look-up a turn when compiled (R292, R324)
+        self._plans = _POINT_PLAN
 
     def turn(self, number: int, events: Sequence[Any]) -> None:
         """One main-line turn's events."""
@@ -832,8 +802,10 @@ class PointSums:
 
     def _add(self, events: Sequence[Any], final: bool) -> None:
         sums = self.sums
-        plans = _POINT_PLAN  # once a turn, not once an event (a module global is a dict look-up, R292)
-        for e in events:
+        plans = self._plans
+        # the validator gives a list (TurnObserver): read by index when compiled, not through an iterator
+        items = events if isinstance(events, list) else list(events)
+        for e in items:
             cls = type(e)
             plan = plans.get(cls, -1)
             if plan < 0:
@@ -880,30 +852,28 @@ def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[s
     codecs: dict[type, tuple[Any, dict[tuple[Any, ...], str]]] = {}
     players: dict[str, tuple[str, bytes]] = {}
     turn_texts: list[str] = []
-    pieces: list[bytes] = []
-    count = 0
+    line: list[Any] = []
     for t in record.turns:
         player = keys.get(t.player, t.player)
         if first is None and t.number > 0:
             first = player
         seat = players.get(player)
         if seat is None:
-            seat = players[player] = (
-                _canonical(player), marshal.dumps(player.encode("utf-8", "surrogatepass"), MARSHAL_VERSION))
-        pieces.append(_turn_head(t.number))
-        pieces.append(seat[1])
-        count += 2
+            seat = players[player] = (_canonical(player), player.encode("utf-8", "surrogatepass"))
+        line.append(t.number)
+        line.append(seat[1])
         commands: list[str] = []
         for a in t.actions:
             cls = type(a)
             # the dedup key's item (as _main_line makes it)
-            values = _raw_values(a)
-            kind = _NOT_PLAIN if values is None else _values_kind(values)
-            plain = kind != _NOT_PLAIN
+            values = _key_values(a)
+            plain = values is not None
             if plain:
-                assert values is not None
-                pieces.append(_command_piece(cls, values, kind))
-                count += 2
+                name = _NAMES.get(cls)
+                if name is None:
+                    name = _NAMES[cls] = cls.__name__.encode("utf-8")
+                line.append(name)
+                line.append(values)
             # the command's canonical JSON text
             found = codecs.get(cls)
             if found is None:
@@ -912,18 +882,16 @@ def _actions_text(record: Record, keys: dict[str, str], ruleset: Any) -> tuple[s
                     text = _canonical(command_to_json(a, ruleset))
                     commands.append(text)
                     if not plain:
-                        pieces.append(marshal.dumps(text, MARSHAL_VERSION))
-                        count += 1
+                        line.append(text)
                     continue
                 found = codecs[cls] = (codec, _command_texts(codec))
             text = _command_text(found[0], found[1], a)
             commands.append(text)
             if not plain:  # the same text: command_to_json asks the ruleset for this codec
-                pieces.append(marshal.dumps(text, MARSHAL_VERSION))
-                count += 1
+                line.append(text)
         # the canonical JSON of [number, player, [command, ...]], made from the commands' texts
         turn_texts.append("[" + str(t.number) + "," + seat[0] + ",[" + ",".join(commands) + "]]")
-    return first, "[" + ",".join(turn_texts) + "]", _line_bytes(count, pieces)
+    return first, "[" + ",".join(turn_texts) + "]", marshal.dumps(line, MARSHAL_VERSION)
 
 
 def _facts(record: Record, report: GameReport, seats: list[Seat], first: str | None, line: bytes,
