@@ -363,8 +363,9 @@ def main() -> None:
             db = tmp / name
             for p in tmp.glob(f"{name}*"):
                 p.unlink()
-            return run(["archive", "add", "-q", *(["--per-turn"] if per_turn else []), "--jobs", str(jobs), str(db),
-                        str(games_file)])
+            # --jobs only where it is not 1: a user's plain add takes the console script's light path (R325)
+            return run(["archive", "add", "-q", *(["--per-turn"] if per_turn else []),
+                        *(["--jobs", str(jobs)] if jobs != 1 else []), str(db), str(games_file)])
 
         def index_cpu() -> float:
             """CPU seconds of ``grn archive index`` of a copy of add1.db: the deferred build of every game (R250)."""
