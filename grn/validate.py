@@ -124,7 +124,12 @@ def parse_result(value: str) -> dict[str, int]:
     """Read a ``Result`` tag: ``"red 61, blue 58"`` -> ``{"red": 61, "blue": 58}``."""
     out: dict[str, int] = {}
     for part in value.split(","):
-        if not part.strip():
+        words = part.split()
+        if not words:
+            continue
+        if len(words) == 2 and _plain_name(words[0]) and _plain_score(words[1]):
+            # "red 61", as every record writes it: what the pattern below reads, without it (five calls a seat)
+            out[words[0]] = int(words[1])
             continue
         m = _RESULT_RE.match(part)
         if not m:
@@ -133,6 +138,22 @@ def parse_result(value: str) -> dict[str, int]:
             raise ValueError(f"cannot read {part.strip()[:30]!r}: a score has at most 9 digits")
         out[m.group(1)] = int(m.group(2))
     return out
+
+
+def _plain_name(word: str) -> bool:
+    """``[a-z][a-z0-9_]*`` (ASCII), as :data:`_RESULT_RE` reads a seat."""
+    if not word or not ("a" <= word[0] <= "z"):
+        return False
+    for c in word:
+        if not ("a" <= c <= "z" or "0" <= c <= "9" or c == "_"):
+            return False
+    return True
+
+
+def _plain_score(word: str) -> bool:
+    """An optional minus and one to nine ASCII digits: a score :data:`_RESULT_RE` reads and accepts."""
+    digits = word[1:] if word.startswith("-") else word
+    return 0 < len(digits) <= 9 and digits.isascii() and digits.isdigit()
 
 
 def _describe(event: Any) -> str:

@@ -187,3 +187,41 @@ def test_a_result_tag_reads_its_parts_and_refuses_any_other_shape(parts) -> None
     except ValueError as exc:
         got = "too long" if "at most 9 digits" in str(exc) else "unreadable"
     assert got == want
+
+
+def _result_by_pattern(value: str) -> dict[str, int] | str:
+    """parse_result as it was before its fast path (round fourteen): every part read by the pattern."""
+    from grn.validate import _RESULT_RE
+
+    out: dict[str, int] = {}
+    for part in value.split(","):
+        if not part.strip():
+            continue
+        m = _RESULT_RE.match(part)
+        if not m:
+            return "unreadable"
+        if len(m.group(2).lstrip("-")) > 9:
+            return "too long"
+        out[m.group(1)] = int(m.group(2))
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.one_of(st.text(alphabet="ab_Z9 0-1:=\t\u00a0\u0663\u00b2\n", max_size=14),
+                          st.tuples(st.sampled_from(["red", "blue_2", "x", "Red", "9a", "é"]),
+                                    st.sampled_from([" ", "  ", "\t", " :", "=", "", "\u2003"]),
+                                    st.one_of(st.integers(-10**11, 10**11).map(str),
+                                              st.sampled_from(["-", "--1", "1-", "٣", "0012"]))).map("".join)),
+                max_size=5).map(", ".join))
+@example("red 61, blue 58")
+@example("red 1234567890")
+@example("red -0, blue 000000001")
+def test_the_result_tags_fast_path_reads_what_the_pattern_reads(value: str) -> None:
+    """The common "red 61" parts skip the pattern (R326): every text reads, or is refused, as the pattern has it."""
+    from grn.validate import parse_result
+
+    try:
+        got: dict[str, int] | str = parse_result(value)
+    except ValueError as exc:
+        got = "too long" if "at most 9 digits" in str(exc) else "unreadable"
+    assert got == _result_by_pattern(value)
