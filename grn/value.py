@@ -64,10 +64,7 @@ class Value:
 
     def replace(self: V, **changes: Any) -> V:
         """A copy with some fields changed, like :func:`dataclasses.replace`."""
-        for name in changes:
-            if name not in self._fields:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-        return type(self)(**{f: changes[f] if f in changes else getattr(self, f) for f in self._fields})
+        return _replaced(self, self._fields, changes)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -99,10 +96,15 @@ class Struct:
 
     def replace(self: S, **changes: Any) -> S:
         """A copy with some fields changed, like :func:`dataclasses.replace` (the others shared, not copied)."""
-        for name in changes:
-            if name not in self._fields:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-        return type(self)(**{f: changes[f] if f in changes else getattr(self, f) for f in self._fields})
+        return _replaced(self, self._fields, changes)
+
+
+def _replaced(obj: Any, fields: tuple[str, ...], changes: dict[str, Any]) -> Any:
+    """``obj``'s class made again from its ``fields``, ``changes`` in place of some (``replace`` of both kinds)."""
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    return type(obj)(**{f: changes[f] if f in changes else getattr(obj, f) for f in fields})
 
 
 def _fields_repr(obj: object, fields: tuple[str, ...]) -> str:

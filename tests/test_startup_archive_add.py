@@ -4,7 +4,6 @@ without ``dataclasses``."""
 from __future__ import annotations
 
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,37 +13,16 @@ from typer.testing import CliRunner
 from grn import launch
 from grn.archive import add_cli
 from grn.cli import app
+from tests.test_startup import loaded, modules_of
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rulebook-railroad-3.grn"
 GAMES = ROOT / "examples" / "goldrush-2p.grn"
 
-_LIST_MODULES = """
-import sys
-from grn.launch import main
-sys.argv = ["grn", *sys.argv[1:]]
-try:
-    main()
-except SystemExit as exc:
-    code = exc.code
-print(code, " ".join(sorted(sys.modules)))
-"""
-
 #: What adding files to an archive needs none of: the command-line framework, grn's other commands, and
 #: dataclasses (the archive's own types are grn's Struct and Value classes, R325).
 NOT_FOR_ADD = ("typer", "click", "rich", "grn.cli", "grn.archive.cli", "grn.archive.search", "grn.serve", "grn.bots",
                "grn.lsp", "grn.render", "dataclasses", "inspect")
-
-
-def modules_of(*args: str) -> tuple[str, set[str]]:
-    done = subprocess.run([sys.executable, "-c", _LIST_MODULES, *args], capture_output=True, text=True, cwd=ROOT,
-                          check=True)
-    code, _, names = done.stdout.strip().rpartition("\n")[2].partition(" ")
-    return code, set(names.split())
-
-
-def loaded(modules: set[str], prefix: str) -> list[str]:
-    return sorted(m for m in modules if m == prefix or m.startswith(prefix + "."))
 
 
 def test_add_loads_neither_typer_nor_dataclasses(tmp_path: Path) -> None:

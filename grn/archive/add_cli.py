@@ -97,8 +97,13 @@ def fast_path(args: List[str]) -> bool:
     Anything else (another option, ``--help``, ``--``, no file) goes to typer, which parses it and reports a
     usage error as it does for every command.
     """
-    given = [a for a in args if a not in QUIET]
+    given = _operands(args)
     return len(given) >= 2 and all(a == "-" or not a.startswith("-") for a in given)
+
+
+def _operands(args: List[str]) -> List[str]:
+    """The command line less ``-q``/``--quiet``."""
+    return [a for a in args if a not in QUIET]
 
 
 def load() -> None:
@@ -111,7 +116,7 @@ def load() -> None:
 
 def run_fast(args: List[str]) -> None:
     """``grn archive add ARGS`` for a command line :func:`fast_path` accepts: what typer would call."""
-    given = [a for a in args if a not in QUIET]
+    given = _operands(args)
     add(Path(given[0]), given[1:], quiet=len(given) != len(args))
 
 
