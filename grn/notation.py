@@ -67,12 +67,11 @@ class Chunk(Value):
 LONG_LINE = "\x00a line too long\x00"
 
 
-def bounded_lines(readline: Callable[[int], Any], empty: Any) -> Iterator[Any]:
-    """The lines ``readline`` gives, each at most :data:`MAX_LINE_CHARS` long: a longer one is skipped
-    in pieces and given as :data:`LONG_LINE` (``empty``: what readline returns at the end)."""
+def bounded_lines(readline: Callable[[int], Any], empty: Any, most: int = MAX_LINE_CHARS) -> Iterator[Any]:
+    """The lines ``readline`` gives, each at most ``most`` long: a longer one is skipped in pieces and
+    given as :data:`LONG_LINE` (``empty``: what readline returns at the end)."""
     newline = "\n" if isinstance(empty, str) else b"\n"
-    # the limits and the marker as locals: a compiled module looks another module's name up in a dict each time
-    most = MAX_LINE_CHARS
+    # the marker as a local: a compiled module looks another module's name up in a dict each time
     long_line = LONG_LINE
     while True:
         line = readline(most + 1)

@@ -7,9 +7,10 @@ are not UTF-8 text, JSON that is not JSON or breaks the schema.
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import sys
-from typing import Any, Final, Iterator
+from typing import Any, Callable, Final, Iterator
 
 from grn import notation
 from grn.errors import Diagnostic, Span
@@ -85,15 +86,24 @@ def decoded_lines(raw: Any, *, bounded: bool = True) -> Iterator[str]:
 
     A file that starts with UTF-16's byte-order mark is read as UTF-16 (R89).  ``bounded``: lines
     longer than GRN allows come as :data:`grn.notation.LONG_LINE`, their text not kept (a JSON
-    document, whose one line may be long, is read whole).
+    document, whose one line may be long, is read whole).  Lines end at ``\n`` only (a CR before it
+    stays, a lone CR or form feed ends no line), as the grammar counts them.
     """
     peek = getattr(raw, "peek", None)
     head = peek(2)[:2] if peek is not None else b""
     if not head and hasattr(raw, "getvalue"):
         head = raw.getvalue()[:2]
     if head in UTF16_BOMS:
-        raw = _Utf16AsUtf8(raw)
-    lines = notation.bounded_lines(raw.readline, b"") if bounded else iter(raw)
+        return _lines_one_by_one(_Utf16AsUtf8(raw), bounded)
+    if bounded and hasattr(raw, "read"):
+        # whole blocks decoded and cut at once, a list of lines each (R327): a C loop hands the lines on
+        return itertools.chain.from_iterable(block_lines(raw.read))
+    return _lines_one_by_one(raw, bounded)
+
+
+def _lines_one_by_one(raw: Any, bounded: bool, most: int = notation.MAX_LINE_CHARS) -> Iterator[str]:
+    """:func:`decoded_lines` a line at a time (UTF-16 files, unbounded reads, and the reference of the tests)."""
+    lines = notation.bounded_lines(raw.readline, b"", most) if bounded else iter(raw)
     for number, data in enumerate(lines, start=1):
         if data is notation.LONG_LINE:
             yield data
@@ -101,8 +111,112 @@ def decoded_lines(raw: Any, *, bounded: bool = True) -> Iterator[str]:
         try:
             yield data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            column = len(data[:exc.start].decode("utf-8", errors="replace")) + 1
-            raise BadEncoding(number, column) from None
+            raise BadEncoding(number, _column(data, exc.start)) from None
+
+
+def _column(line: bytes, start: int) -> int:
+    """The column (in characters, from 1) of the byte ``start`` of ``line``, which is not UTF-8 there."""
+    return len(line[:start].decode("utf-8", errors="replace")) + 1
+
+
+#: The bytes :func:`block_lines` reads at a time.
+BLOCK: Final = 1 << 16
+#: What ends a line for ``str.splitlines`` besides ``\n`` and ``\r\n``: where one of them is in a block,
+#: the block is cut at ``\n`` alone (GRN's line end).
+_OTHER_BREAKS: Final = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def block_lines(read: Callable[[int], bytes], most: int = notation.MAX_LINE_CHARS,
+                block: int = BLOCK) -> Iterator[list[str]]:
+    """The decoded lines of a binary stream, a list of them for every ``block`` bytes read (R327).
+
+    The same lines as reading them one by one (:func:`grn.notation.bounded_lines` and a decode a
+    line): each keeps its ``\n``; one longer than ``most`` bytes comes as
+    :data:`grn.notation.LONG_LINE`, skipped, not kept; at the first line that is not UTF-8 the lines
+    before it are given, then :class:`BadEncoding` is raised with its line and column.
+    """
+    number = 0  # lines given so far
+    rest = b""  # the start of a line whose end is not read yet
+    data = read(block)
+    while data:
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            rest += data
+            if len(rest) > most:  # a line too long: skipped to its end, nothing of it kept
+                number += 1
+                yield [notation.LONG_LINE]
+                rest = b""
+                after = _skip_line(read, block)
+                if after is None:
+                    return
+                data = after or read(block)
+                continue
+        else:
+            whole = rest + data[:cut + 1] if rest else data[:cut + 1]
+            rest = data[cut + 1:]
+            lines, problem = _decode_lines(whole, number, most)
+            number += len(lines)
+            if lines:
+                yield lines
+            if problem is not None:
+                raise problem
+        data = read(block)
+    if rest:  # the last line, with no line end
+        lines, problem = _decode_lines(rest, number, most)
+        if lines:
+            yield lines
+        if problem is not None:
+            raise problem
+
+
+def _skip_line(read: Callable[[int], bytes], block: int) -> bytes | None:
+    """Read past the next line end: what follows it in the block read, or None at the end of the stream."""
+    while True:
+        data = read(block)
+        if not data:
+            return None
+        end = data.find(b"\n")
+        if end >= 0:
+            return data[end + 1:]
+
+
+def _decode_lines(data: bytes, number: int, most: int) -> tuple[list[str], BadEncoding | None]:
+    """The lines of ``data``, the first of them line ``number + 1``, and the problem that stopped them.
+
+    ``data`` holds whole lines: it ends at a line end, or at the end of the stream.
+    """
+    if len(data) <= most:  # no line in it can be too long
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass  # found again below, line by line, with the line's number
+        else:
+            # ("in" finds a character at memory speed; counting a pair is slower, so only where a CR is)
+            no_lone_cr = "\r" not in text or text.count("\r") == text.count("\r\n")
+            if no_lone_cr and not any(b in text for b in _OTHER_BREAKS):
+                return text.splitlines(True), None  # it cuts where GRN does: at \n (\r\n is \n with a CR)
+            pieces = text.split("\n")
+            last = pieces.pop()
+            lines = [piece + "\n" for piece in pieces]
+            if last:
+                lines.append(last)
+            return lines, None
+    pieces_b = data.split(b"\n")
+    last_b = pieces_b.pop()
+    items = [piece + b"\n" for piece in pieces_b]
+    if last_b:
+        items.append(last_b)
+    out: list[str] = []
+    for piece in items:
+        number += 1
+        if len(piece) - piece.endswith(b"\n") > most:
+            out.append(notation.LONG_LINE)
+            continue
+        try:
+            out.append(piece.decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            return out, BadEncoding(number, _column(piece, exc.start))
+    return out, None
 
 
 def text_chunks(text: str) -> Iterator[notation.Chunk]:
