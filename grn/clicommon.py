@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Iterable, Optional
 
-from grn.errors import Diagnostic, GrnError
+from grn.errors import Diagnostic, GrnError, no_game
 
 
 def load_tileset_option(path: Optional[Path]) -> object:
@@ -128,12 +128,6 @@ def report(diags: Iterable[Diagnostic]) -> int:
         print_diagnostic(d)
         count += d.severity == "error"
     return count
-
-
-def no_game(path: str) -> Diagnostic:
-    """The problem of a file that holds no game (empty, or only blank lines)."""
-    return Diagnostic("no game found: the file holds no record", None, "<stdin>" if path == "-" else path,
-                      code="empty")
 
 
 __all__ = ["MAX_JOBS", "jobs_problem", "load_tileset_option", "print_diagnostic", "report", "no_game", "source_line"]

@@ -342,6 +342,27 @@ def test_bad_input_is_one_line_errors(corpus: dict[str, Any], tmp_path: Path) ->
     assert result.exit_code == 1 and result.stderr.startswith(f"{junk}: error: not an archive")
 
 
+@pytest.mark.parametrize("text", ["", "\n\n  \n"])
+def test_a_file_with_no_game_is_refused_and_not_kept(tmp_path: Path, text: str) -> None:
+    """R328: ``archive add`` says of an empty file what ``validate`` says, exits 1, and archives the other files."""
+    empty = tmp_path / "empty.grn"
+    empty.write_text(text, encoding="utf-8")
+    db = tmp_path / "club.db"
+    said = f"{empty}: error: no game found: the file holds no record"
+    checked = grn("validate", str(empty))
+    assert checked.exit_code == 1 and said in checked.stderr
+    for _ in range(2):  # again: still refused, not "already archived"
+        added = grn("archive", "add", str(db), str(empty), str(ROOT / "examples" / "gold-2p.grn"))
+        assert added.exit_code == 1, added.output
+        assert added.stderr.strip().splitlines() == [said]
+    assert "1 file already archived" in added.stdout
+    con = sqlite3.connect(db)
+    assert [row[0] for row in con.execute("SELECT path FROM files")] == [str(ROOT / "examples" / "gold-2p.grn")]
+    con.close()
+    piped = grn("archive", "add", str(db), "-", input=text)
+    assert piped.exit_code == 1 and piped.stderr.strip() == "<stdin>: error: no game found: the file holds no record"
+
+
 # ---------------------------------------------------------------------------
 # stats
 # ---------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.archive.transaction import write_transaction
 from grn.batch import GameResult, Problem, Validator
+from grn.errors import no_game
 from grn.value import Struct
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
@@ -476,6 +477,11 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
                     progress(f"{path}: {count} games")
                 con.execute("BEGIN IMMEDIATE")
                 in_batch = 0
+        if count == 0 and problem is None:
+            # a file with no game is refused, as grn validate refuses it, and not kept as archived (R328)
+            con.execute("ROLLBACK")
+            summary.problems.append(no_game(path).one_line())
+            return
         insert_games(con, pending)
         con.execute("UPDATE files SET done = ?, games = ?, complete = 1, problem = ? WHERE id = ?",
                     (count, count, problem, file_id))
