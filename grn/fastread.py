@@ -36,6 +36,8 @@ from grn.value import Value
 
 _TAG_LINE: Final = re.compile(r'[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\][ \t\r]*$')
 _TURN_NUMBER: Final = re.compile(r"\d+\.$")
+#: "1." to "999.": a turn number as a body writes the next one (:meth:`FastReader._plain` compares, then asks a memo)
+_TURN_TEXTS: Final[list[str]] = [f"{i}." for i in range(1000)]
 #: Characters that only the full grammar handles (comments, variations, markup, strings): a body holding
 #: one is read by the careful path (comments and markup) or declined.
 _DECLINE: Final = '{}();<>"[]'
@@ -507,6 +509,11 @@ class FastReader:
         players = self._players
         nag = self.nag.fullmatch
         score_item = self.score_item.fullmatch
+        # A body numbers its turns one by one and seats few players: the next line's number and its player
+        # are compared with what is expected (a few instructions) before a memo is asked (a fresh word's hash)
+        turn_texts = _TURN_TEXTS
+        expect = -1
+        seated: list[str] = []
         for j in range(i, n):
             line = lines[j]
             words = line.split()
@@ -532,15 +539,26 @@ class FastReader:
             if count < 2:
                 return None
             num = words[0]
-            number = numbers.get(num)
-            if number is None:
-                number = self._number(num)
-            if number == -1:
-                return None
+            if 0 < expect < len(turn_texts) and num == turn_texts[expect]:
+                number = expect
+            else:
+                got = numbers.get(num)
+                number = self._number(num) if got is None else got
+                if number == -1:
+                    return None
+            expect = number + 1 if number >= 0 else -1
             player = words[1]
-            is_player = players.get(player)
-            if not (self._is_player(player) if is_player is None else is_player):
-                return None
+            known = False
+            for seat in seated:
+                if seat == player:
+                    known = True
+                    break
+            if not known:
+                is_player = players.get(player)
+                if not (self._is_player(player) if is_player is None else is_player):
+                    return None
+                if len(seated) < 8:
+                    seated.append(player)
             actions = []
             k = 2
             while k < count:

@@ -450,3 +450,17 @@ def test_first_character_table_keeps_what_it_cannot_narrow() -> None:
         assert [name for name, _ in table[c]][:3] == ["CASE", "NOT", "ANY"]
     assert [name for name, _ in table["q"]] == ["CASE", "NOT", "ANY", "LIT"]
     assert [name for name, _ in table["y"]] == ["CASE", "NOT", "ANY"]  # a negated class: not narrowed
+
+
+def test_turn_numbers_out_of_order_and_new_players_read_the_same() -> None:
+    """R329: the next line's number and its player are compared with what is expected before a memo is asked;
+    numbers that repeat, skip, start at 0 or carry a leading zero, and a player not seated before, read as Lark
+    reads them."""
+    body = ("0. red 17@0,1\n1. red 08@1,1\n2. blue 33@1,0\n2. blue 12c@-1,0\n4. red 64@0,2\n05. blue 56@2,1\n"
+            "6. green 61@2,2\n7. red 47b@2,0\n999. blue 52@1,-1\n1000. red 01a@-2,-2\n1001. red 66@-1,3\n")
+    text = '[Game "goldrush"]\n\n' + body
+    assert fast_takes(text)
+    record = assert_same(text)
+    assert [t.number for t in record.turns] == [0, 1, 2, 2, 4, 5, 6, 7, 999, 1000, 1001]
+    assert [t.player for t in record.turns][5:7] == ["blue", "green"]
+    assert_same(text.replace("6. green", "6. score"))
