@@ -73,6 +73,8 @@ print("turns", plies)
 PGN_SHORT = '[Event "?"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n'
 #: The children's environment: bytecode cache on (as a user's), the grammar cache where given.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+# Whole commands run "python -P -m grn": without -P, "-m" puts the current directory first on sys.path, and run from
+# a checkout every interpreter of --compare would count that checkout's grn, not its own install's
 
 
 def counted(argv: list[str], cache: str) -> tuple[str, int]:
@@ -130,7 +132,7 @@ def startup(python: str, cache: str, files: dict[str, str]) -> dict[str, int]:
     """Instructions of whole processes: ``grn validate`` of each of ``files`` (label -> path), and python-chess."""
     out: dict[str, int] = {}
     for label, path in files.items():
-        argv = [python, "-m", "grn", "validate", path]
+        argv = [python, "-P", "-m", "grn", "validate", path]
         subprocess.run(argv, capture_output=True, env={**ENV, "XDG_CACHE_HOME": cache}, check=False)  # warm
         out[f"grn validate {label}"] = counted(argv, cache)[1]
     with tempfile.NamedTemporaryFile("w", suffix=".pgn", delete=False) as fh:
@@ -155,7 +157,7 @@ def first_games(path: str, n: int, out: str) -> None:
 
 def cli_counts(python: str, grn_file: str, cache: str) -> tuple[int, int]:
     """(turns, instructions) of the whole command ``grn validate grn_file``."""
-    argv = [python, "-m", "grn", "validate", grn_file]
+    argv = [python, "-P", "-m", "grn", "validate", grn_file]
     subprocess.run(argv, capture_output=True, env={**ENV, "XDG_CACHE_HOME": cache}, check=True)  # warm
     _, count = counted(argv, cache)
     code = ("import io, sys\nimport grn\nfrom grn.validate import validate_record\n"
@@ -207,7 +209,7 @@ def main() -> None:
                                   capture_output=True, text=True, check=True)
             Path(games_file).write_text(made.stdout, encoding="utf-8")
             for python in [sys.executable, *args.compare]:
-                version = subprocess.run([python, "-m", "grn", "--version"], capture_output=True,
+                version = subprocess.run([python, "-P", "-m", "grn", "--version"], capture_output=True,
                                          text=True).stdout.strip()
                 per, start = per_turn(python, harness, games_file, args.games)
                 ratio = f", {chess_per / per:.2f}x python-chess's plies" if chess_per else ""

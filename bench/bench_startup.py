@@ -154,7 +154,7 @@ def main() -> None:
     for label, path in files.items():
         for number, python in enumerate(pythons):
             tag = f" [python {number}]" if len(pythons) > 1 else ""
-            commands[f"{label}{tag}"] = [python, "-m", "grn", "validate", path]
+            commands[f"{label}{tag}"] = [python, "-P", "-m", "grn", "validate", path]
             if args.through_typer:
                 commands[f"  the same through typer{tag}"] = [python, "-c", TYPER, path]
     pgn = None

@@ -231,11 +231,11 @@ def cli_ratio(text: str, games: int, plies: int, repeat: int) -> None:
                       "    g = chess.pgn.read_game(h)\n    if g is None: break\n"
                       "    n += sum(1 for _ in g.mainline_moves())\nprint(n)\n")
         grn_cpu, chess_cpu, plies = [], [], 0
-        version = _child_cpu([sys.executable, "-m", "grn", "--version"])[1].strip()
+        version = _child_cpu([sys.executable, "-P", "-m", "grn", "--version"])[1].strip()
         print(f"as commands: {sys.executable} -m grn validate ({version}) against {sys.executable} -c "
               f"'import chess.pgn; read_game every game' of {games} games")
         # bytecode and grammar caches, as a user's second run has them; every game must be valid
-        argv = [sys.executable, "-m", "grn", "validate", str(grn_file)]
+        argv = [sys.executable, "-P", "-m", "grn", "validate", str(grn_file)]
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         if subprocess.run(argv, capture_output=True, env=env).returncode != 0:
             raise SystemExit("grn validate found problems in the self-played games")
