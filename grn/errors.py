@@ -119,12 +119,12 @@ class Diagnostic(Value):
         return out
 
 
-
 def no_game(path: str) -> Diagnostic:
     """The problem of a file that holds no game (empty, or only blank lines): ``grn validate`` and
     ``grn archive add`` both refuse it (R328)."""
     return Diagnostic("no game found: the file holds no record", None, "<stdin>" if path == "-" else path,
                       code="empty")
+
 
 # Other modules (the Gold engine, which is not compiled) subclass these, together with ValueError.
 @mypyc_attr(allow_interpreted_subclasses=True)

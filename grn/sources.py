@@ -180,6 +180,16 @@ def _skip_line(read: Callable[[int], bytes], block: int) -> bytes | None:
             return data[end + 1:]
 
 
+def _cut(pieces: list[Any], newline: Any) -> list[Any]:
+    """The lines of a text or bytes split at ``newline``, each with its ``newline`` again (the last piece is
+    what follows the last line end: a line only when not empty)."""
+    last = pieces.pop()
+    lines = [piece + newline for piece in pieces]
+    if last:
+        lines.append(last)
+    return lines
+
+
 def _decode_lines(data: bytes, number: int, most: int) -> tuple[list[str], BadEncoding | None]:
     """The lines of ``data``, the first of them line ``number + 1``, and the problem that stopped them.
 
@@ -195,19 +205,9 @@ def _decode_lines(data: bytes, number: int, most: int) -> tuple[list[str], BadEn
             no_lone_cr = "\r" not in text or text.count("\r") == text.count("\r\n")
             if no_lone_cr and not any(b in text for b in _OTHER_BREAKS):
                 return text.splitlines(True), None  # it cuts where GRN does: at \n (\r\n is \n with a CR)
-            pieces = text.split("\n")
-            last = pieces.pop()
-            lines = [piece + "\n" for piece in pieces]
-            if last:
-                lines.append(last)
-            return lines, None
-    pieces_b = data.split(b"\n")
-    last_b = pieces_b.pop()
-    items = [piece + b"\n" for piece in pieces_b]
-    if last_b:
-        items.append(last_b)
+            return _cut(text.split("\n"), "\n"), None
     out: list[str] = []
-    for piece in items:
+    for piece in _cut(data.split(b"\n"), b"\n"):
         number += 1
         if len(piece) - piece.endswith(b"\n") > most:
             out.append(notation.LONG_LINE)
