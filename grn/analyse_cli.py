@@ -79,12 +79,18 @@ class Turns:
         return [self.runner.result(f) for f in futures]
 
 
+def _chance(win: float | None) -> str:
+    """``, chance to win 62%`` (R333), nothing where the game gives none."""
+    return "" if win is None else f", chance to win {100 * win:.0f}%"
+
+
 def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> str:
     """The text a player reads: each player's figures, then the judged moves, the costliest first."""
     names = {s.key: s.name for s in record.seats()}
     s = analysis.settings
     budget = f"{s.playouts} playouts a move" if s.playouts is not None else f"{s.seconds:g} s a move"
-    lines = [f"{file}: game {index} ({analysis.game}): level {s.level}, {budget}, seed {s.seed}"]
+    by = ", judged by the chance to win" if s.by == "win" else ""
+    lines = [f"{file}: game {index} ({analysis.game}): level {s.level}, {budget}, seed {s.seed}{by}"]
     for p in analysis.players:
         lines.append(f"  {names.get(p.player, p.player)} ({p.player}): {p.moves} moves, "
                      f"{p.average_points_lost:.1f} points lost a move, accuracy {p.accuracy:.0f}%, "
@@ -99,10 +105,20 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> st
         near = f" (near the {t.near} threshold)" if t.near else ""  # R275: the loss's interval holds it
         lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}{near}, "
                      f"{t.points_lost:.1f} ± {t.lost_se:.1f} points lost")
-        lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}")
-        lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}")
+        lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}"
+                     + _chance(t.win_played))
+        if t.best_named:
+            lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}" + _chance(t.win_best))
+        else:  # R334: no move stands clear of the others
+            lines.append(f"    better, and as good as each other: {', '.join(m for m in t.equal if m != t.played)}: "
+                         f"expected margin {t.expected_best:+.1f}" + _chance(t.win_best))
     if not worst and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
+    decided = analysis.decided()
+    if decided is not None:  # R335
+        turn, player = decided
+        lines.append(f"  decided from turn {turn}: {names.get(player, player)} ({player}) kept a chance to win of 95% "
+                     f"or more from there on; moves that kept it so are not judged")
     if analysis.stopped is not None:
         lines.append(f"  analysed up to turn {analysis.stopped}, which breaks the rules (see above)")
     return "\n".join(lines) + "\n"
@@ -166,8 +182,10 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         jobs: int = typer.Option(1, "--jobs", "-j", help="Analyse the turns of a game in N processes."),
         dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
                                                      help="Analyse on a Dask cluster (needs grn's dask extra)."),
+        by: str = typer.Option("points", "--by", help="What the judgements read: points (the points lost) or win "
+                                                      "(the chance to win lost)."),
     ) -> None:
-        """Judge every move of a record by the points it gave up against the best move found.
+        """Judge every move of a record by the points (or the chance to win) it gave up against the best move found.
 
         Example: grn analyse game.grn --format grn -o game-analysed.grn
         """
@@ -177,6 +195,8 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         check_target(output)  # a bad -o is one line before any work
         if format not in FORMATS:
             raise _usage(f"--format must be text, json or grn, not {format!r}")
+        if by not in ("points", "win"):
+            raise _usage(f"--by must be points or win, not {by!r}")
         limits, turns, parts = budget(ctx, "grn analyse", level, playouts, seconds, thresholds, jobs,
                                       dask_scheduler)
         errors = 0
@@ -207,7 +227,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         continue
                     try:
                         analysis = analyse(record, level=level, playouts=playouts, seconds=seconds, seed=seed,
-                                           thresholds=limits, runner=turns, parts=parts)
+                                           thresholds=limits, runner=turns, parts=parts, by=by)
                     except NoBot as exc:
                         span = record.tag_span("Game")
                         where = f"{name}:{span.line}:{span.column}" if span else name

@@ -26,7 +26,8 @@ from typing import Any, Callable, Iterable, Sequence
 from grn import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.bots.confirm import Confirmation, confirm_loss
-from grn.bots.search import Estimate, candidate_moves, evaluate, make_worlds, with_played
+from grn.bots.search import (Estimate, candidate_moves, evaluate, make_worlds, paired_difference,
+                             paired_win_difference, with_played)
 from grn.engine import Engine
 from grn.errors import IllegalAction
 from grn.evalnote import JUDGEMENTS, EvalNote
@@ -90,11 +91,33 @@ class Settings:
     width: int
     seed: int
     thresholds: Thresholds | None = None
+    #: Whether playouts' ends are valued by the game's learned evaluation (R332; the ``classic`` level: no).
+    learned: bool = True
+    #: What the judgements read (R335): ``points`` (the points lost) or ``win`` (the chance to win lost).
+    by: str = "points"
+
+
+#: What the judgements may read (``grn analyse --by``).
+BY = ("points", "win")
+
+#: The judgements by the chance to win lost (R335), in its own units (0 to 1): an inaccuracy gives up 3% of the
+#: chance to place first, a mistake 7%, a blunder 15%.
+WIN_THRESHOLDS = (0.03, 0.07, 0.15)
+
+#: A game is decided for a player whose chance to place first is at least this after the move played and after
+#: the best move (or at most 1 - this after both): such a move is not judged (R335).
+DECIDED = 0.95
+
+#: Standard errors by which the best move must beat every other move measured beside it before it is named
+#: (R334); a move within them is "as good".
+EQUAL_Z = 2.0
 
 
 def settings_for(*, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
-                 seed: int = 0, thresholds: Thresholds | None = None) -> Settings:
+                 seed: int = 0, thresholds: Thresholds | None = None, by: str = "points") -> Settings:
     """Settings from a level name (default: the default level) and the budget options that override it."""
+    if by not in BY:
+        raise ValueError(f"unknown judgement basis {by!r}: one of {', '.join(BY)}")
     name = level or DEFAULT_LEVEL
     if name not in LEVELS:
         raise ValueError(f"unknown level {name!r}: the levels are {', '.join(LEVELS)}")
@@ -105,7 +128,7 @@ def settings_for(*, level: str | None = None, playouts: int | None = None, secon
         raise ValueError(f"seconds must be more than 0, not {seconds}")
     if playouts is None and seconds is None:
         playouts = chosen.playouts
-    return Settings(name, playouts, seconds, chosen.width, seed, thresholds)
+    return Settings(name, playouts, seconds, chosen.width, seed, thresholds, chosen.learned, by)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,12 +157,24 @@ class TurnAnalysis:
     #: "near the mistake threshold"); None: clear of every such threshold, stopped before the cap, or the game
     #: judges the loss alone.
     near: str | None = None
+    #: The chance to place first after the move played and after the best move (0 to 1), and the chance lost
+    #: with its standard error (R333); None where the game gives no win chances.
+    win_played: float | None = None
+    win_best: float | None = None
+    win_lost: float | None = None
+    win_lost_se: float | None = None
+    #: Whether the best move beats every other move measured beside it by more than its error (R334); when not,
+    #: :attr:`equal` lists the moves as good as it (in notation, the best first).
+    best_named: bool = True
+    equal: tuple[str, ...] = ()
+    #: Whether the game was decided for the player at this turn, whatever they played (R335).
+    decided: bool = False
 
     @property
     def note(self) -> EvalNote:
         """The ``[%eval ...]`` of this turn."""
         return EvalNote(self.expected_played, self.played_se, self.expected_best, self.best_se,
-                        self.points_lost, self.judgement, self.near)
+                        self.points_lost, self.judgement, self.near, self.win_played, self.win_best)
 
     def to_json(self) -> dict[str, Any]:
         """The turn as the JSON report gives it (``schemas/analysis.schema.json``); ``near`` only when set."""
@@ -152,6 +187,16 @@ class TurnAnalysis:
             "judgement": self.judgement, "candidates": self.candidates, "playouts": self.playouts}
         if self.near is not None:
             out["near"] = self.near
+        if self.win_played is not None and self.win_best is not None:
+            out["win_played"] = round(self.win_played, 3)
+            out["win_best"] = round(self.win_best, 3)
+            out["win_lost"] = round(self.win_lost or 0.0, 3)
+            out["win_lost_se"] = round(self.win_lost_se or 0.0, 3)
+        out["best_named"] = self.best_named
+        if self.equal:
+            out["equal"] = list(self.equal)
+        if self.decided:
+            out["decided"] = True
         return out
 
 
@@ -189,6 +234,22 @@ class GameAnalysis:
     thresholds: Thresholds
     stopped: int | None = None
 
+    def decided(self) -> tuple[int, str] | None:
+        """The turn from which the game was decided and the player it was decided for (R335): every analysed turn
+        from there on had that player's chance to win at 95% or more (their own turns) or at most 5% for the
+        opponent (theirs); None when it never was."""
+        found: tuple[int, str] | None = None
+        for t in reversed(self.turns):
+            if t.win_played is None:
+                return None
+            leader = t.player if t.win_played >= DECIDED else None
+            if leader is None and t.win_played <= 1 - DECIDED and len(self.players) == 2:
+                leader = next(p.player for p in self.players if p.player != t.player)
+            if leader is None or (found is not None and found[1] != leader):
+                break
+            found = (t.turn, leader)
+        return found
+
     def worst(self, count: int | None = None) -> list[TurnAnalysis]:
         """The judged moves, the costliest first."""
         judged = sorted((t for t in self.turns if t.judgement), key=lambda t: (-t.points_lost, t.turn))
@@ -197,7 +258,9 @@ class GameAnalysis:
     def to_json(self) -> dict[str, Any]:
         """The analysis as plain data (``schemas/analysis.schema.json`` describes one game of the report)."""
         s, t = self.settings, self.thresholds
+        decided = self.decided()
         return {"game": self.game, "level": s.level, "playouts": s.playouts, "seconds": s.seconds, "seed": s.seed,
+                "by": s.by, "decided_at_turn": None if decided is None else decided[0],
                 "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder, "z": t.z},
                 "stopped_at_turn": self.stopped,
                 "turns": [x.to_json() for x in self.turns], "players": [p.to_json() for p in self.players]}
@@ -268,7 +331,7 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
                         max_rounds=cap, boundaries=(thresholds.mistake, thresholds.blunder),
                         z=thresholds.z, seconds=seconds, eliminate=eliminate,
                         edges=(thresholds.mistake,), edge_rounds=cap * edge_scale, edge_z=edge_z,
-                        edge_bound_z=bound_z)
+                        edge_bound_z=bound_z, learned=settings.learned)
 
 
 def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
@@ -293,7 +356,8 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     lead = worlds[0].lead() if worlds[0].race_keeps_lead else None
     kept = [played] if lead is None or lead not in candidates else [played, lead]
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
-                         seconds=settings.seconds, keep=kept, first_halving=worlds[0].first_halving)
+                         seconds=settings.seconds, keep=kept, first_halving=worlds[0].first_halving,
+                         learned=settings.learned)
     own = estimates[candidates.index(played)]
     best = own
     confirm_seed = seed.getrandbits(64)
@@ -320,11 +384,43 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     near = None if bound_z is None or not capped else thresholds.near(lost, lost_se, bound_z)
     best_actions = None if best.decision == played else ruleset.decision_actions(engine, best.decision)
     played_text = _text(turn.actions, ruleset)
+    # R333: the chances to place first, read from the same playouts as the margins
+    win_played = own.win if own.wins else None
+    win_best = best.win if best.wins else None
+    win_lost, win_lost_se = (0.0, 0.0) if best is own or best.decision == played else paired_win_difference(best, own)
+    if settings.by == "win" and win_lost_se is not None:
+        judgement = Thresholds(*WIN_THRESHOLDS, z=thresholds.z).judge(win_lost, win_lost_se)
+        near = None
+    # R335: a move that keeps a decided game decided (or cannot save a lost one) is not judged
+    decided = (win_played is not None and win_best is not None
+               and (min(win_played, win_best) >= DECIDED or win_best <= 1 - DECIDED))
+    if decided:
+        judgement, near = None, None
+    # R334: the best move is named only when it beats every other move measured beside it by its error
+    equal: tuple[str, ...] = ()
+    if rivals:
+        ties = [e for e in again.first if e.decision != best.decision
+                and _within(paired_difference(best, e), EQUAL_Z)]
+        if ties:
+            def text(d: Any) -> str:
+                if d == played:
+                    return played_text
+                actions = ruleset.decision_actions(engine, d)  # None: it cannot be written (an unseen card)
+                return _text(actions, ruleset) if actions else ruleset.decision_words(engine, d)
+            equal = tuple(text(d) for d in [best.decision] + [e.decision for e in ties])
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
         ruleset.decision_words(engine, best.decision), own.mean, own.se, best.mean, best.se, lost, lost_se,
-        judgement, len(candidates), searched, best_actions, near)
+        judgement, len(candidates), searched, best_actions, near, win_played, win_best,
+        None if win_played is None else win_lost, None if win_played is None else win_lost_se,
+        not equal, equal, decided)
+
+
+def _within(difference: tuple[float, float], z: float) -> bool:
+    """Whether a paired difference (mean, standard error) is within ``z`` standard errors of zero."""
+    gap, se = difference
+    return gap <= z * se
 
 
 def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]:
@@ -408,19 +504,22 @@ Runner = Callable[[Record, list[list[int]], Settings], list[list[TurnAnalysis]]]
 
 def analyse(record: Record, *, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
             seed: int = 0, thresholds: Thresholds | None = None, tileset: Any = None,
-            runner: Runner | None = None, parts: int = 1, only: Sequence[int] | None = None) -> GameAnalysis:
+            runner: Runner | None = None, parts: int = 1, only: Sequence[int] | None = None,
+            by: str = "points") -> GameAnalysis:
     """Analyse every turn of ``record``'s main line up to its first illegal turn.
 
     ``level`` names a budget (``quick``, ``normal`` (default), ``deep``, ``max``); ``playouts`` or
     ``seconds`` per move override it; the same ``seed`` gives the same analysis (with a playout budget).
     ``runner`` and ``parts`` spread the turns over processes (``grn analyse --jobs``), one turn a unit of work
     (a turn's analysis depends only on its position and the seed, so the result is the same however the turns
-    are spread); ``only`` names the turns to analyse (default: all).
+    are spread); ``only`` names the turns to analyse (default: all); ``by`` says what the judgements read,
+    ``points`` or ``win`` (R335).
     """
-    settings = settings_for(level=level, playouts=playouts, seconds=seconds, seed=seed, thresholds=thresholds)
+    settings = settings_for(level=level, playouts=playouts, seconds=seconds, seed=seed, thresholds=thresholds, by=by)
     ruleset, seats, line = replay(record, tileset)
     used = thresholds or ruleset_thresholds(ruleset)
-    settings = Settings(settings.level, settings.playouts, settings.seconds, settings.width, seed, used)
+    settings = Settings(settings.level, settings.playouts, settings.seconds, settings.width, seed, used,
+                        settings.learned, settings.by)
     wanted = None if only is None else set(only)
     line = [(turn, before) for turn, before in line if wanted is None or turn.number in wanted or before is None]
     numbers = [turn.number for turn, before in line if before is not None]
@@ -438,4 +537,4 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
 
 
 __all__ = ["analyse", "analyse_turn", "analyse_numbers", "GameAnalysis", "TurnAnalysis", "PlayerSummary",
-           "Thresholds", "Settings", "settings_for", "accuracy", "replay", "confirm", "agreement", "SEVERE", "contenders_of", "CONFIRM_SHARE", "CONFIRM_CAP"]
+           "Thresholds", "Settings", "settings_for", "BY", "WIN_THRESHOLDS", "DECIDED", "EQUAL_Z", "accuracy", "replay", "confirm", "agreement", "SEVERE", "contenders_of", "CONFIRM_SHARE", "CONFIRM_CAP"]

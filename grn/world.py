@@ -21,6 +21,7 @@ import random
 from typing import Any, Callable, Hashable, Iterable, cast
 
 from grn.engine import Engine
+from grn.evaluation import Evaluation, load
 
 #: A decision: what a player chooses on one turn (hashable; usually a tuple of commands).
 Decision = Hashable
@@ -124,6 +125,49 @@ class World:
     def value(self) -> dict[str, float]:
         """Each player's projected final score: the scores if the game ended now (after its final scoring)."""
         return {p: float(s) for p, s in self.engine.projected_scores().items()}
+
+    #: The names of :meth:`features`, in order (the game's ``evaluation.json`` weighs them by name).
+    feature_names: tuple[str, ...] = ()
+
+    def phase(self) -> float:
+        """The share of the game still to play, from 1 at the start to 0 at the end (default 0: unknown)."""
+        return 0.0
+
+    def features(self, player: str) -> tuple[float, ...]:
+        """What ``player``'s position holds for the future beyond :meth:`value` (:attr:`feature_names`), for
+        the learned evaluation; default none."""
+        return ()
+
+    @classmethod
+    def learned(cls) -> Evaluation | None:
+        """The learned evaluation the game's package ships (``evaluation.json`` beside its world; loaded once),
+        None when it ships none or its features are not this world's."""
+        if "_learned" not in cls.__dict__:
+            found = load(cls.__module__.rpartition(".")[0]) if cls.feature_names else None
+            if found is not None and found.features != cls.feature_names:
+                found = None  # data made for other features: weigh nothing rather than the wrong things
+            setattr(cls, "_learned", found)
+        return cast("Evaluation | None", cls.__dict__["_learned"])
+
+    def estimate(self) -> dict[str, float]:
+        """Each player's expected final score: :meth:`value` plus the learned evaluation of what the position
+        holds for the future (R332: a follower in hand, a farm that grows), when the game ships one."""
+        values = self.value()
+        evaluation = self.learned()
+        if evaluation is None or self.is_over:
+            return values
+        return {p: v + evaluation.bonus(self.features(p)) for p, v in values.items()}
+
+    def outcome(self, player: str, learned: bool = True) -> tuple[float, float]:
+        """``player``'s expected final margin (:meth:`estimate`, or :meth:`value` without ``learned``) and their
+        chance to place first: the normal law of the margin still to come, whose spread by phase the learned
+        evaluation gives (:meth:`grn.evaluation.Evaluation.win_chance`, R333); without one, 1, ½ or 0 by the
+        margin's sign."""
+        m = margin(self.estimate() if learned else self.value(), player)
+        evaluation = self.learned()
+        if evaluation is None:
+            return m, 1.0 if m > 0 else 0.0 if m < 0 else 0.5
+        return m, evaluation.win_chance(m, 0.0 if self.is_over else self.phase())
 
     def reserve(self, player: str) -> float:
         """Points a greedy bot credits for what ``player`` keeps for later (followers left); default none."""

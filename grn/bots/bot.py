@@ -22,17 +22,19 @@ from grn.world import Decision
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A named search budget: ``playouts`` per move, over the ``width`` best moves by the greedy bot."""
+    """A named search budget: ``playouts`` per move, over the ``width`` best moves by the greedy bot; ``learned``:
+    whether the game's learned evaluation values a playout's end (R332; False: the projected scores alone)."""
 
     name: str
     playouts: int
     width: int
+    learned: bool = True
 
 
 def _load_levels() -> tuple[str, dict[str, Level]]:
     # shipped data: its schema is checked by the tests, not on every run (R122)
     doc = json.loads(resources.files("grn.bots").joinpath("levels.json").read_text(encoding="utf-8"))
-    levels = {name: Level(name, v["playouts"], v["width"]) for name, v in doc["levels"].items()}
+    levels = {name: Level(name, v["playouts"], v["width"], v.get("learned", True)) for name, v in doc["levels"].items()}
     return doc["default"], levels
 
 
@@ -95,6 +97,7 @@ class MctsBot(Bot):
         self.playouts = playouts if playouts is not None or seconds is not None else chosen.playouts
         self.seconds = seconds
         self.width = width if width is not None else chosen.width
+        self.learned = chosen.learned
 
     def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
@@ -103,7 +106,8 @@ class MctsBot(Bot):
             return candidates[0]
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
-                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True)
+                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
+                             learned=self.learned)
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)

@@ -42,17 +42,20 @@ class Confirmation:
     #: Whether the rounds reached the cap (``max_rounds``, or the edge's own cap past it), settled or not: the
     #: loss was measured as far as the budget allows (R275 names such a loss near a threshold it straddles).
     capped: bool = False
+    #: The first batch's estimates of every contender and of the move played, on common worlds: which moves
+    #: are as good as the best (R334).
+    first: tuple[Estimate, ...] = ()
 
     def __repr__(self) -> str:
         state = "settled" if self.settled else "capped"
         return f"<Confirmation lost {self.lost:+.2f}±{self.se:.2f} over {self.rounds} rounds, {state}>"
 
 
-def _estimate(decision: Decision, xs: Sequence[float]) -> Estimate:
+def _estimate(decision: Decision, xs: Sequence[float], wins: Sequence[float] = ()) -> Estimate:
     n = len(xs)
     mean = sum(xs) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n) if n > 1 else 0.0
-    return Estimate(decision, mean, se, n, tuple(xs))
+    return Estimate(decision, mean, se, n, tuple(xs), tuple(wins))
 
 
 def settled(lost: float, se: float, boundaries: Sequence[float], z: float) -> bool:
@@ -70,7 +73,8 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
                  played: Decision, *, seed: int, rounds: int, max_rounds: int, boundaries: Sequence[float],
                  z: float, seconds: float | None = None, eliminate: bool = False,
                  edges: Sequence[float] = (), edge_rounds: int | None = None,
-                 edge_z: float | None = None, edge_bound_z: float | None = None) -> Confirmation:
+                 edge_z: float | None = None, edge_bound_z: float | None = None,
+                 learned: bool = True) -> Confirmation:
     """The loss of ``played`` against the best of ``contenders``, measured on fresh common worlds.
 
     The first batch plays every contender and the move played ``rounds`` times (or for ``seconds``); the
@@ -89,7 +93,7 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
     past it (and by ``edge_z``), and settled below once the loss's upper bound (``edge_z``) lies under what the
     bound would need at the edge's cap (the edge plus ``edge_bound_z`` times the standard error the cap would
     give): such a loss can no longer be judged past the edge, so its rounds stop.  Reproducible from ``seed``
-    with a rounds budget.
+    with a rounds budget.  ``learned`` is :func:`grn.bots.search.evaluate`'s (R332).
     """
     if not contenders:
         raise ValueError("a confirmation needs a contender besides the move played")
@@ -98,7 +102,9 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
     rng = random.Random(seed)
     alive = list(dict.fromkeys(contenders))
     samples: dict[Decision, list[float]] = {d: [] for d in alive + [played]}
+    wins: dict[Decision, list[float]] = {d: [] for d in alive + [played]}
     done, spent, used = 0, 0.0, 0
+    first: list[Estimate] | None = None
     batch, batch_seconds = rounds, seconds
     cap_seconds = None if seconds is None else seconds * max_rounds / max(1, rounds)
     edge_cap = max(max_rounds, edge_rounds or 0)
@@ -109,9 +115,10 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
         moves = alive + [played]
         got = evaluate(ruleset, engine, hand, moves, seed=rng.getrandbits(64),
                        playouts=None if seconds is not None else batch * len(moves), seconds=batch_seconds,
-                       keep=moves)
+                       keep=moves, learned=learned)
         for e in got:
             samples[e.decision].extend(e.samples)
+            wins[e.decision].extend(e.wins)
         done += got[-1].playouts
         used += sum(e.playouts for e in got)
         spent += batch_seconds or 0.0
@@ -124,7 +131,9 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
             alive = [d for d in alive if d == best or _close(lead, _estimate(d, samples[d]), max(z, ze))]
         else:
             alive = [best]
-        b, p = _estimate(best, samples[best]), _estimate(played, samples[played])
+        if first is None:  # every contender and the move played on the first batch's common worlds (R334)
+            first = [_estimate(d, samples[d], wins[d]) for d in moves]
+        b, p = _estimate(best, samples[best], wins[best]), _estimate(played, samples[played], wins[played])
         lost, se = paired_difference(b, p)
         at_edges = [b for b in boundaries if b in edges]
         if edge_bound_z is None:
@@ -150,7 +159,7 @@ def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders
                 break
             batch_seconds = min(spent, (cap_seconds if spent < cap_seconds * 0.999 else edge_seconds) - spent)
     capped = done >= max_rounds if seconds is None else spent >= (cap_seconds or 0.0) * 0.999
-    return Confirmation(b, p, lost, se, done, clear, used, capped)
+    return Confirmation(b, p, lost, se, done, clear, used, capped, tuple(first or ()))
 
 
 __all__ = ["Confirmation", "confirm_loss", "settled"]

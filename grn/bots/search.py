@@ -37,9 +37,22 @@ class Estimate:
     se: float
     playouts: int
     samples: tuple[float, ...] = ()
+    #: Each playout's chance to place first for the player to move (:meth:`grn.world.World.outcome`), beside
+    #: ``samples`` (R333).
+    wins: tuple[float, ...] = ()
 
     def __repr__(self) -> str:
         return f"<Estimate {self.mean:+.1f}±{self.se:.1f} over {self.playouts} playouts>"
+
+    @property
+    def win(self) -> float:
+        """The chance to place first (the mean of :attr:`wins`; NaN without them)."""
+        return sum(self.wins) / len(self.wins) if self.wins else math.nan
+
+    @property
+    def win_se(self) -> float:
+        """The standard error of :attr:`win`."""
+        return _se(self.wins)
 
 
 def _se(xs: Sequence[float]) -> float:
@@ -57,6 +70,15 @@ def paired_difference(a: Estimate, b: Estimate) -> tuple[float, float]:
     if n == 0:
         return a.mean - b.mean, math.inf
     diffs = [x - y for x, y in zip(a.samples[:n], b.samples[:n])]
+    return sum(diffs) / n, _se(diffs)
+
+
+def paired_win_difference(a: Estimate, b: Estimate) -> tuple[float, float]:
+    """``a``'s chance to win minus ``b``'s over the rounds both were played in, with its standard error."""
+    n = min(len(a.wins), len(b.wins))
+    if n == 0:
+        return a.win - b.win, math.inf
+    diffs = [x - y for x, y in zip(a.wins[:n], b.wins[:n])]
     return sum(diffs) / n, _se(diffs)
 
 
@@ -112,7 +134,7 @@ def with_played(world: World, candidates: list[Decision], played: Decision) -> l
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
-             opponents: bool = False, first_halving: int = FIRST_HALVING) -> list[Estimate]:
+             opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.ruleset.Ruleset.hand_of`); ``seed`` makes the
@@ -121,7 +143,9 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     (:meth:`grn.world.World.opponent_move`: a bot facing a known kind of player, R200), else as the player
     to move plays (an analysis judges a player against any opponent).  The race halves the candidates first
     after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.world.World.first_halving`,
-    R226), then at every power of two.  Returns one
+    R226), then at every power of two.  With ``learned`` (the default) a playout's end is valued by the game's
+    learned evaluation (:meth:`grn.world.World.estimate`, R332), else by its projected scores alone
+    (:meth:`grn.world.World.value`: the engine of round one, the ``classic`` level).  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:
@@ -131,6 +155,7 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     alive = list(order)
     kept = set(keep)
     samples: dict[Decision, list[float]] = {d: [] for d in order}
+    wins: dict[Decision, list[float]] = {d: [] for d in order}
     used = 0
     start = time.perf_counter()
     rng = random.Random(seed)
@@ -144,7 +169,9 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
             branch = world.copy()
             branch.play(d)
             rollout(branch, random.Random(playout_seed), depth, searcher)
-            samples[d].append(margin(branch.value(), player))
+            m, w = branch.outcome(player, learned)
+            samples[d].append(m)
+            wins[d].append(w)
             used += 1
         rounds += 1
         if len(order) == 1 and rounds >= 16:
@@ -157,7 +184,8 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
             ranked = sorted(alive, key=lambda d: -sum(samples[d]) / len(samples[d]))
             survivors = set(ranked[:max(2, (len(ranked) + 1) // 2)]) | (kept & set(alive))
             alive = [d for d in alive if d in survivors]
-    return [Estimate(d, sum(xs) / len(xs), _se(xs), len(xs), tuple(xs)) for d in order for xs in (samples[d],)]
+    return [Estimate(d, sum(xs) / len(xs), _se(xs), len(xs), tuple(xs), tuple(wins[d])) for d in order
+            for xs in (samples[d],)]
 
 
 def best_of(estimates: Sequence[Estimate]) -> Estimate:
@@ -167,4 +195,5 @@ def best_of(estimates: Sequence[Estimate]) -> Estimate:
     return max(finalists, key=lambda e: e.mean)
 
 
-__all__ = ["Estimate", "candidate_moves", "with_played", "evaluate", "best_of", "greedy_rank", "make_worlds", "paired_difference"]
+__all__ = ["Estimate", "candidate_moves", "with_played", "evaluate", "best_of", "greedy_rank", "make_worlds",
+           "paired_difference", "paired_win_difference"]

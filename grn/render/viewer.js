@@ -129,6 +129,7 @@ function turnEval(n){var box=q("turneval");clear(box);if(!G.review){return;}
   box.appendChild(el("p","grn-verdict"+(v[5]?" grn-"+v[5]:""),v[5]?(n.g?n.g+" ":"")+v[5].charAt(0).toUpperCase()+v[5].slice(1)+": "+who+" lost "+v[4].toFixed(1)+" points":
     v[4]>0?"Not judged: "+who+" lost "+v[4].toFixed(1)+" points (within the thresholds or the noise)":"The best move found"));
   box.appendChild(el("p",null,"Expected final margin after the move played: "+sgn(v[0])+" \u00b1 "+v[1].toFixed(1)+"; after the best move found: "+sgn(v[2])+" \u00b1 "+v[3].toFixed(1)+"."));
+  if(v.length>7&&v[6]!==null){box.appendChild(el("p","grn-win","Chance to win after the move played: "+Math.round(100*v[6])+"%; after the best move found: "+Math.round(100*v[7])+"%."));}
   if(n.bw){box.appendChild(el("p","grn-best","Best move: "+n.bw+" ("+n.bm+"), drawn on the board."));}}
 function fill(box,xs,none){clear(box);if(!xs||!xs.length){box.appendChild(el("li","grn-none",none));return;}
   for(var k=0;k<xs.length;k++){box.appendChild(el("li",null,xs[k]));}}

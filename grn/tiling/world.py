@@ -253,6 +253,41 @@ class TileWorld(World):
         seat = engine.players.index(player)
         return float(supply[seat]) * worth * min(1.0, engine.bag_left / 24)
 
+    #: The learned evaluation's features of a tile game with followers (R332), each times the share of the game
+    #: left: followers in supply (against followers on a feature that will give them back: a player's followers
+    #: are one or the other or :attr:`permanent_kind`'s, so the third is implied), followers in supply times that
+    #: share again (their worth falls faster late), whether one is left at all, followers that never come back
+    #: (farmers), and the player to move.
+    feature_names: tuple[str, ...] = ("supply", "supply_early", "any_left", "permanent", "to_move")
+
+    #: The kind of feature whose followers stay to the end (Carcassonne's fields); None: every follower returns.
+    permanent_kind: str | None = None
+
+    def pieces_on_board(self) -> dict[int, int]:
+        """Segment id -> the seat of the follower standing there (default: none)."""
+        return {}
+
+    def phase(self) -> float:
+        """The share of the tiles still in the bag."""
+        engine = self.tiles
+        left = engine.bag_left
+        return left / max(1, left + len(engine.board.tiles))
+
+    def features(self, player: str) -> tuple[float, ...]:
+        engine = self.tiles
+        supply = getattr(engine, "supply", None)
+        f = self.phase()
+        if supply is None or f <= 0.0:
+            return (0.0,) * len(TileWorld.feature_names)
+        seat = engine.players.index(player)
+        s = float(supply[seat])
+        permanent = 0
+        keep = self.permanent_kind
+        if keep is not None:
+            kinds = engine.board.kind
+            permanent = sum(1 for sid, owner in self.pieces_on_board().items() if owner == seat and kinds[sid] == keep)
+        return (f * s, f * f * s, f * min(s, 1.0), f * permanent, f if engine.seat == seat else 0.0)
+
     def value(self) -> dict[str, float]:
         """The projected final scores, plus :attr:`follower_value` a follower kept when that is set."""
         values = super().value()

@@ -8,7 +8,7 @@ from typing import Any
 from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.carcassonne.completion import Completion
 from grn.games.carcassonne.rules import CarcassonneState
-from grn.games.carcassonne.terms import CITY, CLOISTER, ROAD
+from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, ROAD
 from grn.tiling.board import Placement
 from grn.tiling.commands import PlaceTile
 from grn.tiling.world import TileWorld
@@ -21,6 +21,12 @@ class CarcassonneWorld(TileWorld):
 
     #: A playout weighs three placements of its tile by the points they score at once (R170).
     playout_samples = 3
+
+    #: Farmers stay on their fields to the end (the learned evaluation's permanent followers, R332).
+    permanent_kind = FIELD
+
+    def pieces_on_board(self) -> dict[int, int]:
+        return self.state.follower_at
 
     @property
     def state(self) -> CarcassonneState:

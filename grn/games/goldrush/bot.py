@@ -8,6 +8,7 @@ from typing import Any, Sequence
 from grn.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, TokenMined, TokensTaken
+from grn.games.goldrush.terms import PRAIRIE
 from grn.tiling.commands import PlaceTile
 from grn.tiling.world import TileWorld
 
@@ -20,6 +21,19 @@ class GoldRushWorld(TileWorld):
     """
 
     __slots__ = ("faces",)
+
+    #: Farmers stay on their prairies to the end (the learned evaluation's permanent cowboys, R332).
+    permanent_kind = PRAIRIE
+    #: The tile games' features and one of Gold Rush's own: the tent still in the supply.
+    feature_names = TileWorld.feature_names + ("tent_in_supply",)
+
+    def pieces_on_board(self) -> dict[int, int]:
+        return self.state.cowboy_at
+
+    def features(self, player: str) -> tuple[float, ...]:
+        state = self.state
+        seat = state.players.index(player)
+        return super().features(player) + (self.phase() if state.tent[seat] < 0 and not state.is_over else 0.0,)
 
     def __init__(self, ruleset: Any, engine: Any, pile: list[str], faces: dict[int, int] | None = None) -> None:
         super().__init__(ruleset, engine, pile)

@@ -1,0 +1,233 @@
+"""How far a strong player can trust the review: the diagnostics of the engine's round two (docs/analysis.md).
+
+    nice .venv/bin/python bench/bench_review.py run --jobs 2 --out review.jsonl            # real games, seeds 1 and 2
+    nice .venv/bin/python bench/bench_review.py run --jobs 2 --level classic --out classic.jsonl  # round one's engine
+    .venv/bin/python bench/bench_review.py summary review.jsonl
+
+``run`` analyses every real game (tests/data: the Board Game Arena games and the Japan 2015 final; the
+Gold Rush and Gold examples with ``--only``) twice, with seeds 1 and 2, and lets the greedy bot choose in the
+player's place at every position, its move judged as the player's is there (seed 1: the same worlds).  Each
+turn's line holds the loss, its standard error, the judgement, the win chances, whether the best move and the
+move played put a follower that stays to the end (a farmer) and whether the best move was named.  ``summary``
+prints the issue's figures:
+
+* points lost a move, players and greedy at the same positions, and their paired difference;
+* the share of the players' points lost and of their marks on turns where the best move places a farmer and
+  the player did not ("farmer now");
+* whether the player who lost fewer points won, and the slope of the final margin on the difference in points
+  lost (over the games: few real games, a wide interval);
+* seed agreement: the best move named by seed 1 named alike by seed 2, and mistake marks kept.
+
+``--level classic`` measures the engine of round one (no learned evaluation) on the same positions: the baseline.
+Every run prints the machine's load beside its figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import grn  # noqa: E402
+from grn.analysis import analyse, replay  # noqa: E402
+from grn.bots import make_bot  # noqa: E402
+from grn.position import play_record_turn  # noqa: E402
+from grn.record import Turn  # noqa: E402
+from grn.ruleset import engine_for  # noqa: E402
+
+REAL = {"carcassonne": ["tests/data/bga-*.grn", "tests/data/japan-*.grn"],
+        "goldrush": ["examples/goldrush-2p.grn"], "gold": ["examples/gold-2p.grn"]}
+
+
+def load() -> str:
+    one, five, _ = os.getloadavg()
+    return f"load {one:.1f} (5 min {five:.1f}) on {os.cpu_count()} cores"
+
+
+def permanent(ruleset: Any, before: Any, hand: tuple[Any, ...], actions: tuple[Any, ...] | None) -> bool:
+    """Whether ``actions`` put a follower that stays to the end (the world's permanent kind: a farmer)."""
+    if not actions:
+        return False
+    world = ruleset.determinise(before, random.Random(0), hand)
+    kind = getattr(world, "permanent_kind", None)
+    if kind is None:
+        return False
+    had = dict(world.pieces_on_board())
+    try:
+        world.play_commands(tuple(actions))
+    except Exception:  # noqa: BLE001  (a bench: a move that does not replay is not a farmer)
+        return False
+    kinds = world.tiles.board.kind
+    return any(sid not in had and kinds[sid] == kind for sid in world.pieces_on_board())
+
+
+def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, level: str | None) -> dict:
+    """One record: its analysis with each seed, and the stand-in's moves judged at its positions (seed 1)."""
+    record = list(grn.read(path))[index]
+    ruleset, seats, line = replay(record)
+    out: dict[str, Any] = {"record": f"{Path(path).name}#{index}", "game": ruleset.name,
+                           "level": level, "load": os.getloadavg()[0]}
+    # the final scores, by replaying the record to its end
+    engine = engine_for(ruleset, record, seats)
+    for turn in record.turns:
+        play_record_turn(engine, seats, turn)
+    if not getattr(engine, "final_done", False) and engine.is_over:
+        engine.final_scoring()
+    out["final"] = dict(engine.scores)
+    befores = {turn.number: before for turn, before in line if before is not None}
+    for seed in seeds:
+        cpu = time.process_time()
+        a = analyse(record, level=level, seed=seed)
+        rows = []
+        for t in a.turns:
+            turn = next(x for x in record.turns if x.number == t.turn)
+            before = befores[t.turn]
+            hand = ruleset.hand_of(turn.actions)
+            rows.append({"turn": t.turn, "player": t.player, "lost": t.points_lost, "se": t.lost_se,
+                         "judgement": t.judgement, "best": t.best, "played": t.played,
+                         "named": getattr(t, "best_named", True),
+                         "win_played": getattr(t, "win_played", None), "win_best": getattr(t, "win_best", None),
+                         "best_farmer": t.best_actions is not None and permanent(ruleset, before, hand, t.best_actions),
+                         "played_farmer": permanent(ruleset, before, hand, turn.actions)})
+        out[f"seed{seed}"] = rows
+        out[f"cpu{seed}"] = round(time.process_time() - cpu, 1)
+    if stand_in:
+        chooser = make_bot(stand_in, ruleset)
+        tags = tuple((k, v) for k, v in record.tags if k != "Result")
+        losses = []
+        for turn, before in line:
+            if before is None:
+                continue
+            hand = ruleset.hand_of(turn.actions)
+            decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
+            world = ruleset.determinise(before, random.Random(0), hand)
+            mine = Turn(turn.number, turn.player, tuple(world.commands(decision)))
+            cut = record.replace(tags=tags, turns=tuple(x for x in record.turns if x.number < turn.number) + (mine,))
+            (t,) = analyse(cut, level=level, seed=seeds[0], only=[turn.number]).turns
+            losses.append(t.points_lost)
+        out["stand_in"] = {"bot": stand_in, "losses": losses}
+    return out
+
+
+def run(args: argparse.Namespace) -> None:
+    print(f"# review diagnostics: level {args.level or 'default'}, seeds {args.seeds} ({load()})", flush=True)
+    units = []
+    for game in args.only.split(","):
+        for pattern in REAL.get(game, []):
+            for path in sorted(ROOT.glob(pattern)):
+                if args.real and args.real not in path.name:
+                    continue
+                for i, _ in enumerate(grn.read(path)):
+                    units.append((str(path), i))
+    seeds = tuple(int(s) for s in args.seeds.split(","))
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = [pool.submit(unit, p, i, seeds, args.stand_in or None, args.level) for p, i in units]
+        for f in futures:
+            r = f.result()
+            with open(args.out, "a") as sink:
+                sink.write(json.dumps(r) + "\n")
+            print(f"{r['record']}: cpu {[r.get(f'cpu{s}') for s in seeds]}", flush=True)
+    print(f"# done ({load()})")
+
+
+def _mean_se(xs: list[float]) -> tuple[float, float]:
+    if not xs:
+        return float("nan"), float("nan")
+    m = statistics.mean(xs)
+    return m, (statistics.stdev(xs) / len(xs) ** 0.5 if len(xs) > 1 else 0.0)
+
+
+def summary(args: argparse.Namespace) -> None:
+    rs = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines() if x.strip()]
+    for game in sorted({r["game"] for r in rs}):
+        mine = [r for r in rs if r["game"] == game]
+        rows = [t for r in mine for t in r["seed1"]]
+        lost = [t["lost"] for t in rows]
+        m, se = _mean_se(lost)
+        marks = [t for t in rows if t["judgement"] in ("mistake", "blunder")]
+        farm = [t for t in rows if t["best_farmer"] and not t["played_farmer"]]
+        print(f"## {game}: {len(mine)} records, {len(rows)} moves")
+        print(f"players lose {m:.2f} ± {se:.2f} a move; mistake or worse on {len(marks)} moves "
+              f"({100 * len(marks) / max(1, len(rows)):.1f}%)")
+        print(f"farmer now: {len(farm)} turns, {100 * sum(t['lost'] for t in farm) / max(1e-9, sum(lost)):.0f}% of "
+              f"points lost, {sum(1 for t in marks if t in farm)} of {len(marks)} marks; best move places a "
+              f"farmer on {sum(t['best_farmer'] for t in rows)} turns, the players on "
+              f"{sum(t['played_farmer'] for t in rows)}")
+        paired = []
+        for r in mine:
+            if "stand_in" in r:
+                paired += [a["lost"] - b for a, b in zip(r["seed1"], r["stand_in"]["losses"])]
+        if paired:
+            pm, pse = _mean_se(paired)
+            gm, gse = _mean_se([x for r in mine for x in r["stand_in"]["losses"]])
+            print(f"greedy at the same positions loses {gm:.2f} ± {gse:.2f}; players - greedy {pm:+.2f} ± {pse:.2f} "
+                  f"over {len(paired)} turns")
+        # results: did the player who lost fewer points win?
+        agree, slopes = 0, []
+        xs, ys = [], []
+        for r in mine:
+            players = sorted({t["player"] for t in r["seed1"]})
+            if len(players) != 2:
+                continue
+            a, b = players
+            la = sum(t["lost"] for t in r["seed1"] if t["player"] == a)
+            lb = sum(t["lost"] for t in r["seed1"] if t["player"] == b)
+            fa, fb = r["final"].get(a, 0), r["final"].get(b, 0)
+            if (la < lb) == (fa > fb) and fa != fb:
+                agree += 1
+            xs.append(lb - la)
+            ys.append(fa - fb)
+        if xs:
+            print(f"the player who lost fewer points won {agree} of {len(xs)} games; margins {ys}, "
+                  f"loss differences {[round(x, 1) for x in xs]}")
+            if len(xs) > 2 and statistics.pvariance(xs) > 0:
+                slope = statistics.covariance(xs, ys) / statistics.variance(xs)
+                print(f"slope of the final margin on the difference in points lost: {slope:.2f}")
+        seeds = sorted(k for k in mine[0] if k.startswith("seed"))
+        if len(seeds) > 1:
+            same = shown = kept = marked = 0
+            ends = 0
+            for r in mine:
+                for a, b in zip(r[seeds[0]], r[seeds[1]]):
+                    if a["named"] and a["best"] != a["played"] or a["named"] and a["lost"] > 0:
+                        shown += 1
+                        same += a["best"] == b["best"]
+                    if a["judgement"] in ("mistake", "blunder"):
+                        marked += 1
+                        kept += b["judgement"] in ("mistake", "blunder")
+                    ends += 1
+            print(f"seed agreement: best move shown on {shown} turns, the same with seed 2 on {same} "
+                  f"({100 * same / max(1, shown):.0f}%); mistake marks kept {kept} of {marked}")
+        cpu = [r.get("cpu1", 0) / max(1, len(r["seed1"])) * 72 for r in mine]
+        print(f"CPU a 72-turn analysis: {statistics.mean(cpu):.1f} s (load at the time {mine[0]['load']:.1f})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--only", default="carcassonne")
+    r.add_argument("--real", default="", help="only the files whose names hold this text")
+    r.add_argument("--seeds", default="1,2")
+    r.add_argument("--level", default=None)
+    r.add_argument("--stand-in", default="greedy", help="the bot judged in the player's place ('' for none)")
+    r.add_argument("--jobs", type=int, default=1)
+    r.add_argument("--out", required=True)
+    s = sub.add_parser("summary")
+    s.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    {"run": run, "summary": summary}[args.what](args)
+
+
+if __name__ == "__main__":
+    main()

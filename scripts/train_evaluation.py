@@ -1,0 +1,121 @@
+"""Fit a game's learned evaluation (``grn/games/<game>/evaluation.json``) on games grn plays itself.
+
+    .venv/bin/python scripts/train_evaluation.py carcassonne --games 200 --jobs 2
+    .venv/bin/python scripts/train_evaluation.py goldrush --games 200 --jobs 2 --bot mcts:quick
+    .venv/bin/python scripts/train_evaluation.py carcassonne --games 4 --dry-run   # print, write nothing
+
+Each game is played by ``--bot`` in every seat from a seeded deal (deal ``seed + i``), two players by default.
+Before every turn each player's features (:meth:`grn.world.World.features`) and projected score
+(:meth:`grn.world.World.value`) are written down; at the end the final scores.  The weights are the least
+squares fit of what the rest of the game added to each player's margin over the opponents (final margin minus
+projected margin) on the features, taken against the opponents' mean in the same way, without an intercept (a
+game of identical positions adds nothing on average).  The spread of the residuals by the share of the game
+left ``f`` is fitted as ``variance = a·f + b·f²`` (R333), which the win chances read.  The same arguments give
+the same file (docs/analysis.md, "The engine, round two").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from grn import registry  # noqa: E402
+from grn.bots import make_bot  # noqa: E402
+from grn.bots.arena import MAX_TURNS, new_game  # noqa: E402
+from grn.evaluation import Evaluation, least_squares  # noqa: E402
+from grn.world import margin  # noqa: E402
+
+#: A row: (features minus the opponents' mean, the share of the game left, the rest of the game's margin).
+Row = tuple[tuple[float, ...], float, float]
+
+
+def play(game: str, bot: str, deal: int, players: int, options: str | None) -> list[Row]:
+    """One self-played game's rows: every position before a turn, for every player."""
+    ruleset = registry.find_ruleset(game)
+    opts = ruleset.parse_options(dict(w.split("=", 1) for w in options.split(","))) if options else None
+    _, engine = new_game(ruleset, players, deal, opts)
+    table = ruleset.determinise(engine, random.Random(deal))
+    chooser = make_bot(bot, ruleset)
+    rng = random.Random(f"train:{deal}")
+    seen: list[tuple[dict[str, tuple[float, ...]], dict[str, float], float]] = []
+    turns = 0
+    while not table.is_over and turns < MAX_TURNS:
+        keys = list(table.engine.players) if hasattr(table.engine, "players") else []
+        seen.append(({p: table.features(p) for p in keys}, table.value(), table.phase()))
+        decision = chooser.choose(table.engine.copy(), rng, table.hand())
+        table.play_commands(table.recorded(decision))
+        turns += 1
+    final = table.value()  # the game is over: its final scoring is in the projected scores
+    rows: list[Row] = []
+    for feats, value, phase in seen:
+        for p in feats:
+            others = [q for q in feats if q != p]
+            if not others:
+                continue
+            x = tuple(a - sum(feats[q][i] for q in others) / len(others) for i, a in enumerate(feats[p]))
+            rows.append((x, phase, margin(final, p) - margin(value, p)))
+    return rows
+
+
+def fit(rows: list[Row], names: tuple[str, ...], source: dict[str, Any]) -> tuple[Evaluation, dict[str, float]]:
+    """The evaluation fitted on ``rows``, and how well it fits (residual spread before and after)."""
+    xs = [r[0] for r in rows]
+    ys = [r[2] for r in rows]
+    weights = least_squares(xs, ys)
+    residuals = [y - sum(w * v for w, v in zip(weights, x)) for x, y in zip(xs, ys)]
+    # the variance of what is left to come, by phase: a·f + b·f² through the squared residuals
+    a, b = least_squares([(r[1], r[1] * r[1]) for r in rows], [e * e for e in residuals])
+    n = len(ys)
+    quality = {"rows": n, "mean_square_before": round(sum(y * y for y in ys) / n, 2),
+               "mean_square_after": round(sum(e * e for e in residuals) / n, 2)}
+    return Evaluation(names, weights, (a, b), {**source, **quality}), quality
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("game", help="the Game tag of the game to fit (its world must name features)")
+    ap.add_argument("--games", type=int, default=200, help="self-played games (default 200)")
+    ap.add_argument("--seed", type=int, default=1000, help="the first deal's seed (default 1000)")
+    ap.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--options", default=None, help="the game's options as name=value words, comma separated")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--out", help="where to write (default: the game's package, evaluation.json)")
+    ap.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
+    args = ap.parse_args()
+    ruleset = registry.find_ruleset(args.game)
+    names = ruleset.determinise(new_game(ruleset, args.players, args.seed)[1], random.Random(0)).feature_names
+    if not names:
+        sys.exit(f"train_evaluation: {args.game} names no features to weigh")
+    start = time.time()
+    deals = list(range(args.seed, args.seed + args.games))
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        parts = list(pool.map(play, [args.game] * len(deals), [args.bot] * len(deals), deals,
+                              [args.players] * len(deals), [args.options] * len(deals)))
+    rows = [r for part in parts for r in part]
+    source = {"script": "scripts/train_evaluation.py", "game": args.game, "games": args.games, "seed": args.seed,
+              "bot": args.bot, "players": args.players, "options": args.options or ""}
+    evaluation, quality = fit(rows, tuple(names), source)
+    print(f"{evaluation!r}\n{quality} ({time.time() - start:.0f} s)")
+    if args.dry_run:
+        return
+    package = ROOT / "grn" / "games" / args.game
+    out = Path(args.out) if args.out else package / "evaluation.json"
+    doc = {"description": "The learned evaluation of this game's positions (grn/evaluation.py), made by "
+                          "scripts/train_evaluation.py; docs/analysis.md, 'The engine, round two'."}
+    doc.update(evaluation.to_json())
+    out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()
