@@ -3,6 +3,7 @@
     nice .venv/bin/python bench/bench_review.py run --jobs 2 --out review.jsonl            # real games, seeds 1 and 2
     nice .venv/bin/python bench/bench_review.py run --jobs 2 --level classic --out classic.jsonl  # round one's engine
     .venv/bin/python bench/bench_review.py summary review.jsonl
+    nice .venv/bin/python bench/bench_review.py balance --games 10 --jobs 2   # luck + skill = margin - expectation?
 
 ``run`` analyses every real game (tests/data: the Board Game Arena games and the Japan 2015 final; the
 Gold Rush and Gold examples with ``--only``) twice, with seeds 1 and 2, and lets the greedy bot choose in the
@@ -39,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grn  # noqa: E402
+import grn.games  # noqa: E402
 from grn.analysis import analyse, replay  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.position import play_record_turn  # noqa: E402
@@ -105,12 +107,12 @@ def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, le
         chooser = make_bot(stand_in, ruleset)
         tags = tuple((k, v) for k, v in record.tags if k != "Result")
         losses = []
-        for turn, before in line:
-            if before is None:
+        for turn, at in line:
+            if at is None:
                 continue
             hand = ruleset.hand_of(turn.actions)
-            decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
-            world = ruleset.determinise(before, random.Random(0), hand)
+            decision = chooser.choose(at.copy(), random.Random(turn.number), hand)
+            world = ruleset.determinise(at, random.Random(0), hand)
             mine = Turn(turn.number, turn.player, tuple(world.commands(decision)))
             cut = record.replace(tags=tags, turns=tuple(x for x in record.turns if x.number < turn.number) + (mine,))
             (t,) = analyse(cut, level=level, seed=seeds[0], only=[turn.number]).turns
@@ -138,6 +140,42 @@ def run(args: argparse.Namespace) -> None:
                 sink.write(json.dumps(r) + "\n")
             print(f"{r['record']}: cpu {[r.get(f'cpu{s}') for s in seeds]}", flush=True)
     print(f"# done ({load()})")
+
+
+def _balance_unit(game: str, deal: int, level: str) -> dict:
+    """One self-played game (``mcts:quick`` against ``greedy``, seats by the deal) analysed whole: each player's
+    balance (R336)."""
+    from grn.bots.arena import play_game
+
+    ruleset = grn.games.find_ruleset(game)
+    bots = [make_bot("mcts:quick", ruleset), make_bot("greedy", ruleset)]
+    if deal % 2:
+        bots.reverse()
+    record = play_game(ruleset, bots, 7_000 + deal, deal).record()
+    a = analyse(record, level=level, seed=1)
+    return {"game": game, "deal": deal, "balance": [b.__reduce__()[1] for b in a.balances]}
+
+
+def balance_run(args: argparse.Namespace) -> None:
+    """Luck + skill against the margin less the expectation, over the real games and self-played ones."""
+    print(f"# balance: level {args.level}, {args.games} self-played games a game ({load()})", flush=True)
+    rows: list[tuple[str, tuple[Any, ...]]] = []
+    for game in args.only.split(","):
+        for pattern in REAL.get(game, []):
+            for path in sorted(ROOT.glob(pattern)):
+                for record in grn.read(path):
+                    a = analyse(record, level=args.level, seed=1)
+                    rows += [(f"real {path.name}", b.__reduce__()[1]) for b in a.balances]
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for r in pool.map(_balance_unit, [game] * args.games, range(args.games), [args.level] * args.games):
+                rows += [(f"self-play {game} {r['deal']}", tuple(b)) for b in r["balance"]]
+    inside = 0
+    for name, (player, m, expected, luck, skill, rest, se) in rows:
+        inside += abs(rest) <= se
+        print(f"{name} {player}: margin {m:+.0f} = expected {expected:+.1f} + luck {luck:+.1f} + skill {skill:+.1f} "
+              f"+ rest {rest:+.1f} (± {se:.1f})")
+    print(f"luck + skill = margin - expectation within one standard error: {inside} of {len(rows)} player-games "
+          f"({100 * inside / max(1, len(rows)):.0f}%) ({load()})")
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
@@ -173,7 +211,7 @@ def summary(args: argparse.Namespace) -> None:
             print(f"greedy at the same positions loses {gm:.2f} ± {gse:.2f}; players - greedy {pm:+.2f} ± {pse:.2f} "
                   f"over {len(paired)} turns")
         # results: did the player who lost fewer points win?
-        agree, slopes = 0, []
+        agree = 0
         xs, ys = [], []
         for r in mine:
             players = sorted({t["player"] for t in r["seed1"]})
@@ -225,8 +263,13 @@ def main() -> None:
     r.add_argument("--out", required=True)
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
+    b = sub.add_parser("balance", help="luck + skill against the final margin, real games and self-play")
+    b.add_argument("--only", default="carcassonne,goldrush")
+    b.add_argument("--games", type=int, default=10, help="self-played games a game (mcts:quick against greedy)")
+    b.add_argument("--level", default="quick")
+    b.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
-    {"run": run, "summary": summary}[args.what](args)
+    {"run": run, "summary": summary, "balance": balance_run}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -114,6 +114,12 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> st
                          f"expected margin {t.expected_best:+.1f}" + _chance(t.win_best))
     if not worst and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
+    if analysis.balances:  # R336
+        lines.append("  luck and skill (points of final margin: expected + luck of the draw + skill + the rest):")
+        for b in analysis.balances:
+            lines.append(f"    {names.get(b.player, b.player)} ({b.player}): margin {b.margin:+.0f} = expected "
+                         f"{b.expected:+.1f}, luck {b.luck:+.1f}, skill {b.skill:+.1f}, rest {b.rest:+.1f} "
+                         f"(skill ± {b.se:.1f})")
     decided = analysis.decided()
     if decided is not None:  # R335
         turn, player = decided

@@ -31,6 +31,7 @@ from grn.bots.search import (Estimate, candidate_moves, evaluate, make_worlds, p
 from grn.engine import Engine
 from grn.errors import IllegalAction
 from grn.evalnote import JUDGEMENTS, EvalNote
+from grn.luck import Balance, TurnLuck, balance, turn_luck
 from grn.position import play_record_turn
 from grn.record import Record, Seat, Turn
 from grn.ruleset import Ruleset, engine_for, player_key
@@ -169,6 +170,8 @@ class TurnAnalysis:
     equal: tuple[str, ...] = ()
     #: Whether the game was decided for the player at this turn, whatever they played (R335).
     decided: bool = False
+    #: The luck of the draw (R336, :mod:`grn.luck`): the tile drawn against what the bag held; None: not measured.
+    luck: TurnLuck | None = None
 
     @property
     def note(self) -> EvalNote:
@@ -197,6 +200,8 @@ class TurnAnalysis:
             out["equal"] = list(self.equal)
         if self.decided:
             out["decided"] = True
+        if self.luck is not None:
+            out["luck"] = round(self.luck.luck, 2)
         return out
 
 
@@ -233,6 +238,9 @@ class GameAnalysis:
     settings: Settings
     thresholds: Thresholds
     stopped: int | None = None
+    #: Each player's final margin as expectation + luck + skill + the rest (R336); empty unless every turn of
+    #: a whole game was analysed and the game measures luck.
+    balances: tuple[Balance, ...] = ()
 
     def decided(self) -> tuple[int, str] | None:
         """The turn from which the game was decided and the player it was decided for (R335): every analysed turn
@@ -263,7 +271,10 @@ class GameAnalysis:
                 "by": s.by, "decided_at_turn": None if decided is None else decided[0],
                 "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake, "blunder": t.blunder, "z": t.z},
                 "stopped_at_turn": self.stopped,
-                "turns": [x.to_json() for x in self.turns], "players": [p.to_json() for p in self.players]}
+                "turns": [x.to_json() for x in self.turns], "players": [p.to_json() for p in self.players],
+                "balance": [{"player": b.player, "margin": round(b.margin, 2), "expected": round(b.expected, 2),
+                             "luck": round(b.luck, 2), "skill": round(b.skill, 2), "rest": round(b.rest, 2),
+                             "se": round(b.se, 2)} for b in self.balances]}
 
 
 def accuracy(losses: Sequence[float], scale: float) -> float:
@@ -408,13 +419,16 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
                 actions = ruleset.decision_actions(engine, d)  # None: it cannot be written (an unseen card)
                 return _text(actions, ruleset) if actions else ruleset.decision_words(engine, d)
             equal = tuple(text(d) for d in [best.decision] + [e.decision for e in ties])
+    # R336: the luck of the draw, by the same evaluation, from the same position (its own seed: the search's
+    # worlds stay as they were)
+    luck = turn_luck(ruleset, engine, turn.number, player, hand, seed=settings.seed * 1_000_003 + turn.number)
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
         ruleset.decision_words(engine, best.decision), own.mean, own.se, best.mean, best.se, lost, lost_se,
         judgement, len(candidates), searched, best_actions, near, win_played, win_best,
         None if win_played is None else win_lost, None if win_played is None else win_lost_se,
-        not equal, equal, decided)
+        not equal, equal, decided, luck)
 
 
 def _within(difference: tuple[float, float], z: float) -> bool:
@@ -533,7 +547,28 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
         by_number = {t.turn: t for part in runner(record, [[n] for n in numbers], settings) for t in part}
         results = [by_number[n] for n in numbers]
     turns = tuple(results)
-    return GameAnalysis(ruleset.name, turns, summarise(turns, seats, used), settings, used, stopped)
+    balances: tuple[Balance, ...] = ()
+    if only is None and stopped is None and turns and all(t.luck is not None for t in turns):
+        balances = tuple(game_balance(ruleset, record, seats, turns, tileset))
+    return GameAnalysis(ruleset.name, turns, summarise(turns, seats, used), settings, used, stopped, balances)
+
+
+def game_balance(ruleset: Ruleset, record: Record, seats: list[Seat], turns: Sequence[TurnAnalysis],
+                 tileset: Any = None) -> list[Balance]:
+    """Each player's final margin in expectation, luck, skill and the rest (R336): the final scores are the
+    record's at its end (its projected final scores, when the game is not over); the expectation is the first
+    mover's expected margin before the first draw (the others': its opposite shared among them)."""
+    engine = engine_for(ruleset, record, seats, tileset)
+    for turn in record.turns:
+        play_record_turn(engine, seats, turn)
+    finals = {p: float(v) for p, v in engine.projected_scores().items()}
+    keys = [s.key for s in seats]
+    first = turns[0]
+    assert first.luck is not None
+    others = max(1, len(keys) - 1)
+    expected = {k: first.luck.expected if k == first.player else -first.luck.expected / others for k in keys}
+    lucks = [t.luck for t in turns if t.luck is not None]
+    return balance(keys, finals, expected, lucks, [(t.player, t.points_lost, t.lost_se) for t in turns])
 
 
 __all__ = ["analyse", "analyse_turn", "analyse_numbers", "GameAnalysis", "TurnAnalysis", "PlayerSummary",

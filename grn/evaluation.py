@@ -100,6 +100,8 @@ def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float], rid
     if not rows:
         raise ValueError("no rows to fit")
     k = len(rows[0])
+    if k == 0:
+        return []  # no feature: nothing to weigh (a game whose evaluation is its spread alone)
     a = [[0.0] * k for _ in range(k)]
     b = [0.0] * k
     for row, t in zip(rows, targets):

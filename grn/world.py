@@ -143,7 +143,7 @@ class World:
         """The learned evaluation the game's package ships (``evaluation.json`` beside its world; loaded once),
         None when it ships none or its features are not this world's."""
         if "_learned" not in cls.__dict__:
-            found = load(cls.__module__.rpartition(".")[0]) if cls.feature_names else None
+            found = load(cls.__module__.rpartition(".")[0]) if cls.__module__.startswith("grn.games.") else None
             if found is not None and found.features != cls.feature_names:
                 found = None  # data made for other features: weigh nothing rather than the wrong things
             setattr(cls, "_learned", found)
@@ -158,15 +158,15 @@ class World:
             return values
         return {p: v + evaluation.bonus(self.features(p)) for p, v in values.items()}
 
-    def outcome(self, player: str, learned: bool = True) -> tuple[float, float]:
+    def outcome(self, player: str, learned: bool = True) -> tuple[float, float | None]:
         """``player``'s expected final margin (:meth:`estimate`, or :meth:`value` without ``learned``) and their
-        chance to place first: the normal law of the margin still to come, whose spread by phase the learned
-        evaluation gives (:meth:`grn.evaluation.Evaluation.win_chance`, R333); without one, 1, ½ or 0 by the
-        margin's sign."""
+        chance to place first: the normal law of the margin still to come, whose spread by phase the game's
+        learned evaluation gives (:meth:`grn.evaluation.Evaluation.win_chance`, R333); None for a game that
+        ships none (its margins alone cannot say how sure a lead is)."""
         m = margin(self.estimate() if learned else self.value(), player)
         evaluation = self.learned()
         if evaluation is None:
-            return m, 1.0 if m > 0 else 0.0 if m < 0 else 0.5
+            return m, None
         return m, evaluation.win_chance(m, 0.0 if self.is_over else self.phase())
 
     def reserve(self, player: str) -> float:
@@ -234,6 +234,12 @@ class World:
     def hand(self) -> tuple[Any, ...]:
         """What the player to move privately knows now (tile games: the tiles drawn this turn); default nothing."""
         return ()
+
+    def draws(self) -> list[tuple[float, tuple[Any, ...]]]:
+        """What the chance event of this turn could have given the player to move, each with its weight: a
+        ``hand`` (:meth:`hand`) for :meth:`grn.ruleset.Ruleset.determinise`, for the luck of the draw
+        (:mod:`grn.luck`).  Default: none (the game's luck is not measured)."""
+        return []
 
 
 def rollout(world: World, rng: random.Random, horizon: int, searcher: str | None = None) -> None:

@@ -62,10 +62,30 @@ def test_each_tile_game_ships_an_evaluation_of_its_worlds_features(game):
     assert doc["source"]["script"] == "scripts/train_evaluation.py"
 
 
-def test_a_game_without_an_evaluation_is_valued_by_its_projected_scores():
+def test_a_game_whose_evaluation_has_no_features_is_valued_by_its_projected_scores():
+    """Gold ships the spread alone (R333): its positions are worth their projected scores, and its win chances
+    still read how sure a lead is with so many places face down."""
     world = _world("gold")
-    assert type(world).learned() is None
+    evaluation = type(world).learned()
+    assert evaluation is not None and evaluation.features == ()
     assert world.estimate() == world.value()
+    assert 0.0 < world.phase() <= 1.0
+    m, win = world.outcome(world.player)
+    assert win == pytest.approx(evaluation.win_chance(m, world.phase()))
+
+
+def test_a_game_that_ships_no_evaluation_gives_no_win_chances():
+    """A plug-in game outside grn ships no evaluation: its margins are its projected scores and it claims no
+    chance to win (a margin alone cannot say how sure a lead is)."""
+    world = _world("carcassonne")
+
+    class Plugin(type(world)):  # type: ignore[misc]
+        __slots__ = ()
+
+    plugin = Plugin(world.ruleset, world.engine, world.pile)
+    assert Plugin.learned() is None
+    assert plugin.estimate() == plugin.value()
+    assert plugin.outcome(plugin.player)[1] is None
 
 
 def test_data_made_for_other_features_is_not_used(tmp_path, monkeypatch):

@@ -199,7 +199,9 @@ def test_a_turn_whose_two_seeds_named_different_bests_now_names_one(index, turn,
     for t in runs:
         assert t.played_words == played
         assert t.best_words == best, t
-        assert 2.0 < t.points_lost < 4.5 and t.judgement in ("inaccuracy", "mistake"), t
+        # R335: both players were far behind (a chance to win under 5% whatever they turned), so the loss is
+        # measured and named but the move not judged
+        assert 2.0 < t.points_lost < 4.5 and (t.judgement in ("inaccuracy", "mistake") or t.decided), t
 
 
 def test_a_contender_goes_on_until_it_is_clearly_behind_the_leader():

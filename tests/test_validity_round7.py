@@ -58,7 +58,9 @@ def test_a_real_players_late_loss_is_a_farmer_kept_back_and_an_analysis_to_the_e
     (turn,) = a.turns
     assert turn.player == "red" and turn.played == "V@-3,-4"
     assert turn.best == "V@-3,-4 +N"
-    assert turn.points_lost >= 3 and turn.points_lost > 2 * turn.lost_se and turn.judgement is not None
+    assert turn.points_lost >= 3 and turn.points_lost > 2 * turn.lost_se
+    # R335: red, far ahead, had won whatever it played: the points are measured, the move is not judged
+    assert turn.decided and turn.judgement is None and turn.win_played is not None and turn.win_played >= 0.95
     _, _, line = replay(record)
     _, before = line[60]
     after = before.copy()

@@ -171,7 +171,8 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
             rollout(branch, random.Random(playout_seed), depth, searcher)
             m, w = branch.outcome(player, learned)
             samples[d].append(m)
-            wins[d].append(w)
+            if w is not None:
+                wins[d].append(w)
             used += 1
         rounds += 1
         if len(order) == 1 and rounds >= 16:

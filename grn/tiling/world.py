@@ -91,6 +91,11 @@ class TileWorld(World):
         discards, tile, _ = self._draw()
         return tuple(d.tile for d in discards) + ((tile,) if tile is not None else ())
 
+    def draws(self) -> list[tuple[float, tuple[Any, ...]]]:
+        """Every kind of tile the bag held before this turn's draw, weighed by how many are left (the luck of
+        the draw, :mod:`grn.luck`; the tiles of a discard are left out: they are drawn and put back)."""
+        return [(float(n), (tile,)) for tile, n in sorted(self.tiles.bag().items()) if n > 0]
+
     def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
         """What may follow ``placement`` in the same turn, each a tuple of commands (``()``: nothing)."""
         return [()]

@@ -97,6 +97,11 @@ class GoldWorld(World):
         assert isinstance(engine, GoldState)
         return engine
 
+    def phase(self) -> float:
+        """The share of the places still face down (R333: how much of the game is left to turn)."""
+        state = self.state
+        return len(state.face_down()) / max(1, len(state.positions))
+
     def copy(self) -> "GoldWorld":
         # the deal never changes within a world: shared, not copied
         return GoldWorld(self.ruleset, self.state.copy(), self.truth, self.order)
