@@ -46,6 +46,7 @@ from grn.bots import make_bot  # noqa: E402
 from grn.position import play_record_turn  # noqa: E402
 from grn.record import Turn  # noqa: E402
 from grn.ruleset import engine_for  # noqa: E402
+from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, shared)
 
 REAL = {"carcassonne": ["tests/data/bga-*.grn", "tests/data/japan-*.grn"],
         "goldrush": ["examples/goldrush-2p.grn"], "gold": ["examples/gold-2p.grn"]}
@@ -73,8 +74,10 @@ def permanent(ruleset: Any, before: Any, hand: tuple[Any, ...], actions: tuple[A
     return any(sid not in had and kinds[sid] == kind for sid in world.pieces_on_board())
 
 
-def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, level: str | None) -> dict:
+def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, level: str | None,
+         settings: tuple[str, ...] = ()) -> dict:
     """One record: its analysis with each seed, and the stand-in's moves judged at its positions (seed 1)."""
+    apply_settings(list(settings))
     record = list(grn.read(path))[index]
     ruleset, seats, line = replay(record)
     out: dict[str, Any] = {"record": f"{Path(path).name}#{index}", "game": ruleset.name,
@@ -97,7 +100,7 @@ def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, le
             hand = ruleset.hand_of(turn.actions)
             rows.append({"turn": t.turn, "player": t.player, "lost": t.points_lost, "se": t.lost_se,
                          "judgement": t.judgement, "best": t.best, "played": t.played,
-                         "named": getattr(t, "best_named", True),
+                         "named": t.best_named, "equal": list(t.equal),
                          "win_played": getattr(t, "win_played", None), "win_best": getattr(t, "win_best", None),
                          "best_farmer": t.best_actions is not None and permanent(ruleset, before, hand, t.best_actions),
                          "played_farmer": permanent(ruleset, before, hand, turn.actions)})
@@ -133,7 +136,7 @@ def run(args: argparse.Namespace) -> None:
                     units.append((str(path), i))
     seeds = tuple(int(s) for s in args.seeds.split(","))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(unit, p, i, seeds, args.stand_in or None, args.level) for p, i in units]
+        futures = [pool.submit(unit, p, i, seeds, args.stand_in or None, args.level, tuple(args.set)) for p, i in units]
         for f in futures:
             r = f.result()
             with open(args.out, "a") as sink:
@@ -233,19 +236,20 @@ def summary(args: argparse.Namespace) -> None:
                 print(f"slope of the final margin on the difference in points lost: {slope:.2f}")
         seeds = sorted(k for k in mine[0] if k.startswith("seed"))
         if len(seeds) > 1:
-            same = shown = kept = marked = 0
-            ends = 0
+            same = among = shown = kept = marked = 0
             for r in mine:
                 for a, b in zip(r[seeds[0]], r[seeds[1]]):
-                    if a["named"] and a["best"] != a["played"] or a["named"] and a["lost"] > 0:
+                    if a["named"] and a["best"] != a["played"]:
                         shown += 1
                         same += a["best"] == b["best"]
+                        # seed 2 names it, or finds it as good as its best (R334)
+                        among += a["best"] == b["best"] or a["best"] in b.get("equal", ())
                     if a["judgement"] in ("mistake", "blunder"):
                         marked += 1
                         kept += b["judgement"] in ("mistake", "blunder")
-                    ends += 1
-            print(f"seed agreement: best move shown on {shown} turns, the same with seed 2 on {same} "
-                  f"({100 * same / max(1, shown):.0f}%); mistake marks kept {kept} of {marked}")
+            print(f"seed agreement: a best move shown on {shown} turns; seed 2's best the same on {same} "
+                  f"({100 * same / max(1, shown):.0f}%), the same or among its equals on {among} "
+                  f"({100 * among / max(1, shown):.0f}%); mistake marks kept {kept} of {marked}")
         cpu = [r.get("cpu1", 0) / max(1, len(r["seed1"])) * 72 for r in mine]
         print(f"CPU a 72-turn analysis: {statistics.mean(cpu):.1f} s (load at the time {mine[0]['load']:.1f})")
 
@@ -261,6 +265,8 @@ def main() -> None:
     r.add_argument("--stand-in", default="greedy", help="the bot judged in the player's place ('' for none)")
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--out", required=True)
+    r.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
+                   help="a variant: set an attribute first (bench/ladder.py's --set)")
     s = sub.add_parser("summary")
     s.add_argument("files", nargs="+")
     b = sub.add_parser("balance", help="luck + skill against the final margin, real games and self-play")

@@ -101,9 +101,10 @@ class Settings:
 #: What the judgements may read (``grn analyse --by``).
 BY = ("points", "win")
 
-#: The judgements by the chance to win lost (R335), in its own units (0 to 1): an inaccuracy gives up 3% of the
-#: chance to place first, a mistake 7%, a blunder 15%.
-WIN_THRESHOLDS = (0.03, 0.07, 0.15)
+#: The judgements by the chance to win lost (R335), in its own units (0 to 1): an inaccuracy gives up 6% of the
+#: chance to place first, a mistake 12%, a blunder 25% (Carcassonne's 3, 6 and 12 points in a level game half
+#: way through, where a point is worth 2.3% of the chance to win).
+WIN_THRESHOLDS = (0.06, 0.12, 0.25)
 
 #: A game is decided for a player whose chance to place first is at least this after the move played and after
 #: the best move (or at most 1 - this after both): such a move is not judged (R335).

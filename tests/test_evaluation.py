@@ -238,3 +238,18 @@ def test_analyse_by_win_judges_the_chance_to_win(tmp_path):
                           "--by", "luck"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--by must be points or win" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+#: Turns of the Japanese championship's 2015 final where the player kept one of their last two followers back
+#: (turn 30: green's very last) and the old engine wanted it placed at once.
+KEPT_BACK = (30, 34, 36)
+
+
+def test_the_last_followers_kept_back_in_a_championship_final_are_not_held_against_the_player():
+    record = next(iter(grn.read(ROOT / "tests" / "data" / "japan-2015-final.grn")))
+    learned = analyse(record, seed=1, only=list(KEPT_BACK))
+    classic = analyse(record, seed=1, only=list(KEPT_BACK), level="classic")
+    assert sum(t.points_lost for t in classic.turns) > 6  # round one: "place it now", 2.5 to 3.8 points a turn
+    assert any(t.judgement for t in classic.turns)
+    for t in learned.turns:
+        assert t.judgement is None and t.points_lost < 1.0, (t.turn, t.best, t.points_lost)
