@@ -178,7 +178,8 @@ class TurnAnalysis:
     def note(self) -> EvalNote:
         """The ``[%eval ...]`` of this turn."""
         return EvalNote(self.expected_played, self.played_se, self.expected_best, self.best_se,
-                        self.points_lost, self.judgement, self.near, self.win_played, self.win_best)
+                        self.points_lost, self.judgement, self.near, self.win_played, self.win_best,
+                        None if self.luck is None else self.luck.luck)
 
     def to_json(self) -> dict[str, Any]:
         """The turn as the JSON report gives it (``schemas/analysis.schema.json``); ``near`` only when set."""

@@ -113,8 +113,8 @@ class _Builder:
                 # the analysis read back from the record (never analysed again here): margins, loss, judgement
                 note = seen.note
                 node["v"] = [note.played, note.played_se, note.best, note.best_se, note.lost, note.judgement or ""]
-                if note.win is not None:  # R333: the chances to win, where the analysis gave them
-                    node["v"] += [note.win, note.win_best]
+                # R333, R336: the chances to win and the luck of the draw, where the analysis gave them
+                node["v"] += [note.win, note.win_best, note.luck]
                 if seen.best:
                     node["bm"] = " ".join(command_text(a, self.ruleset) for a in seen.best)
                     node["bw"] = "; ".join(self.ruleset.action_words(a) for a in seen.best)
