@@ -1,0 +1,190 @@
+"""A Board Game Arena Carcassonne game log (JSON, as BGA's replay page loads it) as a GRN record.
+
+    .venv/bin/python bench/bga_log_to_grn.py LOG.json [--source TEXT] [--licence NAME] [-o GAME.grn]
+
+Used for the six logs of github Koki-Yamaguchi/carcassonne-ai (MIT): ``backend/src/data/<table>.json``,
+added in commit 1ae902e089d36541f521ed1f471ba9f6fe66e1ae and deleted in 785926765654448c0d12719ba7a87e83e2f14455
+(``tests/data/bga-<table>.grn``, tests/data/README.md); kept so that the conversion can be checked and repeated.
+
+What the log holds, read from the logs themselves: ``data.data`` is a list of packets (``table_id``,
+``move_id``, ``time`` in Unix seconds), each with a list of notifications:
+
+- ``playTile``: ``player_id``, ``player_name``, the BGA tile ``type`` (1-24), ``x`` (east) and ``y`` (south)
+  of the square, the start tile (type 15) being at 0,0 and not logged, and ``ori`` (1-4: ``ori - 1``
+  quarter turns clockwise);
+- ``playPartisan``: the follower put on the tile just played, ``pos`` being BGA's position on the tile;
+- ``winPoints``: ``points`` won by ``player_id`` and ``score``, that player's total after them;
+- ``gameStateChange`` with ``id`` 6 (after 5, which ends every turn): the play is over; the ``winPoints`` after it are the final scoring
+  (unfinished features, then farms); ``id`` 99 holds ``result``, each player's colour and final score;
+- ``pickTile`` and others: the drawing and the clocks, not needed.
+
+A discarded tile (one that fits nowhere) would need a notification these logs do not show; the script stops
+rather than guess.  The placements are turned into a CarcassonneLab replay link and read by grn's own importer
+(grn/games/carcassonne/carcassonnelab.py, whose ``bga.json`` maps BGA's tile types, orientations and follower
+positions to GRN), so the mapping is grn's, not this script's.  Each turn that changed a score gets a score
+checkpoint with both players' totals as BGA had them after that turn (before the final scoring), and the
+``Result`` tag holds BGA's final scores, so ``grn validate`` checks every score BGA wrote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from grn import parse
+from grn.games.carcassonne.carcassonnelab import ALPHABET, encode_tiles, link_to_grn
+from grn.writer import write_record
+
+#: BGA's start tile (not in the log: it lies at 0,0 at orientation 1).
+START = 15
+#: BGA's player colours (hex, as in ``result`` and the log's colour notes) to GRN's.  BGA draws the yellow
+#: followers in orange (ffa500).
+COLOURS = {"ff0000": "red", "0000ff": "blue", "008000": "green", "ffa500": "yellow", "000000": "black"}
+#: The ``gameStateChange`` that ends the play: the points after it are the final scoring.
+FINAL_SCORING_STATE = 6
+#: The ``gameStateChange`` that ends the game (its ``args`` hold ``result``).
+GAME_END_STATE = 99
+
+
+class LogProblem(Exception):
+    """The log holds something this script does not convert."""
+
+
+def notifications(log: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(packet, notification) pairs in the log's order."""
+    packets = log["data"]["data"]
+    return [(p, n) for p in packets for n in p["data"]]
+
+
+def read_log(log: dict[str, Any]) -> dict[str, Any]:
+    """The game in ``log``: table, start time, players, placements, scores after each turn, final scores."""
+    pairs = notifications(log)
+    table = pairs[0][0]["table_id"]
+    start = min(int(p["time"]) for p, _ in pairs)
+    end = max(int(p["time"]) for p, _ in pairs)
+    names: dict[str, str] = {}        # player id -> name, in the order of their first tile
+    moves: list[dict[str, Any]] = []  # one per placed tile: who, type, x, y, ori, pos, scores after the turn
+    scores: dict[str, int] = {}
+    final_phase = False
+    result: list[dict[str, Any]] | None = None
+    for packet, n in pairs:
+        kind, args = n["type"], n["args"]
+        if kind == "playTile":
+            if final_phase:
+                raise LogProblem(f"table {table}: a tile played after the final scoring began")
+            names.setdefault(str(args["player_id"]), args["player_name"])
+            moves.append({"player": str(args["player_id"]), "id": args["id"], "type": int(args["type"]),
+                          "x": int(args["x"]), "y": int(args["y"]), "ori": int(args["ori"]), "pos": 0,
+                          "move_id": packet["move_id"]})
+        elif kind == "playPartisan":
+            last = moves[-1] if moves else None
+            if last is None or args["id"] != last["id"] or str(args["player_id"]) != last["player"]:
+                raise LogProblem(f"table {table}: a follower (move {packet['move_id']}) not on the tile just played")
+            if args.get("ptype") != "normal" or args.get("piece") != "partisan":
+                raise LogProblem(f"table {table}: a {args.get('ptype')} {args.get('piece')} is not a base-game follower")
+            last["pos"] = int(args["pos"])
+        elif kind == "winPoints":
+            who = str(args["player_id"])
+            before = scores.get(who, 0)
+            scores[who] = int(args["score"])
+            if scores[who] != before + int(args["points"]):
+                raise LogProblem(f"table {table}: {args['player_name']} had {before}, won {args['points']} and "
+                                 f"has {args['score']}")
+            if not final_phase:
+                moves[-1]["scores"] = dict(scores)
+        elif kind == "gameStateChange" and args.get("id") == FINAL_SCORING_STATE:
+            final_phase = True
+        elif kind == "gameStateChange" and args.get("id") == GAME_END_STATE:
+            result = (args.get("args") or {}).get("result")
+    if not final_phase or result is None:
+        raise LogProblem(f"table {table}: the log does not reach the end of the game")
+    final = {str(r["player"]): int(r["score"]) for r in result}
+    for who, pts in final.items():
+        if scores.get(who, 0) != pts:
+            raise LogProblem(f"table {table}: the result gives {names.get(who, who)} {pts}, the points add up to "
+                             f"{scores.get(who, 0)}")
+    colours = {str(r["player"]): COLOURS[r["color"].lower()] for r in result}
+    return {"table": table, "start": start, "end": end, "names": names, "colours": colours, "moves": moves,
+            "final": final, "result": result}
+
+
+def link_of(moves: list[dict[str, Any]]) -> str:
+    """The CarcassonneLab replay link of these placements (docs/interop.md), without the players."""
+    tiles = encode_tiles([START] + [m["type"] for m in moves])
+    parts = []
+    for m in moves:
+        x, y, quarter = m["x"], m["y"], m["ori"] - 1
+        if not 0 <= quarter <= 3 or abs(x) >= len(ALPHABET) or abs(y) >= len(ALPHABET) or not 0 <= m["pos"] <= 9:
+            raise LogProblem(f"move {m['move_id']}: {m} cannot be written in a replay link")
+        flags = quarter + (16 if x < 0 else 0) + (32 if y < 0 else 0)
+        parts.append(ALPHABET[abs(x)] + ALPHABET[abs(y)] + ALPHABET[flags] + str(m["pos"]))
+    return f"https://www.carcassonnelab.com/#/0/0/{tiles}/{''.join(parts)}"
+
+
+def convert(log: dict[str, Any], source: str, licence: str = "MIT") -> str:
+    game = read_log(log)
+    names, colours, moves = game["names"], game["colours"], game["moves"]
+    order = list(names)
+    if len(order) != 2:
+        raise LogProblem(f"table {game['table']}: {len(order)} players; this script converts 2-player games")
+    for k, m in enumerate(moves):
+        if m["player"] != order[k % 2]:
+            raise LogProblem(f"table {game['table']}: move {m['move_id']} is not in turn (a discard?)")
+    day = datetime.fromtimestamp(game["start"], timezone.utc)
+    last = datetime.fromtimestamp(game["end"], timezone.utc)
+    players = ", ".join(f"{names[p]} ({colours[p]})" for p in order)
+    tags = {"Event": f"Board Game Arena table {game['table']}", "Date": day.strftime("%Y.%m.%d"),
+            "Players": players,
+            "Result": ", ".join(f"{colours[p]} {game['final'][p]}" for p in order)}
+    text = link_to_grn(link_of(moves), tags)
+    head, _, body = text.partition("\n\n")
+    link_comment, _, turns = body.partition("\n")
+    when = (f"played {day:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC"
+            + (" (turn-based)" if (last - day).total_seconds() > 6 * 3600 else ""))
+    comment = (f"{{Board Game Arena table {game['table']} (base game, 2 players, farmers), {when}; from its game "
+               f"log {source}, {licence} licence, converted by bench/bga_log_to_grn.py. Score checkpoints: BGA's scores "
+               f"after each turn that scored; Result: BGA's final scores. "
+               f"{link_comment.strip('{}').replace('CarcassonneLab replay link:', 'The same game as a CarcassonneLab replay link:')}}}")
+    out = []
+    previous: dict[str, int] = {}
+    for line, m in zip(turns.splitlines(), moves):
+        now = m.get("scores")
+        if now and now != previous:
+            line += " score " + " ".join(f"{colours[p]}={now.get(p, 0)}" for p in order)
+            previous = now
+        out.append(line)
+    if len(out) != len(moves) or len(turns.splitlines()) != len(moves):
+        raise LogProblem(f"table {game['table']}: {len(moves)} tiles but {len(turns.splitlines())} turns")
+    records = parse(head + "\n\n" + comment + "\n" + "\n".join(out) + "\n")
+    if len(records) != 1 or records[0].diagnostics:
+        raise LogProblem(f"table {game['table']}: the record written does not read back")
+    return write_record(records[0])  # canonical form (the tags in grn's order)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("log", type=Path, help="a BGA game log (JSON)")
+    ap.add_argument("--source", default=None,
+                    help="where the log comes from, for the record's first comment (default: the file's name)")
+    ap.add_argument("--licence", default="MIT", help="the log's licence, for the first comment (default: MIT)")
+    ap.add_argument("-o", "--output", type=Path, help="write here (default: standard output)")
+    args = ap.parse_args(argv)
+    log = json.loads(args.log.read_text("utf-8"))
+    try:
+        text = convert(log, args.source or args.log.name, args.licence)
+    except LogProblem as exc:
+        print(f"{args.log}: {exc}", file=sys.stderr)
+        return 1
+    if args.output:
+        args.output.write_text(text, "utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
