@@ -87,8 +87,9 @@ def summary(lines: list[dict]) -> str:
     """The ladder as a Markdown table."""
     rows = ["| game | pairing | games | first bot's wins | score | mean margin | Elo (95% interval) | s per game |",
             "|---|---|---|---|---|---|---|---|"]
+    found = list(dict.fromkeys((x["first"], x["second"]) for x in lines))  # every pairing played, in order
     for game in GAMES:
-        for first, second in PAIRINGS:
+        for first, second in found:
             mine = [x for x in lines if x["game"] == game and x["first"] == first and x["second"] == second]
             if not mine:
                 continue

@@ -54,7 +54,7 @@ def test_an_archive_made_before_reads_as_not_analysed(archive):
     text = runner.invoke(app, ["archive", "stats", str(archive)])
     assert text.exit_code == 0 and "no game analysed" in text.stdout
     data = json.loads(runner.invoke(app, ["archive", "stats", str(archive), "--format", "json"]).stdout)
-    assert data["analysis"] == {"players": [], "games": []}
+    assert data["analysis"] == {"players": [], "games": [], "luck": []}
 
 
 def test_analyse_keeps_each_game_and_goes_on_where_it_stopped(archive, tmp_path):

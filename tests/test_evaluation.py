@@ -253,3 +253,25 @@ def test_the_last_followers_kept_back_in_a_championship_final_are_not_held_again
     assert any(t.judgement for t in classic.turns)
     for t in learned.turns:
         assert t.judgement is None and t.points_lost < 1.0, (t.turn, t.best, t.points_lost)
+
+
+def test_archive_stats_show_each_players_luck_and_skill(tmp_path):
+    from typer.testing import CliRunner
+
+    from grn.cli import app
+
+    runner = CliRunner()
+    db = tmp_path / "club.db"
+    game = ROOT / "examples" / "goldrush-2p.grn"
+    assert runner.invoke(app, ["archive", "add", str(db), str(game), "-q"]).exit_code == 0
+    done = runner.invoke(app, ["archive", "analyse", str(db), "--playouts", "3", "--seed", "5"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(runner.invoke(app, ["archive", "stats", str(db), "--format", "json"]).stdout)
+    luck = {r["name"]: r for r in data["analysis"]["luck"]}
+    assert len(luck) == 2 and all(r["games"] == 1 for r in luck.values())
+    # the same figures as the analysis of the record itself (R336): two players' luck and margins are opposite
+    values = list(luck.values())
+    assert values[0]["luck"] == pytest.approx(-values[1]["luck"], abs=0.02)
+    assert values[0]["margin"] == pytest.approx(-values[1]["margin"], abs=0.02)
+    text = runner.invoke(app, ["archive", "stats", str(db)]).stdout
+    assert "luck of the draw and skill, per player" in text

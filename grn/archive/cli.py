@@ -377,7 +377,7 @@ def stats(
     Example: grn archive stats club.db --svg charts/
     """
     from grn.archive.points import ensure as expand_points
-    from grn.archive.review import accuracy_stats, accuracy_table
+    from grn.archive.review import accuracy_stats, accuracy_table, luck_stats, luck_table
     from grn.archive.search import where
     from grn.archive.stats import compute, table, write_charts
     from grn.archive.search import FilterError
@@ -401,16 +401,18 @@ def stats(
         st = compute(con, f)
         # the analysed moves (grn archive analyse): accuracy and points lost per player and per game kind
         played, kinds = accuracy_stats(con, *where(f))
+        lucky = luck_stats(con, *where(f))  # R336
     except FilterError as exc:
         raise _usage("stats", exc)
     finally:
         con.close()
     if format == "json":
         data = st.to_json()
-        data["analysis"] = {"players": [a.to_json() for a in played], "games": [a.to_json() for a in kinds]}
+        data["analysis"] = {"players": [a.to_json() for a in played], "games": [a.to_json() for a in kinds],
+                            "luck": [r.to_json() for r in lucky]}
         sys.stdout.write(json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     else:
-        sys.stdout.write(table(st) + accuracy_table(played, kinds))
+        sys.stdout.write(table(st) + accuracy_table(played, kinds) + luck_table(lucky))
     if svg is not None:
         for path in write_charts(st, svg):
             print(f"wrote {path}", file=sys.stderr)

@@ -65,6 +65,18 @@ CREATE TABLE IF NOT EXISTS analysis_players (
 );
 CREATE INDEX IF NOT EXISTS analysis_players_game ON analysis_players (game_id);
 CREATE INDEX IF NOT EXISTS analysis_players_name ON analysis_players (name COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS analysis_balance (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player TEXT NOT NULL,
+    name TEXT NOT NULL,
+    game TEXT NOT NULL,
+    margin REAL NOT NULL,
+    expected REAL NOT NULL,
+    luck REAL NOT NULL,
+    skill REAL NOT NULL,
+    rest REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS analysis_balance_game ON analysis_balance (game_id);
 """
 
 def has_analysis(con: sqlite3.Connection) -> bool:
@@ -103,6 +115,10 @@ def _write(con: sqlite3.Connection, game_id: int, result: GameAnalysis | None, s
             con.executemany("INSERT INTO analysis_players VALUES (?,?,?,?,?,?,?,?,?,?)", [
                 (game_id, p.player, names.get(p.player, p.player), kind, p.moves, p.average_points_lost, p.accuracy,
                  p.inaccuracies, p.mistakes, p.blunders) for p in result.players])
+            # R336: each player's margin in expectation, luck of the draw, skill and the rest
+            con.executemany("INSERT INTO analysis_balance VALUES (?,?,?,?,?,?,?,?,?)", [
+                (game_id, b.player, names.get(b.player, b.player), kind, b.margin, b.expected, b.luck, b.skill,
+                 b.rest) for b in result.balances])
 
 
 def analyse_archive(con: sqlite3.Connection, *, level: str | None = None, playouts: int | None = None,
@@ -185,6 +201,44 @@ def accuracy_stats(con: sqlite3.Connection, cond: str, params: list[Any]) -> tup
     return players, kinds
 
 
+@dataclass(slots=True)
+class LuckSkill:
+    """One player's analysed whole games (by name): their mean final margin, luck of the draw and skill a game
+    (R336)."""
+
+    name: str
+    games: int
+    margin: float
+    luck: float
+    skill: float
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for ``--format json``."""
+        return {"name": self.name, "games": self.games, "margin": round(self.margin, 2), "luck": round(self.luck, 2),
+                "skill": round(self.skill, 2)}
+
+
+def luck_stats(con: sqlite3.Connection, cond: str, params: list[Any]) -> list[LuckSkill]:
+    """Per player (by name), over the analysed whole games that ``cond`` on ``games g`` selects: the mean final
+    margin, luck and skill a game (an archive analysed before R336 has none)."""
+    if con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'analysis_balance'").fetchone() is None:
+        return []
+    some = "" if cond == "1" else f" WHERE game_id IN (SELECT g.id FROM games g WHERE {cond})"
+    return [LuckSkill(*row) for row in con.execute(
+        f"SELECT min(name), count(DISTINCT game_id), avg(margin), avg(luck), avg(skill) FROM analysis_balance{some} "
+        "GROUP BY lower(name) ORDER BY count(DISTINCT game_id) DESC, lower(name)", params)]
+
+
+def luck_table(rows: list[LuckSkill]) -> str:
+    """The players' luck and skill as a plain text table (nothing when no game has them)."""
+    if not rows:
+        return ""
+    lines = ["", "luck of the draw and skill, per player (points of final margin a game):",
+             f"  {'player':<20} {'games':>6} {'margin':>7} {'luck':>6} {'skill':>6}"]
+    lines += [f"  {r.name[:20]:<20} {r.games:>6} {r.margin:>+7.1f} {r.luck:>+6.1f} {r.skill:>+6.1f}" for r in rows]
+    return "\n".join(lines) + "\n"
+
+
 def accuracy_table(players: list[Accuracy], kinds: list[Accuracy]) -> str:
     """The analysed moves as plain text tables (a line saying so when nothing is analysed)."""
     if not players and not kinds:
@@ -205,4 +259,4 @@ def accuracy_table(players: list[Accuracy], kinds: list[Accuracy]) -> str:
 
 
 __all__ = ["TABLES", "has_analysis", "analyse_archive", "pending", "AnalyseSummary", "Accuracy", "accuracy_stats",
-           "accuracy_table"]
+           "accuracy_table", "LuckSkill", "luck_stats", "luck_table"]
