@@ -64,22 +64,24 @@ def _se(xs: Sequence[float]) -> float:
     return math.sqrt(var / n)
 
 
+def _paired(xs: Sequence[float], ys: Sequence[float], whole: float) -> tuple[float, float]:
+    """The mean of ``x - y`` over the rounds both were played in, with its standard error; ``whole`` (the
+    difference of the means, with an infinite error) when they share none."""
+    n = min(len(xs), len(ys))
+    if n == 0:
+        return whole, math.inf
+    diffs = [x - y for x, y in zip(xs[:n], ys[:n])]
+    return sum(diffs) / n, _se(diffs)
+
+
 def paired_difference(a: Estimate, b: Estimate) -> tuple[float, float]:
     """``a - b`` over the rounds both were played in, with its standard error (the worlds are shared)."""
-    n = min(len(a.samples), len(b.samples))
-    if n == 0:
-        return a.mean - b.mean, math.inf
-    diffs = [x - y for x, y in zip(a.samples[:n], b.samples[:n])]
-    return sum(diffs) / n, _se(diffs)
+    return _paired(a.samples, b.samples, a.mean - b.mean)
 
 
 def paired_win_difference(a: Estimate, b: Estimate) -> tuple[float, float]:
     """``a``'s chance to win minus ``b``'s over the rounds both were played in, with its standard error."""
-    n = min(len(a.wins), len(b.wins))
-    if n == 0:
-        return a.win - b.win, math.inf
-    diffs = [x - y for x, y in zip(a.wins[:n], b.wins[:n])]
-    return sum(diffs) / n, _se(diffs)
+    return _paired(a.wins, b.wins, a.win - b.win)
 
 
 def greedy_rank(worlds: Sequence[World], player: str) -> Callable[[Decision], float]:
