@@ -112,8 +112,12 @@
     picked.push(word); preview = null;
     load(S.id, S.address);
   }
+  var renders = 0;
   function render() {
     show("record");
+    /* for the tests and for anyone reading the page: what is picked, and a count of redraws */
+    $("turn").dataset.picked = picked.join(" ");
+    document.body.dataset.rendered = String(++renders);
     $("title").textContent = S.title + ": " + S.seats.map(function (s) { return s.name + " (" + s.key + ")"; }).join(", ");
     var sc = $("scores").tBodies[0]; sc.textContent = "";
     S.seats.forEach(function (s) {
@@ -149,12 +153,19 @@
     $("board").innerHTML = S.svg;
     var marks = $("board").querySelectorAll(".markup-layer .highlight");
     var ghosts = step && step.options.length && step.options.every(function (o) { return o.markup.indexOf("ghost ") === 0; });
+    var targets = [];
     if (step) step.options.forEach(function (o) {
       if (o.mark < 0 || !marks[o.mark]) return;
       var m = marks[o.mark];
       m.setAttribute("data-word", o.word);
-      m.addEventListener("click", function () { choose(o.word); });
+      m.addEventListener("click", function (ev) { ev.stopPropagation(); choose(o.word); });
+      targets.push(m);
     });
+    /* The smaller target wins where two overlap (R350): a tent's frame covers its whole tile and a cowboy's
+       ring lies inside it, so the targets are drawn largest first and the smallest last, on top. */
+    targets.map(function (m) { var b = m.getBBox(); return {m: m, area: b.width * b.height}; })
+      .sort(function (a, b) { return b.area - a.area; })
+      .forEach(function (t) { t.m.parentNode.appendChild(t.m); });
     if (ghosts) {
       /* tapping the board turns the tile through the rotations that fit */
       $("board").onclick = function () {

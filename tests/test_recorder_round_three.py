@@ -1,0 +1,110 @@
+"""The recorder at the table, round three (issue 42), in a real Chromium at a phone's size (390x844, touch).
+
+Skipped with a visible reason when chromium or the serve extra is missing (CI installs both).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip install 'grn[serve]'")
+pytest.importorskip("playwright", reason="playwright is in the test extra")
+
+from recorder_walk import targets  # noqa: E402
+from serve_server import TOKEN, running  # noqa: E402
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(CHROMIUM is None,
+                                reason="chromium not installed: browser tests skipped (apt-get install chromium)")
+PHONE: Any = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True}
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A write to the API as a script would send it (the token in its header)."""
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json", "X-GRN-Token": TOKEN})
+    with urllib.request.urlopen(req) as answer:
+        return json.load(answer)
+
+
+def redrawn(page: Any, before: str | None, timeout_ms: int = 20000) -> None:
+    """Wait until the page has drawn the game again since ``before`` (its redraw count)."""
+    waited = 0
+    while page.get_attribute("body", "data-rendered") == before:
+        assert waited < timeout_ms, "the page did not redraw"
+        page.wait_for_timeout(25)
+        waited += 25
+
+
+def open_game(browser: Any, base: str, game: str, players: str, options: str = "") -> tuple[Any, int]:
+    """A new game made through the API, opened in a phone-sized page that was given the token at start-up."""
+    game_id = post(base, "/api/games", {"game": game, "players": players, "options": options})["id"]
+    page = browser.new_page(**PHONE)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(f"{base}/?token={TOKEN}#game={game_id}&at=end")
+    page.wait_for_selector("#options button")
+    return page, game_id
+
+
+def tap(page: Any, word: str) -> None:
+    """A real tap at the centre of the board's target for ``word`` (scrolled into sight first)."""
+    target = page.locator(f"#board .markup-layer .highlight[data-word='{word}']")
+    target.scroll_into_view_if_needed()
+    box = target.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+GAMES = [
+    ("goldrush", "Ann (red), Ben (yellow), Cy (green), Di (blue), Ed (black)", "farmers=on, cowboys=5"),
+    ("goldrush", "Ann (red), Ben (yellow)", "farmers=off, cowboys=4"),
+    ("carcassonne", "Ann (red), Ben (yellow), Cy (green), Di (blue)", "goldmines, farmers=on, smallcity"),
+    ("carcassonne", "Ann (red), Ben (yellow), Cy (green)", ""),
+    ("gold", "Ann (red+yellow), Ben (green+blue)", ""),
+    ("gold", "Ann (red), Ben (yellow), Cy (green), Di (blue), Ed (black)", ""),
+]
+
+
+@pytest.mark.parametrize("game,players,options", GAMES, ids=[f"{g}-{p.count('(')}p" for g, p, _ in GAMES])
+def test_every_target_on_the_board_takes_the_tap_meant_for_it(browser, tmp_path: Path, game: str, players: str,
+                                                             options: str) -> None:
+    """A game is played by tapping chosen targets at random (seeded); at every step, the element at the centre
+    of every target is that target (the smaller wins where two overlap: a cowboy's ring inside a tent's
+    frame), and a real tap at a target's centre picks that target's word and no other."""
+    rng = random.Random(f"{game}{players}")
+    turns = 14
+    with running(tmp_path / "club.db") as base:
+        page, _ = open_game(browser, base, game, players, options)
+        seen = played = 0
+        while played < turns and not page.inner_text("#prompt").startswith("The game is over"):
+            before = page.get_attribute("body", "data-rendered")
+            if not page.is_hidden("#confirm"):
+                page.click("#confirm")
+                played += 1
+            else:
+                shown = targets(page)
+                blocked = [t for t in shown if not t["ok"]]
+                assert not blocked, f"turn {played + 1}: a tap at these targets' centres reaches another: {blocked}"
+                seen += len(shown)
+                picked = page.get_attribute("#turn", "data-picked") or ""
+                if shown:
+                    word = rng.choice(shown)["word"]
+                    tap(page, word)
+                else:
+                    buttons = page.locator("#options button")
+                    word = buttons.nth(rng.randrange(buttons.count())).get_attribute("data-word")
+                    page.locator(f"#options button[data-word='{word}']").first.click()
+                redrawn(page, before)
+                assert page.get_attribute("#turn", "data-picked") == (picked + " " + word).strip()
+                continue
+            redrawn(page, before)
+        assert played >= min(turns, 8) and seen > 20
+        assert page.errors == []
+        page.close()
