@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -108,3 +109,44 @@ def test_every_target_on_the_board_takes_the_tap_meant_for_it(browser, tmp_path:
         assert played >= min(turns, 8) and seen > 20
         assert page.errors == []
         page.close()
+
+
+#: Every address the page holds: its own, links, pictures, forms (read in the page).
+ADDRESSES_JS = """() => [location.href, ...[...document.querySelectorAll('[href],[src],[action]')].map(
+  e => e.getAttribute('href') || e.getAttribute('src') || e.getAttribute('action'))]"""
+
+
+def test_the_token_is_in_no_address_the_recorder_shows_and_files_come_without_it(browser, tmp_path: Path) -> None:
+    """On a server where reading needs the token too: after start-up the token is in no address of the page
+    (its own, View, the downloads, the pictures, the viewer the analysis opens), yet the downloads, the
+    pictures and the viewer work; and no address the page shows can write."""
+    with running(tmp_path / "club.db", open_read=False) as base:
+        page, game_id = open_game(browser, base, "carcassonne", "Ann (red), Ben (blue)")
+        page.wait_for_selector("#options button img[src^='data:']")  # a tile's picture came, with the header
+        seen: list[str] = list(page.evaluate(ADDRESSES_JS))
+        with page.expect_download() as got:
+            page.click("#dl-grn")
+        text = Path(got.value.path()).read_text()
+        assert text.startswith('[Game "carcassonne"]') and got.value.suggested_filename == f"game-{game_id}.grn"
+        with page.expect_download() as got:
+            page.click("#dl-json")
+        assert json.loads(Path(got.value.path()).read_text())
+        page.click("#to-archive")
+        page.wait_for_selector("#games tbody tr a")
+        seen += page.evaluate(ADDRESSES_JS)
+        page.click("#games tbody tr a")
+        page.wait_for_selector(".grn-viewer .grn-board svg")
+        seen += page.evaluate(ADDRESSES_JS)
+        assert "/share/" in page.url
+        assert page.errors == []
+        page.close()
+        assert seen and not [a for a in seen if TOKEN in a]
+        # what a copied address carries cannot write: the delete it would need is refused
+        for address in {a for a in seen if a.startswith(base) or a.startswith("/")}:
+            query = address.split("?", 1)[1] if "?" in address else ""
+            req = urllib.request.Request(f"{base}/api/games/{game_id}/delete?{query}", method="POST",
+                                         data=json.dumps({"confirm": game_id}).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(req)
+            assert refused.value.code == 403

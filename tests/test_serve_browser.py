@@ -187,7 +187,7 @@ def test_evaluate_a_position_and_analyse_the_game_from_the_page(browser, tmp_pat
         assert "\u00b1" in page.inner_text("#best-moves li >> nth=0")
         assert page.locator("#analysis-board svg").count() == 1
         page.click("#analyse-game")
-        page.wait_for_url("**/games/2/view**", timeout=60000)
+        page.wait_for_url("**/share/2/**", timeout=60000)
         page.wait_for_selector(".grn-viewer .eval-chart")
         assert "accuracy" in page.inner_text(".grn-viewer")
         assert errors == []

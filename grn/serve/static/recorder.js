@@ -4,15 +4,34 @@
      the game's rules engine; record text is put on the page with textContent only, and the board SVG
      (drawn by grn, record text escaped) with innerHTML.  The CSP lets no other script run. */
   var $ = function (id) { return document.getElementById(id); };
+  /* The token is read once from the start-up address, kept in this phone's storage and sent as
+     "Authorization: Bearer" with every request: no address the page makes or shows carries it (R351).
+     Downloads and pictures are fetched with the header; the viewer opens at the game's share link. */
   var params = new URLSearchParams(location.search);
   if (params.get("token")) {
     localStorage.setItem("grn-token", params.get("token"));
-    history.replaceState(null, "", location.pathname + location.hash);
+    params.delete("token");
+    history.replaceState(null, "", location.pathname + (String(params) ? "?" + params : "") + location.hash);
   }
   var token = localStorage.getItem("grn-token") || "";
+  function headers() { return token ? {"Authorization": "Bearer " + token} : {}; }
   var meta = null, S = null, picked = [], preview = null;
 
-  function status(text) { $("status").textContent = text || ""; }
+  /* A message goes beside what caused it (the control last tapped, or the one named), in sight (R356). */
+  var lastTapped = null;
+  document.addEventListener("click", function (ev) { lastTapped = ev.target; }, true);
+  var statusLine = null;  // kept: a list redrawn may take it off the page, the next message puts it back
+  function status(text, near) {
+    var s = statusLine = statusLine || $("status");
+    s.textContent = text || "";
+    if (!text) return;
+    near = near || lastTapped;
+    if (near && near.closest && document.contains(near) && !near.closest("header")) {
+      var block = near.closest("form, #turn-buttons, #game-buttons, #options, #fork-ask, p, table, ol, div, section") || near;
+      if (block.nextSibling !== s) block.parentNode.insertBefore(s, block.nextSibling);
+    }
+    s.scrollIntoView({block: "nearest"});
+  }
   function el(tag, text, cls) {
     var e = document.createElement(tag);
     if (text !== undefined && text !== null) e.textContent = String(text);
@@ -20,7 +39,7 @@
     return e;
   }
   function api(method, path, body) {
-    var opts = {method: method, headers: {"X-GRN-Token": token}};
+    var opts = {method: method, headers: headers()};
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     return fetch(path, opts).then(function (r) {
       return r.json().then(function (data) {
@@ -29,11 +48,50 @@
       });
     });
   }
-  function fail(err) { status(err.message || String(err)); }
+  function fail(err, near) { status(err.message || String(err), near); }
   function show(which) {
     ["archive", "new", "record"].forEach(function (s) { $(s).hidden = s !== which; });
   }
-  function withToken(path) { return path + (token ? (path.indexOf("?") < 0 ? "?" : "&") + "token=" + encodeURIComponent(token) : ""); }
+  /* a file of the server fetched with the token: its body, and the name the server gives it */
+  function fetchFile(path) {
+    return fetch(path, {headers: headers()}).then(function (r) {
+      if (!r.ok) return r.json().then(function (d) { throw new Error(d.error || ("error " + r.status)); });
+      var named = /filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "");
+      return r.blob().then(function (b) { return {blob: b, name: named ? named[1] : "download"}; });
+    });
+  }
+  /* a link to a download: the address shown is the plain one; a tap fetches it with the token */
+  function downloadLink(a, path) {
+    a.href = path;
+    a.onclick = function (ev) {
+      ev.preventDefault();
+      fetchFile(path).then(function (f) {
+        var url = URL.createObjectURL(f.blob), t = document.createElement("a");
+        t.href = url; t.download = f.name; document.body.appendChild(t); t.click(); t.remove();
+        setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+      }, function (err) { fail(err, a); });
+    };
+  }
+  /* pictures come as data: addresses (an <img> cannot send the header; the page's policy allows data:) */
+  var pictures = {};
+  function picture(img, path) {
+    if (!pictures[path]) pictures[path] = fetchFile(path).then(function (f) {
+      return new Promise(function (done) {
+        var reader = new FileReader();
+        reader.onload = function () { done(reader.result); };
+        reader.readAsDataURL(f.blob);
+      });
+    });
+    pictures[path].then(function (data) { img.src = data; }, function () { delete pictures[path]; });
+  }
+  /* the viewer of a game opens at its share link: it shows that one game and can write nothing */
+  function viewLink(a, id) {
+    a.href = "/games/" + id + "/view";
+    a.onclick = function (ev) { ev.preventDefault(); openViewer(id); };
+  }
+  function openViewer(id) {
+    return api("GET", "/api/games/" + id + "/share").then(function (d) { location.assign(d.path); }, fail);
+  }
 
   /* ---- the archive ---- */
   function search(ev) {
@@ -49,7 +107,7 @@
         var td = el("td");
         var open = el("button", "Open"); open.type = "button";
         open.addEventListener("click", function () { openGame(g.id, "end"); });
-        var view = el("a", "View"); view.href = withToken("/games/" + g.id + "/view");
+        var view = el("a", "View"); viewLink(view, g.id);
         var del = el("button", "Delete"); del.type = "button";
         del.addEventListener("click", function () {
           if (!confirm("Delete game " + g.id + " (" + g.players.join(", ") + ") for good?")) return;
@@ -136,8 +194,8 @@
       step.options.forEach(function (o) {
         var b = el("button"); b.type = "button"; b.dataset.word = o.word;
         if (o.picture !== null) {
-          var img = el("img"); img.src = withToken("/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
-          img.alt = ""; img.width = 40; img.height = 40; img.loading = "lazy"; b.appendChild(img);
+          var img = el("img"); picture(img, "/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
+          img.alt = ""; img.width = 40; img.height = 40; b.appendChild(img);
         }
         b.appendChild(el("span", o.label));
         if (o.count !== null) b.appendChild(el("span", "\u00d7" + o.count, "count"));
@@ -195,8 +253,8 @@
       list.appendChild(li);
     });
     $("grn").textContent = S.grn;
-    ["grn", "json", "jcz"].forEach(function (f) { $("dl-" + f).href = withToken("/api/games/" + S.id + "/download?format=" + f); });
-    $("view").href = withToken("/games/" + S.id + "/view");
+    ["grn", "json", "jcz"].forEach(function (f) { downloadLink($("dl-" + f), "/api/games/" + S.id + "/download?format=" + f); });
+    viewLink($("view"), S.id);
     $("analysis").hidden = false;
     if ($("analysis").dataset.at !== S.address + " " + picked.join(" ")) {  // a search of another position is stale
       $("analysis").dataset.at = S.address + " " + picked.join(" ");
@@ -204,7 +262,7 @@
     }
     var g = gameMeta(S.game);
     $("sheet-box").hidden = !(g && g.tiles);
-    if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = withToken("/api/tiles/" + S.game + ".svg");
+    if (g && g.tiles && !$("sheet").getAttribute("src")) picture($("sheet"), "/api/tiles/" + S.game + ".svg");
   }
   // -- analysis: the best moves here, and a whole game analysed in the background (the page polls)
   function evaluateHere() {
@@ -231,7 +289,7 @@
           if (d.state === "running") { setTimeout(poll, 1000); return; }
           if (d.state === "failed") { $("analysis-status").textContent = "the analysis failed: " + d.error; return; }
           $("analysis-status").textContent = "analysed: game " + d.id + " holds the review; opening it";
-          location.assign(withToken(d.view));
+          openViewer(d.id);
         }, function (err) { $("analysis-status").textContent = err.message || String(err); });
       };
       setTimeout(poll, 500);
