@@ -150,3 +150,104 @@ def test_the_token_is_in_no_address_the_recorder_shows_and_files_come_without_it
             with pytest.raises(urllib.error.HTTPError) as refused:
                 urllib.request.urlopen(req)
             assert refused.value.code == 403
+
+
+def wait_for(page: Any, ok: Any, timeout_ms: int = 20000) -> None:
+    """Poll from Python until ``ok()`` holds."""
+    waited = 0
+    while not ok():
+        assert waited < timeout_ms, "the page did not change"
+        page.wait_for_timeout(50)
+        waited += 50
+
+
+def pick_first(page: Any) -> str:
+    """Tap the first choice offered; its word."""
+    before = page.get_attribute("body", "data-rendered")
+    first = page.locator("#options button").first
+    word = first.get_attribute("data-word")
+    first.click()
+    redrawn(page, before)
+    return word
+
+
+def play_a_turn(page: Any) -> None:
+    """Tap the first choice until the turn is whole, and confirm it."""
+    while page.is_hidden("#confirm"):
+        pick_first(page)
+    before = page.get_attribute("body", "data-rendered")
+    page.click("#confirm")
+    redrawn(page, before)
+
+
+def games_in(base: str) -> int:
+    req = urllib.request.Request(base + "/api/games", headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(req) as answer:
+        return len(json.load(answer)["games"])
+
+
+def test_a_fork_asks_first_and_says_where_the_recording_goes(browser, tmp_path: Path) -> None:
+    with running(tmp_path / "club.db") as base:
+        page, game_id = open_game(browser, base, "carcassonne", "Ann (red), Ben (blue)")
+        play_a_turn(page)
+        page.click("#fork")
+        assert page.is_visible("#fork-ask") and "Game 1 stays as it is" in page.inner_text("#fork-what")
+        page.click("#fork-no")
+        assert page.is_hidden("#fork-ask") and games_in(base) == 1  # nothing copied without a yes
+        page.click("#fork")
+        before = page.get_attribute("body", "data-rendered")
+        page.click("#fork-yes")
+        redrawn(page, before)
+        assert page.inner_text("#title").startswith("Game 2,")
+        assert "Recording into game 2 now: a copy of game 1 up to turn 1. Game 1 is unchanged." in \
+            page.inner_text("#notice")
+        pick_first(page)  # the message stays while the turn is built
+        assert page.is_visible("#notice") and "game 2" in page.inner_text("#notice")
+        assert page.errors == []
+        page.close()
+
+
+def test_undo_says_what_it_took_back_and_redo_puts_it_back(browser, tmp_path: Path) -> None:
+    with running(tmp_path / "club.db") as base:
+        page, _ = open_game(browser, base, "goldrush", "Ann (red), Ben (yellow)")
+        play_a_turn(page)
+        played = page.inner_text("#moves li .grn")
+        before = page.get_attribute("body", "data-rendered")
+        page.click("#undo")
+        redrawn(page, before)
+        assert page.locator("#moves li").count() == 0
+        assert page.inner_text("#notice-text").startswith("Took back turn 1 (Ann: ")
+        before = page.get_attribute("body", "data-rendered")
+        page.click("#redo")
+        redrawn(page, before)
+        assert page.inner_text("#moves li .grn") == played
+        assert "Turn 1 is back." in page.inner_text("#notice") and page.is_hidden("#redo")
+        assert page.errors == []
+        page.close()
+
+
+def test_a_stale_phone_is_told_at_once_and_keeps_its_taps(browser, tmp_path: Path) -> None:
+    """Two phones on one game: what one records, the other is told within seconds, without tapping; the
+    other's choices of the turn it is building stay when the change leaves that turn to record (a comment),
+    and when the phone's page is reloaded."""
+    with running(tmp_path / "club.db") as base:
+        one, game_id = open_game(browser, base, "carcassonne", "Ann (red), Ben (blue)")
+        two = browser.new_page(**PHONE)
+        two.goto(f"{base}/#game={game_id}&at=end")  # the token is in this browser's storage already
+        two.wait_for_selector("#options button")
+        word = pick_first(two)
+        play_a_turn(one)
+        wait_for(two, lambda: "Another phone recorded turn 1 (Ann: " in two.inner_text("#notice"), 8000)
+        assert two.locator("#moves li").count() == 1 and two.get_attribute("#turn", "data-picked") == ""
+        word = pick_first(two)
+        one.fill("#note input[name=comment]", "well played")
+        one.click("#note button[type=submit]")
+        wait_for(two, lambda: "choices are kept" in two.inner_text("#notice"), 8000)
+        assert two.get_attribute("#turn", "data-picked") == word
+        assert two.inner_text("#moves .comment") == "well played"
+        two.reload()
+        two.wait_for_selector("#options button")
+        wait_for(two, lambda: two.get_attribute("#turn", "data-picked") == word)
+        assert one.errors == []
+        one.close()
+        two.close()

@@ -43,10 +43,27 @@
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     return fetch(path, opts).then(function (r) {
       return r.json().then(function (data) {
-        if (!r.ok) throw new Error(data.error || ("error " + r.status));
+        if (!r.ok) { var e = new Error(data.error || ("error " + r.status)); e.status = r.status; throw e; }
         return data;
       });
-    });
+    }, function () { throw lost(); });
+  }
+  /* fetch fails only when the server cannot be reached: say so, and that nothing tapped is lost (R357) */
+  function lost() {
+    var e = new Error("No connection to the server (the network dropped?). Nothing is lost: the choices of this " +
+                      "turn stay on this phone; tap again when the connection is back.");
+    e.status = 0;
+    return e;
+  }
+  /* a message that stays until the next change of the game: where the recording goes, what was taken back */
+  function notice(text, near, label, action) {
+    var n = $("notice");
+    $("notice-text").textContent = text || ""; n.hidden = !text;
+    $("notice-action").hidden = !label; $("notice-action").textContent = label || "";
+    $("notice-action").onclick = action || null;
+    if (!text) return;
+    if (near && n.previousSibling !== near) near.parentNode.insertBefore(n, near.nextSibling);
+    n.scrollIntoView({block: "nearest"});
   }
   function fail(err, near) { status(err.message || String(err), near); }
   function show(which) {
@@ -151,20 +168,72 @@
     picked = []; preview = null;
     load(id, at);
   }
-  function load(id, at) {
-    var q = new URLSearchParams({at: at, picked: JSON.stringify(picked)});
+  function fetchState(id, at, words) {
+    var q = new URLSearchParams({at: at, picked: JSON.stringify(words)});
     if (preview) q.set("preview", preview);
-    return api("GET", "/api/games/" + id + "?" + q).then(function (data) {
-      S = data; render(); status("");
-      location.hash = "game=" + id + "&at=" + encodeURIComponent(data.address);
-    }, fail);
+    return api("GET", "/api/games/" + id + "?" + q);
   }
+  function shown(data) {
+    S = data; render(); status("");
+    /* the address keeps the turn's choices too: a phone reloaded comes back with its taps */
+    location.hash = "game=" + S.id + "&at=" + encodeURIComponent(S.address) +
+      (picked.length ? "&picked=" + encodeURIComponent(JSON.stringify(picked)) : "");
+  }
+  function load(id, at) {
+    return fetchState(id, at, picked).then(shown, fail);
+  }
+  /* a change of the game; resolves to the new state, or null when it was refused (the message says why) */
   function post(path, body) {
     body.at = S.address; body.base = S.base;
+    var near = lastTapped;
     return api("POST", "/api/games/" + S.id + "/" + path, body).then(function (data) {
-      S = data; picked = []; preview = null; render(); status("");
-      location.hash = "game=" + S.id + "&at=" + encodeURIComponent(S.address);
-    }, fail);
+      picked = []; preview = null; notice(""); redoTurn = null; shown(data);
+      return data;
+    }, function (err) {
+      if (err.status === 409) changedElsewhere("Not recorded: another phone changed this game meanwhile.");
+      else fail(err, near);
+      return null;
+    });
+  }
+  /* Another phone changed the game (R352): show the game as it is now.  The taps of the turn being built are
+     kept when that turn is still the next to record here; when the other phone recorded it, the phone moves
+     on to the game's end and says what was recorded. */
+  function changedElsewhere(why) {
+    var id = S.id, at = S.address, keep = picked.slice(), turns = S.moves.turns;
+    var atEnd = !turns.length ? at === "0" || at === (S.moves.parent || "0") : turns[turns.length - 1].address === at;
+    var say = function (text) { notice((why ? why + " " : "") + text, $("title")); };
+    return fetchState(id, at, keep).then(function (data) {
+      var now = data.moves.turns, last = now[now.length - 1];
+      if (atEnd && last && last.address !== at) {
+        picked = []; preview = null;
+        return fetchState(id, "end", []).then(function (end) {
+          shown(end);
+          say("Another phone recorded turn " + last.n + " (" + last.player + ": " + last.words + "); this is the game now.");
+        });
+      }
+      shown(data);
+      say("Another phone changed this game; it is shown as it is now" + (keep.length ? ", and this turn's choices are kept." : "."));
+    }, function () {
+      picked = []; preview = null;
+      return fetchState(id, "end", []).then(function (end) {
+        shown(end);
+        say("Another phone changed this game: the turn this phone was building is gone; this is the game now.");
+      }, fail);
+    });
+  }
+  /* the phone asks the server "has the game changed since this version?"; the answer waits for a change */
+  var watching = null;
+  function watch() {
+    var me = watching = {id: S.id, base: S.base};
+    api("GET", "/api/games/" + me.id + "/changes?base=" + encodeURIComponent(me.base)).then(function (d) {
+      if (watching !== me) return;
+      watching = null;
+      if (d.changed && S && S.id === me.id && S.base === me.base) changedElsewhere("");
+      else if (S) watch();
+    }, function () {
+      if (watching !== me) return;
+      setTimeout(function () { if (watching === me) watch(); }, 3000);
+    });
   }
   function choose(word) {
     picked.push(word); preview = null;
@@ -176,7 +245,8 @@
     /* for the tests and for anyone reading the page: what is picked, and a count of redraws */
     $("turn").dataset.picked = picked.join(" ");
     document.body.dataset.rendered = String(++renders);
-    $("title").textContent = S.title + ": " + S.seats.map(function (s) { return s.name + " (" + s.key + ")"; }).join(", ");
+    if (!watching || watching.id !== S.id || watching.base !== S.base) watch();
+    $("title").textContent = "Game " + S.id + ", " + S.title + ": " + S.seats.map(function (s) { return s.name + " (" + s.key + ")"; }).join(", ");
     var sc = $("scores").tBodies[0]; sc.textContent = "";
     S.seats.forEach(function (s) {
       var tr = el("tr"); tr.appendChild(el("td", s.name + " (" + s.key + ")"));
@@ -187,6 +257,7 @@
     box.textContent = "";
     $("confirm").hidden = true; $("summary").textContent = "";
     $("back").hidden = picked.length === 0;
+    $("redo").hidden = !redoTurn;
     if (S.over) $("prompt").textContent = "The game is over.";
     else if (!step) $("prompt").textContent = S.player_name + " to play: type the turn in GRN.";
     else {
@@ -295,6 +366,14 @@
       setTimeout(poll, 500);
     }, function (err) { $("analysis-status").textContent = err.message || String(err); });
   }
+  var redoTurn = null;
+  function redo() {
+    var again = redoTurn;
+    if (!again) return;
+    post("play", {text: again.text}).then(function (data) {
+      if (data) notice("Turn " + again.n + " is back.", $("game-buttons"));
+    });
+  }
   function lineAddresses() { return S.moves.turns.map(function (t) { return t.address; }); }
   function step(delta) {
     var list = lineAddresses(), i = list.indexOf(S.address);
@@ -312,11 +391,19 @@
       $("newgame").elements.date.value = m.today;
       describeGame();
       var h = new URLSearchParams(location.hash.slice(1));
-      if (h.get("game")) openGame(h.get("game"), h.get("at") || "end");
+      if (h.get("game")) {
+        picked = []; preview = null;
+        try { picked = JSON.parse(h.get("picked") || "[]"); } catch (e) { picked = []; }
+        load(h.get("game"), h.get("at") || "end").then(function () {
+          if (!S && picked.length) { picked = []; load(h.get("game"), h.get("at") || "end"); }
+        });
+      }
       else { show("archive"); search(); }
     }, fail);
     ["!", "?", "!!", "??", "!?", "?!"].forEach(function (g) { $("note").elements.glyph.appendChild(new Option(g, g)); });
-    $("to-archive").addEventListener("click", function () { location.hash = ""; show("archive"); search(); });
+    $("to-archive").addEventListener("click", function () {
+      location.hash = ""; S = null; watching = null; notice(""); show("archive"); search();
+    });
     $("to-new").addEventListener("click", function () { show("new"); });
     $("search").addEventListener("submit", search);
     $("import").addEventListener("submit", importFile);
@@ -324,11 +411,40 @@
     $("newgame").elements.game.addEventListener("change", describeGame);
     $("confirm").addEventListener("click", function () { post("play", {picked: picked}); });
     $("back").addEventListener("click", function () { picked.pop(); preview = null; load(S.id, S.address); });
-    $("undo").addEventListener("click", function () { post("undo", {}); });
+    $("undo").addEventListener("click", function () {
+      var t = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
+      post("undo", {}).then(function (data) {
+        if (!data || !t) return;
+        /* what was taken back is said, and can be put back (R353) */
+        redoTurn = {text: t.grn.split(" ").slice(2).join(" "), n: t.n};
+        $("redo").hidden = false;
+        notice("Took back turn " + t.n + " (" + t.player + ": " + t.words + ").", $("game-buttons"),
+               "Redo turn " + t.n, redo);
+      });
+    });
+    $("redo").addEventListener("click", redo);
     $("fork").addEventListener("click", function () {
-      api("POST", "/api/games/" + S.id + "/fork", {at: S.address}).then(function (d) {
-        status("a new game, number " + d.id + ", goes on from here"); openGame(d.id, "end");
-      }, fail);
+      /* a fork asks first and says where the recording goes (R354) */
+      var here = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
+      $("fork-what").textContent = "Copy game " + S.id + (here ? " up to turn " + here.n : " before its first turn") +
+        " into a new game, and record there from now on? Game " + S.id + " stays as it is.";
+      $("fork-ask").hidden = false;
+      $("fork-yes").focus();
+    });
+    $("fork-no").addEventListener("click", function () { $("fork-ask").hidden = true; });
+    $("fork-yes").addEventListener("click", function () {
+      var from = S.id, here = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
+      $("fork-ask").hidden = true;
+      api("POST", "/api/games/" + from + "/fork", {at: S.address}).then(function (d) {
+        picked = []; preview = null;
+        return fetchState(d.id, "end", []).then(function (data) {
+          shown(data);
+          notice("Recording into game " + d.id + " now: a copy of game " + from + (here ? " up to turn " + here.n : "") +
+                 ". Game " + from + " is unchanged.", $("title"), "Back to game " + from, function () {
+                   notice(""); openGame(from, "end");
+                 });
+        });
+      }, function (err) { fail(err, $("game-buttons")); });
     });
     $("typed").addEventListener("submit", function (e) {
       e.preventDefault(); var t = e.target.elements.text; post("play", {text: t.value}).then(function () { t.value = ""; });
