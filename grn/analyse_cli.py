@@ -7,6 +7,7 @@ module hands over how it prints diagnostics, so this module does not import it.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import uuid
 from pathlib import Path
@@ -79,29 +80,74 @@ class Turns:
         return [self.runner.result(f) for f in futures]
 
 
-def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> str:
-    """The text a player reads: each player's figures, then the judged moves, the costliest first."""
-    names = {s.key: s.name for s in record.seats()}
+#: How many of the costliest moves the text review lists unless ``--top`` says (R358).
+TOP = 5
+#: What the review's numbers mean, printed once before the moves (docs/analysis.md, "What each number means").
+LEGEND = ("  expected margin: the final score minus the opponents' mean, expected after the move; "
+          "points lost: the best move's margin minus the played one's (± one standard error)")
+_MINER = re.compile(r"\b(red|yellow|green|blue|black) miner\b")
+
+
+def _who(record: Record) -> dict[str, str]:
+    """``Ann (red+yellow)`` by key: a player of two colours (Gold with two players) is shown with both."""
+    return {s.key: f"{s.name} ({'+'.join(s.colours)})" for s in record.seats()}
+
+
+def _words(ruleset: Any, record: Record, words: str) -> str:
+    """Gold's miners named by their owner (``Ann's red miner 2``): a colour alone does not say whose."""
+    if record.game != "gold":
+        return words
+    owner = {c: s.name for s in record.seats() for c in s.colours}
+    return _MINER.sub(lambda m: f"{owner[m[1]]}'s {m[0]}" if m[1] in owner else m[0], words)
+
+
+def _played_words(ruleset: Any, record: Record, number: int, fallback: str) -> str:
+    """The turn as it was played, in words: the faces it showed too (``mines a token worth 5``), which the
+    analysis leaves out of the decision (the player chose before seeing them)."""
+    turn = next((t for t in record.turns if t.number == number), None)
+    if turn is None or not turn.actions:
+        return fallback
+    join = getattr(ruleset, "turn_words", None)
+    return join(turn.actions) if join is not None else ", ".join(ruleset.action_words(a) for a in turn.actions)
+
+
+def _review(analysis: GameAnalysis, record: Record, index: int, file: str, top: int = TOP) -> str:
+    """The text a player reads: each player's figures, a legend, then the ``top`` costliest moves and a count
+    of the other judged moves."""
+    who = _who(record)
+    ruleset = registry.find_ruleset(record.game)
     s = analysis.settings
     budget = f"{s.playouts} playouts a move" if s.playouts is not None else f"{s.seconds:g} s a move"
     lines = [f"{file}: game {index} ({analysis.game}): level {s.level}, {budget}, seed {s.seed}"]
     for p in analysis.players:
-        lines.append(f"  {names.get(p.player, p.player)} ({p.player}): {p.moves} moves, "
+        name = who.get(p.player, p.player)
+        if not p.moves:  # an accuracy of no move would be a figure of nothing (R358)
+            lines.append(f"  {name}: no move analysed")
+            continue
+        lines.append(f"  {name}: {p.moves} move{'' if p.moves == 1 else 's'}, "
                      f"{p.average_points_lost:.1f} points lost a move, accuracy {p.accuracy:.0f}%, "
                      f"{p.inaccuracies} inaccurac{'y' if p.inaccuracies == 1 else 'ies'}, "
                      f"{p.mistakes} mistake{'' if p.mistakes == 1 else 's'}, "
                      f"{p.blunders} blunder{'' if p.blunders == 1 else 's'}")
-    worst = analysis.worst()
+    judged = analysis.worst()
+    worst = judged[:max(top, 0)]
     if worst:
-        lines.append("  costliest moves:")
+        lines.append(LEGEND)
+        lines.append(f"  costliest moves:{'' if len(worst) == len(judged) else f' the {len(worst)} of {len(judged)} judged'}")
     for t in worst:
-        better = f"{t.best} ({t.best_words})" if t.best else t.best_words
+        best_words = _words(ruleset, record, t.best_words)
+        better = f"{t.best} ({best_words})" if t.best else best_words
+        played = _words(ruleset, record, _played_words(ruleset, record, t.turn, t.played_words))
         near = f" (near the {t.near} threshold)" if t.near else ""  # R275: the loss's interval holds it
-        lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}{near}, "
+        lines.append(f"  turn {t.turn}, {who.get(t.player, t.player)}: {t.judgement}{near}, "
                      f"{t.points_lost:.1f} ± {t.lost_se:.1f} points lost")
-        lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}")
+        lines.append(f"    played {t.played} ({played}): expected margin {t.expected_played:+.1f}")
         lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}")
-    if not worst and analysis.turns:
+    rest = len(judged) - len(worst)
+    if rest:
+        lines.append(f"  and {rest} other judged move{'' if rest == 1 else 's'}, less costly "
+                     f"(--top {len(judged)} lists them all; --format grn writes each into the record)")
+    if not judged and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
     if analysis.stopped is not None:
         lines.append(f"  analysed up to turn {analysis.stopped}, which breaks the rules (see above)")
@@ -166,6 +212,8 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         jobs: int = typer.Option(1, "--jobs", "-j", help="Analyse the turns of a game in N processes."),
         dask_scheduler: Optional[str] = typer.Option(None, "--dask-scheduler", metavar="ADDRESS",
                                                      help="Analyse on a Dask cluster (needs grn's dask extra)."),
+        top: int = typer.Option(TOP, "--top", metavar="N",
+                                help="The text review lists the N costliest moves (the others are counted)."),
     ) -> None:
         """Judge every move of a record by the points it gave up against the best move found.
 
@@ -220,7 +268,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         continue  # validate said what is wrong with the header
                     ruleset = registry.find_ruleset(record.game)
                     if format == "text":
-                        sink.write(_review(analysis, record, index, name))
+                        sink.write(_review(analysis, record, index, name, top))
                     elif format == "json":
                         doc = analysis.to_json()
                         doc = {"file": name, "index": index, **doc}

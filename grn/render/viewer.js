@@ -122,7 +122,7 @@ function review(){
     var th=el("th",null,h[0]);th.scope="col";if(h[1]){th.title=h[1];th.setAttribute("aria-label",h[1]);}hr.appendChild(th);});
   var th=el("thead");th.appendChild(hr);tb.appendChild(th);var body=el("tbody");tb.appendChild(body);
   G.review.forEach(function(r){var tr=el("tr");tr.appendChild(el("th",null,(G.names[r[0]]||r[0])+" ("+r[0]+")"));
-    [String(r[1]),r[3].toFixed(1)+"%",r[2].toFixed(1),String(r[4]),String(r[5]),String(r[6])].forEach(function(x){tr.appendChild(el("td",null,x));});body.appendChild(tr);});}
+    [String(r[1]),r[1]?r[3].toFixed(1)+"%":"\u2013",r[1]?r[2].toFixed(1):"\u2013",String(r[4]),String(r[5]),String(r[6])].forEach(function(x){tr.appendChild(el("td",null,x));});body.appendChild(tr);});}
 function turnEval(n){var box=q("turneval");clear(box);if(!G.review){return;}
   if(!n.v){box.appendChild(el("p","grn-none",n.n&&!n.d?"this turn was not analysed":"no analysis here"));return;}
   var v=n.v,who=G.names[n.k]||n.k;
