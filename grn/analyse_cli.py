@@ -23,7 +23,7 @@ from grn.output import check_target, writing
 from grn.record import Record
 from grn.ruleset import SetupProblem
 from grn.validate import validate_record
-from grn.clicommon import jobs_problem
+from grn.clicommon import Progress, jobs_problem
 from grn.workers import DaskClient, ProcessPool, Runner, SchedulerError, game_units
 from grn.world import NoBot
 from grn.writer import write_record
@@ -66,6 +66,8 @@ class Turns:
         self.runner = runner
         self.run = uuid.uuid4().hex  # Dask workers outlive a run: keys of two runs never meet
         self.games = 0
+        #: Called as each unit's result comes back (the progress bar on a terminal).
+        self.step: Callable[[int], None] = lambda count: None
 
     def __repr__(self) -> str:
         return f"Turns({self.runner!r})"
@@ -77,7 +79,34 @@ class Turns:
         self.games += 1
         key = f"{self.run}:{self.games}"
         futures = [self.runner.submit(analyse_numbers, record, g, settings, None, key) for g in groups]
-        return [self.runner.result(f) for f in futures]
+        out = []
+        for f in futures:
+            out.append(self.runner.result(f))
+            self.step(len(out[-1]))
+        return out
+
+
+class Stepped:
+    """The turns of a game analysed here, one after the other, each counted on the progress bar: the same
+    analysis as without it (a turn's analysis depends only on its position and the seed)."""
+
+    def __init__(self, step: Callable[[int], None]) -> None:
+        self.step = step
+        self.games = 0
+
+    def __repr__(self) -> str:
+        return "Stepped()"
+
+    def __call__(self, record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
+        from grn.analysis import analyse_numbers
+
+        self.games += 1
+        key = f"stepped:{id(self)}:{self.games}"  # one replay for the game's turns
+        out = []
+        for g in groups:
+            out.append(analyse_numbers(record, g, settings, None, key))
+            self.step(len(out[-1]))
+        return out
 
 
 #: How many of the costliest moves the text review lists unless ``--top`` says (R358).
@@ -229,8 +258,14 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                                       dask_scheduler)
         errors = 0
         first_json = True
+        bar = Progress("analysing")
+        if bar.shown:  # on a terminal the turns are counted as they are analysed (R357)
+            if isinstance(turns, Turns):
+                turns.step = bar.step
+            elif turns is None:
+                turns, parts = Stepped(bar.step), 2
         # a replaced file is whole or untouched, a FIFO or device is written into, never replaced (R80-R84)
-        with writing(output, whole=False) as sink:
+        with writing(output, whole=False) as sink, bar:
             if format == "json":
                 sink.write('{"grn_analysis": 1, "games": [')
             for path in files:
@@ -253,6 +288,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         if format == "grn" and text is not None:
                             sink.write(text)
                         continue
+                    bar.start(f"{Path(name).name} game {index}", sum(1 for t in record.turns if t.number > 0))
                     try:
                         analysis = analyse(record, level=level, playouts=playouts, seconds=seconds, seed=seed,
                                            thresholds=limits, runner=turns, parts=parts)
