@@ -38,7 +38,7 @@ def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
 def redrawn(page: Any, before: str | None, timeout_ms: int = 20000) -> None:
     """Wait until the page has drawn the game again since ``before`` (its redraw count)."""
     waited = 0
-    while page.get_attribute("body", "data-rendered") == before:
+    while page.get_attribute("body", "data-rendered") == before or page.get_attribute("body", "data-busy"):
         assert waited < timeout_ms, "the page did not redraw"
         page.wait_for_timeout(25)
         waited += 25
@@ -94,6 +94,8 @@ def test_every_target_on_the_board_takes_the_tap_meant_for_it(browser, tmp_path:
                 blocked = [t for t in shown if not t["ok"]]
                 assert not blocked, f"turn {played + 1}: a tap at these targets' centres reaches another: {blocked}"
                 seen += len(shown)
+                small = [t for t in shown if min(t["w"], t["h"]) < 24]
+                assert not small, f"turn {played + 1}: targets under 24 px: {small}"
                 picked = page.get_attribute("#turn", "data-picked") or ""
                 if shown:
                     word = rng.choice(shown)["word"]
@@ -103,7 +105,8 @@ def test_every_target_on_the_board_takes_the_tap_meant_for_it(browser, tmp_path:
                     word = buttons.nth(rng.randrange(buttons.count())).get_attribute("data-word")
                     page.locator(f"#options button[data-word='{word}']").first.click()
                 redrawn(page, before)
-                assert page.get_attribute("#turn", "data-picked") == (picked + " " + word).strip()
+                # the word tapped is picked (and after it any step of one choice, taken by itself)
+                assert (page.get_attribute("#turn", "data-picked") + " ").startswith((picked + " " + word).strip() + " ")
                 continue
             redrawn(page, before)
         assert played >= min(turns, 8) and seen > 20
@@ -251,3 +254,126 @@ def test_a_stale_phone_is_told_at_once_and_keeps_its_taps(browser, tmp_path: Pat
         assert one.errors == []
         one.close()
         two.close()
+
+
+def test_a_big_board_a_game_to_its_end_and_a_result(browser, tmp_path: Path) -> None:
+    """A whole self-played Carcassonne game (71 turns) opened four turns before its end: the board comes
+    before the list of places, every target is at least 24 px (the board zooms and pans), the page is no
+    wider than the phone, and the end names the winner and writes the Result tag."""
+    from grn import games
+    from grn.selfplay import to_record
+    from grn.writer import write_record
+
+    record = to_record(games.find_ruleset("carcassonne").selfplay(2, 7))
+    record = record.replace(tags=tuple((k, v) for k, v in record.tags if k != "Result"), turns=record.turns[:-4])
+    with running(tmp_path / "club.db") as base:
+        (game_id,) = post(base, "/api/import", {"name": "big.grn", "text": write_record(record)})["ids"]
+        page = browser.new_page(**PHONE)
+        page.errors = []
+        page.on("pageerror", lambda e: page.errors.append(str(e)))
+        page.goto(f"{base}/?token={TOKEN}#game={game_id}&at=end")
+        page.wait_for_selector("#options button")
+        steps = 0
+        while not page.inner_text("#prompt").startswith("The game is over"):
+            assert steps < 60, "the game did not end"
+            steps += 1
+            before = page.get_attribute("body", "data-rendered")
+            if not page.is_hidden("#confirm"):
+                page.click("#confirm")
+                redrawn(page, before)
+                continue
+            shown = targets(page)
+            assert all(t["ok"] and min(t["w"], t["h"]) >= 24 for t in shown), shown
+            if shown:
+                board, options = page.locator("#board").bounding_box(), page.locator("#options").bounding_box()
+                assert board["y"] < options["y"]  # the board first, the list of the same places after it
+                tap(page, shown[0]["word"])
+            else:
+                page.locator("#options button").first.click()
+            redrawn(page, before)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        prompt = page.inner_text("#prompt")
+        assert " wins with " in prompt or " share the win with " in prompt
+        text = page.text_content("#grn") or ""
+        assert '[Result "' in text
+        assert page.errors == []
+        page.close()
+    import grn
+    from grn.validate import validate_record
+
+    (saved,) = grn.notation.parse(text)
+    report = validate_record(saved)
+    assert report.valid and report.complete and not report.diagnostics
+
+
+def test_the_new_game_form_has_colour_pickers_and_option_boxes(browser, tmp_path: Path) -> None:
+    with running(tmp_path / "club.db") as base:
+        page = browser.new_page(**PHONE)
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#games")
+        page.click("#to-new")
+        page.select_option("#newgame select[name=game]", "goldrush")
+        page.select_option("#newgame select[name=count]", "3")
+        rows = page.locator("#players .player-row")
+        for i, (name, colour) in enumerate([("Ann", "green"), ("Ben", "red"), ("Cy", "black")]):
+            rows.nth(i).locator("input").fill(name)
+            rows.nth(i).locator("select").nth(0).select_option(colour)
+        page.uncheck("#option-boxes input[data-option=farmers]")
+        page.select_option("#option-boxes select[data-option=cowboys]", "5")
+        page.click("#newgame button[type=submit]")
+        page.wait_for_selector("#options button")
+        text = page.text_content("#grn") or ""
+        assert '[Players "Ann (green), Ben (red), Cy (black)"]' in text
+        assert '[Options "farmers=off, cowboys=5"]' in text
+        # Gold with two players: each owns two colours, filled in
+        page.click("#to-new")
+        page.select_option("#newgame select[name=game]", "gold")
+        page.select_option("#newgame select[name=count]", "2")
+        page.click("#newgame button[type=submit]")
+        wait_for(page, lambda: '[Game "gold"]' in (page.text_content("#grn") or ""))
+        assert '[Players "Ann (green+yellow), Ben (red+blue)"]' in page.text_content("#grn")
+        assert "Ann (green+yellow)" in page.inner_text("#scores")  # both colours shown
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.close()
+
+
+def test_a_lost_connection_says_the_turn_is_kept(browser, tmp_path: Path) -> None:
+    with running(tmp_path / "club.db") as base:
+        page, _ = open_game(browser, base, "carcassonne", "Ann (red), Ben (blue)")
+        while page.is_hidden("#confirm"):
+            pick_first(page)
+        picked = page.get_attribute("#turn", "data-picked")
+        page.route("**/api/games/*/play", lambda route: route.abort())
+        page.click("#confirm")
+        wait_for(page, lambda: "No connection" in page.inner_text("#status"))
+        assert "Nothing is lost" in page.inner_text("#status") and "Failed to fetch" not in page.inner_text("body")
+        assert page.get_attribute("#turn", "data-picked") == picked and page.is_visible("#confirm")
+        # the message is beside the button tapped, in sight
+        status, confirm = page.locator("#status").bounding_box(), page.locator("#confirm").bounding_box()
+        assert abs(status["y"] - confirm["y"]) < 200 and 0 <= status["y"] < 844
+        page.unroute("**/api/games/*/play")
+        before = page.get_attribute("body", "data-rendered")
+        page.click("#confirm")
+        redrawn(page, before)
+        assert page.locator("#moves li").count() == 1
+        page.close()
+
+
+def test_the_archive_and_the_analysis_fit_a_phone(browser, tmp_path: Path) -> None:
+    with running(tmp_path / "club.db") as base:
+        for example in ("examples/goldrush-2p.grn", "examples/gold-2p.grn"):
+            post(base, "/api/import", {"name": example, "text": Path(example).read_text()})
+        page = browser.new_page(**PHONE)
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#games tbody tr")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.click("#games tbody button:has-text('Open')")
+        page.wait_for_selector("#moves li")
+        page.click("#moves li a >> nth=3")
+        wait_for(page, lambda: page.locator("#moves li.here").count() == 1)
+        page.locator("#options button").first.click()
+        wait_for(page, lambda: not page.get_attribute("body", "data-busy"))
+        page.click("#evaluate")
+        wait_for(page, lambda: page.locator("#analysis-board svg").count() == 1, 60000)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.close()

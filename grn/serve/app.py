@@ -302,6 +302,12 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         after = pos.state.copy()
         events = after.play_turn(player, actions)  # the engine has the last word
         new, address = play(record, at, player, actions)
+        if after.is_over and "(" not in address:
+            # the main line's last turn: its final scores go into the Result tag, as self-play writes it
+            final = after.copy()
+            final.final_scoring()
+            result = ", ".join(f"{p} {v}" for p, v in final.scores.items())
+            new = new.replace(tags=(*((k, v) for k, v in new.tags if k != "Result"), ("Result", result)))
         moved = Position(pos.record, after, pos.seats, None, pos.turns_played, [], [], at, pos.line, pos.ruleset)
         return new, address, (moved, list(events))
 
@@ -309,7 +315,14 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         return await edit(request, _play)
 
     async def take_back(request: Request) -> dict[str, Any]:
-        return await edit(request, lambda record, text, at, data: (*undo(record, at), None))
+        def back(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
+            new, address = undo(record, at)
+            if "(" in at:
+                return new, address, None
+            # the main line taken back from its end is no longer over: its Result goes
+            return new.replace(tags=tuple((k, v) for k, v in new.tags if k != "Result")), address, None
+
+        return await edit(request, back)
 
     async def note(request: Request) -> dict[str, Any]:
         def change(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:

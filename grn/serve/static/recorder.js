@@ -150,28 +150,131 @@
 
   /* ---- a new game ---- */
   function gameMeta(name) { return meta.games.filter(function (g) { return g.name === name; })[0]; }
+  /* The New game form: a name and a colour picker a player, and the game's options as checkboxes and lists,
+     read from the words of its options' help (``farmers=on|off``, ``goldmines``, ``cowboys=4|5``, ``basic=N``);
+     what they cannot say goes in "More options", as GRN writes it (R354). */
   function describeGame() {
-    var g = gameMeta($("newgame").elements.game.value);
-    $("colours").textContent = g ? g.min + " to " + g.max + " players; colours: " + g.colours.join(", ") : "";
-    $("options-help").textContent = g ? "options: " + g.options : "";
+    var g = gameMeta($("newgame").elements.game.value), count = $("newgame").elements.count;
+    if (!g) return;
+    var was = Number(count.value) || g.min;
+    count.textContent = "";
+    for (var n = g.min; n <= g.max; n++) count.appendChild(new Option(String(n), String(n)));
+    count.value = String(Math.min(Math.max(was, g.min), g.max));
+    playerRows();
+    $("colours").textContent = g.min + " to " + g.max + " players; colours: " + g.colours.join(", ") +
+      ". A player may own two colours (Gold with two players asks it).";
+    $("options-help").textContent = "options: " + g.options;
+    var boxes = $("option-boxes"); boxes.textContent = "";
+    boxes.appendChild(el("legend", "Options"));
+    optionWords(g.options).forEach(function (o) {
+      var label = el("label", null, "checkbox"), input;
+      if (o.kind === "flag" || o.kind === "onoff") {
+        input = el("input"); input.type = "checkbox"; input.checked = o.kind === "onoff";
+        label.appendChild(input); label.appendChild(document.createTextNode(o.name + (o.hint ? " (" + o.hint + ")" : "")));
+      } else {
+        label.className = "";
+        label.appendChild(document.createTextNode(o.name + " "));
+        if (o.kind === "choice") {
+          input = el("select"); input.appendChild(new Option("the game's default", ""));
+          o.values.forEach(function (v) { input.appendChild(new Option(v, v)); });
+        } else { input = el("input"); input.inputMode = "numeric"; input.placeholder = o.hint || "a number"; }
+        label.appendChild(input);
+      }
+      input.dataset.option = o.name; input.dataset.kind = o.kind;
+      boxes.appendChild(label);
+    });
+    boxes.hidden = !boxes.querySelector("input,select");
+  }
+  function optionWords(help) {
+    var hints = {};
+    var plain = help.replace(/(\w+)(=\S+)?\s*\(([^)]*)\)/g, function (all, name, value, hint) { hints[name] = hint; return name + (value || ""); });
+    var out = [];
+    plain.split(/,\s*|\s+and\s+/).forEach(function (item) {
+      var m = /^(\w+)(?:=(.+))?$/.exec(item.trim());
+      if (!m || m[1] === "none") return;
+      var name = m[1], value = m[2], hint = (hints[name] || "").replace(/^or .*/, "");
+      if (value === undefined) out.push({name: name, kind: "flag", hint: hint});
+      else if (value === "on|off") out.push({name: name, kind: "onoff", hint: hint});
+      else if (value.indexOf("|") > 0) out.push({name: name, kind: "choice", values: value.split("|"), hint: hint});
+      else out.push({name: name, kind: "number", hint: hint});
+    });
+    return out;
+  }
+  function playerRows() {
+    var g = gameMeta($("newgame").elements.game.value), n = Number($("newgame").elements.count.value);
+    var box = $("players"), rows = box.querySelectorAll(".player-row");
+    for (var i = rows.length; i < n; i++) {
+      var row = el("div", null, "player-row");
+      var name = el("input"); name.name = "player-name"; name.placeholder = "Player " + (i + 1); name.autocomplete = "off";
+      name.setAttribute("aria-label", "player " + (i + 1) + "'s name");
+      var first = el("select"), second = el("select");
+      first.setAttribute("aria-label", "player " + (i + 1) + "'s colour");
+      second.setAttribute("aria-label", "player " + (i + 1) + "'s second colour");
+      row.appendChild(name); row.appendChild(first); row.appendChild(second); box.appendChild(row);
+    }
+    rows = box.querySelectorAll(".player-row");
+    for (var k = 0; k < rows.length; k++) {
+      rows[k].hidden = k >= n;
+      var pickers = rows[k].querySelectorAll("select");
+      [0, 1].forEach(function (j) {
+        var sel = pickers[j], kept = sel.value;
+        sel.textContent = "";
+        if (j === 1) sel.appendChild(new Option("no second colour", ""));
+        g.colours.forEach(function (c) { sel.appendChild(new Option(c, c)); });
+        sel.value = kept && g.colours.indexOf(kept) >= 0 ? kept : (j === 0 ? g.colours[k % g.colours.length] : "");
+      });
+    }
+    /* Gold with two players: each owns two colours (the rules); a second colour nobody has is filled in */
+    var two = g.name === "gold" && n === 2, used = [];
+    for (k = 0; k < rows.length; k++) {
+      if (rows[k].hidden) continue;
+      var sel = rows[k].querySelectorAll("select");
+      if (sel[1].dataset.auto && !two) sel[1].value = "";
+      used.push(sel[0].value);
+      if (sel[1].value) used.push(sel[1].value);
+    }
+    for (k = 0; k < n; k++) {
+      var second = rows[k].querySelectorAll("select")[1];
+      second.dataset.auto = two ? "1" : "";
+      if (two && !second.value) {
+        second.value = g.colours.filter(function (c) { return used.indexOf(c) < 0; })[0] || "";
+        used.push(second.value);
+      }
+    }
   }
   function newGame(ev) {
     ev.preventDefault();
-    var f = $("newgame").elements;
-    api("POST", "/api/games", {game: f.game.value, players: f.players.value, options: f.options.value,
+    var f = $("newgame").elements, players = [], options = [];
+    $("players").querySelectorAll(".player-row").forEach(function (row, i) {
+      if (row.hidden) return;
+      var name = row.querySelector("input").value.trim() || "Player " + (i + 1), c = row.querySelectorAll("select");
+      players.push(name + " (" + c[0].value + (c[1].value ? "+" + c[1].value : "") + ")");
+    });
+    $("option-boxes").querySelectorAll("[data-option]").forEach(function (input) {
+      var name = input.dataset.option, kind = input.dataset.kind;
+      if (kind === "flag" && input.checked) options.push(name);
+      else if (kind === "onoff") options.push(name + "=" + (input.checked ? "on" : "off"));
+      else if ((kind === "choice" || kind === "number") && input.value.trim()) options.push(name + "=" + input.value.trim());
+    });
+    if (f.options.value.trim()) options.push(f.options.value.trim());
+    api("POST", "/api/games", {game: f.game.value, players: players.join(", "), options: options.join(", "),
                                event: f.event.value, site: f.site.value, date: f.date.value})
-      .then(function (d) { openGame(d.id, "0"); }, fail);
+      .then(function (d) { openGame(d.id, "0"); }, function (err) { fail(err, $("newgame").querySelector("button[type=submit]")); });
   }
 
   /* ---- recording ---- */
   function openGame(id, at) {
-    picked = []; preview = null;
+    picked = []; autoAt = []; preview = null;
     load(id, at);
   }
+  var busy = false;  // a state is being fetched: taps wait (a double tap never picks twice)
+  function setBusy(on) { busy = on; document.body.dataset.busy = on ? "1" : ""; }
   function fetchState(id, at, words) {
     var q = new URLSearchParams({at: at, picked: JSON.stringify(words)});
     if (preview) q.set("preview", preview);
-    return api("GET", "/api/games/" + id + "?" + q);
+    setBusy(true);
+    return api("GET", "/api/games/" + id + "?" + q).then(function (d) { setBusy(false); return d; },
+                                                       function (e) { setBusy(false); throw e; });
   }
   function shown(data) {
     S = data; render(); status("");
@@ -187,7 +290,7 @@
     body.at = S.address; body.base = S.base;
     var near = lastTapped;
     return api("POST", "/api/games/" + S.id + "/" + path, body).then(function (data) {
-      picked = []; preview = null; notice(""); redoTurn = null; shown(data);
+      picked = []; autoAt = []; preview = null; notice(""); redoTurn = null; shown(data);
       return data;
     }, function (err) {
       if (err.status === 409) changedElsewhere("Not recorded: another phone changed this game meanwhile.");
@@ -205,7 +308,7 @@
     return fetchState(id, at, keep).then(function (data) {
       var now = data.moves.turns, last = now[now.length - 1];
       if (atEnd && last && last.address !== at) {
-        picked = []; preview = null;
+        picked = []; autoAt = []; preview = null;
         return fetchState(id, "end", []).then(function (end) {
           shown(end);
           say("Another phone recorded turn " + last.n + " (" + last.player + ": " + last.words + "); this is the game now.");
@@ -214,7 +317,7 @@
       shown(data);
       say("Another phone changed this game; it is shown as it is now" + (keep.length ? ", and this turn's choices are kept." : "."));
     }, function () {
-      picked = []; preview = null;
+      picked = []; autoAt = []; preview = null;
       return fetchState(id, "end", []).then(function (end) {
         shown(end);
         say("Another phone changed this game: the turn this phone was building is gone; this is the game now.");
@@ -235,9 +338,38 @@
       setTimeout(function () { if (watching === me) watch(); }, 3000);
     });
   }
-  function choose(word) {
+  var autoAt = [];  // which picks of the turn were taken by themselves (a step with one choice)
+  function choose(word, auto) {
+    if (busy) return;
     picked.push(word); preview = null;
+    if (auto) autoAt.push(picked.length - 1);
     load(S.id, S.address);
+  }
+  /* Back takes back the last pick the player made, and the one-choice picks taken after it */
+  function back() {
+    if (busy) return;
+    while (picked.length && autoAt.indexOf(picked.length - 1) >= 0) { picked.pop(); autoAt.pop(); }
+    picked.pop(); preview = null;
+    load(S.id, S.address);
+  }
+  /* Targets smaller than this on the screen (CSS pixels, WCAG's 24 and a margin) make the board zoom: it is
+     drawn larger and pans in its box, the targets scrolled into sight (R355). */
+  var MIN_TARGET = 28;
+  function zoom(box, targets) {
+    var svg = box.querySelector("svg");
+    box.classList.remove("zoomed");
+    if (!svg || !targets.length) return;
+    svg.style.width = "";
+    var small = Math.min.apply(null, targets.map(function (t) { var b = t.getBBox(); return Math.min(b.width, b.height); }));
+    var vb = svg.viewBox.baseVal, shownWidth = svg.getBoundingClientRect().width;
+    if (!vb || !vb.width || !small || small * shownWidth / vb.width >= MIN_TARGET) return;
+    box.classList.add("zoomed");
+    svg.style.width = Math.ceil(vb.width * MIN_TARGET / small) + "px";
+    var r = targets.map(function (t) { return t.getBoundingClientRect(); }), outer = box.getBoundingClientRect();
+    var left = Math.min.apply(null, r.map(function (x) { return x.left; })), right = Math.max.apply(null, r.map(function (x) { return x.right; }));
+    var top = Math.min.apply(null, r.map(function (x) { return x.top; })), bottom = Math.max.apply(null, r.map(function (x) { return x.bottom; }));
+    box.scrollLeft += (left + right) / 2 - (outer.left + outer.width / 2);
+    box.scrollTop += (top + bottom) / 2 - (outer.top + outer.height / 2);
   }
   var renders = 0;
   function render() {
@@ -249,16 +381,23 @@
     $("title").textContent = "Game " + S.id + ", " + S.title + ": " + S.seats.map(function (s) { return s.name + " (" + s.key + ")"; }).join(", ");
     var sc = $("scores").tBodies[0]; sc.textContent = "";
     S.seats.forEach(function (s) {
-      var tr = el("tr"); tr.appendChild(el("td", s.name + " (" + s.key + ")"));
+      var tr = el("tr"); tr.appendChild(el("td", s.name + " (" + s.colours.join("+") + ")"));
       tr.appendChild(el("td", S.scores[s.key] + (S.final ? " (final " + S.final[s.key] + ")" : "")));
       sc.appendChild(tr);
     });
+    var about = $("about"); about.textContent = "";
+    (S.about || []).forEach(function (line) { about.appendChild(el("li", line)); });
     var step = S.step, box = $("options");
     box.textContent = "";
+    if (!picked.length) $("auto-note").textContent = "";
     $("confirm").hidden = true; $("summary").textContent = "";
-    $("back").hidden = picked.length === 0;
+    $("back").hidden = picked.length === autoAt.length;
     $("redo").hidden = !redoTurn;
-    if (S.over) $("prompt").textContent = "The game is over.";
+    if (S.over) {
+      var top = Math.max.apply(null, S.seats.map(function (x) { return S.final ? S.final[x.key] : 0; }));
+      $("prompt").textContent = "The game is over: " + (S.winners.length === 1 ? S.winners[0] + " wins" :
+        S.winners.join(" and ") + " share the win") + " with " + top + " points.";
+    }
     else if (!step) $("prompt").textContent = S.player_name + " to play: type the turn in GRN.";
     else {
       $("prompt").textContent = S.player_name + " (" + S.player + "): " + step.prompt;
@@ -271,6 +410,9 @@
         b.appendChild(el("span", o.label));
         if (o.count !== null) b.appendChild(el("span", "\u00d7" + o.count, "count"));
         b.addEventListener("click", function () { choose(o.word); });
+        if (o.markup.indexOf("ghost ") === 0 && o.word === (preview || step.options[0].word)) {
+          b.className = "previewed"; b.setAttribute("aria-pressed", "true");  // the rotation on the board
+        }
         box.appendChild(b);
       });
       if (step.done) {
@@ -279,7 +421,8 @@
         $("confirm").focus();
       } else if (box.firstChild && document.activeElement === document.body) box.firstChild.focus();
     }
-    $("board").innerHTML = S.svg;
+    var boardBox = $("board");
+    boardBox.innerHTML = S.svg;
     var marks = $("board").querySelectorAll(".markup-layer .highlight");
     var ghosts = step && step.options.length && step.options.every(function (o) { return o.markup.indexOf("ghost ") === 0; });
     var targets = [];
@@ -295,6 +438,18 @@
     targets.map(function (m) { var b = m.getBBox(); return {m: m, area: b.width * b.height}; })
       .sort(function (a, b) { return b.area - a.area; })
       .forEach(function (t) { t.m.parentNode.appendChild(t.m); });
+    /* the board comes before a long list of the same places; otherwise after the turn's choices */
+    if (targets.length) $("turn").insertBefore(boardBox, $("options"));
+    else $("turn").parentNode.insertBefore(boardBox, $("turn").nextSibling);
+    zoom(boardBox, targets);
+    if (step && !step.done && step.options.length === 1 && !S.over) {
+      /* one choice: taken by itself, said, and undone by Back with the pick before it (R355) */
+      var only = step.options[0];
+      $("auto-note").textContent = ($("auto-note").textContent ? $("auto-note").textContent + " " : "") +
+        "Taken for you, the only choice: " + only.label + ".";
+      choose(only.word, true);
+      return;
+    }
     if (ghosts) {
       /* tapping the board turns the tile through the rotations that fit */
       $("board").onclick = function () {
@@ -392,7 +547,7 @@
       describeGame();
       var h = new URLSearchParams(location.hash.slice(1));
       if (h.get("game")) {
-        picked = []; preview = null;
+        picked = []; autoAt = []; preview = null;
         try { picked = JSON.parse(h.get("picked") || "[]"); } catch (e) { picked = []; }
         load(h.get("game"), h.get("at") || "end").then(function () {
           if (!S && picked.length) { picked = []; load(h.get("game"), h.get("at") || "end"); }
@@ -404,13 +559,14 @@
     $("to-archive").addEventListener("click", function () {
       location.hash = ""; S = null; watching = null; notice(""); show("archive"); search();
     });
-    $("to-new").addEventListener("click", function () { show("new"); });
+    $("to-new").addEventListener("click", function () { status(""); show("new"); });
     $("search").addEventListener("submit", search);
     $("import").addEventListener("submit", importFile);
     $("newgame").addEventListener("submit", newGame);
     $("newgame").elements.game.addEventListener("change", describeGame);
+    $("newgame").elements.count.addEventListener("change", playerRows);
     $("confirm").addEventListener("click", function () { post("play", {picked: picked}); });
-    $("back").addEventListener("click", function () { picked.pop(); preview = null; load(S.id, S.address); });
+    $("back").addEventListener("click", back);
     $("undo").addEventListener("click", function () {
       var t = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
       post("undo", {}).then(function (data) {
@@ -436,7 +592,7 @@
       var from = S.id, here = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
       $("fork-ask").hidden = true;
       api("POST", "/api/games/" + from + "/fork", {at: S.address}).then(function (d) {
-        picked = []; preview = null;
+        picked = []; autoAt = []; preview = null;
         return fetchState(d.id, "end", []).then(function (data) {
           shown(data);
           notice("Recording into game " + d.id + " now: a copy of game " + from + (here ? " up to turn " + here.n : "") +
