@@ -67,7 +67,7 @@ class TileRuleset(Ruleset):
         return super().action_words(command)
 
     #: What a figure is called on each kind of feature (``{"city": "knight"}``): the review names a
-    #: follower by its role on the tile just placed (R355).  A game without roles leaves it empty.
+    #: follower by its role on the tile just placed (R358).  A game without roles leaves it empty.
     roles: dict[str, str] = {}
 
     def turn_words(self, actions: Sequence[Any], tileset: Any = None) -> str:

@@ -48,7 +48,7 @@
       });
     }, function () { throw lost(); });
   }
-  /* fetch fails only when the server cannot be reached: say so, and that nothing tapped is lost (R357) */
+  /* fetch fails only when the server cannot be reached: say so, and that nothing tapped is lost (R356) */
   function lost() {
     var e = new Error("No connection to the server (the network dropped?). Nothing is lost: the choices of this " +
                       "turn stay on this phone; tap again when the connection is back.");
