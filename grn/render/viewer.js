@@ -43,7 +43,10 @@ function line(i,box){
 function load(k){
   g=k;G=D.games[k];kids=G.nodes.map(function(){return [];});pics=[];buttons=[];
   G.nodes.forEach(function(n,i){if(n.p>=0){kids[n.p].push(i);}
-    if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;});
+    if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;
+    /* left out of the data: the parent's panel, and the open squares as "x,y:count" words */
+    if(n.p>=0){if(n.pl===undefined){n.pl=G.nodes[n.p].pl;}if(n.pp===undefined){n.pp=G.nodes[n.p].pp;}}
+    if(typeof n.o==="string"){n.o=n.o.split(" ").map(function(x){var c=x.lastIndexOf(":");return [x.slice(0,c),+x.slice(c+1)];});}});
   G.mainLen=G.nodes.filter(function(m){return m.d===0;}).length;
   var list=q("moves");clear(list);line(0,list);
   chart();review();
