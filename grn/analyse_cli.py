@@ -7,7 +7,6 @@ module hands over how it prints diagnostics, so this module does not import it.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import uuid
 from pathlib import Path
@@ -114,7 +113,6 @@ TOP = 5
 #: What the review's numbers mean, printed once before the moves (docs/analysis.md, "What each number means").
 LEGEND = ("  expected margin: the final score minus the opponents' mean, expected after the move; "
           "points lost: the best move's margin minus the played one's (± one standard error)")
-_MINER = re.compile(r"\b(red|yellow|green|blue|black) miner\b")
 
 
 def _who(record: Record) -> dict[str, str]:
@@ -123,11 +121,8 @@ def _who(record: Record) -> dict[str, str]:
 
 
 def _words(ruleset: Any, record: Record, words: str) -> str:
-    """Gold's miners named by their owner (``Ann's red miner 2``): a colour alone does not say whose."""
-    if record.game != "gold":
-        return words
-    owner = {c: s.name for s in record.seats() for c in s.colours}
-    return _MINER.sub(lambda m: f"{owner[m[1]]}'s {m[0]}" if m[1] in owner else m[0], words)
+    """The review's words with each piece named by its owner where the colour alone does not say whose."""
+    return str(ruleset.owned_words(words, {c: s.name for s in record.seats() for c in s.colours}))
 
 
 def _played_words(ruleset: Any, record: Record, number: int, fallback: str) -> str:

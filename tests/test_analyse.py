@@ -282,3 +282,12 @@ def test_r359_the_analysis_puts_no_glyph_beside_the_annotators_own():
     assert re.search(r"^\d+\. .* (\?!|\?) \{\[%eval", out.output, re.M)
     (again,) = grn.notation.parse(out.output)
     assert validate_record(again).valid
+
+
+def test_r358_a_gold_miner_is_named_by_its_owner_and_a_player_by_both_colours():
+    gold = games.find_ruleset("gold")
+    assert gold.owned_words("turns over c3 (green miner 2)", {"green": "Paul", "red": "Ines"}) == \
+        "turns over c3 (Paul's green miner 2)"
+    assert games.find_ruleset("carcassonne").owned_words("green miner", {"green": "Paul"}) == "green miner"
+    out = runner.invoke(grn.cli.app, ["analyse", "examples/gold-2p.grn", "--playouts", "4"]).output
+    assert "(red+yellow): " in out and "(green+blue): " in out
