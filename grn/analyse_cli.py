@@ -22,7 +22,7 @@ from grn.output import check_target, writing
 from grn.record import Record
 from grn.ruleset import SetupProblem
 from grn.validate import validate_record
-from grn.clicommon import jobs_problem
+from grn.clicommon import Progress, jobs_problem
 from grn.workers import DaskClient, ProcessPool, Runner, SchedulerError, game_units
 from grn.world import NoBot
 from grn.writer import write_record
@@ -65,6 +65,8 @@ class Turns:
         self.runner = runner
         self.run = uuid.uuid4().hex  # Dask workers outlive a run: keys of two runs never meet
         self.games = 0
+        #: Called as each unit's result comes back (the progress bar on a terminal).
+        self.step: Callable[[int], None] = lambda count: None
 
     def __repr__(self) -> str:
         return f"Turns({self.runner!r})"
@@ -76,7 +78,11 @@ class Turns:
         self.games += 1
         key = f"{self.run}:{self.games}"
         futures = [self.runner.submit(analyse_numbers, record, g, settings, None, key) for g in groups]
-        return [self.runner.result(f) for f in futures]
+        out = []
+        for f in futures:
+            out.append(self.runner.result(f))
+            self.step(len(out[-1]))
+        return out
 
 
 def _chance(win: float | None) -> str:
@@ -84,46 +90,110 @@ def _chance(win: float | None) -> str:
     return "" if win is None else f", chance to win {100 * win:.0f}%"
 
 
-def _review(analysis: GameAnalysis, record: Record, index: int, file: str) -> str:
-    """The text a player reads: each player's figures, then the judged moves, the costliest first."""
-    names = {s.key: s.name for s in record.seats()}
+class Stepped:
+    """The turns of a game analysed here, one after the other, each counted on the progress bar: the same
+    analysis as without it (a turn's analysis depends only on its position and the seed)."""
+
+    def __init__(self, step: Callable[[int], None]) -> None:
+        self.step = step
+        self.games = 0
+
+    def __repr__(self) -> str:
+        return "Stepped()"
+
+    def __call__(self, record: Record, groups: list[list[int]], settings: Settings) -> list[list[TurnAnalysis]]:
+        from grn.analysis import analyse_numbers
+
+        self.games += 1
+        key = f"stepped:{id(self)}:{self.games}"  # one replay for the game's turns
+        out = []
+        for g in groups:
+            out.append(analyse_numbers(record, g, settings, None, key))
+            self.step(len(out[-1]))
+        return out
+
+
+#: How many of the costliest moves the text review lists unless ``--top`` says (R358).
+TOP = 5
+#: What the review's numbers mean, printed once before the moves (docs/analysis.md, "What each number means").
+LEGEND = ("  expected margin: the final score minus the opponents' mean, expected after the move; "
+          "points lost: the best move's margin minus the played one's (± one standard error)")
+
+
+def _who(record: Record) -> dict[str, str]:
+    """``Ann (red+yellow)`` by key: a player of two colours (Gold with two players) is shown with both."""
+    return {s.key: f"{s.name} ({'+'.join(s.colours)})" for s in record.seats()}
+
+
+def _words(ruleset: Any, record: Record, words: str) -> str:
+    """The review's words with each piece named by its owner where the colour alone does not say whose."""
+    return str(ruleset.owned_words(words, {c: s.name for s in record.seats() for c in s.colours}))
+
+
+def _played_words(ruleset: Any, record: Record, number: int, fallback: str) -> str:
+    """The turn as it was played, in words: the faces it showed too (``mines a token worth 5``), which the
+    analysis leaves out of the decision (the player chose before seeing them)."""
+    turn = next((t for t in record.turns if t.number == number), None)
+    if turn is None or not turn.actions:
+        return fallback
+    join = getattr(ruleset, "turn_words", None)
+    return join(turn.actions) if join is not None else ", ".join(ruleset.action_words(a) for a in turn.actions)
+
+
+def _review(analysis: GameAnalysis, record: Record, index: int, file: str, top: int = TOP) -> str:
+    """The text a player reads: each player's figures, a legend, then the ``top`` costliest moves and a count
+    of the other judged moves."""
+    who = _who(record)
+    ruleset = registry.find_ruleset(record.game)
     s = analysis.settings
     budget = f"{s.playouts} playouts a move" if s.playouts is not None else f"{s.seconds:g} s a move"
     by = ", judged by the chance to win" if s.by == "win" else ""
     lines = [f"{file}: game {index} ({analysis.game}): level {s.level}, {budget}, seed {s.seed}{by}"]
     for p in analysis.players:
-        lines.append(f"  {names.get(p.player, p.player)} ({p.player}): {p.moves} moves, "
+        name = who.get(p.player, p.player)
+        if not p.moves:  # an accuracy of no move would be a figure of nothing (R358)
+            lines.append(f"  {name}: no move analysed")
+            continue
+        lines.append(f"  {name}: {p.moves} move{'' if p.moves == 1 else 's'}, "
                      f"{p.average_points_lost:.1f} points lost a move, accuracy {p.accuracy:.0f}%, "
                      f"{p.inaccuracies} inaccurac{'y' if p.inaccuracies == 1 else 'ies'}, "
                      f"{p.mistakes} mistake{'' if p.mistakes == 1 else 's'}, "
                      f"{p.blunders} blunder{'' if p.blunders == 1 else 's'}")
-    worst = analysis.worst()
+    judged = analysis.worst()
+    worst = judged[:max(top, 0)]
     if worst:
-        lines.append("  costliest moves:")
+        lines.append(LEGEND)
+        lines.append(f"  costliest moves:{'' if len(worst) == len(judged) else f' the {len(worst)} of {len(judged)} judged'}")
     for t in worst:
-        better = f"{t.best} ({t.best_words})" if t.best else t.best_words
+        best_words = _words(ruleset, record, t.best_words)
+        better = f"{t.best} ({best_words})" if t.best else best_words
+        played = _words(ruleset, record, _played_words(ruleset, record, t.turn, t.played_words))
         near = f" (near the {t.near} threshold)" if t.near else ""  # R275: the loss's interval holds it
-        lines.append(f"  turn {t.turn}, {names.get(t.player, t.player)} ({t.player}): {t.judgement}{near}, "
+        lines.append(f"  turn {t.turn}, {who.get(t.player, t.player)}: {t.judgement}{near}, "
                      f"{t.points_lost:.1f} ± {t.lost_se:.1f} points lost")
-        lines.append(f"    played {t.played} ({t.played_words}): expected margin {t.expected_played:+.1f}"
+        lines.append(f"    played {t.played} ({played}): expected margin {t.expected_played:+.1f}"
                      + _chance(t.win_played))
         if t.best_named:
             lines.append(f"    better {better}: expected margin {t.expected_best:+.1f}" + _chance(t.win_best))
         else:  # R334: no move stands clear of the others
             lines.append(f"    better, and as good as each other: {', '.join(m for m in t.equal if m != t.played)}: "
                          f"expected margin {t.expected_best:+.1f}" + _chance(t.win_best))
-    if not worst and analysis.turns:
+    rest = len(judged) - len(worst)
+    if rest:
+        lines.append(f"  and {rest} other judged move{'' if rest == 1 else 's'}, less costly "
+                     f"(--top {len(judged)} lists them all; --format grn writes each into the record)")
+    if not judged and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
     if analysis.balances:  # R336
         lines.append("  luck and skill (points of final margin: expected + luck of the draw + skill + the rest):")
         for b in analysis.balances:
-            lines.append(f"    {names.get(b.player, b.player)} ({b.player}): margin {b.margin:+.0f} = expected "
+            lines.append(f"    {who.get(b.player, b.player)}: margin {b.margin:+.0f} = expected "
                          f"{b.expected:+.1f}, luck {b.luck:+.1f}, skill {b.skill:+.1f}, rest {b.rest:+.1f} "
                          f"(skill ± {b.se:.1f})")
     decided = analysis.decided()
     if decided is not None:  # R335
         turn, player = decided
-        lines.append(f"  decided from turn {turn}: {names.get(player, player)} ({player}) kept a chance to win of 95% "
+        lines.append(f"  decided from turn {turn}: {who.get(player, player)} kept a chance to win of 95% "
                      f"or more from there on; moves that kept it so are not judged")
     if analysis.stopped is not None:
         lines.append(f"  analysed up to turn {analysis.stopped}, which breaks the rules (see above)")
@@ -190,6 +260,8 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                                                      help="Analyse on a Dask cluster (needs grn's dask extra)."),
         by: str = typer.Option("points", "--by", help="What the judgements read: points (the points lost) or win "
                                                       "(the chance to win lost)."),
+        top: int = typer.Option(TOP, "--top", metavar="N",
+                                help="The text review lists the N costliest moves (the others are counted)."),
     ) -> None:
         """Judge every move of a record by the points (or the chance to win) it gave up against the best move found.
 
@@ -207,8 +279,14 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                                       dask_scheduler)
         errors = 0
         first_json = True
+        bar = Progress("analysing")
+        if bar.shown:  # on a terminal the turns are counted as they are analysed (R357)
+            if isinstance(turns, Turns):
+                turns.step = bar.step
+            elif turns is None:
+                turns, parts = Stepped(bar.step), 2
         # a replaced file is whole or untouched, a FIFO or device is written into, never replaced (R80-R84)
-        with writing(output, whole=False) as sink:
+        with writing(output, whole=False) as sink, bar:
             if format == "json":
                 sink.write('{"grn_analysis": 1, "games": [')
             for path in files:
@@ -231,6 +309,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         if format == "grn" and text is not None:
                             sink.write(text)
                         continue
+                    bar.start(f"{Path(name).name} game {index}", sum(1 for t in record.turns if t.number > 0))
                     try:
                         analysis = analyse(record, level=level, playouts=playouts, seconds=seconds, seed=seed,
                                            thresholds=limits, runner=turns, parts=parts, by=by)
@@ -246,7 +325,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                         continue  # validate said what is wrong with the header
                     ruleset = registry.find_ruleset(record.game)
                     if format == "text":
-                        sink.write(_review(analysis, record, index, name))
+                        sink.write(_review(analysis, record, index, name, top))
                     elif format == "json":
                         doc = analysis.to_json()
                         doc = {"file": name, "index": index, **doc}

@@ -54,7 +54,7 @@ def _action_end(text: str, start: int) -> int:
 def block_text(turn: Turn, analysis: TurnAnalysis, ruleset: Any) -> str:
     """The annotation block written after ``turn``'s actions."""
     parts = []
-    glyph = analysis.note.glyph
+    glyph = None if own_glyph(turn) else analysis.note.glyph
     if glyph:
         parts.append(glyph)
     parts.append("{" + write_eval(analysis.note) + "}")
@@ -119,6 +119,13 @@ def _is_ours(extras: Sequence[Any], i: int) -> bool:
     return False
 
 
+def own_glyph(turn: Turn) -> bool:
+    """Whether the turn holds a glyph of its annotator (not one an analysis wrote): the analysis's glyph is
+    then left out, so that ``?!`` never stands beside the annotator's ``!`` (R359); its judgement stays in
+    the ``[%eval]`` comment."""
+    return any(isinstance(e, Nag) and not _is_ours(turn.extras, i) for i, e in enumerate(turn.extras))
+
+
 def annotate_record(record: Record, analysis: GameAnalysis, ruleset: Any) -> Record:
     """``record`` with the analysis as extras (for a record read from JSON, written out by the writer)."""
     by_turn = {t.turn: t for t in analysis.turns}
@@ -128,7 +135,7 @@ def annotate_record(record: Record, analysis: GameAnalysis, ruleset: Any) -> Rec
         found = by_turn.get(turn.number)
         if found is not None and turn.number > 0:
             new: list[Any] = []
-            if found.note.glyph:
+            if found.note.glyph and not own_glyph(turn):
                 new.append(Nag(found.note.glyph))
             new.append(Comment(write_eval(found.note)))
             if found.judgement and found.best_actions:

@@ -67,7 +67,12 @@ def register(app: typer.Typer) -> None:
         try:
             from grn.bots.arena import match
 
-            result = match(ruleset, bots[0], bots[1], deals, seed, options=opts)
+            from grn.clicommon import Progress
+
+            # on a terminal, a bar of the games played with the time left (R357); nothing when piped
+            with Progress(f"{first} v {second}", 2 * deals) as bar:
+                result = match(ruleset, bots[0], bots[1], deals, seed, options=opts,
+                               progress=lambda game: bar.step())
         except NoBot as exc:
             raise _fail("grn arena", str(exc), 1)
         if format == "json":

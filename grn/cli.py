@@ -278,13 +278,18 @@ def selfplay(
     except SetupProblem as exc:
         print(f"grn selfplay: {exc.message}", file=sys.stderr)
         raise typer.Exit(2)
+    from grn.clicommon import Progress
+
     texts = []
-    for i in range(games):
-        if bot is not None:
-            played = _bot_game(ruleset, bot, players, seed + i, opts)
-        else:
-            played = ruleset.selfplay(players, seed + i, opts)
-        texts.append(write_record(to_record(played, seed=seed + i)))
+    # a bar with the time left on a terminal, for more than one game (R357)
+    with Progress("self-play", games, stream=sys.stderr if games > 1 else False) as bar:
+        for i in range(games):
+            if bot is not None:
+                played = _bot_game(ruleset, bot, players, seed + i, opts)
+            else:
+                played = ruleset.selfplay(players, seed + i, opts)
+            texts.append(write_record(to_record(played, seed=seed + i)))
+            bar.step()
     _emit("\n".join(texts), output)
 
 

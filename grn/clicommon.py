@@ -131,3 +131,55 @@ def report(diags: Iterable[Diagnostic]) -> int:
 
 
 __all__ = ["MAX_JOBS", "jobs_problem", "load_tileset_option", "print_diagnostic", "report", "no_game", "source_line"]
+
+
+class Progress:
+    """A progress bar with the time left, on standard error when it is a terminal; silent otherwise (piped,
+    redirected, a test), so that no script reading the output ever sees it (R357).
+
+    ``with Progress("analysing", total) as bar: ... bar.step()``; :meth:`start` begins another task (the next
+    game) and :meth:`say` prints a line above the bar.  rich is imported only when a bar is drawn.
+    """
+
+    def __init__(self, what: str, total: int | None = None, *, stream: object = None) -> None:
+        self.what = what
+        self.total = total
+        stream = sys.stderr if stream is None else stream
+        self.shown = bool(getattr(stream, "isatty", lambda: False)())
+        self._bar: object = None
+        self._task: object = None
+
+    def __enter__(self) -> "Progress":
+        if self.shown:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress as Bar, TextColumn,
+                                       TimeElapsedColumn, TimeRemainingColumn)
+
+            bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      TextColumn("left"), TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+            bar.__enter__()
+            self._bar = bar
+            self._task = bar.add_task(self.what, total=self.total)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)  # type: ignore[attr-defined]
+            self._bar = None
+
+    def start(self, what: str, total: int | None) -> None:
+        """Begin counting anew: ``total`` units of ``what``."""
+        if self._bar is not None:
+            self._bar.reset(self._task, total=total, description=what)  # type: ignore[attr-defined]
+
+    def step(self, count: int = 1) -> None:
+        """``count`` units done."""
+        if self._bar is not None:
+            self._bar.advance(self._task, count)  # type: ignore[attr-defined]
+
+    def say(self, line: str) -> None:
+        """A line of its own on standard error (above the bar when one is drawn)."""
+        if self._bar is not None:
+            self._bar.console.print(line, markup=False, highlight=False)  # type: ignore[attr-defined]
+        else:
+            print(line, file=sys.stderr)

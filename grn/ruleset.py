@@ -358,6 +358,11 @@ class Ruleset:
         decision's commands."""
         return tuple(cast(Iterable[Any], decision))
 
+    def owned_words(self, words: str, owners: dict[str, str]) -> str:
+        """``words`` of the review with a piece named by its owner (``owners``: colour -> name) where its colour
+        alone does not say whose (default: as they are)."""
+        return words
+
     def decision_words(self, engine: "Engine", decision: Decision) -> str:
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))

@@ -244,3 +244,50 @@ def test_the_gold_mines_tiles_are_analysed():
     assert [t.turn for t in analysis.turns] == gold_turns
     for t in analysis.turns:
         assert t.best is not None and t.best.split()[0].startswith("GM") and "ingot@" in t.best
+
+
+def test_the_text_review_lists_the_five_costliest_counts_the_rest_and_explains_its_numbers():
+    """R358: at most five moves (``--top`` says how many), the others counted, a legend of "expected margin";
+    a follower is named by its role (thief, knight, farmer, monk; railwayman, gold miner...), a mined
+    token by the face it showed."""
+    out = runner.invoke(grn.cli.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8"]).output
+    assert out.count("\n  turn ") == 5
+    (rest,) = re.findall(r"and (\d+) other judged moves", out)
+    assert int(rest) > 0 and "expected margin: the final score minus the opponents' mean" in out
+    every = runner.invoke(grn.cli.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--top", "99"])
+    assert every.output.count("\n  turn ") == 5 + int(rest) and "other judged" not in every.output
+    played = [line for line in every.output.splitlines() if line.startswith("    played ")]
+    assert [line for line in played if "mine=" in line]
+    assert all("mines a token worth " in line for line in played if "mine=" in line)
+    assert "cowboy on" not in every.output and re.search(r"(railwayman|farmer|gold miner|merchant) on", every.output)
+    carc = grn.write_record(_record("carcassonne", 3, 24))
+    text = runner.invoke(grn.cli.app, ["analyse", "-", "--playouts", "8", "--top", "99"], input=carc).output
+    assert "follower on" not in text and re.search(r"(thief|knight|farmer|monk) on", text)
+
+
+def test_no_accuracy_for_a_player_without_a_move():
+    """R358: a player who has not moved yet has no accuracy, not "accuracy 100%"."""
+    text = grn.write_record(_record("carcassonne", 3, 1))
+    out = runner.invoke(grn.cli.app, ["analyse", "-", "--playouts", "8"], input=text).output
+    assert "): no move analysed" in out
+    assert out.count("accuracy") == 1
+
+
+def test_r359_the_analysis_puts_no_glyph_beside_the_annotators_own():
+    """Turn 10 of the example carries the annotator's ``!``: the analysis adds its judgement in the comment
+    only, never ``?!`` beside it; other turns still get their glyph."""
+    out = runner.invoke(grn.cli.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--format", "grn"])
+    (ten,) = [line for line in out.output.splitlines() if line.startswith("10. ")]
+    assert "judgement=" in ten and " ! " in ten and not re.search(r" (\?!|\?\?|\?) ", ten)
+    assert re.search(r"^\d+\. .* (\?!|\?) \{\[%eval", out.output, re.M)
+    (again,) = grn.notation.parse(out.output)
+    assert validate_record(again).valid
+
+
+def test_r358_a_gold_miner_is_named_by_its_owner_and_a_player_by_both_colours():
+    gold = games.find_ruleset("gold")
+    assert gold.owned_words("turns over c3 (green miner 2)", {"green": "Paul", "red": "Ines"}) == \
+        "turns over c3 (Paul's green miner 2)"
+    assert games.find_ruleset("carcassonne").owned_words("green miner", {"green": "Paul"}) == "green miner"
+    out = runner.invoke(grn.cli.app, ["analyse", "examples/gold-2p.grn", "--playouts", "4"]).output
+    assert "(red+yellow): " in out and "(green+blue): " in out

@@ -425,3 +425,11 @@ def test_a_game_without_choices_is_recorded_by_typing(server):
         assert status == 400
     finally:
         games.unregister("nim")
+
+
+
+def test_r351_the_token_may_come_as_a_bearer_header(server):
+    """The page sends ``Authorization: Bearer <token>``: a write with it is taken, with another token refused."""
+    body = {"game": "carcassonne", "players": "Ann (red), Ben (yellow)"}
+    assert call(server, "POST", "/api/games", body, token=None, headers={"Authorization": f"Bearer {TOKEN}"})[0] == 200
+    assert call(server, "POST", "/api/games", body, token=None, headers={"Authorization": "Bearer x" + TOKEN})[0] == 403

@@ -174,3 +174,21 @@ def test_site_from_an_archive(tmp_path):
     assert sorted(p.name for p in (tmp_path / "site" / "games").iterdir()) == ["1.html", "2.html"]
     missing = runner.invoke(app, ["site", "--archive", str(tmp_path / "none.db"), "-o", str(tmp_path / "s2")])
     assert missing.exit_code == 2 and "none.db: no such archive" in missing.stderr
+
+
+def test_issue_42_a_panel_like_its_parents_and_the_open_squares_are_sent_short(tmp_path):
+    """The one-game page of the Gold Rush example was 185 KB: a panel the same as the parent position's is left
+    out (the page takes the parent's) and the open squares are words, not lists; 170 KB."""
+    import json as json_
+    import re as re_
+
+    from grn.render.html import render_html
+
+    (record,) = grn.notation.parse(open("examples/goldrush-2p.grn", encoding="utf-8").read())
+    page = render_html([record], file_name="goldrush-2p.grn")
+    assert len(page.encode()) < 172_000
+    script = re_.search(r"<script>(.*?)</script>", page, re_.S).group(1)
+    data, _ = json_.JSONDecoder().raw_decode(script[script.index('{"items":'):])
+    nodes = data["games"][0]["nodes"]
+    assert sum("pp" in n for n in nodes) < len(nodes) / 2
+    assert all(isinstance(n["o"], str) and re_.fullmatch(r"(-?\d+,-?\d+:\d+ ?)+", n["o"]) for n in nodes if "o" in n)

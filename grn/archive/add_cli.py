@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, List, Optional
+from typing import TYPE_CHECKING, Annotated, Iterator, List, Optional
 
-from grn.clicommon import jobs_problem, load_tileset_option
+from grn.clicommon import Progress, jobs_problem, load_tileset_option
 
 if TYPE_CHECKING:
     import typer
@@ -50,7 +50,7 @@ def add(
     # the archive's modules (and sqlite3) load when the command runs, not when grn --help lists it
     import sqlite3
 
-    from grn.archive.db import ArchiveError, add_files, connect, print_progress
+    from grn.archive.db import ArchiveError, add_files, connect
     from grn.archive.indexer import indexing_validator
     from grn.workers import SchedulerError
 
@@ -74,7 +74,15 @@ def add(
         print(f"grn archive add: error: {exc}", file=sys.stderr)
         raise SystemExit(1)
     try:
-        summary = add_files(con, files, validator, progress=None if quiet else print_progress, batch=batch)
+        # on a terminal, a bar of the files with the time left (R357); the batch lines print above it
+        with Progress("adding", len(files), stream=None if not quiet else False) as bar:
+            def counted() -> Iterator[str]:
+                for i, path in enumerate(files):
+                    if i:
+                        bar.step()  # the file before is done
+                    yield path
+
+            summary = add_files(con, counted(), validator, progress=None if quiet else bar.say, batch=batch)
     except sqlite3.DatabaseError as exc:
         print(f"{db}: error: cannot write the archive ({exc})", file=sys.stderr)
         raise SystemExit(1)

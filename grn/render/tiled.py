@@ -182,6 +182,16 @@ def markup_layer(markup: Iterable[Any], frame: Frame, ghosts: Iterable[tuple[Any
             p = tile_markup.point(w)
             if p is not None and m.kind != "ghost":
                 obstacles.append(cell(p[0], p[1]))
+    # two highlights of one feature (a cowboy or the tent on the new tile's mountain) side by side, not one
+    # on the other: each is a tap target of the recorder (R350)
+    spots: dict[Any, int] = {}
+    for m in markup:
+        words = mk.word_args(m)
+        if m.kind == "highlight" and words:
+            spot = tile_markup.point(words[0])
+            if spot is not None and spot[2] is not None:
+                spots[spot] = spots.get(spot, 0) + 1
+    seen: dict[Any, int] = {}
     for m in markup:
         words = mk.word_args(m)
         if m.kind == "highlight" and words:
@@ -194,7 +204,9 @@ def markup_layer(markup: Iterable[Any], frame: Frame, ghosts: Iterable[tuple[Any
                 out.append(mk.ring(X + 3, Y + 3, T - 6, T - 6, colour, width=6, rx=4))
                 continue
             ax, ay = anchor(p[0], p[1], POSITIONS.index(p[2])) if p[2] in POSITIONS else (T / 2, T / 2)
-            out.append(mk.dot(X + ax, Y + ay, colour, r=15))
+            k = seen[p] = seen.get(p, -1) + 1
+            shift = (k - (spots[p] - 1) / 2) * 34  # a ring's width (r=15) and a gap
+            out.append(mk.dot(X + ax + shift, Y + ay, colour, r=15))
         elif m.kind == "arrow" and len(words) >= 2:
             a, b = tile_markup.point(words[0]), tile_markup.point(words[1])
             if a is None or b is None:

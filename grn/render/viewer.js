@@ -43,7 +43,10 @@ function line(i,box){
 function load(k){
   g=k;G=D.games[k];kids=G.nodes.map(function(){return [];});pics=[];buttons=[];
   G.nodes.forEach(function(n,i){if(n.p>=0){kids[n.p].push(i);}
-    if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;});
+    if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;
+    /* left out of the data: the parent's panel, and the open squares as "x,y:count" words */
+    if(n.p>=0){if(n.pl===undefined){n.pl=G.nodes[n.p].pl;}if(n.pp===undefined){n.pp=G.nodes[n.p].pp;}}
+    if(typeof n.o==="string"){n.o=n.o.split(" ").map(function(x){var c=x.lastIndexOf(":");return [x.slice(0,c),+x.slice(c+1)];});}});
   G.mainLen=G.nodes.filter(function(m){return m.d===0;}).length;
   var list=q("moves");clear(list);line(0,list);
   chart();review();
@@ -136,7 +139,7 @@ function review(){
     var th=el("th",null,h[0]);th.scope="col";if(h[1]){th.title=h[1];th.setAttribute("aria-label",h[1]);}hr.appendChild(th);});
   var th=el("thead");th.appendChild(hr);tb.appendChild(th);var body=el("tbody");tb.appendChild(body);
   G.review.forEach(function(r){var tr=el("tr");tr.appendChild(el("th",null,(G.names[r[0]]||r[0])+" ("+r[0]+")"));
-    [String(r[1]),r[3].toFixed(1)+"%",r[2].toFixed(1),String(r[4]),String(r[5]),String(r[6])].forEach(function(x){tr.appendChild(el("td",null,x));});body.appendChild(tr);});}
+    [String(r[1]),r[1]?r[3].toFixed(1)+"%":"\u2013",r[1]?r[2].toFixed(1):"\u2013",String(r[4]),String(r[5]),String(r[6])].forEach(function(x){tr.appendChild(el("td",null,x));});body.appendChild(tr);});}
 function turnEval(n){var box=q("turneval");clear(box);if(!G.review){return;}
   if(!n.v){box.appendChild(el("p","grn-none",n.n&&!n.d?"this turn was not analysed":"no analysis here"));return;}
   var v=n.v,who=G.names[n.k]||n.k;

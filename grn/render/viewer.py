@@ -71,6 +71,8 @@ class _Builder:
         self.rejected: frozenset[tuple[int, int]] = frozenset()
         self.review: Review | None = None
         self.in_best = False
+        #: Each node's panel in words, given or left to its parent's (the page fills in what is left out).
+        self.panels: list[tuple[list[str], list[list[str]]] | None] = []
 
     def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
         """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
@@ -125,16 +127,27 @@ class _Builder:
         if events:
             node["e"] = events
         # the panel in words beside the board, readable whatever the board's size (when the game gives it)
+        # a panel the same as the parent's is left out: most turns change one player's line (the page's script
+        # takes the parent's)
         panel = self.ruleset.player_panel(position)
+        up = self.panels[parent] if parent >= 0 else None
         if panel is not None:
-            node["pl"] = list(panel.lines)
-            node["pp"] = [list(panel.players.get(k, ())) for k in self.keys]
+            lines, players = list(panel.lines), [list(panel.players.get(k, ())) for k in self.keys]
+            if up is None or up[0] != lines:
+                node["pl"] = lines
+            if up is None or up[1] != players:
+                node["pp"] = players
+            self.panels.append((lines, players))
+        else:
+            if up is not None:
+                node["pl"] = node["pp"] = None  # no panel here: nothing is taken from the parent
+            self.panels.append(None)
         aids = position_aids(position)
         if aids.projected is not None and aids.projected != dict(scores):
             node["j"] = [int(aids.projected.get(k, 0)) for k in self.keys]
         if aids.open and not self.in_best:
             # a best-move variation is the analysis's aside: its open squares would double a long list per judged move
-            node["o"] = [[k, n] for k, n in aids.open.items()]
+            node["o"] = " ".join(f"{k}:{n}" for k, n in aids.open.items())  # "-5,2:25 -4,1:10": the page splits it
         node["f"] = self.picture(position, parent, panel is None)
         self.nodes.append(node)
         return len(self.nodes) - 1

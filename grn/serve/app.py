@@ -9,12 +9,14 @@ page's files are looked up by name in a fixed table.  Work that takes time
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hmac
 import hashlib
 import json
 import re
 import threading
+import time
 from datetime import date
 from importlib import resources
 from pathlib import Path
@@ -49,6 +51,8 @@ ASSETS = {"recorder.js": "text/javascript; charset=utf-8", "recorder.css": "text
           "index.html": "text/html; charset=utf-8"}
 #: A JSON body of a turn, a note or a new game is small; imports may be up to the policy's limit.
 MAX_FIELD = 10_000
+#: How long a phone's question "has the game changed?" waits for a change before it is answered "no" (R352).
+WATCH_SECONDS = 15.0
 _TAG_VALUE = re.compile(r'^[^"\\\r\n\x00-\x1f]*$')
 
 
@@ -243,6 +247,19 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
         return await run_in_threadpool(work)
 
+    async def changes(request: Request) -> dict[str, Any]:
+        """Long polling (R352): answered as soon as the game's text is no longer ``base`` (another phone
+        changed it), or unchanged after :data:`WATCH_SECONDS`; the phone asks again at once."""
+        game_id = _game_id(request)
+        base = request.query_params.get("base", "")[:64]
+        deadline = time.monotonic() + WATCH_SECONDS
+        while True:
+            _, text = await run_in_threadpool(store.load, game_id)
+            now = digest(text)
+            if now != base or time.monotonic() > deadline or await request.is_disconnected():
+                return {"base": now, "changed": now != base}
+            await asyncio.sleep(0.3)
+
     async def edit(request: Request, change: Callable[[Record, str, str, dict[str, Any]], Edit]) -> dict[str, Any]:
         game_id = _game_id(request)
         data = await _body(request)
@@ -285,6 +302,12 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         after = pos.state.copy()
         events = after.play_turn(player, actions)  # the engine has the last word
         new, address = play(record, at, player, actions)
+        if after.is_over and "(" not in address:
+            # the main line's last turn: its final scores go into the Result tag, as self-play writes it
+            final = after.copy()
+            final.final_scoring()
+            result = ", ".join(f"{p} {v}" for p, v in final.scores.items())
+            new = new.replace(tags=(*((k, v) for k, v in new.tags if k != "Result"), ("Result", result)))
         moved = Position(pos.record, after, pos.seats, None, pos.turns_played, [], [], at, pos.line, pos.ruleset)
         return new, address, (moved, list(events))
 
@@ -292,7 +315,14 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         return await edit(request, _play)
 
     async def take_back(request: Request) -> dict[str, Any]:
-        return await edit(request, lambda record, text, at, data: (*undo(record, at), None))
+        def back(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
+            new, address = undo(record, at)
+            if "(" in at:
+                return new, address, None
+            # the main line taken back from its end is no longer over: its Result goes
+            return new.replace(tags=tuple((k, v) for k, v in new.tags if k != "Result")), address, None
+
+        return await edit(request, back)
 
     async def note(request: Request) -> dict[str, Any]:
         def change(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
@@ -410,6 +440,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         Route("/api/games/{game_id}/undo", api(take_back), methods=["POST"]),
         Route("/api/games/{game_id}/note", api(note), methods=["POST"]),
         Route("/api/games/{game_id}/download", api(download)),
+        Route("/api/games/{game_id}/changes", api(changes)),
         Route("/api/games/{game_id}/evaluate", api(evaluate_here), methods=["POST"]),
         Route("/api/games/{game_id}/analyse", api(analyse_game), methods=["POST"]),
         Route("/api/tasks/{task}", api(task_state)),

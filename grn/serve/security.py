@@ -8,7 +8,7 @@ One ASGI middleware, in front of every route:
   the server's own, or that the browser marks ``Sec-Fetch-Site: cross-site``,
   is refused (403), and a write must be ``application/json`` (415): a form on
   another site cannot send it without a preflight this server never grants;
-* **token**: a write needs the ``X-GRN-Token`` header equal to the token the
+* **token**: a write needs ``Authorization: Bearer <token>`` (or the ``X-GRN-Token`` header) equal to the token the
   start-up line prints; reading needs it too (as a header or ``?token=``)
   unless the server binds a loopback address or reading was opened;
 * **headers**: every answer carries a Content-Security-Policy that lets only
@@ -84,8 +84,10 @@ def same_origin(scope: Scope) -> bool:
 
 
 def token_of(scope: Scope, *, query: bool) -> str | None:
-    """The token a request carries: the header, or (reading only) the ``token`` query parameter."""
-    found = _header(scope, TOKEN_HEADER)
+    """The token a request carries: ``Authorization: Bearer <token>`` or the ``X-GRN-Token`` header, or
+    (reading only) the ``token`` query parameter."""
+    bearer = _header(scope, b"authorization")
+    found = bearer[7:] if bearer is not None and bearer[:7].lower() == "bearer " else _header(scope, TOKEN_HEADER)
     if found is None and query:
         values = parse_qs(bytes(scope.get("query_string", b"")).decode("latin-1")).get("token")
         found = values[0] if values else None

@@ -9,6 +9,7 @@ moves (:meth:`~grn.ruleset.Ruleset.action_words`) and offers the choices
 
 from __future__ import annotations
 
+import inspect
 import threading
 from collections import OrderedDict
 from typing import Any, Generic, Hashable, Sequence, TypeVar
@@ -107,7 +108,11 @@ def board(pos: Position, step: Step | None, preview: str | None = None) -> tuple
     shown = Position(pos.record, pos.state, pos.seats, pos.last, pos.turns_played, marks, pos.events,
                      pos.address, pos.line, pos.ruleset, False)
     assert pos.ruleset is not None
-    return pos.ruleset.render_svg(shown), where
+    # no panel inside the board: its text shrinks with the board; the page shows it in words (``about``)
+    draw = pos.ruleset.render_svg
+    if "panel" in inspect.signature(draw).parameters:
+        return draw(shown, panel=False), where
+    return draw(shown), where  # a game of a plugin may draw no panel (and take no such argument)
 
 
 def _turn_view(ruleset: Any, turn: Turn, address: str, names: dict[str, str]) -> dict[str, Any]:
@@ -157,13 +162,16 @@ def state_view(game_id: int, record: Record, text: str, address: str, picked: Se
         copy.final_scoring()
         final = dict(copy.scores)
     player = None if over else pos.state.current_player
+    best = max(final.values()) if final else None
+    winners = [names.get(k, k) for k, v in (final or {}).items() if v == best]
     return {
         "id": game_id, "game": record.game, "title": ruleset.title or ruleset.name,
         "tags": [[k, v] for k, v in record.tags],
         "address": address, "base": base,
         "player": player, "player_name": names.get(player or "", player),
         "seats": [{"name": s.name, "key": s.key, "colours": list(s.colours)} for s in pos.seats],
-        "scores": pos.state.scores, "final": final, "over": over,
+        "scores": pos.state.scores, "final": final, "over": over, "winners": winners,
+        "about": [line.strip() for line in ruleset.describe(pos)],
         "picked": list(picked),
         "step": None if step is None else {
             "prompt": step.prompt, "done": step.done, "summary": step.summary,

@@ -66,6 +66,38 @@ class TileRuleset(Ruleset):
             return f"discards tile {command.tile} (it fits nowhere)"
         return super().action_words(command)
 
+    #: What a figure is called on each kind of feature (``{"city": "knight"}``): the review names a
+    #: follower by its role on the tile just placed (R358).  A game without roles leaves it empty.
+    roles: dict[str, str] = {}
+
+    def turn_words(self, actions: Sequence[Any], tileset: Any = None) -> str:
+        """A turn's actions in words, each figure by its role on the tile placed before it (``knight on N``
+        rather than ``follower on N``); ``tileset`` defaults to the shipped one."""
+        out: list[str] = []
+        placed: PlaceTile | None = None
+        for command in actions:
+            role = None
+            if isinstance(command, PlaceTile):
+                placed = command
+            elif isinstance(command, PlaceFigure) and placed is not None and self.roles:
+                role = self.role_at(placed, command.location, tileset or self.default_tileset())
+            out.append(f"{role} on {command.location}" if role else self.action_words(command))
+        return ", ".join(out)
+
+    def role_at(self, placed: PlaceTile, location: str, tileset: Any) -> str | None:
+        """The role of a figure at ``location`` of the tile ``placed`` (None when the place names nothing)."""
+        from grn.tiling.engine import TileEngine
+
+        design = tileset.by_id.get(placed.tile)
+        if design is None or placed.rotation % 90:
+            return None
+        sid = TileEngine._segment_of(design, design.orientations[placed.rotation // 90 % 4], 0, location)
+        return self.roles.get(design.segments[sid].kind) if sid >= 0 else None
+
+    def decision_words(self, engine: Any, decision: Any) -> str:
+        """A decision in words for the review, its figure named by its role."""
+        return self.turn_words(tuple(decision), getattr(engine, "tileset", None))
+
     def default_tileset(self) -> Any:
         """The shipped tile set (loaded once)."""
         from grn.tiling.tiles import load_shipped_tileset

@@ -16,7 +16,7 @@ from grn.games.carcassonne import bot
 from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import MAX_COPIES, OPTIONS_HELP, Options, parse_options, start_of
 from grn.games.carcassonne.rules import CarcassonneState
-from grn.games.carcassonne.terms import SEC_GENERAL
+from grn.games.carcassonne.terms import ROLE, SEC_GENERAL
 from grn.errors import IllegalAction
 from grn.record import Record, Seat
 from grn.ruleset import Panel, SetupProblem, Suggestion
@@ -130,6 +130,7 @@ class CarcassonneRuleset(TileRuleset):
 
         return followup_step(self, engine, before, placement, picked)
     world_class = bot.CarcassonneWorld
+    roles = ROLE
 
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""

@@ -154,6 +154,13 @@ class GoldRuleset(Ruleset):
             return None
         return tuple(FlipCard(p, known[p]) for p in decision)
 
+    def owned_words(self, words: str, owners: dict[str, str]) -> str:
+        """A miner by its owner (``Paul's green miner 4``): with two players each owns two colours (R358)."""
+        import re
+
+        return re.sub(r"\b(red|yellow|green|blue|black) miner\b",
+                      lambda m: f"{owners[m[1]]}'s {m[0]}" if m[1] in owners else m[0], words)
+
     def decision_words(self, engine: Any, decision: Any) -> str:
         from grn.games.gold import bot
 

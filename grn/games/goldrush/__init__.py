@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.goldrush import bot
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
+from grn.games.goldrush.terms import ROLE
 from grn.record import Record, Seat
 from grn.ruleset import Panel, SetupProblem, Suggestion
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
@@ -138,6 +139,7 @@ class GoldRushRuleset(TileRuleset):
 
         return followup_step(self, engine, before, placement, picked)
     world_class = bot.GoldRushWorld
+    roles = ROLE
     #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
     analysis_thresholds = (4.0, 8.0, 16.0)
 

@@ -4,15 +4,34 @@
      the game's rules engine; record text is put on the page with textContent only, and the board SVG
      (drawn by grn, record text escaped) with innerHTML.  The CSP lets no other script run. */
   var $ = function (id) { return document.getElementById(id); };
+  /* The token is read once from the start-up address, kept in this phone's storage and sent as
+     "Authorization: Bearer" with every request: no address the page makes or shows carries it (R351).
+     Downloads and pictures are fetched with the header; the viewer opens at the game's share link. */
   var params = new URLSearchParams(location.search);
   if (params.get("token")) {
     localStorage.setItem("grn-token", params.get("token"));
-    history.replaceState(null, "", location.pathname + location.hash);
+    params.delete("token");
+    history.replaceState(null, "", location.pathname + (String(params) ? "?" + params : "") + location.hash);
   }
   var token = localStorage.getItem("grn-token") || "";
+  function headers() { return token ? {"Authorization": "Bearer " + token} : {}; }
   var meta = null, S = null, picked = [], preview = null;
 
-  function status(text) { $("status").textContent = text || ""; }
+  /* A message goes beside what caused it (the control last tapped, or the one named), in sight (R356). */
+  var lastTapped = null;
+  document.addEventListener("click", function (ev) { lastTapped = ev.target; }, true);
+  var statusLine = null;  // kept: a list redrawn may take it off the page, the next message puts it back
+  function status(text, near) {
+    var s = statusLine = statusLine || $("status");
+    s.textContent = text || "";
+    if (!text) return;
+    near = near || lastTapped;
+    if (near && near.closest && document.contains(near) && !near.closest("header")) {
+      var block = near.closest("form, #turn-buttons, #game-buttons, #options, #fork-ask, p, table, ol, div, section") || near;
+      if (block.nextSibling !== s) block.parentNode.insertBefore(s, block.nextSibling);
+    }
+    s.scrollIntoView({block: "nearest"});
+  }
   function el(tag, text, cls) {
     var e = document.createElement(tag);
     if (text !== undefined && text !== null) e.textContent = String(text);
@@ -20,20 +39,76 @@
     return e;
   }
   function api(method, path, body) {
-    var opts = {method: method, headers: {"X-GRN-Token": token}};
+    var opts = {method: method, headers: headers()};
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     return fetch(path, opts).then(function (r) {
       return r.json().then(function (data) {
-        if (!r.ok) throw new Error(data.error || ("error " + r.status));
+        if (!r.ok) { var e = new Error(data.error || ("error " + r.status)); e.status = r.status; throw e; }
         return data;
       });
-    });
+    }, function () { throw lost(); });
   }
-  function fail(err) { status(err.message || String(err)); }
+  /* fetch fails only when the server cannot be reached: say so, and that nothing tapped is lost (R356) */
+  function lost() {
+    var e = new Error("No connection to the server (the network dropped?). Nothing is lost: the choices of this " +
+                      "turn stay on this phone; tap again when the connection is back.");
+    e.status = 0;
+    return e;
+  }
+  /* a message that stays until the next change of the game: where the recording goes, what was taken back */
+  function notice(text, near, label, action) {
+    var n = $("notice");
+    $("notice-text").textContent = text || ""; n.hidden = !text;
+    $("notice-action").hidden = !label; $("notice-action").textContent = label || "";
+    $("notice-action").onclick = action || null;
+    if (!text) return;
+    if (near && n.previousSibling !== near) near.parentNode.insertBefore(n, near.nextSibling);
+    n.scrollIntoView({block: "nearest"});
+  }
+  function fail(err, near) { status(err.message || String(err), near); }
   function show(which) {
     ["archive", "new", "record"].forEach(function (s) { $(s).hidden = s !== which; });
   }
-  function withToken(path) { return path + (token ? (path.indexOf("?") < 0 ? "?" : "&") + "token=" + encodeURIComponent(token) : ""); }
+  /* a file of the server fetched with the token: its body, and the name the server gives it */
+  function fetchFile(path) {
+    return fetch(path, {headers: headers()}).then(function (r) {
+      if (!r.ok) return r.json().then(function (d) { throw new Error(d.error || ("error " + r.status)); });
+      var named = /filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "");
+      return r.blob().then(function (b) { return {blob: b, name: named ? named[1] : "download"}; });
+    });
+  }
+  /* a link to a download: the address shown is the plain one; a tap fetches it with the token */
+  function downloadLink(a, path) {
+    a.href = path;
+    a.onclick = function (ev) {
+      ev.preventDefault();
+      fetchFile(path).then(function (f) {
+        var url = URL.createObjectURL(f.blob), t = document.createElement("a");
+        t.href = url; t.download = f.name; document.body.appendChild(t); t.click(); t.remove();
+        setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
+      }, function (err) { fail(err, a); });
+    };
+  }
+  /* pictures come as data: addresses (an <img> cannot send the header; the page's policy allows data:) */
+  var pictures = {};
+  function picture(img, path) {
+    if (!pictures[path]) pictures[path] = fetchFile(path).then(function (f) {
+      return new Promise(function (done) {
+        var reader = new FileReader();
+        reader.onload = function () { done(reader.result); };
+        reader.readAsDataURL(f.blob);
+      });
+    });
+    pictures[path].then(function (data) { img.src = data; }, function () { delete pictures[path]; });
+  }
+  /* the viewer of a game opens at its share link: it shows that one game and can write nothing */
+  function viewLink(a, id) {
+    a.href = "/games/" + id + "/view";
+    a.onclick = function (ev) { ev.preventDefault(); openViewer(id); };
+  }
+  function openViewer(id) {
+    return api("GET", "/api/games/" + id + "/share").then(function (d) { location.assign(d.path); }, fail);
+  }
 
   /* ---- the archive ---- */
   function search(ev) {
@@ -49,7 +124,7 @@
         var td = el("td");
         var open = el("button", "Open"); open.type = "button";
         open.addEventListener("click", function () { openGame(g.id, "end"); });
-        var view = el("a", "View"); view.href = withToken("/games/" + g.id + "/view");
+        var view = el("a", "View"); viewLink(view, g.id);
         var del = el("button", "Delete"); del.type = "button";
         del.addEventListener("click", function () {
           if (!confirm("Delete game " + g.id + " (" + g.players.join(", ") + ") for good?")) return;
@@ -75,69 +150,269 @@
 
   /* ---- a new game ---- */
   function gameMeta(name) { return meta.games.filter(function (g) { return g.name === name; })[0]; }
+  /* The New game form: a name and a colour picker a player, and the game's options as checkboxes and lists,
+     read from the words of its options' help (``farmers=on|off``, ``goldmines``, ``cowboys=4|5``, ``basic=N``);
+     what they cannot say goes in "More options", as GRN writes it (R354). */
   function describeGame() {
-    var g = gameMeta($("newgame").elements.game.value);
-    $("colours").textContent = g ? g.min + " to " + g.max + " players; colours: " + g.colours.join(", ") : "";
-    $("options-help").textContent = g ? "options: " + g.options : "";
+    var g = gameMeta($("newgame").elements.game.value), count = $("newgame").elements.count;
+    if (!g) return;
+    var was = Number(count.value) || g.min;
+    count.textContent = "";
+    for (var n = g.min; n <= g.max; n++) count.appendChild(new Option(String(n), String(n)));
+    count.value = String(Math.min(Math.max(was, g.min), g.max));
+    playerRows();
+    $("colours").textContent = g.min + " to " + g.max + " players; colours: " + g.colours.join(", ") +
+      ". A player may own two colours (Gold with two players asks it).";
+    $("options-help").textContent = "options: " + g.options;
+    var boxes = $("option-boxes"); boxes.textContent = "";
+    boxes.appendChild(el("legend", "Options"));
+    optionWords(g.options).forEach(function (o) {
+      var label = el("label", null, "checkbox"), input;
+      if (o.kind === "flag" || o.kind === "onoff") {
+        input = el("input"); input.type = "checkbox"; input.checked = o.kind === "onoff";
+        label.appendChild(input); label.appendChild(document.createTextNode(o.name + (o.hint ? " (" + o.hint + ")" : "")));
+      } else {
+        label.className = "";
+        label.appendChild(document.createTextNode(o.name + " "));
+        if (o.kind === "choice") {
+          input = el("select"); input.appendChild(new Option("the game's default", ""));
+          o.values.forEach(function (v) { input.appendChild(new Option(v, v)); });
+        } else { input = el("input"); input.inputMode = "numeric"; input.placeholder = o.hint || "a number"; }
+        label.appendChild(input);
+      }
+      input.dataset.option = o.name; input.dataset.kind = o.kind;
+      boxes.appendChild(label);
+    });
+    boxes.hidden = !boxes.querySelector("input,select");
+  }
+  function optionWords(help) {
+    var hints = {};
+    var plain = help.replace(/(\w+)(=\S+)?\s*\(([^)]*)\)/g, function (all, name, value, hint) { hints[name] = hint; return name + (value || ""); });
+    var out = [];
+    plain.split(/,\s*|\s+and\s+/).forEach(function (item) {
+      var m = /^(\w+)(?:=(.+))?$/.exec(item.trim());
+      if (!m || m[1] === "none") return;
+      var name = m[1], value = m[2], hint = (hints[name] || "").replace(/^or .*/, "");
+      if (value === undefined) out.push({name: name, kind: "flag", hint: hint});
+      else if (value === "on|off") out.push({name: name, kind: "onoff", hint: hint});
+      else if (value.indexOf("|") > 0) out.push({name: name, kind: "choice", values: value.split("|"), hint: hint});
+      else out.push({name: name, kind: "number", hint: hint});
+    });
+    return out;
+  }
+  function playerRows() {
+    var g = gameMeta($("newgame").elements.game.value), n = Number($("newgame").elements.count.value);
+    var box = $("players"), rows = box.querySelectorAll(".player-row");
+    for (var i = rows.length; i < n; i++) {
+      var row = el("div", null, "player-row");
+      var name = el("input"); name.name = "player-name"; name.placeholder = "Player " + (i + 1); name.autocomplete = "off";
+      name.setAttribute("aria-label", "player " + (i + 1) + "'s name");
+      var first = el("select"), second = el("select");
+      first.setAttribute("aria-label", "player " + (i + 1) + "'s colour");
+      second.setAttribute("aria-label", "player " + (i + 1) + "'s second colour");
+      row.appendChild(name); row.appendChild(first); row.appendChild(second); box.appendChild(row);
+    }
+    rows = box.querySelectorAll(".player-row");
+    for (var k = 0; k < rows.length; k++) {
+      rows[k].hidden = k >= n;
+      var pickers = rows[k].querySelectorAll("select");
+      [0, 1].forEach(function (j) {
+        var sel = pickers[j], kept = sel.value;
+        sel.textContent = "";
+        if (j === 1) sel.appendChild(new Option("no second colour", ""));
+        g.colours.forEach(function (c) { sel.appendChild(new Option(c, c)); });
+        sel.value = kept && g.colours.indexOf(kept) >= 0 ? kept : (j === 0 ? g.colours[k % g.colours.length] : "");
+      });
+    }
+    /* Gold with two players: each owns two colours (the rules); a second colour nobody has is filled in */
+    var two = g.name === "gold" && n === 2, used = [];
+    for (k = 0; k < rows.length; k++) {
+      if (rows[k].hidden) continue;
+      var sel = rows[k].querySelectorAll("select");
+      if (sel[1].dataset.auto && !two) sel[1].value = "";
+      used.push(sel[0].value);
+      if (sel[1].value) used.push(sel[1].value);
+    }
+    for (k = 0; k < n; k++) {
+      var second = rows[k].querySelectorAll("select")[1];
+      second.dataset.auto = two ? "1" : "";
+      if (two && !second.value) {
+        second.value = g.colours.filter(function (c) { return used.indexOf(c) < 0; })[0] || "";
+        used.push(second.value);
+      }
+    }
   }
   function newGame(ev) {
     ev.preventDefault();
-    var f = $("newgame").elements;
-    api("POST", "/api/games", {game: f.game.value, players: f.players.value, options: f.options.value,
+    var f = $("newgame").elements, players = [], options = [];
+    $("players").querySelectorAll(".player-row").forEach(function (row, i) {
+      if (row.hidden) return;
+      var name = row.querySelector("input").value.trim() || "Player " + (i + 1), c = row.querySelectorAll("select");
+      players.push(name + " (" + c[0].value + (c[1].value ? "+" + c[1].value : "") + ")");
+    });
+    $("option-boxes").querySelectorAll("[data-option]").forEach(function (input) {
+      var name = input.dataset.option, kind = input.dataset.kind;
+      if (kind === "flag" && input.checked) options.push(name);
+      else if (kind === "onoff") options.push(name + "=" + (input.checked ? "on" : "off"));
+      else if ((kind === "choice" || kind === "number") && input.value.trim()) options.push(name + "=" + input.value.trim());
+    });
+    if (f.options.value.trim()) options.push(f.options.value.trim());
+    api("POST", "/api/games", {game: f.game.value, players: players.join(", "), options: options.join(", "),
                                event: f.event.value, site: f.site.value, date: f.date.value})
-      .then(function (d) { openGame(d.id, "0"); }, fail);
+      .then(function (d) { openGame(d.id, "0"); }, function (err) { fail(err, $("newgame").querySelector("button[type=submit]")); });
   }
 
   /* ---- recording ---- */
   function openGame(id, at) {
-    picked = []; preview = null;
+    picked = []; autoAt = []; preview = null;
     load(id, at);
   }
-  function load(id, at) {
-    var q = new URLSearchParams({at: at, picked: JSON.stringify(picked)});
+  var busy = false;  // a state is being fetched: taps wait (a double tap never picks twice)
+  function setBusy(on) { busy = on; document.body.dataset.busy = on ? "1" : ""; }
+  function fetchState(id, at, words) {
+    var q = new URLSearchParams({at: at, picked: JSON.stringify(words)});
     if (preview) q.set("preview", preview);
-    return api("GET", "/api/games/" + id + "?" + q).then(function (data) {
-      S = data; render(); status("");
-      location.hash = "game=" + id + "&at=" + encodeURIComponent(data.address);
-    }, fail);
+    setBusy(true);
+    return api("GET", "/api/games/" + id + "?" + q).then(function (d) { setBusy(false); return d; },
+                                                       function (e) { setBusy(false); throw e; });
   }
+  function shown(data) {
+    S = data; render(); status("");
+    /* the address keeps the turn's choices too: a phone reloaded comes back with its taps */
+    location.hash = "game=" + S.id + "&at=" + encodeURIComponent(S.address) +
+      (picked.length ? "&picked=" + encodeURIComponent(JSON.stringify(picked)) : "");
+  }
+  function load(id, at) {
+    return fetchState(id, at, picked).then(shown, fail);
+  }
+  /* a change of the game; resolves to the new state, or null when it was refused (the message says why) */
   function post(path, body) {
     body.at = S.address; body.base = S.base;
+    var near = lastTapped;
     return api("POST", "/api/games/" + S.id + "/" + path, body).then(function (data) {
-      S = data; picked = []; preview = null; render(); status("");
-      location.hash = "game=" + S.id + "&at=" + encodeURIComponent(S.address);
-    }, fail);
+      picked = []; autoAt = []; preview = null; notice(""); redoTurn = null; shown(data);
+      return data;
+    }, function (err) {
+      if (err.status === 409) changedElsewhere("Not recorded: another phone changed this game meanwhile.");
+      else fail(err, near);
+      return null;
+    });
   }
-  function choose(word) {
+  /* Another phone changed the game (R352): show the game as it is now.  The taps of the turn being built are
+     kept when that turn is still the next to record here; when the other phone recorded it, the phone moves
+     on to the game's end and says what was recorded. */
+  function changedElsewhere(why) {
+    var id = S.id, at = S.address, keep = picked.slice(), turns = S.moves.turns;
+    var atEnd = !turns.length ? at === "0" || at === (S.moves.parent || "0") : turns[turns.length - 1].address === at;
+    var say = function (text) { notice((why ? why + " " : "") + text, $("title")); };
+    return fetchState(id, at, keep).then(function (data) {
+      var now = data.moves.turns, last = now[now.length - 1];
+      if (atEnd && last && last.address !== at) {
+        picked = []; autoAt = []; preview = null;
+        return fetchState(id, "end", []).then(function (end) {
+          shown(end);
+          say("Another phone recorded turn " + last.n + " (" + last.player + ": " + last.words + "); this is the game now.");
+        });
+      }
+      shown(data);
+      say("Another phone changed this game; it is shown as it is now" + (keep.length ? ", and this turn's choices are kept." : "."));
+    }, function () {
+      picked = []; autoAt = []; preview = null;
+      return fetchState(id, "end", []).then(function (end) {
+        shown(end);
+        say("Another phone changed this game: the turn this phone was building is gone; this is the game now.");
+      }, fail);
+    });
+  }
+  /* the phone asks the server "has the game changed since this version?"; the answer waits for a change */
+  var watching = null;
+  function watch() {
+    var me = watching = {id: S.id, base: S.base};
+    api("GET", "/api/games/" + me.id + "/changes?base=" + encodeURIComponent(me.base)).then(function (d) {
+      if (watching !== me) return;
+      watching = null;
+      if (d.changed && S && S.id === me.id && S.base === me.base) changedElsewhere("");
+      else if (S) watch();
+    }, function () {
+      if (watching !== me) return;
+      setTimeout(function () { if (watching === me) watch(); }, 3000);
+    });
+  }
+  var autoAt = [];  // which picks of the turn were taken by themselves (a step with one choice)
+  function choose(word, auto) {
+    if (busy) return;
     picked.push(word); preview = null;
+    if (auto) autoAt.push(picked.length - 1);
     load(S.id, S.address);
   }
+  /* Back takes back the last pick the player made, and the one-choice picks taken after it */
+  function back() {
+    if (busy) return;
+    while (picked.length && autoAt.indexOf(picked.length - 1) >= 0) { picked.pop(); autoAt.pop(); }
+    picked.pop(); preview = null;
+    load(S.id, S.address);
+  }
+  /* Targets smaller than this on the screen (CSS pixels, WCAG's 24 and a margin) make the board zoom: it is
+     drawn larger and pans in its box, the targets scrolled into sight (R355). */
+  var MIN_TARGET = 28;
+  function zoom(box, targets) {
+    var svg = box.querySelector("svg");
+    box.classList.remove("zoomed");
+    if (!svg || !targets.length) return;
+    svg.style.width = "";
+    var small = Math.min.apply(null, targets.map(function (t) { var b = t.getBBox(); return Math.min(b.width, b.height); }));
+    var vb = svg.viewBox.baseVal, shownWidth = svg.getBoundingClientRect().width;
+    if (!vb || !vb.width || !small || small * shownWidth / vb.width >= MIN_TARGET) return;
+    box.classList.add("zoomed");
+    svg.style.width = Math.ceil(vb.width * MIN_TARGET / small) + "px";
+    var r = targets.map(function (t) { return t.getBoundingClientRect(); }), outer = box.getBoundingClientRect();
+    var left = Math.min.apply(null, r.map(function (x) { return x.left; })), right = Math.max.apply(null, r.map(function (x) { return x.right; }));
+    var top = Math.min.apply(null, r.map(function (x) { return x.top; })), bottom = Math.max.apply(null, r.map(function (x) { return x.bottom; }));
+    box.scrollLeft += (left + right) / 2 - (outer.left + outer.width / 2);
+    box.scrollTop += (top + bottom) / 2 - (outer.top + outer.height / 2);
+  }
+  var renders = 0;
   function render() {
     show("record");
-    $("title").textContent = S.title + ": " + S.seats.map(function (s) { return s.name + " (" + s.key + ")"; }).join(", ");
+    /* for the tests and for anyone reading the page: what is picked, and a count of redraws */
+    $("turn").dataset.picked = picked.join(" ");
+    document.body.dataset.rendered = String(++renders);
+    if (!watching || watching.id !== S.id || watching.base !== S.base) watch();
+    $("title").textContent = "Game " + S.id + ", " + S.title + ": " + S.seats.map(function (s) { return s.name + " (" + s.key + ")"; }).join(", ");
     var sc = $("scores").tBodies[0]; sc.textContent = "";
     S.seats.forEach(function (s) {
-      var tr = el("tr"); tr.appendChild(el("td", s.name + " (" + s.key + ")"));
+      var tr = el("tr"); tr.appendChild(el("td", s.name + " (" + s.colours.join("+") + ")"));
       tr.appendChild(el("td", S.scores[s.key] + (S.final ? " (final " + S.final[s.key] + ")" : "")));
       sc.appendChild(tr);
     });
+    var about = $("about"); about.textContent = "";
+    (S.about || []).forEach(function (line) { about.appendChild(el("li", line)); });
     var step = S.step, box = $("options");
     box.textContent = "";
+    if (!picked.length) $("auto-note").textContent = "";
     $("confirm").hidden = true; $("summary").textContent = "";
-    $("back").hidden = picked.length === 0;
-    if (S.over) $("prompt").textContent = "The game is over.";
+    $("back").hidden = picked.length === autoAt.length;
+    $("redo").hidden = !redoTurn;
+    if (S.over) {
+      var top = Math.max.apply(null, S.seats.map(function (x) { return S.final ? S.final[x.key] : 0; }));
+      $("prompt").textContent = "The game is over: " + (S.winners.length === 1 ? S.winners[0] + " wins" :
+        S.winners.join(" and ") + " share the win") + " with " + top + " points.";
+    }
     else if (!step) $("prompt").textContent = S.player_name + " to play: type the turn in GRN.";
     else {
       $("prompt").textContent = S.player_name + " (" + S.player + "): " + step.prompt;
       step.options.forEach(function (o) {
         var b = el("button"); b.type = "button"; b.dataset.word = o.word;
         if (o.picture !== null) {
-          var img = el("img"); img.src = withToken("/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
-          img.alt = ""; img.width = 40; img.height = 40; img.loading = "lazy"; b.appendChild(img);
+          var img = el("img"); picture(img, "/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
+          img.alt = ""; img.width = 40; img.height = 40; b.appendChild(img);
         }
         b.appendChild(el("span", o.label));
         if (o.count !== null) b.appendChild(el("span", "\u00d7" + o.count, "count"));
         b.addEventListener("click", function () { choose(o.word); });
+        if (o.markup.indexOf("ghost ") === 0 && o.word === (preview || step.options[0].word)) {
+          b.className = "previewed"; b.setAttribute("aria-pressed", "true");  // the rotation on the board
+        }
         box.appendChild(b);
       });
       if (step.done) {
@@ -146,15 +421,35 @@
         $("confirm").focus();
       } else if (box.firstChild && document.activeElement === document.body) box.firstChild.focus();
     }
-    $("board").innerHTML = S.svg;
+    var boardBox = $("board");
+    boardBox.innerHTML = S.svg;
     var marks = $("board").querySelectorAll(".markup-layer .highlight");
     var ghosts = step && step.options.length && step.options.every(function (o) { return o.markup.indexOf("ghost ") === 0; });
+    var targets = [];
     if (step) step.options.forEach(function (o) {
       if (o.mark < 0 || !marks[o.mark]) return;
       var m = marks[o.mark];
       m.setAttribute("data-word", o.word);
-      m.addEventListener("click", function () { choose(o.word); });
+      m.addEventListener("click", function (ev) { ev.stopPropagation(); choose(o.word); });
+      targets.push(m);
     });
+    /* The smaller target wins where two overlap (R350): a tent's frame covers its whole tile and a cowboy's
+       ring lies inside it, so the targets are drawn largest first and the smallest last, on top. */
+    targets.map(function (m) { var b = m.getBBox(); return {m: m, area: b.width * b.height}; })
+      .sort(function (a, b) { return b.area - a.area; })
+      .forEach(function (t) { t.m.parentNode.appendChild(t.m); });
+    /* the board comes before a long list of the same places; otherwise after the turn's choices */
+    if (targets.length) $("turn").insertBefore(boardBox, $("options"));
+    else $("turn").parentNode.insertBefore(boardBox, $("turn").nextSibling);
+    zoom(boardBox, targets);
+    if (step && !step.done && step.options.length === 1 && !S.over) {
+      /* one choice: taken by itself, said, and undone by Back with the pick before it (R355) */
+      var only = step.options[0];
+      $("auto-note").textContent = ($("auto-note").textContent ? $("auto-note").textContent + " " : "") +
+        "Taken for you, the only choice: " + only.label + ".";
+      choose(only.word, true);
+      return;
+    }
     if (ghosts) {
       /* tapping the board turns the tile through the rotations that fit */
       $("board").onclick = function () {
@@ -184,8 +479,8 @@
       list.appendChild(li);
     });
     $("grn").textContent = S.grn;
-    ["grn", "json", "jcz"].forEach(function (f) { $("dl-" + f).href = withToken("/api/games/" + S.id + "/download?format=" + f); });
-    $("view").href = withToken("/games/" + S.id + "/view");
+    ["grn", "json", "jcz"].forEach(function (f) { downloadLink($("dl-" + f), "/api/games/" + S.id + "/download?format=" + f); });
+    viewLink($("view"), S.id);
     $("analysis").hidden = false;
     if ($("analysis").dataset.at !== S.address + " " + picked.join(" ")) {  // a search of another position is stale
       $("analysis").dataset.at = S.address + " " + picked.join(" ");
@@ -193,7 +488,7 @@
     }
     var g = gameMeta(S.game);
     $("sheet-box").hidden = !(g && g.tiles);
-    if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = withToken("/api/tiles/" + S.game + ".svg");
+    if (g && g.tiles && !$("sheet").getAttribute("src")) picture($("sheet"), "/api/tiles/" + S.game + ".svg");
   }
   // -- analysis: the best moves here, and a whole game analysed in the background (the page polls)
   function evaluateHere() {
@@ -220,11 +515,19 @@
           if (d.state === "running") { setTimeout(poll, 1000); return; }
           if (d.state === "failed") { $("analysis-status").textContent = "the analysis failed: " + d.error; return; }
           $("analysis-status").textContent = "analysed: game " + d.id + " holds the review; opening it";
-          location.assign(withToken(d.view));
+          openViewer(d.id);
         }, function (err) { $("analysis-status").textContent = err.message || String(err); });
       };
       setTimeout(poll, 500);
     }, function (err) { $("analysis-status").textContent = err.message || String(err); });
+  }
+  var redoTurn = null;
+  function redo() {
+    var again = redoTurn;
+    if (!again) return;
+    post("play", {text: again.text}).then(function (data) {
+      if (data) notice("Turn " + again.n + " is back.", $("game-buttons"));
+    });
   }
   function lineAddresses() { return S.moves.turns.map(function (t) { return t.address; }); }
   function step(delta) {
@@ -243,23 +546,61 @@
       $("newgame").elements.date.value = m.today;
       describeGame();
       var h = new URLSearchParams(location.hash.slice(1));
-      if (h.get("game")) openGame(h.get("game"), h.get("at") || "end");
+      if (h.get("game")) {
+        picked = []; autoAt = []; preview = null;
+        try { picked = JSON.parse(h.get("picked") || "[]"); } catch (e) { picked = []; }
+        load(h.get("game"), h.get("at") || "end").then(function () {
+          if (!S && picked.length) { picked = []; load(h.get("game"), h.get("at") || "end"); }
+        });
+      }
       else { show("archive"); search(); }
     }, fail);
     ["!", "?", "!!", "??", "!?", "?!"].forEach(function (g) { $("note").elements.glyph.appendChild(new Option(g, g)); });
-    $("to-archive").addEventListener("click", function () { location.hash = ""; show("archive"); search(); });
-    $("to-new").addEventListener("click", function () { show("new"); });
+    $("to-archive").addEventListener("click", function () {
+      location.hash = ""; S = null; watching = null; notice(""); show("archive"); search();
+    });
+    $("to-new").addEventListener("click", function () { status(""); show("new"); });
     $("search").addEventListener("submit", search);
     $("import").addEventListener("submit", importFile);
     $("newgame").addEventListener("submit", newGame);
     $("newgame").elements.game.addEventListener("change", describeGame);
+    $("newgame").elements.count.addEventListener("change", playerRows);
     $("confirm").addEventListener("click", function () { post("play", {picked: picked}); });
-    $("back").addEventListener("click", function () { picked.pop(); preview = null; load(S.id, S.address); });
-    $("undo").addEventListener("click", function () { post("undo", {}); });
+    $("back").addEventListener("click", back);
+    $("undo").addEventListener("click", function () {
+      var t = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
+      post("undo", {}).then(function (data) {
+        if (!data || !t) return;
+        /* what was taken back is said, and can be put back (R353) */
+        redoTurn = {text: t.grn.split(" ").slice(2).join(" "), n: t.n};
+        $("redo").hidden = false;
+        notice("Took back turn " + t.n + " (" + t.player + ": " + t.words + ").", $("game-buttons"),
+               "Redo turn " + t.n, redo);
+      });
+    });
+    $("redo").addEventListener("click", redo);
     $("fork").addEventListener("click", function () {
-      api("POST", "/api/games/" + S.id + "/fork", {at: S.address}).then(function (d) {
-        status("a new game, number " + d.id + ", goes on from here"); openGame(d.id, "end");
-      }, fail);
+      /* a fork asks first and says where the recording goes (R354) */
+      var here = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
+      $("fork-what").textContent = "Copy game " + S.id + (here ? " up to turn " + here.n : " before its first turn") +
+        " into a new game, and record there from now on? Game " + S.id + " stays as it is.";
+      $("fork-ask").hidden = false;
+      $("fork-yes").focus();
+    });
+    $("fork-no").addEventListener("click", function () { $("fork-ask").hidden = true; });
+    $("fork-yes").addEventListener("click", function () {
+      var from = S.id, here = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
+      $("fork-ask").hidden = true;
+      api("POST", "/api/games/" + from + "/fork", {at: S.address}).then(function (d) {
+        picked = []; autoAt = []; preview = null;
+        return fetchState(d.id, "end", []).then(function (data) {
+          shown(data);
+          notice("Recording into game " + d.id + " now: a copy of game " + from + (here ? " up to turn " + here.n : "") +
+                 ". Game " + from + " is unchanged.", $("title"), "Back to game " + from, function () {
+                   notice(""); openGame(from, "end");
+                 });
+        });
+      }, function (err) { fail(err, $("game-buttons")); });
     });
     $("typed").addEventListener("submit", function (e) {
       e.preventDefault(); var t = e.target.elements.text; post("play", {text: t.value}).then(function () { t.value = ""; });
