@@ -15,10 +15,11 @@ import hashlib
 import json
 import re
 import threading
+from itertools import accumulate
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterable
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -49,6 +50,8 @@ ASSETS = {"recorder.js": "text/javascript; charset=utf-8", "recorder.css": "text
           "index.html": "text/html; charset=utf-8"}
 #: A JSON body of a turn, a note or a new game is small; imports may be up to the policy's limit.
 MAX_FIELD = 10_000
+#: How deep a request's JSON may nest (the API's bodies nest two deep; a game file travels as text).
+MAX_DEPTH = 32
 _TAG_VALUE = re.compile(r'^[^"\\\r\n\x00-\x1f]*$')
 
 
@@ -75,13 +78,58 @@ async def _body(request: Request) -> dict[str, Any]:
         raw = await request.body()
     except BodyTooLarge as exc:
         raise ApiError(str(exc), 413) from None
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise ApiError("the request body is not JSON") from None
+    data = _json(raw or b"{}", "the request body", limit=MAX_DEPTH)
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object")
+    if _ESCAPED_SURROGATE.search(raw):
+        for key, value in data.items():
+            if not _unicode(key):
+                raise ApiError("a field name of the request is not valid Unicode text")
+            if not _unicode(value):
+                raise ApiError(f"{key} is not valid Unicode text (it holds a lone surrogate)")
     return data
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+_DEPTH_STEP = [0] * 256
+for _c in b"[{":
+    _DEPTH_STEP[_c] = 1
+for _c in b"]}":
+    _DEPTH_STEP[_c] = -1
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep the JSON text ``raw`` nests, counted before it is parsed (the brackets outside strings)."""
+    brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+def _json(raw: bytes | str, what: str, *, limit: int) -> Any:
+    """``raw`` parsed, after its depth is checked (a body nested 100,000 deep is refused unread)."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") > limit and json_depth(data) > limit:
+        raise ApiError(f"{what} nests more than {limit} deep")
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise ApiError(f"{what} is not JSON") from None
+
+
+def _unicode(value: Any) -> bool:
+    """Whether every text in ``value`` is valid Unicode (JSON's ``\\ud800`` makes a lone surrogate)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, list):
+        return all(_unicode(v) for v in value)
+    if isinstance(value, dict):
+        return all(_unicode(k) and _unicode(v) for k, v in value.items())
+    return True
 
 
 def _text(data: dict[str, Any], key: str, default: str | None = None, *, limit: int = MAX_FIELD) -> str:
@@ -90,6 +138,8 @@ def _text(data: dict[str, Any], key: str, default: str | None = None, *, limit: 
         raise ApiError(f"{key} must be text")
     if len(value) > limit:
         raise ApiError(f"{key} is longer than {limit} characters")
+    if not _unicode(value):
+        raise ApiError(f"{key} is not valid Unicode text (it holds a lone surrogate)")
     return value
 
 
@@ -97,24 +147,31 @@ def _words(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise ApiError("picked must be a JSON list of words") from None
+        if len(value) > 64 * 100:
+            raise ApiError("picked must be a list of at most 64 short words")
+        value = _json(value, "picked", limit=1)
     if not isinstance(value, list) or not all(isinstance(w, str) and len(w) < 100 for w in value) or len(value) > 64:
         raise ApiError("picked must be a list of at most 64 short words")
+    if not _unicode(value):
+        raise ApiError("picked is not valid Unicode text (it holds a lone surrogate)")
     return value
 
 
-def _game_id(request: Request) -> int:
-    raw = request.path_params["game_id"]
-    if not raw.isdigit() or len(raw) > 12:
-        raise ApiError("a game id is a whole number", 404)
+def _number(raw: str, what: str) -> int:
+    """A path's id: ASCII digits only (``int`` would take ``١`` for 1 and refuse ``²`` with a traceback)."""
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        raise ApiError(f"{what} is a whole number written in the digits 0-9", 404)
     return int(raw)
 
 
-def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_body: int = 4 * 1024 * 1024) -> Any:
-    """The ASGI application on ``archive`` (made when missing), guarded by :class:`Guard`."""
+def _game_id(request: Request) -> int:
+    return _number(request.path_params["game_id"], "a game id")
+
+
+def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_body: int = 4 * 1024 * 1024,
+             hosts: Iterable[str] | None = ()) -> Any:
+    """The ASGI application on ``archive`` (made when missing), guarded by :class:`Guard`: it answers the
+    loopback names and ``hosts`` (``None``: any ``Host``, for a server of the room)."""
     store = Store(archive)
 
     def api(fn: Callable[..., Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
@@ -354,11 +411,11 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         return task.to_json(tasks.start(task, work))
 
     async def task_state(request: Request) -> dict[str, Any]:
-        raw = request.path_params["task"]
-        task = tasks.get(int(raw)) if raw.isdigit() and len(raw) < 12 else None
+        number = _number(request.path_params["task"], "a task id")
+        task = tasks.get(number)
         if task is None:
             raise ApiError("no such analysis task", 404)
-        return task.to_json(int(raw))
+        return task.to_json(number)
 
     # -- the viewer and share links ------------------------------------------------------------
     async def viewer(request: Request) -> Response:
@@ -427,7 +484,8 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
                              + type(exc).__name__}, status_code=status)
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error})
-    return Guard(app, Policy(token=token, open_read=open_read, max_body=max_body))
+    allowed = None if hosts is None else frozenset(h.lower().strip("[]").rstrip(".") for h in hosts)
+    return Guard(app, Policy(token=token, open_read=open_read, max_body=max_body, hosts=allowed))
 
 
 def _sheet(name: str) -> str:
