@@ -306,3 +306,38 @@ def test_time_to_refuse_is_short(server):
     started = time.monotonic()
     status, _, _ = request(server, "POST", "/api/games", b"[" * (4 << 20), token())
     assert status == 400 and time.monotonic() - started < 2.0
+
+
+# -- item 5: long work never blocks the server ------------------------------------------------------------------
+
+def test_a_long_import_does_not_hold_up_other_requests(server):
+    """Two imports read and validated in worker threads (a club's file of 150 games, and the slow reader's
+    case of a record with a 200,000-character comment never closed) while plain requests are answered."""
+    game = (Path(__file__).resolve().parent.parent / "examples" / "goldrush-2p.grn").read_text()
+    big = json.dumps({"name": "club.grn", "text": "\n\n".join([game] * 150)}).encode()
+    unclosed = json.dumps({"name": "u.grn", "text": game.replace("\n1. ", "\n1. {" + "x" * 200_000 + "\n", 1)
+                           }).encode()
+    answers: dict[str, Any] = {}
+
+    def post(key: str, body: bytes) -> None:
+        started = time.monotonic()
+        answers[key] = request(server, "POST", "/api/import", body, token())[0], time.monotonic() - started
+
+    import threading
+
+    threads = [threading.Thread(target=post, args=("big", big)), threading.Thread(target=post, args=("u", unclosed))]
+    for t in threads:
+        t.start()
+    time.sleep(0.2)
+    waits = []
+    while threads[0].is_alive():
+        for path in ("/api/meta", "/api/games/1"):
+            started = time.monotonic()
+            assert request(server, "GET", path, headers=token())[0] == 200
+            waits.append(time.monotonic() - started)
+        time.sleep(0.05)
+    for t in threads:
+        t.join()
+    assert answers["big"][0] == 200 and answers["big"][1] > 1.0  # the import was long enough to matter
+    assert answers["u"][0] == 400
+    assert len(waits) >= 10 and max(waits) < 0.5, sorted(waits)[-3:]

@@ -78,7 +78,13 @@ async def _body(request: Request) -> dict[str, Any]:
         raw = await request.body()
     except BodyTooLarge as exc:
         raise ApiError(str(exc), 413) from None
-    data = _json(raw or b"{}", "the request body", limit=MAX_DEPTH)
+    # a body of megabytes takes a while to check and parse: in a worker thread, the others are answered meanwhile
+    return await run_in_threadpool(_parse_body, raw or b"{}")
+
+
+def _parse_body(raw: bytes) -> dict[str, Any]:
+    """A request's JSON object, its depth checked before it is parsed and its text checked for Unicode."""
+    data = _json(raw, "the request body", limit=MAX_DEPTH)
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object")
     if _ESCAPED_SURROGATE.search(raw):
