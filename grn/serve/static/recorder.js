@@ -4,12 +4,10 @@
      the game's rules engine; record text is put on the page with textContent only, and the board SVG
      (drawn by grn, record text escaped) with innerHTML.  The CSP lets no other script run. */
   var $ = function (id) { return document.getElementById(id); };
-  var params = new URLSearchParams(location.search);
-  if (params.get("token")) {
-    localStorage.setItem("grn-token", params.get("token"));
-    history.replaceState(null, "", location.pathname + location.hash);
-  }
-  var token = localStorage.getItem("grn-token") || "";
+  /* The token travels in an HttpOnly cookie the server set when its start-up address was opened (the server
+     then sent the browser on to the address without it): the page never holds the token, and no address it
+     makes carries it.  A token an older page kept in local storage is dropped. */
+  localStorage.removeItem("grn-token");
   var meta = null, S = null, picked = [], preview = null;
 
   function status(text) { $("status").textContent = text || ""; }
@@ -20,7 +18,7 @@
     return e;
   }
   function api(method, path, body) {
-    var opts = {method: method, headers: {"X-GRN-Token": token}};
+    var opts = {method: method, headers: {}, credentials: "same-origin"};
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     return fetch(path, opts).then(function (r) {
       return r.json().then(function (data) {
@@ -33,7 +31,6 @@
   function show(which) {
     ["archive", "new", "record"].forEach(function (s) { $(s).hidden = s !== which; });
   }
-  function withToken(path) { return path + (token ? (path.indexOf("?") < 0 ? "?" : "&") + "token=" + encodeURIComponent(token) : ""); }
 
   /* ---- the archive ---- */
   function search(ev) {
@@ -49,7 +46,7 @@
         var td = el("td");
         var open = el("button", "Open"); open.type = "button";
         open.addEventListener("click", function () { openGame(g.id, "end"); });
-        var view = el("a", "View"); view.href = withToken("/games/" + g.id + "/view");
+        var view = el("a", "View"); view.href = "/games/" + g.id + "/view";
         var del = el("button", "Delete"); del.type = "button";
         del.addEventListener("click", function () {
           if (!confirm("Delete game " + g.id + " (" + g.players.join(", ") + ") for good?")) return;
@@ -132,7 +129,7 @@
       step.options.forEach(function (o) {
         var b = el("button"); b.type = "button"; b.dataset.word = o.word;
         if (o.picture !== null) {
-          var img = el("img"); img.src = withToken("/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
+          var img = el("img"); img.src = "/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg";
           img.alt = ""; img.width = 40; img.height = 40; img.loading = "lazy"; b.appendChild(img);
         }
         b.appendChild(el("span", o.label));
@@ -184,8 +181,8 @@
       list.appendChild(li);
     });
     $("grn").textContent = S.grn;
-    ["grn", "json", "jcz"].forEach(function (f) { $("dl-" + f).href = withToken("/api/games/" + S.id + "/download?format=" + f); });
-    $("view").href = withToken("/games/" + S.id + "/view");
+    ["grn", "json", "jcz"].forEach(function (f) { $("dl-" + f).href = "/api/games/" + S.id + "/download?format=" + f; });
+    $("view").href = "/games/" + S.id + "/view";
     $("analysis").hidden = false;
     if ($("analysis").dataset.at !== S.address + " " + picked.join(" ")) {  // a search of another position is stale
       $("analysis").dataset.at = S.address + " " + picked.join(" ");
@@ -193,7 +190,7 @@
     }
     var g = gameMeta(S.game);
     $("sheet-box").hidden = !(g && g.tiles);
-    if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = withToken("/api/tiles/" + S.game + ".svg");
+    if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = "/api/tiles/" + S.game + ".svg";
   }
   // -- analysis: the best moves here, and a whole game analysed in the background (the page polls)
   function evaluateHere() {
@@ -220,7 +217,7 @@
           if (d.state === "running") { setTimeout(poll, 1000); return; }
           if (d.state === "failed") { $("analysis-status").textContent = "the analysis failed: " + d.error; return; }
           $("analysis-status").textContent = "analysed: game " + d.id + " holds the review; opening it";
-          location.assign(withToken(d.view));
+          location.assign(d.view);
         }, function (err) { $("analysis-status").textContent = err.message || String(err); });
       };
       setTimeout(poll, 500);
