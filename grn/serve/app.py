@@ -9,6 +9,7 @@ page's files are looked up by name in a fixed table.  Work that takes time
 
 from __future__ import annotations
 
+import atexit
 import base64
 import hmac
 import hashlib
@@ -19,7 +20,7 @@ from itertools import accumulate
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable
+from typing import Any, Awaitable, Callable, Iterable, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -30,6 +31,7 @@ from starlette.routing import Route
 
 from grn import registry
 from grn.archive.search import FilterError, Filters
+from grn.batch import GameResult
 from grn.choices import ChoiceError
 from grn.errors import IllegalAction
 from grn.interop import ConversionProblem, find_exporter, find_importer
@@ -54,6 +56,8 @@ MAX_FIELD = 10_000
 MAX_DEPTH = 32
 _TAG_VALUE = re.compile(r'^[^"\\\r\n\x00-\x1f]*$')
 
+
+T = TypeVar("T")
 
 #: What an edit gives: the new record, the address after it, and for a turn played the position before
 #: with the engine after the turn and the turn's events (so that the new position needs no replay).
@@ -263,8 +267,9 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         text = _text(data, "text", "", limit=max_body)
 
         def work() -> list[int]:
-            records = _read_upload(name, text)
-            return [store.create(r, source=f"import: {Path(name).name}") for r in records]
+            # read and validated in a worker process (R349): a long file holds no lock this process needs
+            checked = _in_reader(_checked_upload, name, text)
+            return [store.insert(result, stored, source=f"import: {Path(name).name}") for result, stored in checked]
 
         return {"ids": await run_in_threadpool(work)}
 
@@ -521,6 +526,48 @@ def _typed_turn(record: Record, state: Any, player: str, text: str) -> list[Any]
         raise ApiError(problem)
     turn: Turn = games_[0].turns[-1]
     return list(turn.actions)
+
+
+#: The worker processes that read and validate uploads (made at the first import; shared by the apps of a
+#: process), and the lock that makes them once.
+_READERS: list[Any] = []
+_READERS_LOCK = threading.Lock()
+#: Worker processes reading uploads at once (more imports wait for one).
+READERS = 2
+
+
+def _in_reader(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a worker process: reading and validating a file is long pure work, which in this process
+    would hold the interpreter's lock (a compiled grn gives it up rarely) from the threads answering others."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    with _READERS_LOCK:
+        if not _READERS:
+            from grn.workers import ProcessPool
+
+            _READERS.append(ProcessPool(READERS, preload=("grn.serve.app",)))
+            atexit.register(_close_readers)
+        pool = _READERS[0]
+    try:
+        return cast(T, pool.executor.submit(fn, *args).result())
+    except BrokenProcessPool:
+        with _READERS_LOCK:
+            if _READERS and _READERS[0] is pool:
+                _READERS.clear()  # the next import starts new workers
+        raise ApiError("the server's reader stopped on this file (too large?)", 422) from None
+
+
+def _close_readers() -> None:
+    """Stop the reading workers (at exit: before the interpreter takes down what their pool needs)."""
+    with _READERS_LOCK:
+        for pool in _READERS:
+            pool.close()
+        _READERS.clear()
+
+
+def _checked_upload(name: str, text: str) -> list[tuple[GameResult, str]]:
+    """The games of an upload read, written in canonical form, validated and indexed (in a worker process)."""
+    return [Store.checked(r) for r in _read_upload(name, text)]
 
 
 def _read_upload(name: str, text: str) -> list[Record]:
