@@ -340,4 +340,7 @@ def test_a_long_import_does_not_hold_up_other_requests(server):
         t.join()
     assert answers["big"][0] == 200 and answers["big"][1] > 1.0  # the import was long enough to matter
     assert answers["u"][0] == 400
-    assert len(waits) >= 10 and max(waits) < 0.5, sorted(waits)[-3:]
+    # blocked, nearly every request would wait for the import's end (seconds); on a shared 2-core machine even
+    # an idle server has a rare pause of a few hundred ms, so nine in ten must answer within 0.5 s
+    waits.sort()
+    assert len(waits) >= 10 and waits[len(waits) // 2] < 0.1 and waits[len(waits) * 9 // 10] < 0.5, waits[-5:]

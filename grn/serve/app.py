@@ -31,7 +31,6 @@ from starlette.routing import Route
 
 from grn import registry
 from grn.archive.search import FilterError, Filters
-from grn.batch import GameResult
 from grn.choices import ChoiceError
 from grn.errors import IllegalAction
 from grn.interop import ConversionProblem, find_exporter, find_importer
@@ -266,12 +265,8 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         name = _text(data, "name", "upload.grn", limit=200)
         text = _text(data, "text", "", limit=max_body)
 
-        def work() -> list[int]:
-            # read and validated in a worker process (R349): a long file holds no lock this process needs
-            checked = _in_reader(_checked_upload, name, text)
-            return [store.insert(result, stored, source=f"import: {Path(name).name}") for result, stored in checked]
-
-        return {"ids": await run_in_threadpool(work)}
+        # read, validated and written by a worker process (R349): a long file holds no lock this process needs
+        return {"ids": await run_in_threadpool(_in_reader, _import_upload, str(store.path), name, text)}
 
     async def fork(request: Request) -> dict[str, Any]:
         game_id = _game_id(request)
@@ -565,9 +560,17 @@ def _close_readers() -> None:
         _READERS.clear()
 
 
-def _checked_upload(name: str, text: str) -> list[tuple[GameResult, str]]:
-    """The games of an upload read, written in canonical form, validated and indexed (in a worker process)."""
-    return [Store.checked(r) for r in _read_upload(name, text)]
+#: A worker process's stores, by archive path (each keeps its connection open, as the server's threads do).
+_WORKER_STORES: dict[str, Store] = {}
+
+
+def _import_upload(archive: str, name: str, text: str) -> list[int]:
+    """In a worker process: the games of an upload read, validated, indexed and added to ``archive`` (SQLite's
+    write lock keeps them apart from the server's own writes); their ids."""
+    store = _WORKER_STORES.get(archive)
+    if store is None:
+        store = _WORKER_STORES[archive] = Store(archive)
+    return [store.create(r, source=f"import: {Path(name).name}") for r in _read_upload(name, text)]
 
 
 def _read_upload(name: str, text: str) -> list[Record]:

@@ -132,18 +132,9 @@ class Store:
         report = validate_record(again, file="<archive>", index=0, keep_turns=True)
         return GameResult(0, report, None, text, "grn", game_facts(again, report)), text
 
-    @staticmethod
-    def checked(record: Record) -> tuple[GameResult, str]:
-        """What :meth:`insert` writes for ``record``: its canonical text validated and indexed (the long part of
-        adding a game, which a worker process may do: the result pickles)."""
-        return Store._result(record)
-
     def create(self, record: Record, source: str = SERVED) -> int:
         """Add a game (a new one to record, or one imported); its id."""
-        return self.insert(*self._result(record), source=source)
-
-    def insert(self, result: GameResult, text: str, source: str = SERVED) -> int:
-        """Add a game :meth:`checked` made ready; its id."""
+        result, text = self._result(record)
         with self.connection() as con, write_transaction(con):
             cur = con.execute("INSERT INTO files (sha256, path, size, games, done, complete, added) "
                               "VALUES (?,?,?,1,1,1,?)",
