@@ -211,3 +211,39 @@ def test_evaluate_a_position_and_analyse_the_game_from_the_page(browser, tmp_pat
         assert "accuracy" in page.inner_text(".grn-viewer")
         assert errors == []
         page.close()
+
+
+def test_a_closed_server_works_from_its_start_up_address_and_no_address_holds_the_token(browser, tmp_path: Path):
+    """Reading needs the token (as grn serve on loopback now has it, R341): the start-up address gives the
+    browser the token's cookie and moves on without it; every address the page then shows works and none holds
+    the token (issue 45, R342)."""
+    with running(tmp_path / "club.db", open_read=False) as base:
+        context = browser.new_context(viewport=PHONE)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/?token={TOKEN}")
+        assert page.url == f"{base}/"  # the address bar lost the token
+        page.wait_for_selector("#games")
+        page.click("#to-new")
+        page.select_option("#newgame select[name=game]", "gold")
+        page.fill("#newgame input[name=players]", "Ann (red+yellow), Ben (green+blue)")
+        page.click("#newgame button[type=submit]")
+        page.wait_for_selector("#options button")
+        tap_first_until_turn_done(page)
+        page.wait_for_selector("#moves li")
+        addresses = [page.url] + page.locator("a[href]").evaluate_all("as => as.map(a => a.href)") \
+            + page.locator("img[src]").evaluate_all("is => is.map(i => i.src)")
+        assert not [a for a in addresses if TOKEN in a]
+        cookies = context.cookies()
+        assert [c["httpOnly"] and c["sameSite"] == "Strict" for c in cookies] == [True]
+        # the downloads and the viewer work by the cookie alone
+        download = page.locator("#dl-grn").get_attribute("href")
+        assert context.request.get(base + download).status == 200
+        assert context.request.get(base + page.locator("#view").get_attribute("href")).status == 200
+        # a browser without the cookie reads nothing from those same addresses
+        stranger = browser.new_context()
+        assert stranger.request.get(base + download).status == 403
+        stranger.close()
+        assert errors == []
+        context.close()

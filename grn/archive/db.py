@@ -40,6 +40,8 @@ from grn.value import Struct
 #: 7: ``add`` writes a game's ``points`` rows as one ``points_packed`` row, expanded into ``points`` when
 #: ``stats`` first needs them (R310); an older grn, whose stats would miss the packed games, is refused.
 SCHEMA_VERSION = 7
+#: Seconds a connection waits for a lock another process holds (making the archive, or writing it).
+BUSY_SECONDS = 30.0
 #: The page size of a new archive (SQLite's default is 4096).
 PAGE_SIZE = 8192
 #: Games per transaction within one large file.
@@ -189,10 +191,11 @@ def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: boo
         raise ArchiveError("is a directory, not an archive")
     try:
         if readonly:
-            con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True)
+            con = sqlite3.connect(f"{p.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_SECONDS)
             con.execute("PRAGMA query_only = ON")
         else:
-            con = sqlite3.connect(p, isolation_level=None)  # transactions are explicit
+            # transactions are explicit; a lock another process holds (making the archive, writing) is waited for
+            con = sqlite3.connect(p, isolation_level=None, timeout=BUSY_SECONDS)
         register(con)
         version = con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone() if _has_meta(con) else None
     except sqlite3.DatabaseError as exc:
@@ -201,14 +204,7 @@ def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: boo
         if not create:
             raise ArchiveError("not a grn archive (no schema)")
         try:
-            if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                raise ArchiveError("not a grn archive: the database holds other tables")
-            # 8 KiB pages hold three game rows of 2.5 KiB where 4 KiB pages hold one (R157); only an empty
-            # file takes a page size, and before WAL
-            con.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-            con.execute("PRAGMA journal_mode = WAL")
-            con.executescript(SCHEMA + VIEWS)
-            con.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            _create(con)
         except sqlite3.DatabaseError as exc:
             raise ArchiveError(f"cannot make an archive here ({exc})") from None
     elif int(version[0]) > SCHEMA_VERSION:
@@ -222,6 +218,38 @@ def connect(path: str | os.PathLike[str], *, create: bool = False, readonly: boo
         con.execute("PRAGMA synchronous = NORMAL")
         con.execute("PRAGMA foreign_keys = OFF")  # rows are written parent first; checking costs time
     return con
+
+
+def _create(con: sqlite3.Connection) -> None:
+    """Make the archive's schema in the empty file ``con`` opened, safe when other processes make it at the
+    same moment (R345): the schema and its version are written in one transaction of statements that make
+    only what is missing, so a second maker waits for the first and then finds the archive made."""
+    # 8 KiB pages hold three game rows of 2.5 KiB where 4 KiB pages hold one (R157); only an empty file takes
+    # a page size, and before WAL (in a file another process made first, both are what it has already)
+    _when_free(lambda: con.execute(f"PRAGMA page_size = {PAGE_SIZE}"))
+    _when_free(lambda: con.execute("PRAGMA journal_mode = WAL").fetchone())
+    with write_transaction(con):
+        if _has_meta(con):
+            return  # another process made it meanwhile
+        if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            raise ArchiveError("not a grn archive: the database holds other tables")
+    # executescript commits what is open before it: the script is its own transaction, and each of its
+    # statements makes only what is missing (another maker may have got there between the two)
+    con.executescript("BEGIN IMMEDIATE;\n" + SCHEMA + VIEWS + "\nINSERT OR IGNORE INTO meta VALUES ('schema', '"
+                      + str(SCHEMA_VERSION) + "');\nCOMMIT;")
+
+
+def _when_free(work: Callable[[], Any]) -> Any:
+    """Run ``work``, again while another process holds the lock it needs (a change of journal mode takes
+    the whole file, and SQLite's busy timeout does not wait for that), for up to :data:`BUSY_SECONDS`."""
+    deadline = time.monotonic() + BUSY_SECONDS
+    while True:
+        try:
+            return work()
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
 
 
 def register(con: sqlite3.Connection) -> None:
@@ -439,6 +467,12 @@ def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary:
         return
     con.execute("BEGIN IMMEDIATE")
     try:
+        # read again under the write lock: another process adding the same file may have got there first
+        row = con.execute("SELECT id, done, complete FROM files WHERE sha256 = ?", (sha,)).fetchone()
+        if row is not None and row[2]:
+            con.execute("ROLLBACK")
+            summary.skipped += 1
+            return
         if row is None:
             cur = con.execute("INSERT INTO files (sha256, path, size, added) VALUES (?,?,?,?)",
                               (sha, path, size, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())))

@@ -12,7 +12,7 @@ added or removed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from grn import registry
@@ -39,6 +39,9 @@ class Game:
     report: GameReport
     read_at: int
     cacheable: bool = True
+    #: while a line of the game does not read (a turn half typed), the problems of the lines before it, found
+    #: with that line set aside (R346): the editor shows them, ``grn validate`` reports the syntax error only
+    earlier: list[Diagnostic] = field(default_factory=list)
 
     @property
     def shift(self) -> int:
@@ -62,6 +65,11 @@ class Game:
         if not self.shift and self.index == self.report.index:
             return list(out)
         return [d.replace(span=self.span(d.span), game=self.index if d.game is not None else None) for d in out]
+
+    def editor_diagnostics(self) -> list[Diagnostic]:
+        """:meth:`diagnostics` and, while a line does not read, the problems of the lines before it."""
+        return self.diagnostics() + [d.replace(span=self.span(d.span), game=self.index if d.game is not None
+                                               else None) for d in self.earlier]
 
     def turns(self) -> Iterator[tuple[Turn, tuple[tuple[int, int], ...], int]]:
         """Every turn of the game, main line and variations: (turn, the variation steps to its line, the
@@ -112,10 +120,11 @@ class Document:
                 record = read_chunk(chunk, file=self.name, index=index)
                 report = validate_record(record, file=self.name, index=index, keep_turns=False)
                 game = Game(chunk.text, chunk.first_line, index, record, report, chunk.first_line,
-                            chunk.problem is None)
+                            chunk.problem is None, _earlier(chunk, report, self.name, index))
                 self.checked += 1
             else:
-                game = Game(old.text, chunk.first_line, index, old.record, old.report, old.read_at)
+                game = Game(old.text, chunk.first_line, index, old.record, old.report, old.read_at,
+                            earlier=old.earlier)
             kept.append(game)
             if game.cacheable:
                 fresh[chunk.text] = game
@@ -155,6 +164,35 @@ class Document:
                 break
             found = game
         return found
+
+
+#: How many lines that do not read are set aside to find the problems before the first of them.
+SET_ASIDE = 3
+
+
+def _earlier(chunk: Chunk, report: GameReport, name: str, index: int) -> list[Diagnostic]:
+    """The problems of the lines before a game's first line that does not read, found by reading the game with
+    that line (and up to :data:`SET_ASIDE` more that do not read) left blank: a turn half typed hides nothing
+    above it (R346)."""
+    first = _syntax_line(report)
+    if first is None or chunk.problem is not None:
+        return []
+    lines = chunk.text.split("\n")
+    line: int | None = first
+    for _ in range(SET_ASIDE):
+        if line is None or not 0 <= line - chunk.first_line < len(lines):
+            break
+        lines[line - chunk.first_line] = ""
+        record = read_chunk(Chunk("\n".join(lines), chunk.first_line, None), file=name, index=index)
+        again = validate_record(record, file=name, index=index, keep_turns=False)
+        line = _syntax_line(again)
+        if line is None:
+            return [d for d in again.diagnostics if d.span is not None and d.span.line < first]
+    return []
+
+
+def _syntax_line(report: GameReport) -> int | None:
+    return next((d.span.line for d in report.diagnostics if d.code == "syntax" and d.span is not None), None)
 
 
 def _common_prefix(a: str, b: str) -> int:

@@ -76,7 +76,7 @@ def diagnostics(doc: Document, lines: Lines, uri: str) -> list[lsp.Diagnostic]:
     """Every problem of the document, as ``grn validate`` finds it, each underlining the word it names."""
     out = []
     for game in doc.games:
-        for d in game.diagnostics():
+        for d in game.editor_diagnostics():
             out.append(_diagnostic(d, game, lines, uri))
     for d in doc.problems:
         out.append(_diagnostic(d, None, lines, uri))

@@ -5,20 +5,30 @@ the last change); a request that comes before then (a completion, a hover)
 reads the document as it is now, re-checking only the games that changed.
 A request that meets a problem answers with an error object, and the server
 keeps running: a half-typed line is the usual state of a document.
+
+The messages are read by :class:`Frames`, not by pygls's loop: a header that
+does not read (a ``Content-Length`` of ``-10`` or ``abc``) or a message over
+:data:`MAX_MESSAGE` is answered with the protocol's parse error and skipped to
+the next message (R347); a request whose parameters do not fit the protocol
+(a position at line -1) is answered with an "invalid params" error.  Neither
+writes a traceback to the editor's log (R348).
 """
 
 from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import logging
 import sys
+import threading
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcInternalError, JsonRpcInvalidRequest
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams, JsonRpcInvalidRequest
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
@@ -50,6 +60,119 @@ else:
 T = TypeVar("T")
 log = logging.getLogger("grn.lsp")
 
+#: The largest message read (64 MiB): a larger ``Content-Length`` is refused, never allocated.
+MAX_MESSAGE = 64 << 20
+#: The longest header block; more without its blank line is not a header.
+MAX_HEADER = 8192
+#: JSON-RPC's error codes for a message that does not read and for a request that is not one.
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
+_MARK = b"content-length:"
+
+
+class Frames:
+    """The messages of a byte stream framed by ``Content-Length`` headers, read in blocks from ``source``.
+
+    :meth:`next` gives a message's body, a sentence when a header does not read (the stream is then skipped to
+    the next ``Content-Length`` header), or ``None`` at the end of the stream.
+    """
+
+    def __init__(self, source: BinaryIO, read: Callable[[Callable[[], bytes]], Any]) -> None:
+        self.buf = bytearray()
+        reader = getattr(source, "read1", None)
+        self._read_block: Callable[[], bytes] = (lambda: reader(65536)) if reader is not None \
+            else (lambda: source.read(1))
+        self._run = read
+        self.ended = False
+        #: where to look for the next header after one that did not read (the skip is made at the next call,
+        #: so that the sentence is answered before the rest of the stream comes)
+        self._skip_from: int | None = None
+
+    async def _fill(self) -> bool:
+        if self.ended:
+            return False
+        block = await self._run(self._read_block)
+        if not block:
+            self.ended = True
+            return False
+        self.buf += block
+        return True
+
+    async def next(self) -> bytes | str | None:
+        """The next message's body, a sentence saying why a header was skipped, or ``None`` at the end."""
+        if self._skip_from is not None:
+            start, self._skip_from = self._skip_from, None
+            await self._skip(start)
+        while True:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0 and len(self.buf) <= MAX_HEADER:
+                if not await self._fill():
+                    return None
+                continue
+            if end < 0 or end > MAX_HEADER:
+                self._skip_from = 1
+                return f"a header longer than {MAX_HEADER} bytes"
+            length, problem = _content_length(bytes(self.buf[:end]))
+            if problem is not None or length is None:
+                del self.buf[:end + 4]
+                self._skip_from = 0
+                return problem or "a message without a Content-Length header"
+            need = end + 4 + length
+            while len(self.buf) < need:
+                if not await self._fill():
+                    return None
+            body = bytes(self.buf[end + 4:need])
+            del self.buf[:need]
+            return body
+
+    async def _skip(self, start: int) -> None:
+        """Drop bytes up to the next ``Content-Length`` header at or after ``start`` (the end of the stream)."""
+        while True:
+            at = self.buf.lower().find(_MARK, start)
+            if at >= 0:
+                del self.buf[:at]
+                return
+            keep = len(_MARK) - 1
+            del self.buf[:max(start, len(self.buf) - keep)]
+            start = 0
+            if not await self._fill():
+                self.buf.clear()
+                return
+
+
+def _content_length(header: bytes) -> tuple[int | None, str | None]:
+    """A header block's ``Content-Length``, or why it has none that can be used."""
+    for line in header.split(b"\r\n"):
+        name, colon, value = line.partition(b":")
+        if colon and name.strip().lower() == b"content-length":
+            text = value.strip()
+            if not (text.isascii() and text.isdigit()) or len(text) > 18:
+                shown = text[:20].decode("ascii", "replace")
+                return None, f"Content-Length {shown!r} is not a number of bytes"
+            if int(text) > MAX_MESSAGE:
+                return None, f"a message of {int(text)} bytes is over the limit of {MAX_MESSAGE >> 20} MiB"
+            return int(text), None
+    return None, None
+
+
+class _OneLine(logging.Filter):
+    """pygls's log, one line a problem: a request answered with an error object (grn raised it on purpose, or
+    its parameters did not fit the protocol) is no bug, and its traceback would only fill the editor's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().startswith("Unable to deserialize message"):
+            return False  # the server answers it itself (GrnServer._handle), in a line of its own
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, JsonRpcException):
+            text = str(getattr(exc, "message", exc))
+            record.msg, record.args = "%s", (text[len("grn: "):] if text.startswith("grn: ") else text,)
+            record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.WARNING, \
+                "WARNING"
+        return True
+
+
+class NotOpen(Exception):
+    """A request about a document the editor never opened, and that cannot be read from its file."""
+
 
 class GrnServer(LanguageServer):
     """A pygls server holding a :class:`~grn.lsp.document.Document` per open GRN buffer."""
@@ -63,10 +186,14 @@ class GrnServer(LanguageServer):
     def document(self, uri: str) -> tuple[opened.Document, features.Lines]:
         """The checked document of ``uri`` as its text is now, and its lines."""
         text_doc = self.workspace.get_text_document(uri)
+        try:
+            text = text_doc.source  # a document never opened is read from its file, if it has one
+        except (OSError, ValueError) as exc:
+            raise NotOpen(f"{uri} is not open in the editor and cannot be read "
+                          f"({getattr(exc, 'strerror', None) or exc})") from None
         doc = self.documents.get(uri)
         if doc is None:
             doc = self.documents[uri] = opened.Document(_file_name(uri))
-        text = text_doc.source
         if doc.text != text or not doc.games and not doc.problems:
             doc.update(text)
         return doc, _lines(text_doc, text)
@@ -86,6 +213,66 @@ class GrnServer(LanguageServer):
         if old is not None:
             old.cancel()
         self.pending[uri] = asyncio.get_running_loop().create_task(self._after_pause(uri))
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over standard input and output with :class:`Frames` reading the messages (see the module)."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        source = stdin or sys.stdin.buffer
+        try:
+            asyncio.run(self._serve(source))
+        except BrokenPipeError:
+            log.error("the editor closed the connection")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve(self, source: BinaryIO) -> None:
+        loop = asyncio.get_running_loop()
+        frames = Frames(source, lambda read: loop.run_in_executor(self.thread_pool, read))
+        assert self._stop_event is not None
+        while not self._stop_event.is_set():
+            body = await frames.next()
+            if body is None:
+                break
+            if isinstance(body, str):
+                log.warning("%s: skipped to the next message", body)
+                self._reply(None, PARSE_ERROR, f"grn lsp: {body}")
+                continue
+            self._handle(body)
+
+    def _handle(self, body: bytes) -> None:
+        """Hand one message to pygls; one that does not read, or whose parameters do not fit, is answered."""
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            log.warning("a message that is not JSON: skipped")
+            self._reply(None, PARSE_ERROR, "grn lsp: the message is not JSON")
+            return
+        if not isinstance(data, dict):
+            self._reply(None, INVALID_REQUEST, "grn lsp: a message is a JSON object")
+            return
+        try:
+            message = self.protocol.structure_message(data)
+        except Exception as exc:  # noqa: BLE001 - the parameters do not fit the protocol's types
+            method = data.get("method")
+            log.warning("%s: the parameters do not fit the protocol: skipped", method)
+            if "id" in data and isinstance(data.get("id"), (int, str)) and method is not None:
+                code = exc.code if isinstance(exc, JsonRpcException) else JsonRpcInvalidParams.CODE
+                self._reply(data["id"], code, f"grn lsp: {method}: the parameters do not fit the protocol's "
+                                              "types (a line or character is 0 to 2^31 - 1)")
+            return
+        try:
+            self.protocol.handle_message(message)
+        except Exception:  # a bug of grn's or pygls's: say it in the log, keep serving
+            log.exception("handling %s failed", data.get("method", "a message"))
+
+    def _reply(self, msg_id: int | str | None, code: int, message: str) -> None:
+        body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
+        writer = self.protocol.writer
+        if writer is not None:
+            writer.write(f"Content-Length: {len(body.encode())}\r\n\r\n{body}".encode())
 
     async def _after_pause(self, uri: str) -> None:
         await asyncio.sleep(self.pause)
@@ -124,6 +311,8 @@ def _answer(what: str, work: Callable[[], T]) -> T:
         return work()
     except features.CannotFormat as exc:
         raise JsonRpcInvalidRequest(str(exc)) from None
+    except NotOpen as exc:
+        raise JsonRpcInvalidParams(f"grn: {what}: {exc}") from None
     except RecursionError:
         raise JsonRpcInternalError(f"grn: {what}: the document nests too deep") from None
     except Exception as exc:  # a bug of grn's: an error object for this request, the server goes on
@@ -208,7 +397,13 @@ def make_server(pause: float = PAUSE) -> GrnServer:
 def serve(pause: float = PAUSE) -> None:
     """Answer an editor over standard input and output until it says exit."""
     logging.basicConfig(level=logging.WARNING, format="grn lsp: %(message)s")
+    for handler in logging.getLogger().handlers:  # a handler's filter sees the records of every logger
+        handler.addFilter(_OneLine())
+    if sys.stdin.isatty():
+        # typed in a terminal: say what it is for, then wait as an editor expects (Ctrl-D ends it)
+        print("grn lsp: the GRN language server, for editors (docs/editors.md); it reads LSP messages here, "
+              "Ctrl-D ends it", file=sys.stderr, flush=True)
     make_server(pause).start_io()
 
 
-__all__ = ["GrnServer", "PAUSE", "make_server", "serve"]
+__all__ = ["Frames", "GrnServer", "MAX_MESSAGE", "PAUSE", "make_server", "serve"]

@@ -10,6 +10,7 @@ page's files are looked up by name in a fixed table.  Work that takes time
 from __future__ import annotations
 
 import asyncio
+import atexit
 import base64
 import hmac
 import hashlib
@@ -17,10 +18,11 @@ import json
 import re
 import threading
 import time
+from itertools import accumulate
 from datetime import date
 from importlib import resources
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Iterable, TypeVar, cast
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -53,8 +55,12 @@ ASSETS = {"recorder.js": "text/javascript; charset=utf-8", "recorder.css": "text
 MAX_FIELD = 10_000
 #: How long a phone's question "has the game changed?" waits for a change before it is answered "no" (R352).
 WATCH_SECONDS = 15.0
+#: How deep a request's JSON may nest (the API's bodies nest two deep; a game file travels as text).
+MAX_DEPTH = 32
 _TAG_VALUE = re.compile(r'^[^"\\\r\n\x00-\x1f]*$')
 
+
+T = TypeVar("T")
 
 #: What an edit gives: the new record, the address after it, and for a turn played the position before
 #: with the engine after the turn and the turn's events (so that the new position needs no replay).
@@ -79,13 +85,64 @@ async def _body(request: Request) -> dict[str, Any]:
         raw = await request.body()
     except BodyTooLarge as exc:
         raise ApiError(str(exc), 413) from None
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise ApiError("the request body is not JSON") from None
+    # a body of megabytes takes a while to check and parse: in a worker thread, the others are answered meanwhile
+    return await run_in_threadpool(_parse_body, raw or b"{}")
+
+
+def _parse_body(raw: bytes) -> dict[str, Any]:
+    """A request's JSON object, its depth checked before it is parsed and its text checked for Unicode."""
+    data = _json(raw, "the request body", limit=MAX_DEPTH)
     if not isinstance(data, dict):
         raise ApiError("the request body must be a JSON object")
+    if _ESCAPED_SURROGATE.search(raw):
+        for key, value in data.items():
+            if not _unicode(key):
+                raise ApiError("a field name of the request is not valid Unicode text")
+            if not _unicode(value):
+                raise ApiError(f"{key} is not valid Unicode text (it holds a lone surrogate)")
     return data
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = bytes(c for c in range(256) if c not in b"[]{}")
+_DEPTH_STEP = [0] * 256
+for _c in b"[{":
+    _DEPTH_STEP[_c] = 1
+for _c in b"]}":
+    _DEPTH_STEP[_c] = -1
+_ESCAPED_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def json_depth(raw: bytes) -> int:
+    """How deep the JSON text ``raw`` nests, counted before it is parsed (the brackets outside strings)."""
+    brackets = _STRING.sub(b"", raw).translate(None, _NOT_BRACKET)
+    return max(accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+def _json(raw: bytes | str, what: str, *, limit: int) -> Any:
+    """``raw`` parsed, after its depth is checked (a body nested 100,000 deep is refused unread)."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") > limit and json_depth(data) > limit:
+        raise ApiError(f"{what} nests more than {limit} deep")
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        raise ApiError(f"{what} is not JSON") from None
+
+
+def _unicode(value: Any) -> bool:
+    """Whether every text in ``value`` is valid Unicode (JSON's ``\\ud800`` makes a lone surrogate)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, list):
+        return all(_unicode(v) for v in value)
+    if isinstance(value, dict):
+        return all(_unicode(k) and _unicode(v) for k, v in value.items())
+    return True
 
 
 def _text(data: dict[str, Any], key: str, default: str | None = None, *, limit: int = MAX_FIELD) -> str:
@@ -94,6 +151,8 @@ def _text(data: dict[str, Any], key: str, default: str | None = None, *, limit: 
         raise ApiError(f"{key} must be text")
     if len(value) > limit:
         raise ApiError(f"{key} is longer than {limit} characters")
+    if not _unicode(value):
+        raise ApiError(f"{key} is not valid Unicode text (it holds a lone surrogate)")
     return value
 
 
@@ -101,24 +160,31 @@ def _words(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise ApiError("picked must be a JSON list of words") from None
+        if len(value) > 64 * 100:
+            raise ApiError("picked must be a list of at most 64 short words")
+        value = _json(value, "picked", limit=1)
     if not isinstance(value, list) or not all(isinstance(w, str) and len(w) < 100 for w in value) or len(value) > 64:
         raise ApiError("picked must be a list of at most 64 short words")
+    if not _unicode(value):
+        raise ApiError("picked is not valid Unicode text (it holds a lone surrogate)")
     return value
 
 
-def _game_id(request: Request) -> int:
-    raw = request.path_params["game_id"]
-    if not raw.isdigit() or len(raw) > 12:
-        raise ApiError("a game id is a whole number", 404)
+def _number(raw: str, what: str) -> int:
+    """A path's id: ASCII digits only (``int`` would take ``١`` for 1 and refuse ``²`` with a traceback)."""
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        raise ApiError(f"{what} is a whole number written in the digits 0-9", 404)
     return int(raw)
 
 
-def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_body: int = 4 * 1024 * 1024) -> Any:
-    """The ASGI application on ``archive`` (made when missing), guarded by :class:`Guard`."""
+def _game_id(request: Request) -> int:
+    return _number(request.path_params["game_id"], "a game id")
+
+
+def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_body: int = 4 * 1024 * 1024,
+             hosts: Iterable[str] | None = ()) -> Any:
+    """The ASGI application on ``archive`` (made when missing), guarded by :class:`Guard`: it answers the
+    loopback names and ``hosts`` (``None``: any ``Host``, for a server of the room)."""
     store = Store(archive)
 
     def api(fn: Callable[..., Awaitable[Any]]) -> Callable[[Request], Awaitable[Response]]:
@@ -203,11 +269,8 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         name = _text(data, "name", "upload.grn", limit=200)
         text = _text(data, "text", "", limit=max_body)
 
-        def work() -> list[int]:
-            records = _read_upload(name, text)
-            return [store.create(r, source=f"import: {Path(name).name}") for r in records]
-
-        return {"ids": await run_in_threadpool(work)}
+        # read, validated and written by a worker process (R349): a long file holds no lock this process needs
+        return {"ids": await run_in_threadpool(_in_reader, _import_upload, str(store.path), name, text)}
 
     async def fork(request: Request) -> dict[str, Any]:
         game_id = _game_id(request)
@@ -384,11 +447,11 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         return task.to_json(tasks.start(task, work))
 
     async def task_state(request: Request) -> dict[str, Any]:
-        raw = request.path_params["task"]
-        task = tasks.get(int(raw)) if raw.isdigit() and len(raw) < 12 else None
+        number = _number(request.path_params["task"], "a task id")
+        task = tasks.get(number)
         if task is None:
             raise ApiError("no such analysis task", 404)
-        return task.to_json(int(raw))
+        return task.to_json(number)
 
     # -- the viewer and share links ------------------------------------------------------------
     async def viewer(request: Request) -> Response:
@@ -458,7 +521,8 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
                              + type(exc).__name__}, status_code=status)
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: http_error})
-    return Guard(app, Policy(token=token, open_read=open_read, max_body=max_body))
+    allowed = None if hosts is None else frozenset(h.lower().strip("[]").rstrip(".") for h in hosts)
+    return Guard(app, Policy(token=token, open_read=open_read, max_body=max_body, hosts=allowed))
 
 
 def _sheet(name: str) -> str:
@@ -488,6 +552,56 @@ def _typed_turn(record: Record, state: Any, player: str, text: str) -> list[Any]
         raise ApiError(problem)
     turn: Turn = games_[0].turns[-1]
     return list(turn.actions)
+
+
+#: The worker processes that read and validate uploads (made at the first import; shared by the apps of a
+#: process), and the lock that makes them once.
+_READERS: list[Any] = []
+_READERS_LOCK = threading.Lock()
+#: Worker processes reading uploads at once (more imports wait for one).
+READERS = 2
+
+
+def _in_reader(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in a worker process: reading and validating a file is long pure work, which in this process
+    would hold the interpreter's lock (a compiled grn gives it up rarely) from the threads answering others."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    with _READERS_LOCK:
+        if not _READERS:
+            from grn.workers import ProcessPool
+
+            _READERS.append(ProcessPool(READERS, preload=("grn.serve.app",)))
+            atexit.register(_close_readers)
+        pool = _READERS[0]
+    try:
+        return cast(T, pool.executor.submit(fn, *args).result())
+    except BrokenProcessPool:
+        with _READERS_LOCK:
+            if _READERS and _READERS[0] is pool:
+                _READERS.clear()  # the next import starts new workers
+        raise ApiError("the server's reader stopped on this file (too large?)", 422) from None
+
+
+def _close_readers() -> None:
+    """Stop the reading workers (at exit: before the interpreter takes down what their pool needs)."""
+    with _READERS_LOCK:
+        for pool in _READERS:
+            pool.close()
+        _READERS.clear()
+
+
+#: A worker process's stores, by archive path (each keeps its connection open, as the server's threads do).
+_WORKER_STORES: dict[str, Store] = {}
+
+
+def _import_upload(archive: str, name: str, text: str) -> list[int]:
+    """In a worker process: the games of an upload read, validated, indexed and added to ``archive`` (SQLite's
+    write lock keeps them apart from the server's own writes); their ids."""
+    store = _WORKER_STORES.get(archive)
+    if store is None:
+        store = _WORKER_STORES[archive] = Store(archive)
+    return [store.create(r, source=f"import: {Path(name).name}") for r in _read_upload(name, text)]
 
 
 def _read_upload(name: str, text: str) -> list[Record]:

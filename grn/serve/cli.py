@@ -29,6 +29,14 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def answered_hosts(host: str, allowed: list[str]) -> list[str] | None:
+    """The names the server answers to besides the loopback ones (R340): the address it binds and the
+    ``--allow-host`` names; ``None`` (any name) for a server of the room that names none."""
+    if not is_loopback(host) and not allowed:
+        return None
+    return [*allowed, *([] if host in ("0.0.0.0", "::") else [host])]
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one), for uvicorn."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -55,7 +63,10 @@ def serve(
     port: int = typer.Option(8000, "--port", help="Port (0: any free one)."),
     token: Optional[str] = typer.Option(None, "--token", help="The write token (default: a new random one)."),
     open_read: bool = typer.Option(False, "--open-read", help="Anyone who reaches the server may read the archive "
-                                                             "(always so on a loopback address)."),
+                                                             "without the token."),
+    allow_host: list[str] = typer.Option([], "--allow-host", metavar="NAME",
+                                         help="A name the server answers to besides localhost and the loopback "
+                                              "addresses (repeat it; a loopback server refuses other names)."),
     max_upload: int = typer.Option(4, "--max-upload", help="Largest request body, in megabytes."),
 ) -> None:
     """Record games at the table by tapping, and keep the archive in the browser (docs/serve.md)."""
@@ -77,7 +88,8 @@ def serve(
         print("grn serve: --token must be at least 16 characters", file=sys.stderr)
         raise typer.Exit(2)
     try:
-        app = make_app(path, token=key, open_read=open_read or is_loopback(host), max_body=max_upload << 20)
+        app = make_app(path, token=key, open_read=open_read, max_body=max_upload << 20,
+                       hosts=answered_hosts(host, allow_host))
     except ArchiveError as exc:
         print(f"grn serve: {path}: {exc}", file=sys.stderr)
         raise typer.Exit(1)
@@ -92,4 +104,6 @@ def serve(
     if not is_loopback(host):
         print("grn serve: serving the network: give the address with its token to the players only; "
               + ("anyone may read" if open_read else "reading needs the token too"), flush=True)
+    elif open_read:
+        print("grn serve: --open-read: any program on this machine may read the archive", flush=True)
     server(app, sock).run(sockets=[sock])

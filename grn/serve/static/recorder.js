@@ -4,17 +4,10 @@
      the game's rules engine; record text is put on the page with textContent only, and the board SVG
      (drawn by grn, record text escaped) with innerHTML.  The CSP lets no other script run. */
   var $ = function (id) { return document.getElementById(id); };
-  /* The token is read once from the start-up address, kept in this phone's storage and sent as
-     "Authorization: Bearer" with every request: no address the page makes or shows carries it (R351).
-     Downloads and pictures are fetched with the header; the viewer opens at the game's share link. */
-  var params = new URLSearchParams(location.search);
-  if (params.get("token")) {
-    localStorage.setItem("grn-token", params.get("token"));
-    params.delete("token");
-    history.replaceState(null, "", location.pathname + (String(params) ? "?" + params : "") + location.hash);
-  }
-  var token = localStorage.getItem("grn-token") || "";
-  function headers() { return token ? {"Authorization": "Bearer " + token} : {}; }
+  /* The token travels in an HttpOnly cookie the server set when its start-up address was opened (the server
+     then sent the browser on to the address without it): the page never holds the token, and no address it
+     makes carries it.  A token an older page kept in local storage is dropped. */
+  localStorage.removeItem("grn-token");
   var meta = null, S = null, picked = [], preview = null;
 
   /* A message goes beside what caused it (the control last tapped, or the one named), in sight (R356). */
@@ -39,7 +32,7 @@
     return e;
   }
   function api(method, path, body) {
-    var opts = {method: method, headers: headers()};
+    var opts = {method: method, headers: {}, credentials: "same-origin"};
     if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
     return fetch(path, opts).then(function (r) {
       return r.json().then(function (data) {
@@ -69,46 +62,6 @@
   function show(which) {
     ["archive", "new", "record"].forEach(function (s) { $(s).hidden = s !== which; });
   }
-  /* a file of the server fetched with the token: its body, and the name the server gives it */
-  function fetchFile(path) {
-    return fetch(path, {headers: headers()}).then(function (r) {
-      if (!r.ok) return r.json().then(function (d) { throw new Error(d.error || ("error " + r.status)); });
-      var named = /filename="([^"]+)"/.exec(r.headers.get("content-disposition") || "");
-      return r.blob().then(function (b) { return {blob: b, name: named ? named[1] : "download"}; });
-    });
-  }
-  /* a link to a download: the address shown is the plain one; a tap fetches it with the token */
-  function downloadLink(a, path) {
-    a.href = path;
-    a.onclick = function (ev) {
-      ev.preventDefault();
-      fetchFile(path).then(function (f) {
-        var url = URL.createObjectURL(f.blob), t = document.createElement("a");
-        t.href = url; t.download = f.name; document.body.appendChild(t); t.click(); t.remove();
-        setTimeout(function () { URL.revokeObjectURL(url); }, 60000);
-      }, function (err) { fail(err, a); });
-    };
-  }
-  /* pictures come as data: addresses (an <img> cannot send the header; the page's policy allows data:) */
-  var pictures = {};
-  function picture(img, path) {
-    if (!pictures[path]) pictures[path] = fetchFile(path).then(function (f) {
-      return new Promise(function (done) {
-        var reader = new FileReader();
-        reader.onload = function () { done(reader.result); };
-        reader.readAsDataURL(f.blob);
-      });
-    });
-    pictures[path].then(function (data) { img.src = data; }, function () { delete pictures[path]; });
-  }
-  /* the viewer of a game opens at its share link: it shows that one game and can write nothing */
-  function viewLink(a, id) {
-    a.href = "/games/" + id + "/view";
-    a.onclick = function (ev) { ev.preventDefault(); openViewer(id); };
-  }
-  function openViewer(id) {
-    return api("GET", "/api/games/" + id + "/share").then(function (d) { location.assign(d.path); }, fail);
-  }
 
   /* ---- the archive ---- */
   function search(ev) {
@@ -124,7 +77,7 @@
         var td = el("td");
         var open = el("button", "Open"); open.type = "button";
         open.addEventListener("click", function () { openGame(g.id, "end"); });
-        var view = el("a", "View"); viewLink(view, g.id);
+        var view = el("a", "View"); view.href = "/games/" + g.id + "/view";
         var del = el("button", "Delete"); del.type = "button";
         del.addEventListener("click", function () {
           if (!confirm("Delete game " + g.id + " (" + g.players.join(", ") + ") for good?")) return;
@@ -404,8 +357,8 @@
       step.options.forEach(function (o) {
         var b = el("button"); b.type = "button"; b.dataset.word = o.word;
         if (o.picture !== null) {
-          var img = el("img"); picture(img, "/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg");
-          img.alt = ""; img.width = 40; img.height = 40; b.appendChild(img);
+          var img = el("img"); img.src = "/api/tiles/" + S.game + "/" + encodeURIComponent(o.picture) + ".svg";
+          img.alt = ""; img.width = 40; img.height = 40; img.loading = "lazy"; b.appendChild(img);
         }
         b.appendChild(el("span", o.label));
         if (o.count !== null) b.appendChild(el("span", "\u00d7" + o.count, "count"));
@@ -479,8 +432,8 @@
       list.appendChild(li);
     });
     $("grn").textContent = S.grn;
-    ["grn", "json", "jcz"].forEach(function (f) { downloadLink($("dl-" + f), "/api/games/" + S.id + "/download?format=" + f); });
-    viewLink($("view"), S.id);
+    ["grn", "json", "jcz"].forEach(function (f) { $("dl-" + f).href = "/api/games/" + S.id + "/download?format=" + f; });
+    $("view").href = "/games/" + S.id + "/view";
     $("analysis").hidden = false;
     if ($("analysis").dataset.at !== S.address + " " + picked.join(" ")) {  // a search of another position is stale
       $("analysis").dataset.at = S.address + " " + picked.join(" ");
@@ -488,7 +441,7 @@
     }
     var g = gameMeta(S.game);
     $("sheet-box").hidden = !(g && g.tiles);
-    if (g && g.tiles && !$("sheet").getAttribute("src")) picture($("sheet"), "/api/tiles/" + S.game + ".svg");
+    if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = "/api/tiles/" + S.game + ".svg";
   }
   // -- analysis: the best moves here, and a whole game analysed in the background (the page polls)
   function evaluateHere() {
@@ -515,7 +468,7 @@
           if (d.state === "running") { setTimeout(poll, 1000); return; }
           if (d.state === "failed") { $("analysis-status").textContent = "the analysis failed: " + d.error; return; }
           $("analysis-status").textContent = "analysed: game " + d.id + " holds the review; opening it";
-          openViewer(d.id);
+          location.assign(d.view);
         }, function (err) { $("analysis-status").textContent = err.message || String(err); });
       };
       setTimeout(poll, 500);
