@@ -206,7 +206,7 @@ def test_evaluate_a_position_and_analyse_the_game_from_the_page(browser, tmp_pat
         assert "\u00b1" in page.inner_text("#best-moves li >> nth=0")
         assert page.locator("#analysis-board svg").count() == 1
         page.click("#analyse-game")
-        page.wait_for_url("**/share/2/**", timeout=60000)
+        page.wait_for_url("**/games/2/view", timeout=60000)  # the token goes in the cookie, not the address (R342)
         page.wait_for_selector(".grn-viewer .eval-chart")
         assert "accuracy" in page.inner_text(".grn-viewer")
         assert errors == []
@@ -227,7 +227,7 @@ def test_a_closed_server_works_from_its_start_up_address_and_no_address_holds_th
         page.wait_for_selector("#games")
         page.click("#to-new")
         page.select_option("#newgame select[name=game]", "gold")
-        page.fill("#newgame input[name=players]", "Ann (red+yellow), Ben (green+blue)")
+        fill_players(page, "Ann (red+yellow), Ben (green+blue)")
         page.click("#newgame button[type=submit]")
         page.wait_for_selector("#options button")
         tap_first_until_turn_done(page)
