@@ -32,20 +32,35 @@ def bot_selfplay(ruleset: Ruleset, bot_name: str, players: int, seed: int, optio
     return play_game(ruleset, bots, seed, seed, players=players, options=options).game
 
 
+def _bot(name: str, ruleset: Ruleset, movetime: int) -> Any:
+    """The bot ``name``; an ``engine:CMD`` bot thinks ``movetime`` ms a move."""
+    if name.startswith("engine:"):
+        from grn.bots.external import EngineBot
+        from grn.protocol import Budget
+
+        return EngineBot(ruleset, name[len("engine:"):], budget=Budget(movetime=movetime))
+    return make_bot(name, ruleset)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``grn arena`` to ``app``."""
 
     @app.command("arena")
     def arena_command(
-        first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a level)."),
+        first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a level), or "
+                                              "engine:CMD, a program speaking the engine protocol."),
         second: str = typer.Argument(..., help="The second bot."),
         game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
         deals: int = typer.Option(10, "--deals", help="Deals to play, each once per seating (2 games a deal)."),
         seed: int = typer.Option(1, "--seed", help="The same seed gives the same deals and choices."),
         options: Optional[str] = typer.Option(None, "--options", help="The game's options, as its Options tag writes them."),
         format: str = typer.Option("text", "--format", help="text or json."),
+        movetime: int = typer.Option(1000, "--movetime", help="Milliseconds an engine:CMD bot may think a move."),
     ) -> None:
         """Duplicate matches between two bots (2 players): wins, mean margin, Elo difference with its 95% interval.
+
+        A bot 'engine:CMD' is a program that speaks the engine protocol (docs/protocol.md); a game it forfeits
+        (it died, was late, answered an illegal move) counts as lost, and the engine's words are printed.
 
         Example: grn arena mcts greedy --game carcassonne --deals 50
         """
@@ -57,19 +72,34 @@ def register(app: typer.Typer) -> None:
             ruleset = registry.find_ruleset(game)
         except registry.UnknownGame:
             raise _fail("grn arena", f"--game must be one of {', '.join(registry.names())}, not {game!r}")
+        if not 1 <= movetime <= 3_600_000:
+            raise _fail("grn arena", f"--movetime must be from 1 to 3600000 ms, not {movetime}")
+        bots: list[Any] = []
         try:
             opts = ruleset.parse_options(parse_options(options or ""))
-            bots = [make_bot(first, ruleset), make_bot(second, ruleset)]
+            bots = [_bot(first, ruleset, movetime), _bot(second, ruleset, movetime)]
+            from grn.bots.arena import match
+
+            result = match(ruleset, bots[0], bots[1], deals, seed, options=opts)
         except SetupProblem as exc:
             raise _fail("grn arena", exc.message)
         except UnknownBot as exc:
             raise _fail("grn arena", str(exc))
-        try:
-            from grn.bots.arena import match
-
-            result = match(ruleset, bots[0], bots[1], deals, seed, options=opts)
         except NoBot as exc:
             raise _fail("grn arena", str(exc), 1)
+        except Exception as exc:
+            from grn.protocol import EngineError
+
+            if isinstance(exc, EngineError):  # an engine that cannot start or shake hands: no game is played
+                raise _fail("grn arena", str(exc), 1)
+            raise
+        finally:
+            for bot in bots:
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
+        for line in result.forfeits:  # an engine's failure is told, and counted as a loss (R367)
+            print(f"grn arena: {line}; counted as a loss", file=sys.stderr)
         if format == "json":
             print(json.dumps({"game": ruleset.name, "deals": deals, "seed": seed, **result.to_json()}))
         else:

@@ -362,6 +362,31 @@ class Ruleset:
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
 
+    # -- the engine protocol (grn.protocol, docs/protocol.md) ----------------
+    def seen_by(self, engine: "Engine", player: str, actions: Sequence[Any], viewer: str) -> tuple[Any, ...]:
+        """The commands of ``player``'s recorded turn ``actions`` (played at ``engine``) as ``viewer`` saw them
+        at the table: a face only its owner saw is written unknown.  An engine is sent the record so (R361).
+        Default: everything a turn records was seen by all."""
+        return tuple(actions)
+
+    def unseen(self, engine: "Engine") -> dict[str, dict[str, int]]:
+        """What the player to move knows of what is hidden, by pool: each word (as the notation writes it, a
+        tile id, a card face) and how many of it are left unseen; never their order (R362).  Default: nothing
+        is hidden."""
+        return {}
+
+    def move_text(self, engine: "Engine", decision: Decision) -> str:
+        """A decision of the player to move as the protocol lists it: the turn's commands as GRN writes them,
+        a part the player cannot know before playing written unknown (R363).  Default: the decision's
+        commands."""
+        parts = []
+        for command in cast(Iterable[Any], decision):
+            codec = self.codec_for(command)
+            if codec is None:
+                raise TypeError(f"not a command of {self.name}: {command!r}")
+            parts.append(codec.write(command))
+        return " ".join(parts)
+
     # -- other programs' files -------------------------------------------
     def importers(self) -> "list[Importer]":
         """Readers of other programs' files or links into this game's GRN (default: none)."""
