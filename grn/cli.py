@@ -834,7 +834,7 @@ def schema(
 #: validator it drives (the console script runs it without typer, R190); the archive's SQLite and search,
 #: the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
 _LAZY: dict[str, str | None] = {"validate": "convert", "serve": None, "analyse": None, "arena": None,
-                                "archive": None}
+                                "archive": None, "engine": None}
 
 
 def _lazy_command(name: str) -> Any:
@@ -856,6 +856,10 @@ def _lazy_command(name: str) -> Any:
         from grn.analyse_cli import register as register_analyse
 
         register_analyse(holder, _report)
+    elif name == "engine":
+        from grn.engine_cli import register as register_engine
+
+        register_engine(holder)
     else:
         from grn.arena_cli import register as register_arena
 

@@ -250,7 +250,9 @@ def read_info(line: str, info: Info) -> None:
         info.strings.append(line.split(None, 2)[2] if len(words) > 2 else "")
         return
     candidate = len(words) > 1 and words[1] == "candidate"
-    rest = words[2:] if candidate else words[1:]
+    if candidate and (len(words) < 3 or not words[2].isdigit()):
+        raise ProtocolError("'info candidate' takes its rank first: 'info candidate 1 margin ... move MOVE'")
+    rest = words[3:] if candidate else words[1:]
     values: dict[str, float] = {}
     move: str | None = None
     i = 0
