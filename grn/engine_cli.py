@@ -16,7 +16,7 @@ from typing import IO, Any, Iterator, Optional
 
 import typer
 
-from grn import __version__
+from grn import __version__, registry
 from grn.protocol import VERSION, Budget, ProtocolError, Query, read_go, read_query
 
 #: The options ``grn engine`` offers (``setoption name NAME value VALUE``).
@@ -111,7 +111,10 @@ class EngineSession:
             position = position_at(records[0])
         except PositionError as exc:
             raise ProtocolError(f"the position's record: {exc}") from None
-        state, ruleset = position.state, position.ruleset
+        ruleset = registry.find_ruleset(records[0].game)
+        if ruleset.name != query.game:
+            raise ProtocolError(f"the position names the game {query.game!r}, its record {ruleset.name!r}")
+        state = position.state
         if state.current_player != query.player:
             raise ProtocolError(f"the record has {state.current_player} to move, not {query.player}")
         seconds = None
@@ -123,13 +126,10 @@ class EngineSession:
         decision = bot.choose(state, rng, query.hand)
         move = ruleset.move_text(state, decision)
         self.say(*self.infos(bot, ruleset, state, query))
-        if move not in query.moves:
-            # a decision the protocol cannot name in advance (Gold's reactive turn, R364): the listed move
-            # that begins as it does
-            fallback = max(query.moves, key=lambda m: (_common(m, move), -query.moves.index(m)))
-            self.say(f"info string {bot.name} chose {move!r}, not a listed move: playing {fallback!r}")
-            move = fallback
-        self.say(f"bestmove {move}")
+        listed = _listed(move, query.moves)
+        if listed != move:
+            self.say(f"info string {bot.name} chose {move!r}, not a listed move: playing {listed!r}")
+        self.say(f"bestmove {listed}")
 
     def infos(self, bot: Any, ruleset: Any, state: Any, query: Query) -> list[str]:
         """The ``info`` lines of what the bot's search found (none when it did not search)."""
@@ -141,19 +141,34 @@ class EngineSession:
         best = finalists[0]
         used = sum(e.playouts for e in estimates)
         out = [f"info margin {best.mean:.2f} error {best.se:.2f} win {_win(best.samples):.3f} playouts {used}"]
-        for rank, e in enumerate(finalists[:3], start=1):
-            out.append(f"info candidate {rank} margin {e.mean:.2f} error {e.se:.2f} win {_win(e.samples):.3f} "
-                       f"move {ruleset.move_text(state, e.decision)}")
+        named: set[str] = set()
+        for e in finalists:
+            move = _listed(ruleset.move_text(state, e.decision), query.moves)
+            if move in named:
+                continue
+            named.add(move)
+            out.append(f"info candidate {len(named)} margin {e.mean:.2f} error {e.se:.2f} "
+                       f"win {_win(e.samples):.3f} move {move}")
+            if len(named) == 3:
+                break
         return out
 
 
-def _common(a: str, b: str) -> int:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n
+def _listed(move: str, moves: tuple[str, ...]) -> str:
+    """``move`` if listed; else the listed move that begins as it does (a decision the protocol cannot name in
+    advance, Gold's reactive turn: its first card, R364), the first listed of those."""
+    if move in moves:
+        return move
+
+    def common(m: str) -> int:
+        n = 0
+        for x, y in zip(m, move):
+            if x != y:
+                break
+            n += 1
+        return n
+
+    return max(moves, key=lambda m: (common(m), -moves.index(m)))
 
 
 def _win(samples: Any) -> float:

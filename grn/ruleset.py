@@ -369,10 +369,10 @@ class Ruleset:
         Default: everything a turn records was seen by all."""
         return tuple(actions)
 
-    def unseen(self, engine: "Engine") -> dict[str, dict[str, int]]:
-        """What the player to move knows of what is hidden, by pool: each word (as the notation writes it, a
-        tile id, a card face) and how many of it are left unseen; never their order (R362).  Default: nothing
-        is hidden."""
+    def unseen(self, engine: "Engine", hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+        """What the player to move, holding ``hand``, knows of what is hidden, by pool: each word (as the
+        notation writes it, a tile id, a card face) and how many of it are left unseen, the hand not among
+        them; never their order (R362).  Default: nothing is hidden."""
         return {}
 
     def move_text(self, engine: "Engine", decision: Decision) -> str:

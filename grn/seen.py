@@ -66,7 +66,7 @@ class PlayerView:
                 texts.append(text)
                 decisions.append(d)
         query = Query(ruleset.name, engine.current_player, self.record_text(), tuple(str(h) for h in hand),
-                      ruleset.unseen(engine), tuple(texts))
+                      ruleset.unseen(engine, hand), tuple(texts))
         return query, decisions
 
 

@@ -154,7 +154,7 @@ class GoldRuleset(Ruleset):
             return None
         return tuple(FlipCard(p, known[p]) for p in decision)
 
-    def unseen(self, engine: Any) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
         """The faces not yet seen anywhere (what a card never turned may show), by their GRN spelling."""
         from grn.games.gold.commands import card_text
 

@@ -158,10 +158,10 @@ class GoldRushRuleset(TileRuleset):
                 out.append(a)
         return tuple(out)
 
-    def unseen(self, engine: Any) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents, and the mining-token faces not yet accounted for (the box's tokens less the
         faces the player has seen)."""
-        pools = super().unseen(engine)
+        pools = super().unseen(engine, hand)
         tokens = {str(v): n - engine.known.get(v, 0) for v, n in sorted(engine._token_counts.items())}
         pools["tokens"] = {v: n for v, n in tokens.items() if n > 0}
         return pools
