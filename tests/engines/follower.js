@@ -78,8 +78,8 @@ function onLine(raw) {
       }
       const { move, preferred } = choose(position);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      send(`info string ${preferred} of ${position.moves.length} moves preferred`);
-      send(`info time ${Math.round(ms)} thinkus ${Math.round(ms * 1000)}`);
+      send(`info string ${preferred} of ${position.moves.length} moves preferred, chosen in ${Math.round(ms * 1000)} us`);
+      send(`info time ${Math.round(ms)}`);
       send("bestmove " + move);
       break;
     }
