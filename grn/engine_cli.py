@@ -18,6 +18,7 @@ import typer
 
 from grn import __version__, registry
 from grn.protocol import VERSION, Budget, ProtocolError, Query, read_go, read_query
+from grn.seen import listed_move
 
 #: The options ``grn engine`` offers (``setoption name NAME value VALUE``).
 OPTIONS = ("Bot", "Seed")
@@ -126,7 +127,7 @@ class EngineSession:
         decision = bot.choose(state, rng, query.hand)
         move = ruleset.move_text(state, decision)
         self.say(*self.infos(bot, ruleset, state, query))
-        listed = _listed(move, query.moves)
+        listed = listed_move(move, query.moves)
         if listed != move:
             self.say(f"info string {bot.name} chose {move!r}, not a listed move: playing {listed!r}")
         self.say(f"bestmove {listed}")
@@ -143,7 +144,7 @@ class EngineSession:
         out = [f"info margin {best.mean:.2f} error {best.se:.2f} win {_win(best.samples):.3f} playouts {used}"]
         named: set[str] = set()
         for e in finalists:
-            move = _listed(ruleset.move_text(state, e.decision), query.moves)
+            move = listed_move(ruleset.move_text(state, e.decision), query.moves)
             if move in named:
                 continue
             named.add(move)
@@ -152,23 +153,6 @@ class EngineSession:
             if len(named) == 3:
                 break
         return out
-
-
-def _listed(move: str, moves: tuple[str, ...]) -> str:
-    """``move`` if listed; else the listed move that begins as it does (a decision the protocol cannot name in
-    advance, Gold's reactive turn: its first card, R364), the first listed of those."""
-    if move in moves:
-        return move
-
-    def common(m: str) -> int:
-        n = 0
-        for x, y in zip(m, move):
-            if x != y:
-                break
-            n += 1
-        return n
-
-    return max(moves, key=lambda m: (common(m), -moves.index(m)))
 
 
 def _win(samples: Any) -> float:

@@ -70,4 +70,22 @@ class PlayerView:
         return query, decisions
 
 
-__all__ = ["PlayerView"]
+def listed_move(move: str, moves: Sequence[str]) -> str:
+    """``move`` if listed; else the listed move that begins as it does, the first of those: a decision the
+    protocol cannot name before it is played (Gold's reactive turn, named by its first card, R364)."""
+    if move in moves:
+        return move
+
+    def common(m: str) -> int:
+        n = 0
+        for x, y in zip(m, move):
+            if x != y:
+                break
+            n += 1
+        return n
+
+    best = max(range(len(moves)), key=lambda i: (common(moves[i]), -i))
+    return moves[best]
+
+
+__all__ = ["PlayerView", "listed_move"]

@@ -298,3 +298,53 @@ def test_grn_engine_plays_against_grns_bots_in_the_arena():
 def test_grn_engine_refuses_an_unknown_bot():
     proc = subprocess.run(grn_engine("--bot", "deep-blue"), capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 2 and "--bot must be one of random, greedy, mcts" in proc.stderr
+
+
+# -- grn analyse --engine, and the specification's example -------------------------------------------
+
+
+@needs_node
+def test_grn_analyse_puts_every_turn_to_an_engine(tmp_path):
+    path = tmp_path / "game.grn"
+    result = runner.invoke(grn.cli.app, ["selfplay", "--game", "gold", "--seed", "4", "-o", str(path)])
+    assert result.exit_code == 0
+    result = runner.invoke(grn.cli.app, ["analyse", "--engine", js(), str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    import json
+
+    doc = json.loads(result.stdout)
+    turns = doc["games"][0]["turns"]
+    assert doc["engine"] == "follower.js" and len(turns) > 20
+    assert turns[0]["played"] == "a1=? b1=?"  # two cards never seen: alike to the player, named by stand-ins
+    assert any(t["best"] != t["played"] and t["points_lost"] is None for t in turns)
+
+
+def test_grn_analyse_with_an_engine_that_fails_is_a_one_line_error(tmp_path):
+    path = tmp_path / "game.grn"
+    runner.invoke(grn.cli.app, ["selfplay", "--game", "carcassonne", "--seed", "4", "-o", str(path)])
+    result = runner.invoke(grn.cli.app, ["analyse", "--engine", "no-such-engine-here", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "grn analyse: cannot start the engine 'no-such-engine-here': No such file or " \
+                                    "directory"
+    result = runner.invoke(grn.cli.app, ["analyse", "--engine", "x", str(path), "--format", "grn"])
+    assert result.exit_code == 2 and "--engine writes text or json" in result.stderr
+
+
+def test_the_specifications_example_is_a_position_grn_reads_and_its_moves_are_legal():
+    from grn.notation import parse
+    from grn.position import position_at
+    from grn.tiling.commands import PlaceTile
+
+    text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    driver = [line[len("driver:  "):] if line.startswith("driver:  ") else ""
+              for line in text.splitlines() if line.startswith("driver:")]
+    start = next(i for i, line in enumerate(driver) if line.startswith("position "))
+    lines = iter(driver[start + 1:])
+    query = read_query(driver[start], lines)
+    assert next(lines) == "go movetime 1000"
+    state = position_at(parse(query.record)[0]).state
+    for move in query.moves:  # each move read as GRN and played at the position
+        commands = parse(query.record + f"3. {query.player} {move}\n")[0].turns[-1].actions
+        state.copy().play_turn(query.player, commands)
+        assert isinstance(commands[0], PlaceTile) and commands[0].tile == query.hand[0]
+    assert sum(query.unseen["bag"].values()) == sum(state.bag().values()) - 1
