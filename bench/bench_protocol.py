@@ -4,9 +4,10 @@ one of grn's bots in each game, and every move's time is split into grn's rules,
     nice .venv/bin/python bench/bench_protocol.py                     # 100 games (50 deals) per game vs greedy
     nice .venv/bin/python bench/bench_protocol.py --deals 5 --games gold --opponent random
 
-Per move, the protocol's cost is what grn spends framing the message (the record so far, the hand, the hidden
+Per move, the protocol's cost (wall-clock) is what grn spends framing the message (the record so far, the hand, the hidden
 pools, the moves as text), sending it and parsing the answer, plus the round trip less the engine's own choosing
-(it says how long in its info string): the pipes and the engine's reading of the message.  grn's rules (the
+(it says how long in its info string): the pipes and the engine's reading of the message.  grn's CPU time for
+its part is printed beside it (on a loaded machine the wall-clock figures wait for a core).  grn's rules (the
 moves listed, the player's view replayed) and the engine's thinking are apart.  Prints figures; asserts
 nothing (the machine is shared: its load average is printed beside them).
 """
@@ -47,6 +48,8 @@ class TimedBot(EngineBot):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.times: list[tuple[float, float, float, float]] = []
+        #: grn's CPU seconds for the protocol a move (framing, sending, parsing, the reader thread)
+        self.cpu: list[float] = []
         self.moves_listed: list[int] = []
         self.bytes_sent: list[int] = []
 
@@ -62,9 +65,10 @@ class TimedBot(EngineBot):
         world = ruleset.determinise(view.engine, random.Random(0), hand)
         decisions = world.moves()
         t1 = time.perf_counter()
+        c1 = time.process_time()
         texts: dict[str, Decision] = {}
-        for d in decisions:
-            texts.setdefault(ruleset.move_text(view.engine, d), d)
+        for d, text in zip(decisions, ruleset.move_texts(view.engine, decisions)):
+            texts.setdefault(text, d)
         query = Query(ruleset.name, player, view.record_text(), tuple(str(h) for h in hand),
                       ruleset.unseen(view.engine, hand), tuple(texts))
         t2 = time.perf_counter()
@@ -80,6 +84,7 @@ class TimedBot(EngineBot):
             raise Forfeit(str(exc)) from None
         chosen = texts[result.move]
         t3 = time.perf_counter()
+        self.cpu.append(time.process_time() - c1)
         said = _CHOSEN.search(" ".join(result.info.strings))
         think = int(said.group(1)) / 1e6 if said else 0.0
         frame = (t2 - t1) + (costs.framing - frame0) + (t3 - t2 - (costs.framing - frame0) - (costs.waiting - wait0))
@@ -130,7 +135,8 @@ def main() -> None:
             print("  forfeit:", line)
         print(f"  moves listed a turn: mean {statistics.fmean(bot.moves_listed):.0f}, max {max(bot.moves_listed)}; "
               f"message {statistics.fmean(bot.bytes_sent) / 1000:.1f} kB mean, {max(bot.bytes_sent) / 1000:.1f} max")
-        print(f"  protocol cost a move (ms): {_ms(cost)}")
+        print(f"  protocol cost a move (ms, wall): {_ms(cost)}")
+        print(f"    grn's CPU for it (ms): {_ms(bot.cpu)}")
         print(f"    grn framing, sending, parsing: {_ms(frame)}")
         print(f"    round trip less the engine's choosing: {_ms(trip)}")
         print(f"  grn's rules a move (ms, apart): {_ms(rules)}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import os
-import queue
+import select
 import shlex
 import subprocess
 import threading
@@ -342,19 +342,25 @@ class Engine:
     version it speaks.
     """
 
-    def __init__(self, process: "subprocess.Popen[str]", command: str, *, timeout: float = HANDSHAKE_TIMEOUT) -> None:
+    def __init__(self, process: "subprocess.Popen[bytes]", command: str, *, timeout: float = HANDSHAKE_TIMEOUT) -> None:
         self.process = process
         self.command = command
         self.id: dict[str, str] = {}
         self.options: dict[str, Option] = {}
         self.version = 0
         self.costs = Costs()
-        self._lines: "queue.Queue[str | None]" = queue.Queue()
         self._stderr: list[str] = []
         self._said: list[str] = []  # the engine's words since the last query (info string, error)
         self._dead = False
-        for target, stream in ((self._pump, process.stdout), (self._drain, process.stderr)):
-            threading.Thread(target=target, args=(stream,), daemon=True).start()
+        # the answers are read from the pipe by this thread, waiting with select (a timeout on every wait, and
+        # no hand-over between threads on each line); standard error is drained by a thread of its own
+        assert process.stdin is not None and process.stdout is not None
+        self._in = process.stdin.fileno()
+        self._out = process.stdout.fileno()
+        os.set_blocking(self._in, False)
+        self._buffer = b""
+        self._eof = False
+        threading.Thread(target=self._drain, args=(process.stderr,), daemon=True).start()
         try:
             self._handshake(timeout)
         except BaseException:
@@ -371,8 +377,7 @@ class Engine:
             raise EngineError("no engine command given")
         try:
             process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       text=True, encoding="utf-8", errors="replace", bufsize=1, cwd=cwd,
-                                       env=env if env is not None else dict(os.environ))
+                                       bufsize=0, cwd=cwd, env=env if env is not None else dict(os.environ))
         except OSError as exc:
             raise EngineError(f"cannot start the engine {shown!r}: {exc.strerror or exc}") from None
         return cls(process, shown, timeout=timeout)
@@ -387,19 +392,10 @@ class Engine:
         self.quit()
 
     # -- the pipes ---------------------------------------------------------------
-    def _pump(self, stream: IO[str]) -> None:
-        # one thread reads the engine's answers, so that every wait can have a timeout
+    def _drain(self, stream: IO[bytes]) -> None:
         try:
             for line in stream:
-                self._lines.put(line[:MAX_LINE + 1].rstrip("\r\n"))
-        except (OSError, ValueError):
-            pass
-        self._lines.put(None)
-
-    def _drain(self, stream: IO[str]) -> None:
-        try:
-            for line in stream:
-                self._stderr.append(line.rstrip()[:300])
+                self._stderr.append(line.decode("utf-8", "replace").rstrip()[:300])
                 del self._stderr[:-STDERR_LINES]
         except (OSError, ValueError):
             pass
@@ -415,15 +411,24 @@ class Engine:
     def _fail(self, message: str) -> EngineError:
         return EngineError(f"engine {self.id.get('name', self.command)!r}: {message}", self.words())
 
-    def _send(self, text: str) -> None:
-        if self._dead or self.process.stdin is None:
+    def _send(self, text: str, timeout: float = HANDSHAKE_TIMEOUT) -> None:
+        """Write ``text``; an engine that reads none of it for ``timeout`` seconds has failed."""
+        if self._dead:
             raise self._fail("it has stopped")
-        try:
-            self.process.stdin.write(text)
-            self.process.stdin.flush()
-        except (OSError, ValueError):
-            self._dead = True
-            raise self._gone() from None
+        data = memoryview(text.encode("utf-8"))
+        deadline = time.monotonic() + timeout
+        while data:
+            try:
+                sent = os.write(self._in, data)
+            except BlockingIOError:  # the pipe is full: wait until the engine reads
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([], [self._in], [], left)[1]:
+                    raise self._fail(f"it read nothing of a message for {timeout:g} s") from None
+                continue
+            except (OSError, ValueError):
+                self._dead = True
+                raise self._gone() from None
+            data = data[sent:]
 
     def _gone(self) -> EngineError:
         try:
@@ -435,17 +440,30 @@ class Engine:
         return self._fail(f"the engine died ({how})")
 
     def _readline(self, deadline: float, waiting_for: str) -> str:
-        left = deadline - time.monotonic()
-        try:
-            line = self._lines.get(timeout=max(0.0, left)) if left > 0 else self._lines.get_nowait()
-        except queue.Empty:
-            raise self._fail(f"no {waiting_for} within {self._budget_words}") from None
-        if line is None:
-            self._dead = True
-            raise self._gone()
-        if len(line) > MAX_LINE:
-            raise self._fail(f"a line longer than {MAX_LINE} characters")
-        return line
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                self._buffer = buffer[end + 1:]
+                if end > MAX_LINE:
+                    raise self._fail(f"a line longer than {MAX_LINE} characters")
+                return buffer[:end].decode("utf-8", "replace").rstrip("\r")
+            if len(buffer) > MAX_LINE:
+                raise self._fail(f"a line longer than {MAX_LINE} characters")
+            if self._eof:
+                self._dead = True
+                raise self._gone()
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._out], [], [], left)[0]:
+                self._buffer = buffer
+                raise self._fail(f"no {waiting_for} within {self._budget_words}")
+            try:
+                chunk = os.read(self._out, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+            buffer += chunk
 
     _budget_words = ""
 
@@ -502,8 +520,8 @@ class Engine:
         start = time.perf_counter()
         self._said = []
         text = query.text() + budget.line() + "\n"
-        self._send(text)
         limit = budget.timeout() if timeout is None else timeout
+        self._send(text, limit)
         deadline = time.monotonic() + limit
         self._budget_words = f"{limit:g} s"
         info = Info()

@@ -59,8 +59,8 @@ class PlayerView:
         texts: list[str] = []
         decisions: list[Decision] = []
         known: set[str] = set()
-        for d in world.moves():
-            text = ruleset.move_text(engine, d)
+        moves = world.moves()
+        for d, text in zip(moves, ruleset.move_texts(engine, moves)):
             if text not in known:  # two decisions of one text are one move to the player (Gold's unseen cards)
                 known.add(text)
                 texts.append(text)
