@@ -348,3 +348,23 @@ def test_the_specifications_example_is_a_position_grn_reads_and_its_moves_are_le
         state.copy().play_turn(query.player, commands)
         assert isinstance(commands[0], PlaceTile) and commands[0].tile == query.hand[0]
     assert sum(query.unseen["bag"].values()) == sum(state.bag().values()) - 1
+
+
+_WORDS = st.text(alphabet=st.sampled_from(list("position go record moves hand unseen end setoption name value "
+                                                "Bot Seed ping quit grn-engine 0123456789:=@+-?\t")))
+_MESSAGES = st.sampled_from(["position carcassonne red", "record 1", "record 0", "moves 1", "end", "go",
+                             "go movetime 5", "hand", "ping", "grn-engine 1", "setoption name Seed value 3"])
+
+
+@given(st.lists(_WORDS | _MESSAGES, max_size=12))
+@settings(max_examples=150, deadline=None)
+def test_grn_engine_answers_any_lines_without_a_traceback(lines):
+    import io
+
+    from grn.engine_cli import EngineSession
+
+    out = io.StringIO()
+    assert EngineSession("random", out).run(iter(lines)) == 0
+    for line in out.getvalue().splitlines():
+        assert line.split()[0] in ("id", "option", "ready", "pong", "info", "bestmove", "error"), line
+        assert "Traceback" not in line
