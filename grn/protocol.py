@@ -26,7 +26,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import IO, Iterable, Iterator, Sequence
+from typing import IO, Iterator, Sequence
 
 #: The protocol version this module speaks (``grn-engine 1``).
 VERSION = 1
@@ -411,6 +411,13 @@ class Engine:
     def _fail(self, message: str) -> EngineError:
         return EngineError(f"engine {self.id.get('name', self.command)!r}: {message}", self.words())
 
+    def _stop(self, message: str) -> EngineError:
+        """The failure of an engine out of step with the protocol: it is stopped (what it says next would be
+        read as the answer to the next message)."""
+        error = self._fail(message)
+        self.close(0.5)
+        return error
+
     def _send(self, text: str, timeout: float = HANDSHAKE_TIMEOUT) -> None:
         """Write ``text``; an engine that reads none of it for ``timeout`` seconds has failed."""
         if self._dead:
@@ -439,7 +446,8 @@ class Engine:
         how = "it closed its output" if code is None else f"it exited with code {code}"
         return self._fail(f"the engine died ({how})")
 
-    def _readline(self, deadline: float, waiting_for: str) -> str:
+    def _readline(self, deadline: float, waiting_for: str, within: str) -> str:
+        """The engine's next line, waiting until ``deadline`` (``time.monotonic``)."""
         buffer = self._buffer
         while True:
             end = buffer.find(b"\n")
@@ -456,7 +464,9 @@ class Engine:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._out], [], [], left)[0]:
                 self._buffer = buffer
-                raise self._fail(f"no {waiting_for} within {self._budget_words}")
+                error = self._fail(f"no {waiting_for} within {within}")
+                self.close(0.5)  # a late answer would be taken for the next one's: the engine is stopped
+                raise error
             try:
                 chunk = os.read(self._out, 1 << 16)
             except OSError:
@@ -465,14 +475,11 @@ class Engine:
                 self._eof = True
             buffer += chunk
 
-    _budget_words = ""
-
     def _handshake(self, timeout: float) -> None:
         self._send(f"grn-engine {VERSION}\n")
         deadline = time.monotonic() + timeout
-        self._budget_words = f"{timeout:g} s of 'grn-engine {VERSION}'"
         while True:
-            line = self._readline(deadline, "'ready' line")
+            line = self._readline(deadline, "'ready' line", f"{timeout:g} s of 'grn-engine {VERSION}'")
             words = line.split()
             if not words:
                 continue
@@ -523,12 +530,11 @@ class Engine:
         limit = budget.timeout() if timeout is None else timeout
         self._send(text, limit)
         deadline = time.monotonic() + limit
-        self._budget_words = f"{limit:g} s"
         info = Info()
         waited = 0.0
         while True:
             before = time.perf_counter()
-            line = self._readline(deadline, "bestmove")
+            line = self._readline(deadline, "bestmove", f"{limit:g} s")
             got = time.perf_counter()
             waited += got - before
             words = line.split(None, 1)
@@ -539,7 +545,7 @@ class Engine:
                 try:
                     read_info(line, info)
                 except ProtocolError as exc:
-                    raise self._fail(f"a malformed info line: {exc}") from None
+                    raise self._stop(f"a malformed info line: {exc}") from None
                 if line.split(None, 2)[1:2] == ["string"]:
                     self._said.append(info.strings[-1])
             elif key == "bestmove":
@@ -549,9 +555,9 @@ class Engine:
                 self._said.append(words[1] if len(words) > 1 else "")
                 raise self._fail("it could not choose a move")
             else:
-                raise self._fail(f"expected 'info' or 'bestmove', not {line[:60]!r}")
+                raise self._stop(f"expected 'info' or 'bestmove', not {line[:60]!r}")
         legal = query.moves
-        if move not in self._legal_set(legal):
+        if move not in legal:
             shown = move[:60] if move else "nothing"
             raise self._fail(f"bestmove {shown!r} is not one of the {len(legal)} legal moves sent")
         costs = self.costs
@@ -560,17 +566,9 @@ class Engine:
         costs.framing += (time.perf_counter() - start) - waited
         return PlayResult(move, info)
 
-    _legal_cache: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
-
-    def _legal_set(self, moves: tuple[str, ...]) -> frozenset[str]:
-        cached = self._legal_cache
-        if cached[0] is not moves:
-            cached = self._legal_cache = (moves, frozenset(moves))
-        return cached[1]
-
     def analyse(self, query: Query, budget: Budget = Budget(), *, timeout: float | None = None) -> Info:
-        """What the engine thinks of ``query``: its info (margin, error, win chance, candidates), the move it
-        chose first among the candidates when it listed none."""
+        """What the engine thinks of ``query``: its info (margin, error, win chance), whose candidates begin with
+        the move it chose."""
         result = self.play(query, budget, timeout=timeout)
         info = result.info
         if not info.candidates or info.candidates[0].move != result.move:
@@ -581,9 +579,8 @@ class Engine:
         """Wait until the engine has read everything sent (``ping`` is answered by ``pong``)."""
         self._send("ping\n")
         deadline = time.monotonic() + timeout
-        self._budget_words = f"{timeout:g} s"
         while True:
-            line = self._readline(deadline, "'pong'")
+            line = self._readline(deadline, "'pong'", f"{timeout:g} s")
             if line.strip() == "pong":
                 return
 
@@ -620,11 +617,5 @@ class Engine:
                 pass
 
 
-def lines_of(stream: Iterable[str]) -> Iterator[str]:
-    """The lines of ``stream`` without their line ends (what :func:`read_query` reads)."""
-    for line in stream:
-        yield line.rstrip("\r\n")
-
-
 __all__ = ["VERSION", "Query", "Budget", "Info", "Candidate", "Option", "PlayResult", "Engine", "EngineError",
-           "ProtocolError", "Costs", "read_query", "read_go", "read_info", "read_option", "lines_of"]
+           "ProtocolError", "Costs", "read_query", "read_go", "read_info", "read_option"]
