@@ -39,6 +39,7 @@ from grn.world import Decision  # noqa: E402
 
 ENGINE = ROOT / "tests" / "engines" / "follower.js"
 _CHOSEN = re.compile(r"chosen in (\d+) us")
+_READ = re.compile(r"read in (\d+) us of CPU")
 
 
 class TimedBot(EngineBot):
@@ -48,8 +49,10 @@ class TimedBot(EngineBot):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.times: list[tuple[float, float, float, float]] = []
-        #: grn's CPU seconds for the protocol a move (framing, sending, parsing, the reader thread)
+        #: grn's CPU seconds for the protocol a move (framing, sending, parsing)
         self.cpu: list[float] = []
+        #: the engine's CPU seconds reading each position (its CPU between answers, as it says)
+        self.engine_cpu: list[float] = []
         self.moves_listed: list[int] = []
         self.bytes_sent: list[int] = []
 
@@ -87,6 +90,9 @@ class TimedBot(EngineBot):
         self.cpu.append(time.process_time() - c1)
         said = _CHOSEN.search(" ".join(result.info.strings))
         think = int(said.group(1)) / 1e6 if said else 0.0
+        read = _READ.search(" ".join(result.info.strings))
+        if read is not None:
+            self.engine_cpu.append(int(read.group(1)) / 1e6)
         frame = (t2 - t1) + (costs.framing - frame0) + (t3 - t2 - (costs.framing - frame0) - (costs.waiting - wait0))
         self.times.append((t1 - t0, frame, costs.waiting - wait0, think))
         self.moves_listed.append(len(texts))
@@ -137,6 +143,9 @@ def main() -> None:
               f"message {statistics.fmean(bot.bytes_sent) / 1000:.1f} kB mean, {max(bot.bytes_sent) / 1000:.1f} max")
         print(f"  protocol cost a move (ms, wall): {_ms(cost)}")
         print(f"    grn's CPU for it (ms): {_ms(bot.cpu)}")
+        print(f"    the engine's CPU reading the position (ms): {_ms(bot.engine_cpu[1:])}")
+        both = [a + b for a, b in zip(bot.cpu[1:], bot.engine_cpu[1:])]
+        print(f"  protocol CPU a move, both sides (ms): {_ms(both)}")
         print(f"    grn framing, sending, parsing: {_ms(frame)}")
         print(f"    round trip less the engine's choosing: {_ms(trip)}")
         print(f"  grn's rules a move (ms, apart): {_ms(rules)}")

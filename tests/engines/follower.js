@@ -35,6 +35,7 @@ function send(line) { process.stdout.write(line + "\n"); }
 let position = null;   // the last position received
 let reading = null;    // the position being read: {section, left}
 let moveCount = 0;
+let lastCpu = process.cpuUsage();
 
 function choose(pos) {
   const moves = pos.moves;
@@ -67,6 +68,8 @@ function onLine(raw) {
       break;
     case "go": {
       const start = process.hrtime.bigint();
+      const used = process.cpuUsage(lastCpu); // CPU since the last answer: reading this position
+      lastCpu = process.cpuUsage();
       moveCount++;
       if (!position || !position.moves.length) { send("error no position with moves was sent"); break; }
       if (fault !== "none" && moveCount >= faultAt) {
@@ -78,7 +81,8 @@ function onLine(raw) {
       }
       const { move, preferred } = choose(position);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      send(`info string ${preferred} of ${position.moves.length} moves preferred, chosen in ${Math.round(ms * 1000)} us`);
+      send(`info string ${preferred} of ${position.moves.length} moves preferred, chosen in ${Math.round(ms * 1000)} us, ` +
+           `read in ${used.user + used.system} us of CPU`);
       send(`info time ${Math.round(ms)}`);
       send("bestmove " + move);
       break;
