@@ -84,7 +84,7 @@ class EngineSession:
             from grn.bots.bot import BOTS, LEVELS
 
             base, _, level = value.partition(":")
-            if base not in BOTS or base == "engine" or (level and level not in LEVELS):
+            if base not in BOTS or (level and level not in LEVELS):
                 raise ProtocolError(f"option Bot: {value!r} is not a bot of grn's ({', '.join(BOTS)}; "
                                     f"levels {', '.join(LEVELS)})")
             self.bot = value
