@@ -28,12 +28,23 @@ def bot_selfplay(ruleset: Ruleset, bot_name: str, players: int, seed: int, optio
     # the arena's modules load when a game is played (CLI layer: grn starts faster)
     from grn.bots.arena import play_game
 
-    bots = [make_bot(bot_name, ruleset) for _ in range(players)]
-    return play_game(ruleset, bots, seed, seed, players=players, options=options).game
+    bots = [_bot(bot_name, ruleset, 1000) for _ in range(players)]
+    try:
+        played = play_game(ruleset, bots, seed, seed, players=players, options=options)
+        if played.forfeit is not None:  # the record stops where the engine failed: say so (R367)
+            print(f"grn selfplay: {played.forfeit} forfeits at turn {len(played.game.turns) + 1}: "
+                  f"{played.forfeit_words}; the record stops there", file=sys.stderr)
+        return played.game
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
 
 
 def _bot(name: str, ruleset: Ruleset, movetime: int) -> Any:
-    """The bot ``name``; an ``engine:CMD`` bot thinks ``movetime`` ms a move."""
+    """The bot ``name`` (:func:`grn.bots.bot.make_bot`), or an engine over the protocol, ``engine:CMD``, that
+    thinks ``movetime`` ms a move (made here: the engine bot is a bot, so the bots' module cannot make it)."""
     if name.startswith("engine:"):
         from grn.bots.external import EngineBot
         from grn.protocol import Budget

@@ -873,12 +873,14 @@ def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> 
     from grn.bots.bot import UnknownBot
     from grn.world import NoBot
 
+    from grn.protocol import EngineError
+
     try:
         return bot_selfplay(ruleset, bot, players, seed, options)
     except UnknownBot as exc:
         print(f"grn selfplay: --bot: {exc}", file=sys.stderr)
         raise typer.Exit(2)
-    except NoBot as exc:
+    except (NoBot, EngineError) as exc:
         print(f"grn selfplay: {exc}", file=sys.stderr)
         raise typer.Exit(1)
 

@@ -137,14 +137,9 @@ class UnknownBot(ValueError):
 
 def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
              seconds: float | None = None) -> Bot:
-    """The bot called ``name`` (``random``, ``greedy``, ``mcts``; ``mcts:deep`` names a level too;
-    ``engine:CMD`` runs the command ``CMD`` as an engine over the protocol, docs/protocol.md)."""
+    """The bot called ``name`` (``random``, ``greedy``, ``mcts``; ``mcts:deep`` names a level too).  An engine
+    over the protocol, ``engine:CMD``, is :class:`grn.bots.external.EngineBot` (``grn arena`` makes one)."""
     base, _, lvl = name.partition(":")
-    if base == "engine":
-        # loaded only for an engine: the protocol's client is no part of the bots' own start-up
-        from grn.bots.external import EngineBot
-
-        return EngineBot(ruleset, lvl)
     if base not in BOTS:
         raise UnknownBot(f"unknown bot {name!r}: the bots are {', '.join(BOTS)}")
     level = lvl or level

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A small engine for the grn engine protocol (docs/protocol.md), written without grn's code: it has no rules
 // of its own and chooses from the legal moves it is sent, by its own simple rule.  In a tile game it prefers
-// a move that places a follower (a word starting with "+"), in Gold a move that turns no unknown card
+// a move that places a follower (a word starting with "+"), in Gold a move that turns a card never seen
 // ("?"); among those it picks one with a seeded generator.  Plain Node, no packages.
 //
 //   node follower.js [--fault illegal|crash|late|malformed|silent] [--fault-at N]
@@ -40,7 +40,7 @@ let lastCpu = process.cpuUsage();
 function choose(pos) {
   const moves = pos.moves;
   let preferred = moves.filter((m) => m.split(" ").some((w) => w.startsWith("+")));
-  if (pos.game === "gold") preferred = moves.filter((m) => !m.includes("?"));
+  if (pos.game === "gold") preferred = moves.filter((m) => m.includes("?"));
   const pool = preferred.length ? preferred : moves;
   return { move: pool[Math.floor(random() * pool.length)], preferred: preferred.length };
 }
