@@ -239,6 +239,50 @@ def budget(ctx: typer.Context, command: str, level: str, playouts: Optional[int]
     return limits, Turns(runner), jobs if dask_scheduler is None else max(jobs, 8)
 
 
+def _engine_analysis(files: List[str], output: Optional[Path], format: str, command: str,
+                     playouts: Optional[int], seconds: Optional[float],
+                     report: Callable[[Iterable[Diagnostic]], int]) -> None:
+    """``grn analyse --engine CMD``: every turn put to an engine over the protocol (grn.engine_analyse)."""
+    from grn import read
+    from grn.engine_analyse import run
+    from grn.protocol import Budget
+
+    check_target(output)
+    if format not in ("text", "json"):
+        raise _usage(f"--engine writes text or json, not {format!r}")
+    if playouts is not None and not 1 <= playouts <= 1_000_000:
+        raise _usage(f"--playouts must be from 1 to 1000000, not {playouts}")
+    if seconds is not None and not 0 < seconds <= 3600:
+        raise _usage(f"--seconds must be more than 0 and at most 3600, not {seconds:g}")
+    budget = Budget(playouts, None if seconds is None else round(seconds * 1000))
+    if budget == Budget():
+        budget = Budget(movetime=1000)
+    errors = 0
+
+    def records() -> Iterable[tuple[str, int, Record]]:
+        nonlocal errors
+        for path in files:
+            name = "<stdin>" if path == "-" else path
+            try:
+                games = list(read(sys.stdin if path == "-" else path, file=name))
+            except OSError as exc:
+                print(f"grn analyse: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+                errors += 1
+                continue
+            for index, record in enumerate(games, start=1):
+                if not record.ok:
+                    errors += report(record.diagnostics[:1])
+                    continue
+                yield name, index, record
+
+    def problem(message: str) -> None:
+        print(f"grn analyse: {message}", file=sys.stderr)
+
+    with writing(output, whole=False) as sink:
+        errors += run(iter(records()), command, budget, format, sink.write, problem)
+    raise typer.Exit(1 if errors else 0)
+
+
 def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) -> None:
     """Add ``grn analyse`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors)."""
 
@@ -262,11 +306,16 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                                                       "(the chance to win lost)."),
         top: int = typer.Option(TOP, "--top", metavar="N",
                                 help="The text review lists the N costliest moves (the others are counted)."),
+        engine: Optional[str] = typer.Option(None, "--engine", metavar="CMD",
+                                             help="Ask this engine (docs/protocol.md) what it would play at each "
+                                                  "turn, instead of grn's search (text or json)."),
     ) -> None:
         """Judge every move of a record by the points (or the chance to win) it gave up against the best move found.
 
         Example: grn analyse game.grn --format grn -o game-analysed.grn
         """
+        if engine is not None:
+            _engine_analysis(files, output, format, engine, playouts, seconds, report)
         # the search, the annotator and the process pools load when a game is analysed (grn starts faster)
         from grn.analysis import analyse
         from grn.annotate import annotate_record, annotate_text

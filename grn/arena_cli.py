@@ -28,8 +28,29 @@ def bot_selfplay(ruleset: Ruleset, bot_name: str, players: int, seed: int, optio
     # the arena's modules load when a game is played (CLI layer: grn starts faster)
     from grn.bots.arena import play_game
 
-    bots = [make_bot(bot_name, ruleset) for _ in range(players)]
-    return play_game(ruleset, bots, seed, seed, players=players, options=options).game
+    bots = [_bot(bot_name, ruleset, 1000) for _ in range(players)]
+    try:
+        played = play_game(ruleset, bots, seed, seed, players=players, options=options)
+        if played.forfeit is not None:  # the record stops where the engine failed: say so (R367)
+            print(f"grn selfplay: {played.forfeit} forfeits at turn {len(played.game.turns) + 1}: "
+                  f"{played.forfeit_words}; the record stops there", file=sys.stderr)
+        return played.game
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+
+
+def _bot(name: str, ruleset: Ruleset, movetime: int) -> Any:
+    """The bot ``name`` (:func:`grn.bots.bot.make_bot`), or an engine over the protocol, ``engine:CMD``, that
+    thinks ``movetime`` ms a move (made here: the engine bot is a bot, so the bots' module cannot make it)."""
+    if name.startswith("engine:"):
+        from grn.bots.external import EngineBot
+        from grn.protocol import Budget
+
+        return EngineBot(ruleset, name[len("engine:"):], budget=Budget(movetime=movetime))
+    return make_bot(name, ruleset)
 
 
 def register(app: typer.Typer) -> None:
@@ -37,15 +58,20 @@ def register(app: typer.Typer) -> None:
 
     @app.command("arena")
     def arena_command(
-        first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a level)."),
+        first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a level), or "
+                                              "engine:CMD, a program speaking the engine protocol."),
         second: str = typer.Argument(..., help="The second bot."),
         game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
         deals: int = typer.Option(10, "--deals", help="Deals to play, each once per seating (2 games a deal)."),
         seed: int = typer.Option(1, "--seed", help="The same seed gives the same deals and choices."),
         options: Optional[str] = typer.Option(None, "--options", help="The game's options, as its Options tag writes them."),
         format: str = typer.Option("text", "--format", help="text or json."),
+        movetime: int = typer.Option(1000, "--movetime", help="Milliseconds an engine:CMD bot may think a move."),
     ) -> None:
         """Duplicate matches between two bots (2 players): wins, mean margin, Elo difference with its 95% interval.
+
+        A bot 'engine:CMD' is a program that speaks the engine protocol (docs/protocol.md); a game it forfeits
+        (it died, was late, answered an illegal move) counts as lost, and the engine's words are printed.
 
         Example: grn arena mcts greedy --game carcassonne --deals 50
         """
@@ -57,24 +83,38 @@ def register(app: typer.Typer) -> None:
             ruleset = registry.find_ruleset(game)
         except registry.UnknownGame:
             raise _fail("grn arena", f"--game must be one of {', '.join(registry.names())}, not {game!r}")
+        if not 1 <= movetime <= 3_600_000:
+            raise _fail("grn arena", f"--movetime must be from 1 to 3600000 ms, not {movetime}")
+        bots: list[Any] = []
         try:
             opts = ruleset.parse_options(parse_options(options or ""))
-            bots = [make_bot(first, ruleset), make_bot(second, ruleset)]
-        except SetupProblem as exc:
-            raise _fail("grn arena", exc.message)
-        except UnknownBot as exc:
-            raise _fail("grn arena", str(exc))
-        try:
+            bots = [_bot(first, ruleset, movetime), _bot(second, ruleset, movetime)]
             from grn.bots.arena import match
-
             from grn.clicommon import Progress
 
             # on a terminal, a bar of the games played with the time left (R357); nothing when piped
             with Progress(f"{first} v {second}", 2 * deals) as bar:
                 result = match(ruleset, bots[0], bots[1], deals, seed, options=opts,
                                progress=lambda game: bar.step())
+        except SetupProblem as exc:
+            raise _fail("grn arena", exc.message)
+        except UnknownBot as exc:
+            raise _fail("grn arena", str(exc))
         except NoBot as exc:
             raise _fail("grn arena", str(exc), 1)
+        except Exception as exc:
+            from grn.protocol import EngineError
+
+            if isinstance(exc, EngineError):  # an engine that cannot start or shake hands: no game is played
+                raise _fail("grn arena", str(exc), 1)
+            raise
+        finally:
+            for bot in bots:
+                close = getattr(bot, "close", None)
+                if close is not None:
+                    close()
+        for line in result.forfeits:  # an engine's failure is told, and counted as a loss (R367)
+            print(f"grn arena: {line}; counted as a loss", file=sys.stderr)
         if format == "json":
             print(json.dumps({"game": ruleset.name, "deals": deals, "seed": seed, **result.to_json()}))
         else:

@@ -839,7 +839,7 @@ def schema(
 #: validator it drives (the console script runs it without typer, R190); the archive's SQLite and search,
 #: the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
 _LAZY: dict[str, str | None] = {"validate": "convert", "serve": None, "analyse": None, "arena": None,
-                                "archive": None}
+                                "archive": None, "engine": None}
 
 
 def _lazy_command(name: str) -> Any:
@@ -861,6 +861,10 @@ def _lazy_command(name: str) -> Any:
         from grn.analyse_cli import register as register_analyse
 
         register_analyse(holder, _report)
+    elif name == "engine":
+        from grn.engine_cli import register as register_engine
+
+        register_engine(holder)
     else:
         from grn.arena_cli import register as register_arena
 
@@ -874,12 +878,14 @@ def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> 
     from grn.bots.bot import UnknownBot
     from grn.world import NoBot
 
+    from grn.protocol import EngineError
+
     try:
         return bot_selfplay(ruleset, bot, players, seed, options)
     except UnknownBot as exc:
         print(f"grn selfplay: --bot: {exc}", file=sys.stderr)
         raise typer.Exit(2)
-    except NoBot as exc:
+    except (NoBot, EngineError) as exc:
         print(f"grn selfplay: {exc}", file=sys.stderr)
         raise typer.Exit(1)
 

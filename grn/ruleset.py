@@ -367,6 +367,48 @@ class Ruleset:
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
 
+    # -- the engine protocol (grn.protocol, docs/protocol.md) ----------------
+    def seen_by(self, engine: "Engine", player: str, actions: Sequence[Any], viewer: str) -> tuple[Any, ...]:
+        """The commands of ``player``'s recorded turn ``actions`` (played at ``engine``) as ``viewer`` saw them
+        at the table: a face only its owner saw is written unknown.  An engine is sent the record so (R361).
+        Default: everything a turn records was seen by all."""
+        return tuple(actions)
+
+    def unseen(self, engine: "Engine", hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+        """What the player to move, holding ``hand``, knows of what is hidden, by pool: each word (as the
+        notation writes it, a tile id, a card face) and how many of it are left unseen, the hand not among
+        them; never their order (R362).  Default: nothing is hidden."""
+        return {}
+
+    def move_text(self, engine: "Engine", decision: Decision) -> str:
+        """A decision of the player to move as the protocol lists it: the turn's commands as GRN writes them,
+        a part the player cannot know before playing written unknown (R363).  Default: the decision's
+        commands."""
+        return self.move_texts(engine, [decision])[0]
+
+    def move_texts(self, engine: "Engine", decisions: Sequence[Decision]) -> list[str]:
+        """:meth:`move_text` of each of ``decisions`` (all of the player to move at ``engine``).  The default
+        writes each command once, however many decisions share it (a tile game's placement and its follow-ups:
+        hundreds of moves a turn); a ruleset that overrides :meth:`move_text` has it called for each."""
+        if type(self).move_text is not Ruleset.move_text:
+            return [self.move_text(engine, d) for d in decisions]
+        written: dict[int, str] = {}  # by id: the decisions hold their commands alive while this runs
+        codecs = self.__dict__.get("_by_class")
+        out = []
+        for decision in decisions:
+            parts = []
+            for command in cast(Iterable[Any], decision):
+                text = written.get(id(command))
+                if text is None:
+                    codec = codecs.get(type(command)) if codecs is not None else self.codec_for(command)
+                    if codec is None:
+                        raise TypeError(f"not a command of {self.name}: {command!r}")
+                    codecs = self.__dict__.get("_by_class")
+                    text = written[id(command)] = codec.write(command)
+                parts.append(text)
+            out.append(" ".join(parts))
+        return out
+
     # -- other programs' files -------------------------------------------
     def importers(self) -> "list[Importer]":
         """Readers of other programs' files or links into this game's GRN (default: none)."""

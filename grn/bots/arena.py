@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from grn.bots.bot import Bot
+from grn.bots.bot import Bot, Forfeit
 from grn.engine import Engine
 from grn.record import Record
 from grn.ruleset import engine_for
@@ -33,6 +33,9 @@ class BotGame:
     bots: tuple[str, ...]
     scores: dict[str, int]
     game: SelfPlayGame
+    #: The seat whose bot forfeited the game (it lost, R367), and what happened in the engine's words.
+    forfeit: str | None = None
+    forfeit_words: str = ""
 
     def record(self, *, seed: int | None = None) -> Record:
         """The game as a GRN record."""
@@ -56,13 +59,24 @@ def play_game(ruleset: Any, bots: Sequence[Bot], deal_seed: int, bot_seed: int, 
     table: World = ruleset.determinise(engine, random.Random(deal_seed))
     rngs = [random.Random(f"{bot_seed}:{i}") for i in range(n)]
     turns: list[PlayedTurn] = []
+    seated = list({id(b): b for b in bots}.values())  # a bot in two seats hears the game once
+    for bot in seated:
+        bot.new_game(header)
+    forfeit: str | None = None
+    words = ""
     while not table.is_over and len(turns) < MAX_TURNS:
         player = table.player
         seat = keys.index(player)
-        decision = bots[seat % len(bots)].choose(table.engine.copy(), rngs[seat], table.hand())
+        try:
+            decision = bots[seat % len(bots)].choose(table.engine.copy(), rngs[seat], table.hand())
+        except Forfeit as exc:
+            forfeit, words = player, str(exc)
+            break
         commands = table.recorded(decision)
         table.play_commands(commands)
         turns.append(PlayedTurn(player, commands, table.engine.scores))
+        for bot in seated:
+            bot.turn_played(player, commands)
     final = table.engine.copy()
     if final.is_over and not getattr(final, "final_done", False):
         final.final_scoring()
@@ -71,7 +85,7 @@ def play_game(ruleset: Any, bots: Sequence[Bot], deal_seed: int, bot_seed: int, 
     seat_colours = tuple(tuple(s.colours) for s in ruleset.seats(header))
     game = SelfPlayGame(ruleset.name, tuple(keys), tuple(turns), scores, options_words,
                         colours=seat_colours if any(len(c) > 1 for c in seat_colours) else ())
-    return BotGame(tuple(keys), tuple(bots[i % len(bots)].name for i in range(n)), scores, game)
+    return BotGame(tuple(keys), tuple(bots[i % len(bots)].name for i in range(n)), scores, game, forfeit, words)
 
 
 @dataclass(slots=True)
@@ -83,6 +97,8 @@ class MatchResult:
     wins: float = 0.0
     margins: list[float] = field(default_factory=list)
     pair_scores: list[float] = field(default_factory=list)
+    #: One line per game a bot forfeited (R367): which game, whose bot, in the engine's words.
+    forfeits: list[str] = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -117,7 +133,8 @@ class MatchResult:
         """The result as plain data."""
         low, mid, high = self.elo()
         return {"bots": list(self.names), "games": self.games, "wins": self.wins, "score": self.score,
-                "mean_margin": self.mean_margin, "elo": _num(mid), "elo_low": _num(low), "elo_high": _num(high)}
+                "mean_margin": self.mean_margin, "elo": _num(mid), "elo_low": _num(low), "elo_high": _num(high),
+                "forfeits": list(self.forfeits)}
 
 
 def _elo(p: float) -> float:
@@ -152,6 +169,11 @@ def match(ruleset: Any, first: Bot, second: Bot, deals: int, seed: int, *, optio
             theirs = game.seats[0 if swap else 1]
             a, b = game.scores[ours], game.scores[theirs]
             points = 1.0 if a > b else 0.5 if a == b else 0.0
+            if game.forfeit is not None:  # a forfeit loses, whatever the scores stood at (R367)
+                points = 0.0 if game.forfeit == ours else 1.0
+                bot = game.bots[game.seats.index(game.forfeit)]
+                result.forfeits.append(f"deal {d + 1}, game {2 * d + swap + 1}: {bot} forfeits at turn "
+                                       f"{len(game.game.turns) + 1}: {game.forfeit_words}")
             result.games += 1
             result.wins += points
             result.margins.append(float(a - b))

@@ -17,6 +17,7 @@ from typing import Any
 
 from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.engine import Engine
+from grn.record import Record
 from grn.world import Decision
 
 
@@ -56,6 +57,18 @@ class Bot:
     def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
         """The decision for the player to move at ``state``; ``hand`` is what they hold privately."""
         raise NotImplementedError
+
+    def new_game(self, header: Record) -> None:
+        """A table starts a game with this header (its Game, Players and Options tags).  Default: nothing; a bot
+        that needs the record so far (an engine over the protocol) starts one here."""
+
+    def turn_played(self, player: str, commands: tuple[Any, ...]) -> None:
+        """The table played ``player``'s turn as it records it (every face known).  Default: nothing."""
+
+
+class Forfeit(Exception):
+    """A bot could not choose a legal move (an engine died, was late or answered an illegal move): the table
+    counts the game as lost by it (R367).  The words say what happened, in the engine's own words."""
 
 
 class RandomBot(Bot):
@@ -98,16 +111,20 @@ class MctsBot(Bot):
         self.seconds = seconds
         self.width = width if width is not None else chosen.width
         self.learned = chosen.learned
+        #: The estimates of the last search, best decision's among them (``grn engine`` tells them as info).
+        self.last_estimates: list[Any] = []
 
     def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
         candidates = candidate_moves(worlds, state.current_player, self.width)
+        self.last_estimates = []
         if len(candidates) == 1:
             return candidates[0]
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
                              playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
                              learned=self.learned)
+        self.last_estimates = estimates
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)
@@ -124,7 +141,8 @@ class UnknownBot(ValueError):
 
 def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
              seconds: float | None = None) -> Bot:
-    """The bot called ``name`` (``random``, ``greedy``, ``mcts``; ``mcts:deep`` names a level too)."""
+    """The bot called ``name`` (``random``, ``greedy``, ``mcts``; ``mcts:deep`` names a level too).  An engine
+    over the protocol, ``engine:CMD``, is :class:`grn.bots.external.EngineBot` (``grn arena`` makes one)."""
     base, _, lvl = name.partition(":")
     if base not in BOTS:
         raise UnknownBot(f"unknown bot {name!r}: the bots are {', '.join(BOTS)}")
@@ -136,5 +154,5 @@ def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int
     return BOTS[base](ruleset)
 
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MctsBot", "BOTS", "LEVELS", "DEFAULT_LEVEL", "Level", "make_bot",
+__all__ = ["Bot", "Forfeit", "RandomBot", "GreedyBot", "MctsBot", "BOTS", "LEVELS", "DEFAULT_LEVEL", "Level", "make_bot",
            "UnknownBot"]

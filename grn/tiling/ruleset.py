@@ -36,6 +36,13 @@ class TileRuleset(Ruleset):
         """The bag shuffled, the tiles of ``hand`` (drawn this turn) on top."""
         return self.world_class.sample(self, engine, rng, hand)
 
+    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+        """The bag's contents (tile id and copies left), the tiles in hand taken out; not its order."""
+        bag = engine.bag()
+        for tile in hand:
+            bag[tile] = bag.get(tile, 0) - 1
+        return {"bag": {tile: n for tile, n in sorted(bag.items()) if n > 0}}
+
     def hand_of(self, actions: Any) -> tuple[Any, ...]:
         """The tiles the turn drew: the player saw them before choosing."""
         return tile_hand(actions)

@@ -161,6 +161,24 @@ class GoldRuleset(Ruleset):
         return re.sub(r"\b(red|yellow|green|blue|black) miner\b",
                       lambda m: f"{owners[m[1]]}'s {m[0]}" if m[1] in owners else m[0], words)
 
+    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+        """The faces not yet seen anywhere (what a card never turned may show), by their GRN spelling."""
+        from grn.games.gold.commands import card_text
+
+        faces = {card_text(c): n for c, n in engine.unseen_cards().items() if n > 0}
+        return {"cards": dict(sorted(faces.items()))}
+
+    def move_text(self, engine: Any, decision: Any) -> str:
+        """The places turned over, each with the face it showed before (``c4=G3``) or ``?`` (``d5=?``): the
+        player does not know it until it is turned (R363).  The bots' reactive turn (R140), whose second card
+        waits for the first's face, cannot be named in advance: written ``c4=? ?`` (R364)."""
+        from grn.games.gold.bot import REACT
+        from grn.games.gold.commands import card_text
+
+        known = engine.known_faces()
+        return " ".join("?" if p == REACT else f"{p}={card_text(known[p]) if p in known else '?'}"
+                        for p in decision)
+
     def decision_words(self, engine: Any, decision: Any) -> str:
         from grn.games.gold import bot
 

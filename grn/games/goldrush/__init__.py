@@ -147,6 +147,27 @@ class GoldRushRuleset(TileRuleset):
         """The turn without the token faces it revealed (the player chose before seeing them)."""
         return bot.decision_of(actions)
 
+    def seen_by(self, engine: Any, player: str, actions: Any, viewer: str) -> tuple[Any, ...]:
+        """Mining tokens are taken face down: a player sees the face of the token they mined, not another's,
+        nor the faces a scoring hands out (R361: a face known to some is sent as unknown)."""
+        out: list[Any] = []
+        for a in actions:
+            if isinstance(a, Mine) and player != viewer and a.value is not None:
+                out.append(Mine())
+            elif isinstance(a, RevealTokens):
+                out.append(RevealTokens(tuple(None for _ in a.values)))
+            else:
+                out.append(a)
+        return tuple(out)
+
+    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+        """The bag's contents, and the mining-token faces not yet accounted for (the box's tokens less the
+        faces the player has seen)."""
+        pools = super().unseen(engine, hand)
+        tokens = {str(v): n - engine.known.get(v, 0) for v, n in sorted(engine._token_counts.items())}
+        pools["tokens"] = {v: n for v, n in tokens.items() if n > 0}
+        return pools
+
     def action_words(self, command: Any) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
         if isinstance(command, PlaceCowboy):
