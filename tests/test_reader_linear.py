@@ -198,5 +198,5 @@ def test_span_reader_reads_a_line_of_braces_linearly() -> None:
         return brace_comments(text, 0, False)
 
     for unit in ("{}", '{}"\\'):
-        _assert_linear(functools.partial(_repeat, unit), 40_000, read=read)
+        _assert_linear(functools.partial(_repeat, unit), 100_000, read=read)
     assert brace_comments('{}"\\{}"{"}\n{x}', 0, False) == ([(0, 1), (7, 9), (11, 13)], False)
