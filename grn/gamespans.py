@@ -46,7 +46,9 @@ _TAG_RUN_START = re.compile(r"[^\S\n]*\[[^\n]*(?:\n[^\S\n]*\[[^\n]*)*")
 _INK = re.compile(r"\S")
 #: What ``split_games`` looks at on a line outside a brace comment (grn.notation's ``_scan``): a brace, a quoted
 #: string (on one line; a ``{`` inside it opens nothing) and a ``;`` line comment (the rest of the line is its text).
-_SCAN = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;')
+_SCAN = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;|"')
+#: The same past a quote its line never closes: no later quote of the line opens a string (R370, as ``_scan``).
+_SCAN_NO_STRING = re.compile(r'[{};]')
 
 
 def brace_comments(text: str, begin: int, open_: bool) -> tuple[list[tuple[int, int]], bool]:
@@ -67,27 +69,42 @@ def brace_comments(text: str, begin: int, open_: bool) -> tuple[list[tuple[int, 
             return [(-1, len(text))], True
         found.append((-1, close))
         pos, fresh = close + 1, False
+    # Each line is read once however many braces it holds (R372): its end is remembered for the braces after
+    # the first (a line of 200,000 "{}" looked for its start and its end once a brace), and so is a quote it
+    # never closes (every later quote of the line fails the same way).
+    eol = -1  # the end of the line of the last brace looked at
+    no_strings = -1  # the end of a line past a quote that line never closes
     while True:
         brace = text.find("{", pos)
         if brace < 0:
             return found, False
-        start = text.rfind("\n", 0, brace) + 1
+        # the brace's line start, looked for back to ``pos`` only: ``pos`` is a line start when ``fresh``
+        newline = text.rfind("\n", pos, brace)
+        start = newline + 1 if newline >= 0 else pos
+        if brace > eol:
+            eol = text.find("\n", brace)
+            if eol < 0:
+                eol = len(text)
         if fresh or start > pos:
             # the brace's line begins outside a comment (at ``pos`` or after it): a tag line is not scanned at all
             scan = max(start, begin)
             ink = _INK.search(text, scan)
             if ink is not None and text[ink.start()] == "[":
-                end = text.find("\n", brace)
-                if end < 0:
+                if eol == len(text):
                     return found, False
-                pos, fresh = end + 1, True
+                pos, fresh = eol + 1, True
                 continue
         else:
             scan = pos  # on the line a comment closed on, after its ``}``
-        end = text.find("\n", brace)
-        end = len(text) if end < 0 else end
+        end = eol
+        search = _SCAN_NO_STRING.search if no_strings == end else _SCAN.search
         while True:
-            m = _SCAN.search(text, scan, end)
+            m = search(text, scan, end)
+            if m is not None and m.group() == '"':
+                search = _SCAN_NO_STRING.search  # a quote not closed on its line: a string nowhere after it
+                no_strings = end
+                scan = m.end()
+                continue
             if m is None or m.group() == ";":
                 pos, fresh = end + 1, True  # the rest of the line opens nothing
                 break

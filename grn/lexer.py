@@ -98,6 +98,9 @@ class GrnLexer(RegexLexer, metaclass=_GamesMeta):
         "markup": [
             (r"\s+", Whitespace),
             (r'"(?:[^"\\\n]|\\.)*"', String.Double),
+            # a string its line never closes is an error to the line's end, read once, and ends the markup (R373):
+            # passed over a character at a time, each later quote of the line read the rest of it again
+            (r'"(?:[^"\\\n]|\\.)*', Error, "#pop"),
             (r">", Punctuation, "#pop"),
             (r'[^\s<>"{}();]+', Name.Other),
             (r".", Error),

@@ -87,14 +87,22 @@ def bounded_lines(readline: Callable[[int], Any], empty: Any, most: int = MAX_LI
         yield line
 
 
-_SCAN_RE = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;')
+_SCAN_RE = re.compile(r'\{|\}|"(?:[^"\\\n]|\\.)*"|;|"')
+#: The same past a quote that no quote closes on its line: no later quote of the line can open a string (R370).
+_SCAN_NO_STRING_RE = re.compile(r'[{};]')
 
 
 def _scan(line: str, in_brace: bool) -> bool:
-    """Whether a brace comment is still open after ``line``."""
+    """Whether a brace comment is still open after ``line``.
+
+    Linear in the line (R370): a quote its line never closes is passed over once, and the rest of the line is
+    searched for braces and ``;`` alone (every later quote would fail the same way), where a search that tried
+    each quote again read the rest of the line once a quote.
+    """
     if not in_brace and "{" not in line:
         return False
     pos = 0
+    scan = _SCAN_RE
     while True:
         if in_brace:
             end = line.find("}", pos)
@@ -103,7 +111,7 @@ def _scan(line: str, in_brace: bool) -> bool:
             in_brace = False
             pos = end + 1
             continue
-        m = _SCAN_RE.search(line, pos)
+        m = scan.search(line, pos)
         if m is None:
             return False
         tok = m.group()
@@ -111,6 +119,8 @@ def _scan(line: str, in_brace: bool) -> bool:
             in_brace = True
         elif tok == ";":
             return False
+        elif tok == '"':
+            scan = _SCAN_NO_STRING_RE  # a quote not closed on this line: a string nowhere after it
         pos = m.end()
 
 
@@ -275,9 +285,7 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         got = _fast_reader(ruleset).read(text, first_line, problems)
         if got is not None:
             problems += _tag_case_problems(got[0], got[2])
-            for span, message in problems:
-                diags.append(Diagnostic(message, span, file, code="meaning", game=index,
-                                        source_line=caret(text, span.line - first_line + 1, span.column)))
+            _note_problems(problems, text, first_line, file, index, diags)
             return Record(tuple(got[0]), tuple(got[1]), tuple(got[3]), Span(first_line, 1), tuple(diags),
                           tuple(got[2]))
     from grn import larkread  # Lark, only for a game the fast reader declined (see _fast_reader)
@@ -288,10 +296,26 @@ def parse_game(text: str, *, file: str | None = None, first_line: int = 1, index
         # Keep what the header said so that reports can name the game.
         return Record(_header_tags(text), (), (), Span(first_line, 1), tuple(diags))
     tag_items, turns, intro, tag_spans, lark_problems = got_lark
-    for span, message in lark_problems + _tag_case_problems(tag_items, tag_spans):
-        diags.append(Diagnostic(message, span, file, code="meaning", game=index,
-                                source_line=caret(text, span.line - first_line + 1, span.column)))
+    _note_problems(lark_problems + _tag_case_problems(tag_items, tag_spans), text, first_line, file, index, diags)
     return Record(tag_items, turns, intro, Span(first_line, 1), tuple(diags), tag_spans)
+
+
+def _note_problems(problems: list[tuple[Span, str]], text: str, first_line: int, file: str | None, index: int,
+                   diags: list[Diagnostic]) -> None:
+    """The problems of meaning of a game as diagnostics, each with its source line.
+
+    The text is cut into lines once a game, not once a problem (R371): a line of 100,000 words that mean nothing
+    is 100,000 problems, and cutting the whole game for each was quadratic.  Problems of one line share its text.
+    """
+    if not problems:
+        return
+    rows = text.split("\n")
+    count = len(rows)
+    for span, message in problems:
+        row = span.line - first_line  # 0-based in the game's text
+        # as caret() has it: lines end at "\n" only, a CR before it is no part of the line shown
+        source = rows[row].rstrip("\r") if 0 <= row < count else ""
+        diags.append(Diagnostic(message, span, file, code="meaning", game=index, source_line=source))
 
 
 def _header_tags(text: str) -> tuple[tuple[str, str], ...]:
@@ -300,13 +324,41 @@ def _header_tags(text: str) -> tuple[tuple[str, str], ...]:
         r'^[ \t]*\[([A-Za-z][A-Za-z0-9_]*)[ \t]+("(?:[^"\\\n]|\\.)*")[ \t]*\]', text, re.M))
 
 
-_NESTING_RE = re.compile(r'\{[^}]*\}|"(?:[^"\\\n]|\\.)*"|;[^\n]*|[()]')
+#: The tokens the depth scan reads: a brace comment, a quoted string, a ``;`` comment, a parenthesis; or a ``{`` or
+#: a quote alone, one nothing closes (R370).  The variants leave out what can no longer be closed after such a one.
+_NESTING_RE = re.compile(r'\{[^}]*\}|"(?:[^"\\\n]|\\.)*"|;[^\n]*|[()]|[{"]')
+_NESTING_NO_BRACE_RE = re.compile(r'"(?:[^"\\\n]|\\.)*"|;[^\n]*|[()"]')
+_NESTING_NO_STRING_RE = re.compile(r'\{[^}]*\}|;[^\n]*|[(){]')
+_NESTING_NEITHER_RE = re.compile(r';[^\n]*|[()]')
 
 
 def _too_deep(text: str) -> tuple[int, int] | None:
-    """Line and column (1-based, in ``text``) of the first variation nested deeper than allowed, if any."""
+    """Line and column (1-based, in ``text``) of the first variation nested deeper than allowed, if any.
+
+    Linear in the text (R370): a ``{`` with no ``}`` after it means no later ``{`` closes either, and a quote its
+    line never closes means no later quote of that line opens a string, so each is tried once and the search
+    goes on without it (the rest of the text, the rest of the line), where trying each again read the rest of
+    the text once a ``{``.
+    """
     depth = 0
-    for m in _NESTING_RE.finditer(text):
+    pos = 0
+    braces = True  # False past a { that no } follows
+    strings = True  # False on the rest of a line past a quote the line does not close
+    line_end = -1  # that line's end
+    while True:
+        if not strings and pos > line_end:
+            strings = True  # a brace comment took the search past that line
+        if strings:
+            rx = _NESTING_RE if braces else _NESTING_NO_BRACE_RE
+        else:
+            rx = _NESTING_NO_STRING_RE if braces else _NESTING_NEITHER_RE
+        m = rx.search(text, pos)
+        if not strings and (m is None or m.start() > line_end):
+            strings = True  # quotes open strings again from the next line
+            pos = line_end  # (not past: nothing before it was taken)
+            continue
+        if m is None:
+            return None
         token = m.group()
         if token == "(":
             depth += 1
@@ -316,7 +368,14 @@ def _too_deep(text: str) -> tuple[int, int] | None:
                 return line, start - (text.rfind("\n", 0, start) + 1) + 1
         elif token == ")":
             depth -= 1
-    return None
+        elif token == "{":
+            braces = False
+        elif token == '"':
+            strings = False
+            line_end = text.find("\n", m.end())
+            if line_end < 0:
+                line_end = len(text)
+        pos = m.end()
 
 
 # ---------------------------------------------------------------------------
