@@ -227,13 +227,14 @@ def test_equal_moves_are_named_together_and_not_as_one_best():
 
 def test_analyse_by_win_judges_the_chance_to_win(tmp_path):
     out = tmp_path / "a.json"
-    done = subprocess.run([sys.executable, "-m", "grn", "analyse", str(ROOT / "examples" / "goldrush-2p.grn"),
-                           "--level", "quick", "--by", "win", "--format", "json", "-o", str(out)],
+    # a rulebook example's turn (the command's path; the figures of a whole game are the tests above)
+    done = subprocess.run([sys.executable, "-m", "grn", "analyse", str(ROOT / "examples" / "rulebook-mountain-7.grn"),
+                           "--playouts", "8", "--by", "win", "--format", "json", "-o", str(out)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     game = json.loads(out.read_text())["games"][0]
-    assert game["by"] == "win"
-    assert all("win_played" in t for t in game["turns"])
+    assert game["by"] == "win" and game["turns"]
+    assert all("win_played" in t and 0 <= t["win_played"] <= 1 for t in game["turns"])
     bad = subprocess.run([sys.executable, "-m", "grn", "analyse", str(ROOT / "examples" / "goldrush-2p.grn"),
                           "--by", "luck"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--by must be points or win" in bad.stderr
