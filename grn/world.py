@@ -18,6 +18,7 @@ lists.  Tile-laying games use :class:`grn.tiling.world.TileWorld`.
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any, Callable, Hashable, Iterable, cast
 
 from grn.engine import Engine
@@ -140,10 +141,13 @@ class World:
 
     @classmethod
     def learned(cls) -> Evaluation | None:
-        """The learned evaluation the game's package ships (``evaluation.json`` beside its world; loaded once),
-        None when it ships none or its features are not this world's."""
+        """The learned evaluation the package of this world's module ships (``evaluation.json`` beside it; loaded
+        once), None when it ships none or its features are not this world's."""
         if "_learned" not in cls.__dict__:
-            found = load(cls.__module__.rpartition(".")[0]) if cls.__module__.startswith("grn.games.") else None
+            # the package the world is defined in (a package's own __init__ is its package): grn's games' or a plug-in's
+            module = sys.modules.get(cls.__module__)
+            package = getattr(module, "__package__", None) or cls.__module__.rpartition(".")[0]
+            found = load(package) if package else None
             if found is not None and found.features != cls.feature_names:
                 found = None  # data made for other features: weigh nothing rather than the wrong things
             setattr(cls, "_learned", found)

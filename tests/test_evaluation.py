@@ -76,8 +76,8 @@ def test_a_game_whose_evaluation_has_no_features_is_valued_by_its_projected_scor
 
 
 def test_a_game_that_ships_no_evaluation_gives_no_win_chances():
-    """A plug-in game outside grn ships no evaluation: its margins are its projected scores and it claims no
-    chance to win (a margin alone cannot say how sure a lead is)."""
+    """A world whose package ships no ``evaluation.json`` (this test module's) has none: its margins are its
+    projected scores and it claims no chance to win (a margin alone cannot say how sure a lead is)."""
     world = _world("carcassonne")
 
     class Plugin(type(world)):  # type: ignore[misc]
