@@ -89,7 +89,7 @@ def test_the_score_chart_has_its_whole_title_a_y_axis_and_counts(tmp_path):
 
 def render_at(name: str, turn, **kw) -> ET.Element:
     import grn
-    from grn.position import position_at
+    from grn.rules.position import position_at
 
     with open(EXAMPLES / name, encoding="utf-8") as f:
         (record,) = list(grn.read(f))

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 import grn
-from grn.position import PositionError, position_at
-from grn.record import Comment, Markup, MarkupText, Record
+from grn.rules.position import PositionError, position_at
+from grn.core.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
 from grn.games.goldrush.render import board_view
 from grn.games.goldrush.drawing import tile_drawing
 from grn.games.gold import selfplay as selfplay_gold
 from grn.games.goldrush import selfplay as selfplay_goldrush
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 from grn.games.goldrush import load_tileset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +34,8 @@ NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
 def _replay(record, tileset=None):
     """(position, turns that led to it) for the start and after each main-line turn; the state is live."""
     from grn import games
-    from grn.position import Position, _play
-    from grn.ruleset import engine_for
+    from grn.rules.position import Position, _play
+    from grn.rules.ruleset import engine_for
 
     ruleset = games.find_ruleset(record.game)
     seats = ruleset.seats(record)

@@ -1,6 +1,6 @@
 """Drawing positions, tile sets and whole game files: SVG and self-contained HTML.
 
-* :func:`render_svg` -- one position (:func:`grn.position.position_at`) as an SVG
+* :func:`render_svg` -- one position (:func:`grn.rules.position.position_at`) as an SVG
   document drawn by the game's ruleset, with the record's diagram markup on top.
 * :func:`render_tile_sheet` -- every design of a tile set with its id, copies
   and symbols (the drawn sheet of ``docs/tileset.md``).
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from grn import registry
-from grn.record import Comment
+from grn.core import registry
+from grn.core.record import Comment
 
 
 __all__ = ["render_svg", "render_tile_sheet", "render_html", "RenderError"]
@@ -30,7 +30,7 @@ class RenderError(Exception):
 
 def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, width: int | None = None,
                diagram: bool = False, crop: tuple[int, int, int, int] | None = None) -> str:
-    """The SVG document of ``position`` (a :class:`grn.position.Position`).
+    """The SVG document of ``position`` (a :class:`grn.rules.position.Position`).
 
     ``legal`` (tile-laying games) overlays every legal placement of the next
     tile when the record names it; ``reveal`` (card games) shows the faces known

@@ -19,16 +19,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from grn import registry
-from grn.aids import position_aids
-from grn.position import Position, PositionError, _play, drawable, rejected_markup
-from grn.record import Comment, Markup, Record, Seat, Turn
-from grn.review import Review, ReviewError, eval_comment, is_best_variation, read_review
+from grn.core import registry
+from grn.analysis.aids import position_aids
+from grn.rules.position import Position, PositionError, _play, drawable, rejected_markup
+from grn.core.record import Comment, Markup, Record, Seat, Turn
+from grn.analysis.review import Review, ReviewError, eval_comment, is_best_variation, read_review
 from grn.render import style as st
 from grn.render.frames import FrameTable
-from grn.ruleset import engine_for
-from grn.validate import _describe, describe_events, validate_record
-from grn.writer import command_text
+from grn.rules.ruleset import engine_for
+from grn.check.validate import _describe, describe_events, validate_record
+from grn.notation.writer import command_text
 
 
 @dataclass

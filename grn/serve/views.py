@@ -1,10 +1,10 @@
 """What the recorder page is sent for one position: the board, the next choice, the move list, the scores.
 
-Generic: the game's ruleset draws the board (:meth:`~grn.ruleset.Ruleset.render_svg`)
+Generic: the game's ruleset draws the board (:meth:`~grn.rules.ruleset.Ruleset.render_svg`)
 with the current step's options as diagram markup (highlights first, one per
 option, in order, so that the page can make each a tap target), words its
-moves (:meth:`~grn.ruleset.Ruleset.action_words`) and offers the choices
-(:meth:`~grn.ruleset.Ruleset.turn_step`).
+moves (:meth:`~grn.rules.ruleset.Ruleset.action_words`) and offers the choices
+(:meth:`~grn.rules.ruleset.Ruleset.turn_step`).
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import threading
 from collections import OrderedDict
 from typing import Any, Generic, Hashable, Sequence, TypeVar
 
-from grn import registry
+from grn.core import registry
 from grn.archive.dedup import record_of
-from grn.choices import Step
-from grn.position import Position
-from grn.record import Markup, Record, Turn
-from grn.recording import GLYPHS, address_of, line_at, normalise, position
-from grn.writer import command_text
+from grn.rules.choices import Step
+from grn.rules.position import Position
+from grn.core.record import Markup, Record, Turn
+from grn.rules.recording import GLYPHS, address_of, line_at, normalise, position
+from grn.notation.writer import command_text
 
 
 K = TypeVar("K", bound=Hashable)

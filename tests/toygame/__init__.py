@@ -11,14 +11,14 @@ from __future__ import annotations
 import random
 from typing import Any, Final, Sequence
 
-from grn.codec import CommandCodec, Json, Problems, object_schema
-from grn.engine import Engine, Event
-from grn.errors import IllegalAction, Span
-from grn.interop import ConversionProblem, Exporter, Importer
-from grn.record import Record, Seat
-from grn.ruleset import Ruleset
-from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.value import Value
+from grn.rules.codec import CommandCodec, Json, Problems, object_schema
+from grn.rules.engine import Engine, Event
+from grn.core.errors import IllegalAction, Span
+from grn.rules.interop import ConversionProblem, Exporter, Importer
+from grn.core.record import Record, Seat
+from grn.rules.ruleset import Ruleset
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame
+from grn.core.value import Value
 
 GRAMMAR = r"""
 // Nim: take=N takes N stones from the heap.
@@ -210,7 +210,7 @@ class NimRuleset(Ruleset):
         return {"nimmoves": NimMovesExporter()}
 
     def selfplay(self, players: int, seed: int, options: Any = None) -> SelfPlayGame:
-        from grn.ruleset import COLOURS
+        from grn.rules.ruleset import COLOURS
 
         rng = random.Random(seed)
         state = NimState(COLOURS[:players])

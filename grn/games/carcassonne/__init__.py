@@ -2,7 +2,7 @@
 
 The package holds the rules engine (:mod:`.rules`), the game's commands and
 codecs (:mod:`.commands`: followers, the second gold ingot, the ingots taken;
-placing and discarding tiles are :mod:`grn.tiling.commands`), its options
+placing and discarding tiles are :mod:`grn.games.tiling.commands`), its options
 (:mod:`.options`), grammar (``carcassonne.lark``), tile set (``tileset.json``:
 the 72 base tiles A-X and the 8 Gold Mines tiles), drawing (:mod:`.render`)
 and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
@@ -17,15 +17,15 @@ from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, Ta
 from grn.games.carcassonne.options import MAX_COPIES, OPTIONS_HELP, Options, parse_options, start_of
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import ROLE, SEC_GENERAL
-from grn.errors import IllegalAction
-from grn.record import Record, Seat
-from grn.ruleset import Panel, SetupProblem, Suggestion
-from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.tiling.ruleset import TileRuleset
+from grn.core.errors import IllegalAction
+from grn.core.record import Record, Seat
+from grn.rules.ruleset import Panel, SetupProblem, Suggestion
+from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
+from grn.games.tiling.ruleset import TileRuleset
 
 if TYPE_CHECKING:
-    from grn.position import Position
-    from grn.selfplay import SelfPlayGame
+    from grn.rules.position import Position
+    from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
@@ -92,7 +92,7 @@ class CarcassonneRuleset(TileRuleset):
     def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
         """After the placement: the second ingot's squares (a Gold Mines tile), a follower's places, and the
         tiles the next ingot handed out may come from; each one the engine takes after what is written."""
-        from grn.writer import command_text
+        from grn.notation.writer import command_text
 
         candidates: list[Any] = []
         if not any(isinstance(c, PlaceIngot) for c in written):

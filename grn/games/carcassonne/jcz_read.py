@@ -19,10 +19,10 @@ from grn.games.carcassonne.jcz_format import (
     slot_colours,
 )
 from grn.games.carcassonne.options import MAX_COPIES
-from grn.interop import ConversionProblem, one_line, player_name
-from grn.ruleset import COLOURS
-from grn.tiling.tiles import load_shipped_tileset
-from grn.writer import quote
+from grn.rules.interop import ConversionProblem, one_line, player_name
+from grn.rules.ruleset import COLOURS
+from grn.games.tiling.tiles import load_shipped_tileset
+from grn.notation.writer import quote
 
 
 class _Turn:

@@ -21,12 +21,12 @@ from typing import Any
 
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
 from grn.render import style as st
-from grn.render import tiled
-from grn.ruleset import Panel
-from grn.render.tiled import M, Frame, side_by_side
+from grn.games.tiling import render as tiled
+from grn.rules.ruleset import Panel
+from grn.games.tiling.render import M, Frame, side_by_side
 from grn.render.style import esc, num
-from grn.tiling.commands import PlaceTile
-from grn.tiling.tiles import TileDesign
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.tiles import TileDesign
 
 T = st.TILE
 FIELD_FILL, ROAD_FILL, CITY_FILL, WALL = "#8fbf5a", "#efe6d2", "#c9a46a", "#6b4a2b"
@@ -234,7 +234,7 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     """
     own = defs is None
     tdefs = TileDefs() if defs is None else defs
-    from grn.writer import command_text
+    from grn.notation.writer import command_text
 
     state = position.state
     board = state.board

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
-from grn.record import Markup, Record, Seat
-from grn.ruleset import Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.core.record import Markup, Record, Seat
+from grn.rules.ruleset import Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
     from grn.games.gold.bot import GoldWorld
-    from grn.position import Position
-    from grn.selfplay import SelfPlayGame
+    from grn.rules.position import Position
+    from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRuleset", "GoldState", "Card", "FlipCard", "layout_positions"]
 
@@ -89,7 +89,7 @@ class GoldRuleset(Ruleset):
         """The choices the recorder offers (:meth:`turn_step`), as words: the cards still face down (``c4=``,
         a card already turned this turn left out); after ``c4=``, the faces it may show: the one seen there
         before, or else a face not yet seen anywhere nor shown by this turn's other card (R169)."""
-        from grn.choices import ChoiceError
+        from grn.rules.choices import ChoiceError
         from grn.games.gold.commands import card_text
 
         flips = [c for c in written if isinstance(c, FlipCard)]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.choices import ChoiceError, Option, Step, finished
-from grn.errors import IllegalAction
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard, card_text
 
 

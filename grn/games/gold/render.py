@@ -269,7 +269,7 @@ def _subtitle(position: Any) -> str:
     last = position.last
     if last is None or last.number == 0:
         return "start of the game"
-    from grn.writer import command_text
+    from grn.notation.writer import command_text
 
     acts = " ".join(command_text(a) for a in last.actions)
     return _clip(f"after turn {last.number}: {last.player} {acts}", 70)

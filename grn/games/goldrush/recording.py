@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.choices import ChoiceError, Option, Step, finished
-from grn.errors import IllegalAction
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.events import TokensTaken
-from grn.tiling.commands import PlaceTile
-from grn.writer import command_text
+from grn.games.tiling.commands import PlaceTile
+from grn.notation.writer import command_text
 
 UNKNOWN = "?"
 

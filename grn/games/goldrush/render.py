@@ -24,16 +24,16 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 from grn.render import markup as mk
 from grn.render import style as st
-from grn.render import tiled
-from grn.ruleset import Panel
-from grn.render.tiled import M, Frame, side_by_side
+from grn.games.tiling import render as tiled
+from grn.rules.ruleset import Panel
+from grn.games.tiling.render import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
                                         tent_anchor, tile_drawing)
-from grn.tiling.tiles import TileDesign
+from grn.games.tiling.tiles import TileDesign
 
 T = st.TILE
 ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
@@ -447,7 +447,7 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
            legal_tile: str | None = None, scale: float = 1.0) -> str:
     """The player panel; ``page``: a page of many positions, where the texts that change every turn are
     written short, their size and colour in a group around them that stays the same."""
-    from grn.writer import command_text
+    from grn.notation.writer import command_text
 
     def text(x: float, y: float, content: object, *, size: float, fill: str, cls: str | None = None,
              **more: Any) -> str:
