@@ -139,7 +139,7 @@ def test_an_exception_is_placed_at_its_innermost_grn_frame(tmp_path: Path, monke
         raise KeyError("planted")
 
     monkeypatch.setattr(grn.notation.writer, "write_record", broken)
-    fuzz._GRN_DIR = str(Path(grn.notation.writer.__file__).resolve().parent) + os.sep
+    fuzz._GRN_DIR = str(Path(grn.__file__).resolve().parent) + os.sep
     text = (ROOT / "examples" / "goldrush-2p.grn").read_bytes()
     inp = fuzz.Input(text, "grn", ["planted"], "1")
     findings, peak = fuzz.run_input(inp, str(tmp_path), [s for s in fuzz.STEPS if s[0] == "fmt"])

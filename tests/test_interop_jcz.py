@@ -374,7 +374,7 @@ def test_the_mapping_data_follow_their_schemas_and_the_tile_set() -> None:
     from grn.games.tiling.places import PLACE_INDEX, rotate_place
     from grn.games.tiling.tiles import load_shipped_tileset
 
-    pkg = Path(grn.cli.app.__file__).parent / "games" / "carcassonne"
+    pkg = Path(grn.__file__).parent / "games" / "carcassonne"
     tileset = load_shipped_tileset("grn.games.carcassonne")
     for name in ("jcz", "bga"):
         data = json.loads((pkg / f"{name}.json").read_text())
