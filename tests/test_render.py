@@ -13,6 +13,7 @@ import pytest
 from grn.games.tiling.commands import PlaceTile
 import grn
 from grn.rules.position import PositionError, position_at
+from grn.rules.ruleset import Drawing
 from grn.core.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
 from grn.games.goldrush.render import board_view
@@ -315,7 +316,7 @@ def test_html_embeds_every_position(goldrush_records, gold_records):
     position = position_at(records[0], 10)
     # the board alone: the viewer shows the player panel beside it, in words (issue 22)
     assert position.ruleset.player_panel(position) is not None
-    drawn = position.ruleset.render_svg(position, shared_defs=position.ruleset.page_defs(), panel=False)
+    drawn = position.ruleset.render_svg(position, Drawing(panel=False), shared_defs=position.ruleset.page_defs())
     rebuilt = items[main[10]["f"][0]] + "".join(items[i] for i in pictures[goldrush["nodes"].index(main[10])])
     assert re.sub(r"#v[0-9a-f]{5}", "#", rebuilt) + "</svg>" == drawn
 

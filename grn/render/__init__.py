@@ -19,6 +19,7 @@ from typing import Any, Iterable
 
 from grn.core import registry
 from grn.core.record import Comment
+from grn.rules.ruleset import Drawing
 
 
 __all__ = ["render_svg", "render_tile_sheet", "render_html", "RenderError"]
@@ -41,11 +42,10 @@ def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, widt
     pixels wide.
     """
     ruleset = position.ruleset
-    extra: dict[str, Any] = {}
-    if diagram:
-        extra = {"diagram": True, "crop": crop, "caption": diagram_caption(position)}
+    drawing = Drawing(legal=legal, reveal=reveal, width=width, diagram=diagram, crop=crop if diagram else None,
+                      caption=diagram_caption(position) if diagram else None)
     try:
-        return ruleset.render_svg(position, legal=legal, reveal=reveal, width=width, **extra)
+        return ruleset.render_svg(position, drawing)
     except NotImplementedError as exc:
         raise RenderError(str(exc)) from None
 

@@ -26,9 +26,13 @@ from grn.core.record import Comment, Markup, Record, Seat, Turn
 from grn.analysis.review import Review, ReviewError, eval_comment, is_best_variation, read_review
 from grn.render import style as st
 from grn.render.frames import FrameTable
-from grn.rules.ruleset import engine_for
+from grn.rules.ruleset import Drawing, engine_for
+
 from grn.check.validate import _describe, describe_events, validate_record
 from grn.notation.writer import command_text
+
+#: The viewer's boards: without the panel, which it shows in words beside the board.
+BOARD_ALONE = Drawing(panel=False)
 
 
 @dataclass
@@ -82,7 +86,7 @@ class _Builder:
             if panel:
                 svg = self.ruleset.render_svg(position, shared_defs=defs)
             else:
-                svg = self.ruleset.render_svg(position, shared_defs=defs, panel=False)
+                svg = self.ruleset.render_svg(position, BOARD_ALONE, shared_defs=defs)
             root, ids = self.page.table.picture(svg)
         except NotImplementedError:
             root, ids = -1, []

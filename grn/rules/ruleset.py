@@ -59,6 +59,44 @@ class Suggestion(Value):
         return f"<Suggestion {self.kind} {self.text}>"
 
 
+class Drawing(Value):
+    """How to draw a position: one value for every option of :meth:`Ruleset.render_svg`.
+
+    ``legal`` (tile-laying games) overlays every legal placement of the next tile; ``reveal`` (card games)
+    shows the faces known so far on the face-down cards; ``width`` fixes the picture's width in pixels;
+    ``panel=False`` draws the board without the player panel (the viewer shows it from
+    :meth:`Ruleset.player_panel`); ``diagram`` draws a picture for a rules discussion (only the board around
+    the markup, or the ``crop`` box ``x0, y0, x1, y1``, with ``caption`` above it). A game draws what it can
+    and ignores the rest (Gold has no diagram crop).
+    """
+
+    __slots__ = ("legal", "reveal", "width", "panel", "diagram", "crop", "caption")
+    _fields = ("legal", "reveal", "width", "panel", "diagram", "crop", "caption")
+
+    def __init__(self, *, legal: bool = False, reveal: bool = False, width: int | None = None, panel: bool = True,
+                 diagram: bool = False, crop: tuple[int, int, int, int] | None = None,
+                 caption: str | None = None) -> None:
+        self.legal: Final = legal
+        self.reveal: Final = reveal
+        self.width: Final = width
+        self.panel: Final = panel
+        self.diagram: Final = diagram
+        self.crop: Final = crop
+        self.caption: Final = caption
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.legal, self.reveal, self.width, self.panel, self.diagram, self.crop, self.caption)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields
+                          if getattr(self, name) != getattr(PLAIN, name, None))
+        return f"<Drawing {shown or 'plain'}>"
+
+
+#: The default drawing: the whole position with its panel, natural size.
+PLAIN: Final = Drawing()
+
+
 class Panel(Value):
     """What the viewer shows beside the board about a position, in words: ``lines`` about the whole position
     (what is left in the bag), and for each player (by key) short lines about their pieces."""
@@ -243,10 +281,9 @@ class Ruleset:
         return None
 
     # -- what users see -------------------------------------------------
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
-        """The SVG of a position (``shared_defs``: what :meth:`html_defs` made, for a page of many;
-        ``panel=False``: without the player panel, which the viewer then shows from :meth:`player_panel`)."""
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+        """The SVG of a position, drawn as ``drawing`` says (``shared_defs``: what :meth:`page_defs` made,
+        for a page of many positions that writes them once)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
 
     def action_words(self, command: Any) -> str:

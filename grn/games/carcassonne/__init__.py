@@ -19,7 +19,7 @@ from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import ROLE, SEC_GENERAL
 from grn.core.errors import IllegalAction
 from grn.core.record import Record, Seat
-from grn.rules.ruleset import Panel, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Drawing, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TileRuleset
 
@@ -61,14 +61,12 @@ class CarcassonneRuleset(TileRuleset):
                 raise
             raise SetupProblem(f"Start tag: {exc.message}", "start", tag="Start") from None
 
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
-                   panel: bool = True) -> str:
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         from grn.games.carcassonne.render import render_position
 
-        return render_position(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption, panel=panel)
+        return render_position(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
+                               diagram=drawing.diagram, crop=drawing.crop, caption=drawing.caption,
+                               panel=drawing.panel)
 
     def player_panel(self, position: "Position") -> Panel:
         """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
 from grn.core.record import Markup, Record, Seat
-from grn.rules.ruleset import Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Drawing, Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
     from grn.games.gold.bot import GoldWorld
@@ -70,12 +70,11 @@ class GoldRuleset(Ruleset):
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         return "<ghost> shows a tile: the card game has none"
 
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         # the panel stays: the card grid has a fixed size, so the picture is never shrunk below reading size
         from grn.games.gold.render import render_gold
 
-        return render_gold(position, reveal=reveal, width=width, shared_defs=shared_defs is not None)
+        return render_gold(position, reveal=drawing.reveal, width=drawing.width, shared_defs=shared_defs is not None)
 
     def page_defs(self) -> Any:
         return True  # the card back, defined once per page

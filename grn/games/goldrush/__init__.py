@@ -18,7 +18,7 @@ from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, Re
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.terms import ROLE
 from grn.core.record import Record, Seat
-from grn.rules.ruleset import Panel, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Drawing, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TileRuleset
 from grn.games.tiling.tiles import TileSet, load_shipped_tileset
@@ -86,14 +86,12 @@ class GoldRushRuleset(TileRuleset):
         options = self.parse_options(record.options())
         return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
-                   panel: bool = True) -> str:
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         from grn.games.goldrush.render import render_goldrush
 
-        return render_goldrush(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption, panel=panel)
+        return render_goldrush(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
+                               diagram=drawing.diagram, crop=drawing.crop, caption=drawing.caption,
+                               panel=drawing.panel)
 
     def player_panel(self, position: "Position") -> Panel:
         """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
