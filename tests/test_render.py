@@ -355,3 +355,14 @@ def test_a_variation_position_before_its_branch_is_a_usage_error():
 def _next_tile_of(position):
     turn = position.next_turn()
     return next(a.tile for a in turn.actions if isinstance(a, PlaceTile))
+
+
+def test_a_drawing_is_one_value_and_a_game_ignores_what_it_cannot_draw():
+    """R441: every option of render_svg is one Drawing; Gold has no board to crop, so its diagram is the table."""
+    assert Drawing() == Drawing(panel=True) and Drawing(legal=True) != Drawing()
+    assert repr(Drawing()) == "<Drawing plain>" and repr(Drawing(panel=False)) == "<Drawing panel=False>"
+    with open(ROOT / "examples" / "gold-2p.grn", encoding="utf-8") as f:
+        (record,) = list(grn.read(f))
+    position = position_at(record, 3)
+    table = position.ruleset.render_svg(position, Drawing(diagram=True, crop=(0, 0, 1, 1), caption="?"))
+    assert table == position.ruleset.render_svg(position)
