@@ -300,7 +300,7 @@ def record_game(record: Any) -> str:
 
 def validity(args: argparse.Namespace) -> None:
     """Points lost per move at the default level: the real games, greedy and random self-play (the issue's
-    validity check: real well below greedy, well below random; docs/analysis.md, "Validity")."""
+    validity check: real well below greedy, well below random; docs/dev/journal/analysis.md, "Validity")."""
     from concurrent.futures import ProcessPoolExecutor
 
     print(f"# validity: points lost per move, level {args.level or 'default'}, {args.games} self-play games "

@@ -3,7 +3,7 @@
     .venv/bin/python bench/scoresheet_to_grn.py SHEET.json TILES.json [--event TEXT] [--source TEXT] > GAME.grn
 
 Used once, for the final of the Japanese Carcassonne championship 2015 (``tests/data/japan-2015-final.grn``,
-docs/analysis.md "Validity, round seven"); kept so that the conversion can be checked and repeated.  The
+docs/dev/journal/analysis.md "Validity, round seven"); kept so that the conversion can be checked and repeated.  The
 sheet's conventions, read from its format description and tile list: ``x`` grows east and ``y`` north from
 the start tile; ``rotation`` counts clockwise quarter turns; a tile's four edges are listed N E S W and its
 eight half edges clockwise from the west half of the north edge; a follower names a segment of its tile by

@@ -11,7 +11,7 @@ squares fit of what the rest of the game added to each player's margin over the 
 projected margin) on the features, taken against the opponents' mean in the same way, without an intercept (a
 game of identical positions adds nothing on average).  The spread of the residuals by the share of the game
 left ``f`` is fitted as ``variance = a·f + b·f²`` (R333), which the win chances read.  The same arguments give
-the same file (docs/analysis.md, "The engine, round two").
+the same file (docs/analysis.md, "How far to trust it").
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ def main() -> None:
     package = ROOT / "grn" / "games" / args.game
     out = Path(args.out) if args.out else package / "evaluation.json"
     doc = {"description": "The learned evaluation of this game's positions (grn/rules/evaluation.py), made by "
-                          "scripts/train_evaluation.py; docs/analysis.md, 'The engine, round two'."}
+                          "scripts/train_evaluation.py; docs/analysis.md, 'How far to trust it'."}
     doc.update(evaluation.to_json())
     out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {out}")

@@ -218,7 +218,7 @@ def test_thresholds_and_accuracy():
 
 
 def test_random_play_loses_more_points_than_greedy_play():
-    # the half of the validity check that this engine can make (docs/analysis.md, "Validity")
+    # the half of the validity check that this engine can make (docs/dev/journal/analysis.md, "Validity")
     from grn.bots import RandomBot
     from grn.bots.arena import play_game
 

@@ -1,4 +1,4 @@
-"""Validity, round seven (issue 21; docs/analysis.md "Validity, round seven"; rulings R230-R232).
+"""Validity, round seven (issue 21; docs/dev/journal/analysis.md "Validity, round seven"; rulings R230-R232).
 
 The real Board Game Arena players lose about twice what greedy self-play loses a move.  The suspicion was
 that the analysis's short horizon (6 tile turns) under-rates long-term moves such as a farmer.  These tests

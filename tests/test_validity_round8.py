@@ -1,4 +1,4 @@
-"""Validity and horizon, round eight (issue 21; docs/analysis.md "Validity and horizon, round eight"; R260-R262).
+"""Validity and horizon, round eight (issue 21; docs/dev/journal/analysis.md "Validity and horizon, round eight"; R260-R262).
 
 The yardstick is asked to order players of known strength on the real games' own positions: at each
 position the bench lets a bot choose and judges its move exactly as the player's move there is judged

@@ -8,7 +8,7 @@ function of a few *features* of the position that the game's world reads
 (:meth:`grn.rules.world.World.features`: followers in hand by phase, farmers on the
 board, ...), with weights fitted by regression of the rest of the game's
 margin on those features over games grn played itself
-(``scripts/train_evaluation.py``; docs/analysis.md, "The engine, round two").
+(``scripts/train_evaluation.py``; docs/analysis.md, "How far to trust it").
 
 It also says how far the final margin may still move from the estimate: the
 residual spread by phase, ``variance = a·f + b·f²`` for ``f`` the share of the

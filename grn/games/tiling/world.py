@@ -38,7 +38,7 @@ class TileWorld(World):
 
     #: Points a position's value credits each player for a follower still in supply (fading as the bag
     #: empties, as :meth:`reserve`): 0, the default, values a position by its projected final scores alone.
-    #: A yardstick variant measured in docs/analysis.md, "Validity, round seven" (R233); when it is set,
+    #: A yardstick variant measured in docs/dev/journal/analysis.md, "Validity, round seven" (R233); when it is set,
     #: :meth:`reserve` credits nothing more, so the greedy ranking counts each follower once.
     follower_value = 0.0
 
