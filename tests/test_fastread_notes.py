@@ -2,7 +2,7 @@
 
 Every example with a comment and every Board Game Arena import went to Lark,
 whose import alone is a third of a small file's ``grn validate``
-(docs/performance.md, "Start-up, round seven").  The fast reader's careful
+(docs/dev/journal/performance.md, "Start-up, round seven").  The fast reader's careful
 path now reads brace and line comments, markup and variations wherever the
 envelope grammar allows them (before the first turn, after a turn's words, on
 lines of their own, over several lines, nested), and turns spread over

@@ -1,6 +1,6 @@
 """What a ``grn validate`` of one small file imports: no Lark when the fast reader takes every game.
 
-Importing Lark is about a third of a small file's validate (docs/performance.md,
+Importing Lark is about a third of a small file's validate (docs/dev/journal/performance.md,
 "Start-up, round seven").  The fast reader needs only the grammar's terminal
 table, which the grammar cache keeps after the first run, so a valid file of
 any game, comments and markup included, is checked without Lark; a game with
@@ -110,7 +110,7 @@ def test_a_changed_grammar_file_is_not_read_from_a_stale_table(tmp_path: Path, m
 
 
 #: Modules a ``grn validate`` of a valid file has no use for, each a few milliseconds of its start-up
-#: (docs/performance.md, "Start-up, round thirteen"): dataclasses (with inspect) generates each class's
+#: (docs/dev/journal/performance.md, "Start-up, round thirteen"): dataclasses (with inspect) generates each class's
 #: methods from source, importlib.resources loads tempfile, shutil and zipfile, hashlib loads OpenSSL,
 #: ast came with the list of compiled modules, pickle serves only the Dask path.
 HEAVY_AT_START = ("dataclasses", "inspect", "importlib.resources", "zipfile", "tempfile", "hashlib", "ast",

@@ -5,7 +5,7 @@
 * ``grn validate FILE ...`` with no option runs :func:`grn.cli.validate.validate` itself, the
   command typer runs, with every option at its default (R190): checking a small file costs about
   as much as python-chess's import and ``read_game`` of one game, and typer, which vendors click,
-  would add a third to that (docs/performance.md, "Start-up, round five");
+  would add a third to that (docs/dev/journal/performance.md, "Start-up, round five");
 * ``grn archive add [-q] DB FILE ...`` with no other option runs :func:`grn.archive.add_cli.add` itself, the
   command typer runs, likewise (R325): typer's import was half of ``add``'s start-up beyond ``validate``'s;
 * every other command line goes to :mod:`grn.cli.app`, the typer app with all of grn's commands.

@@ -3,7 +3,7 @@
 :func:`importlib.resources.files` is the general way, and it stays the way for a package that is not
 a folder on disk (imported from a zip file).  It costs a command's start-up, though: importing it
 loads ``tempfile``, ``shutil``, ``zipfile`` and the compression modules, about 5 ms of a 45 ms
-``grn validate`` (docs/performance.md, "Start-up, round thirteen").  A package imported from a
+``grn validate`` (docs/dev/journal/performance.md, "Start-up, round thirteen").  A package imported from a
 folder, as pip installs it, has its files beside its ``__init__``; this module reads them there.
 """
 

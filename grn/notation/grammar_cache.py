@@ -27,7 +27,7 @@ Beside each game's tables the cache keeps a much smaller file, the grammar's
 terminal's regex and the order Lark's scanner tries them in, which is all the
 fast reader (:mod:`grn.notation.fastread`) needs.  Reading it needs no Lark, so a game
 the fast reader takes is checked without importing Lark at all (about a third
-of a small file's ``grn validate``, docs/performance.md, "Start-up, round
+of a small file's ``grn validate``, docs/dev/journal/performance.md, "Start-up, round
 seven"); its key names the installed Lark by the digest of its
 ``__init__.py`` (which holds its version), found without importing it.
 Lark itself is imported by the functions that build or load a parser, not by
@@ -78,7 +78,7 @@ def _builtin_sha256() -> Callable[[bytes], Any]:
     """CPython's own SHA-256 (``_sha2`` since 3.12, ``_sha256`` before), else :func:`hashlib.sha256`.
 
     The same digests; importing :mod:`hashlib` loads OpenSSL, about 2 ms of a command's start-up for the
-    few kilobytes hashed here (docs/performance.md, "Start-up, round thirteen").
+    few kilobytes hashed here (docs/dev/journal/performance.md, "Start-up, round thirteen").
     """
     for name in ("_sha2", "_sha256"):
         try:

@@ -11,7 +11,7 @@ expected), at the file, line and column Lark found it.
 :mod:`grn.notation.read` imports this module only when :mod:`grn.notation.fastread` declines
 a game (a variation, a turn over several lines, a syntax error...) or when the
 fast reader's terminal table is not cached yet: importing Lark costs about a
-third of a small file's ``grn validate`` (docs/performance.md, "Start-up, round
+third of a small file's ``grn validate`` (docs/dev/journal/performance.md, "Start-up, round
 seven").
 """
 
