@@ -17,7 +17,7 @@ The value types grn builds on every ``grn validate`` (a record, its seats, a
 diagnostic, a report, the tile set) are classes of this kind rather than
 dataclasses for the start-up too: ``dataclasses`` compiles each class's methods
 from generated source when the class is made, and with its import that was about
-15 ms of a 45 ms command (docs/performance.md, "Start-up, round thirteen").
+15 ms of a 45 ms command (docs/dev/journal/performance.md, "Start-up, round thirteen").
 :class:`Struct` is the mutable kind (a report filled in while a game is checked).
 """
 
