@@ -81,7 +81,7 @@ def sha_instructions(out: Path) -> int:
 
 def hashed_bytes(games: Path) -> tuple[int, int]:
     """The games of a file, and the bytes ``add`` hashes for them: the file's and every game's dedup key's."""
-    from grn.core import registry
+    from grn.rules import registry
     from grn.archive import facts
     from grn.notation.read import parse
 

@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grn.core import registry  # noqa: E402
+from grn.rules import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import match  # noqa: E402
 from grn.bots.bot import Forfeit  # noqa: E402

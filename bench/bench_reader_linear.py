@@ -42,7 +42,7 @@ sys.path.insert(0, ROOT)
 
 def base_record() -> list[str]:
     """The self-played Carcassonne record the shapes start from, as lines."""
-    from grn.core import registry
+    from grn.rules import registry
     from grn.rules.selfplay import to_record
     from grn.notation.writer import write_record
 

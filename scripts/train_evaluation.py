@@ -28,7 +28,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grn.core import registry  # noqa: E402
+from grn.rules import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import MAX_TURNS, new_game  # noqa: E402
 from grn.rules.evaluation import Evaluation, least_squares  # noqa: E402

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from grn.core import registry
+from grn.rules import registry
 from grn.archive import facts
 from grn.archive.facts import FINAL, GameFacts, PointSums, game_facts, game_summary, unpack, value_key
 from grn.cli.app import app

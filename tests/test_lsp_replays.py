@@ -111,7 +111,7 @@ def test_the_server_answers_initialize_before_loading_grns_reader_and_engines() 
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(json.loads(run.stdout))
     assert {"grn.lsp.server", "grn.lsp.command"} <= loaded
-    for heavy in ("grn.cli.app", "grn.notation.read", "grn.check.validate", "grn.rules.position", "grn.core.registry", "lark", "typer"):
+    for heavy in ("grn.cli.app", "grn.notation.read", "grn.check.validate", "grn.rules.position", "grn.rules.registry", "lark", "typer"):
         assert heavy not in loaded, heavy
     # the lazily loaded modules are there when a request needs them
     code = "import grn.lsp.server as s; print(s.features.Lines.__name__, s.opened.Document.__name__)"

@@ -16,7 +16,7 @@ from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
 import grn.cli.app
-from grn.core import registry
+from grn.rules import registry
 from grn.bots import make_bot
 from grn.bots.arena import match, new_game
 from grn.bots.external import EngineBot

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn.notation import read as notation
-from grn.core import registry
+from grn.rules import registry
 from grn.notation.gamespans import brace_comments
 from grn.notation.lexer import GrnLexer
 from grn.core.record import MAX_VARIATION_DEPTH

@@ -72,22 +72,24 @@ def module_files(package: Path) -> dict[str, Path]:
     return out
 
 
-def import_graph(package: Path) -> dict[str, set[str]]:
+def import_graph(package: Path, *, type_only: bool = False) -> dict[str, set[str]]:
     """Module -> the modules of the same package it imports, anywhere in its code (R121).
 
     Every ``import`` and ``from ... import`` counts, at the top of the module or inside a
     function, except those under ``if TYPE_CHECKING:`` (never run).  ``from P import x`` is an
     import of the module ``P.x`` when there is one, else of ``P`` (it reads ``P``'s names).  That
     Python runs a package's ``__init__`` before a module inside it is not counted: it is never
-    met half made unless a module reads a name from it, which counts.
+    met half made unless a module reads a name from it, which counts.  ``type_only``: the imports under
+    ``if TYPE_CHECKING:`` count too (a type checker follows them).
     """
     modules = module_files(package)
     graph: dict[str, set[str]] = defaultdict(set)
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
         here = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        skip = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test)
-                for part in node.body for n in ast.walk(part)}
+        skip = set() if type_only else {
+            id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.dump(node.test)
+            for part in node.body for n in ast.walk(part)}
         for node in ast.walk(tree):
             if id(node) in skip:
                 continue
@@ -142,6 +144,22 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_grn_has_no_import_circle():
     found = circles(import_graph(GRN))
     assert not found, "import circles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_grn_has_no_import_circle_counting_type_only_imports():
+    """Issue 46 item 6: the contract names no module that finds a ruleset; the registry names no ruleset."""
+    found = circles(import_graph(GRN, type_only=True))
+    assert not found, "import circles through type-only imports: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_a_type_only_import_counts_for_the_type_circle_and_not_for_the_run_time_one(tmp_path: Path):
+    root = tmp_path / "grn"
+    root.mkdir()
+    (root / "__init__.py").write_text("")
+    (root / "a.py").write_text("from grn import b\n")
+    (root / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from grn import a\n")
+    assert circles(import_graph(root)) == []
+    assert circles(import_graph(root, type_only=True)) == [["grn.a", "grn.b"]]
 
 
 #: Package -> the packages it may import at run time (docs/design.md, "modules, layers and contracts").

@@ -84,7 +84,7 @@ def test_a_syntax_error_goes_to_lark_with_its_own_words(tmp_path: Path, warm_cac
 def test_a_changed_grammar_file_is_not_read_from_a_stale_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The table names the grammar files it came from by their digests: one that no longer matches is rebuilt."""
     from grn.notation import grammar_cache
-    from grn.core import registry
+    from grn.rules import registry
     from grn.notation.larkread import terminal_table
 
     ruleset = registry.find_ruleset("gold")

@@ -12,7 +12,7 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any, Iterator
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.errors import IllegalAction
 from grn.bots.protocol import Budget, Engine, EngineError
 from grn.core.record import Record

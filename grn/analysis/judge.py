@@ -23,7 +23,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
-from grn.core import registry
+from grn.rules import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.bots.confirm import Confirmation, confirm_loss
 from grn.bots.search import (Estimate, candidate_moves, evaluate, make_worlds, paired_difference,
@@ -442,7 +442,7 @@ def _within(difference: tuple[float, float], z: float) -> bool:
 def replay(record: Record, tileset: Any = None) -> tuple[Ruleset, list[Seat], list[tuple[Turn, Engine | None]]]:
     """The main line's turns, each with the position before it (None from the first turn that breaks the rules).
 
-    Raises :class:`grn.rules.ruleset.SetupProblem` or :class:`grn.core.registry.UnknownGame` for a header that sets up no game.
+    Raises :class:`grn.rules.ruleset.SetupProblem` or :class:`grn.rules.registry.UnknownGame` for a header that sets up no game.
     """
     ruleset = registry.find_ruleset(record.game)
     seats = ruleset.seats(record)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from grn.core import registry
+from grn.rules import registry
 from grn.analysis.judge import PlayerSummary, accuracy, ruleset_thresholds
 from grn.analysis.annotate import BEST_MARK
 from grn.analysis.evalnote import EVAL_COMMAND, JUDGEMENTS, EvalNote, parse_eval

@@ -21,7 +21,7 @@ from typing import Any, Final, Sequence
 
 import zstandard
 
-from grn.core import registry
+from grn.rules import registry
 from grn.notation.jsonform import command_to_json
 from grn.core.record import Record, Seat
 from grn.check.validate import GameReport

@@ -12,7 +12,7 @@ def warm() -> None:
     """Parse and validate a game with no turns of each known kind (only a head start: never fails)."""
     try:
         from grn.notation import read as notation
-        from grn.core import registry
+        from grn.rules import registry
         from grn.check.validate import validate_record
 
         for kind in registry.names():

@@ -40,7 +40,7 @@ from collections import deque
 from functools import lru_cache
 from typing import Any, Callable, Final, Iterator
 
-from grn.core import registry
+from grn.rules import registry
 from grn.notation import sources
 from grn.core.errors import Diagnostic
 from grn.notation.gamespans import GameSpan, SpanReader

@@ -22,7 +22,7 @@ import re
 from typing import Any, Final, Iterable, Protocol, Sequence
 
 from grn.core.errors import Diagnostic, IllegalAction, Severity, Span
-from grn.core import registry
+from grn.rules import registry
 from grn.rules.engine import Engine, Event
 from grn.core.record import Checkpoint, Markup, MarkupText, Record, Seat, Turn, Variation
 from grn.rules.ruleset import Ruleset, SetupProblem, engine_for

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional
 
 import typer
 
-from grn.core import registry
+from grn.rules import registry
 from grn.bots.bot import DEFAULT_LEVEL, LEVELS
 from grn.core.errors import Diagnostic
 from grn.notation.read import read_chunk

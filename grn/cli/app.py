@@ -257,7 +257,7 @@ def selfplay(
 
     Example: grn selfplay --players 4 --seed 7 -o game.grn
     """
-    from grn.core import registry
+    from grn.rules import registry
     from grn.core.record import parse_options
     from grn.rules.ruleset import SetupProblem
     from grn.rules.selfplay import to_record
@@ -379,7 +379,8 @@ def export(
 
     Example: grn export game.grn --to jcz -o game.jcz
     """
-    from grn.rules.interop import ConversionProblem, annotations_of, find_exporter
+    from grn.rules.formats import find_exporter
+    from grn.rules.interop import ConversionProblem, annotations_of
 
     check_target(output)
     record = _one_record(file, game)
@@ -777,7 +778,7 @@ def tiles(
 
     Example: grn tiles --format svg -o tiles.svg
     """
-    from grn.core import registry
+    from grn.rules import registry
 
     check_target(output)
     try:
@@ -818,7 +819,7 @@ def schema(
     """
     from importlib import resources
 
-    from grn.core import registry
+    from grn.rules import registry
 
     if name == "record":
         from grn.notation.jsonform import record_schema

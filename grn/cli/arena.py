@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
-from grn.core import registry
+from grn.rules import registry
 from grn.bots.bot import LEVELS, UnknownBot, make_bot
 from grn.core.record import parse_options
 from grn.rules.ruleset import Ruleset, SetupProblem

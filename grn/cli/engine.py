@@ -17,7 +17,7 @@ from typing import IO, Any, Iterator, Optional
 import typer
 
 from grn import __version__
-from grn.core import registry
+from grn.rules import registry
 from grn.bots.protocol import VERSION, Budget, ProtocolError, Query, read_go, read_query
 from grn.bots.seen import listed_move
 

@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 from typing import IO, Callable, Iterable, Iterator, Optional
 
-from grn.rules.interop import ConversionProblem, check_written, find_importer, importers
+from grn.rules.formats import find_importer, importers
+from grn.rules.interop import ConversionProblem, check_written
 
 __all__ = ["ImportProblem", "Item", "single_item", "read_input", "decode", "convert", "is_batch", "batch_items", "run_batch",
            "BatchSummary", "LIST_SUFFIXES"]

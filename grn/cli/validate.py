@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, List, Optional
 
-from grn.core import registry
+from grn.rules import registry
 from grn.check.batch import Problem, Validator
 from grn.cli.common import jobs_problem, load_tileset_option, no_game as _no_game, report as _report
 from grn.rules.ruleset import SeriesChecker

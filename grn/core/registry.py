@@ -20,10 +20,27 @@ from __future__ import annotations
 import importlib
 import json
 import os
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
-if TYPE_CHECKING:
-    from grn.rules.ruleset import Ruleset
+
+class Game(Protocol):
+    """What the registry needs of a game, and what the value types below the rules ask of one.
+
+    The registry sits below the plug-in contract (:class:`grn.rules.ruleset.Ruleset`, which every game's
+    ``RULESET`` is), so it names only this much; :mod:`grn.rules.registry` hands the same objects out as the
+    rulesets they are.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+    @property
+    def option_names(self) -> frozenset[str]: ...
+
+    def codec_for(self, command: Any) -> Any: ...
 
 
 def _builtin() -> dict[str, Any]:
@@ -46,7 +63,7 @@ VIEWS: dict[str, str] = {
     "record html": "grn.render.html:notebook_frame",
 }
 
-_LOADED: dict[str, "Ruleset"] = {}
+_LOADED: dict[str, "Game"] = {}
 _ALIASES: dict[str, str] = {}
 _ENTRY_POINTS_READ = False
 _GENERATION = 0
@@ -56,7 +73,7 @@ class UnknownGame(LookupError):
     """No ruleset has this name; the message lists the known ones."""
 
 
-def register(ruleset: "Ruleset") -> "Ruleset":
+def register(ruleset: Game) -> Game:
     """Make ``ruleset`` known by its name and aliases (a later registration of a name wins)."""
     global _GENERATION
     _LOADED[ruleset.name] = ruleset
@@ -110,7 +127,7 @@ def known(name: str) -> bool:
     return True
 
 
-def find_ruleset(name: str | None = None) -> "Ruleset":
+def find_ruleset(name: str | None = None) -> "Game":
     """The ruleset of a ``Game`` tag value or alias (None: :data:`DEFAULT`).
 
     Imports the game's package the first time it is asked for.  Raises
@@ -136,14 +153,14 @@ def find_ruleset(name: str | None = None) -> "Ruleset":
     raise UnknownGame(f"unknown game {key!r}: the Game tag must be one of {', '.join(names())}")
 
 
-def loaded(name: str) -> "Ruleset | None":
+def loaded(name: str) -> "Game | None":
     """The ruleset of ``name`` if its package is already imported, else None (imports nothing)."""
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     return _LOADED.get(BUILTIN_ALIASES.get(key, key))
 
 
-def rulesets() -> Iterator["Ruleset"]:
+def rulesets() -> Iterator["Game"]:
     """Every known ruleset (importing the built-in ones)."""
     for name in names():
         yield find_ruleset(name)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from grn.core import registry
+from grn.rules import registry
 from grn.notation.read import parse_game
 from grn.core.errors import IllegalAction
 from grn.rules.position import PositionError, play_record_turn, position_at

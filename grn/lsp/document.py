@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.errors import Diagnostic, Span
 from grn.notation.read import Chunk, read_chunk
 from grn.core.record import Record, Turn, Variation

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 
 from lsprotocol import types as lsp
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.errors import Diagnostic, GrnError
 from grn.lsp import context
 from grn.lsp.document import Document, Game, address

@@ -13,7 +13,7 @@ import json
 from functools import lru_cache
 from typing import Any, BinaryIO, Iterator
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core import shipped
 from grn.rules.codec import MAX_DIGITS
 from grn.core.errors import Diagnostic

@@ -29,7 +29,7 @@ def action_rules() -> list[tuple[str, _TokenType]]:
     """
     # Imported here: Pygments imports every plug-in lexer's module to look a file name up, and the games'
     # grammars (Lark) should load only when GRN is coloured.
-    from grn.core import registry
+    from grn.rules import registry
     from grn.notation.larkread import _parser
 
     seen: dict[str, tuple[Any, ...]] = {}

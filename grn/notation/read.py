@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Final, Iterable, Iterator
 
 from grn.notation import grammar_cache
-from grn.core import registry
+from grn.rules import registry
 from grn.core.errors import Diagnostic, Span
 from grn.notation.fastread import FastReader, TerminalTable, caret, unescape
 from grn.core.record import MAX_GAME_CHARS, MAX_LINE_CHARS, MAX_VARIATION_DEPTH, TAG_ORDER, Record

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from grn.core import registry
+from grn.rules import registry
 from grn.rules.ruleset import Ruleset
 
 from grn.core.record import (

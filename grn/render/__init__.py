@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.record import Comment
 from grn.rules.ruleset import Drawing
 

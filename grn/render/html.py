@@ -26,7 +26,7 @@ import re
 from importlib import resources
 from typing import Any, Iterable, Sequence
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.record import Record
 from grn.render.viewer import Page, game_view
 

@@ -173,7 +173,7 @@ td{border:0;padding:.05em .3em}td::before{content:attr(data-label) ": ";font-wei
 
 def index_page(games: list[SiteGame], title: str) -> str:
     """The index: a sortable, filterable table of the games, each linked to its page."""
-    from grn.core import registry
+    from grn.rules import registry
 
     columns = ("#", "Game", "Date", "Event", "Players", "Result", "Winner", "License", "Validity")
     kinds: dict[str, str] = {}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from grn.core import registry
+from grn.rules import registry
 from grn.analysis.aids import position_aids
 from grn.rules.position import Position, PositionError, _play, drawable, rejected_markup
 from grn.core.record import Comment, Markup, Record, Seat, Turn

@@ -4,7 +4,7 @@ A game offers converters through two :class:`~grn.rules.ruleset.Ruleset` hooks:
 :meth:`~grn.rules.ruleset.Ruleset.importers` (what it reads: file suffixes, or the
 start of a link) and :meth:`~grn.rules.ruleset.Ruleset.exporters` (the formats it
 writes, by name).  ``grn import`` and ``grn export`` ask every registered
-ruleset, so this module, like the rest of the core, names no game and no
+ruleset (:mod:`grn.rules.formats`), so this module, like the rest of the core, names no game and no
 format.  A converter reports bad input by raising :class:`ConversionProblem`:
 one line, with where in the input (a JSON path such as ``$.replay[3]``).
 """
@@ -13,13 +13,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Iterator
-
-from grn.core import registry
 from grn.core.record import Checkpoint, Comment, Markup, Nag, Record, Variation
 
-if TYPE_CHECKING:
-    from grn.rules.ruleset import Ruleset
 
 
 class ConversionProblem(Exception):
@@ -147,28 +142,5 @@ def annotations_of(record: "Record") -> list[str]:
     return out
 
 
-def _rulesets() -> Iterator["Ruleset"]:
-    return registry.rulesets()
-
-
-def importers() -> list[Importer]:
-    """Every importer of every known game."""
-    return [imp for r in _rulesets() for imp in r.importers()]
-
-
-def find_importer(source: str, fmt: str | None = None) -> Importer | None:
-    """The importer for ``source`` (a file name or a link), or the one named ``fmt``; None when none reads it."""
-    every = importers()
-    if fmt is not None:
-        return next((i for i in every if i.name == fmt), None)
-    return (next((i for i in every if i.reads_link(source)), None)
-            or next((i for i in every if i.reads_file(source)), None))
-
-
-def find_exporter(record: "Record", fmt: str) -> Exporter | None:
-    """The exporter named ``fmt`` of ``record``'s game (None: that game does not write it)."""
-    return registry.find_ruleset(record.game).exporters().get(fmt)
-
-
-__all__ = ["ConversionProblem", "Importer", "Exporter", "importers", "find_importer", "find_exporter", "one_line",
+__all__ = ["ConversionProblem", "Importer", "Exporter", "one_line",
            "player_name", "annotations_of", "check_written", "MAX_IMPORT_BYTES", "MAX_NAME_CHARS", "MAX_IMPORT_LINE"]

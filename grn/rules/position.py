@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.errors import IllegalAction
 from grn.core.record import Markup, Record, Seat, Turn
 from grn.rules.ruleset import Ruleset, SetupProblem, engine_for, player_key

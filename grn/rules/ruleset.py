@@ -15,13 +15,13 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Final, Iterable, Protocol, Sequence, cast
 
 from grn.core import registry
 from grn.core import shipped
 from grn.rules.codec import CommandCodec
 from grn.core.errors import IllegalAction
-from grn.core.record import Markup, Record, Seat
+from grn.core.record import Markup, Record, Seat, Turn
 from grn.core.value import Value
 from grn.rules.world import Decision, NoBot, World
 
@@ -29,8 +29,56 @@ if TYPE_CHECKING:
     from grn.rules.choices import Step
     from grn.rules.engine import Engine
     from grn.rules.interop import Exporter, Importer
-    from grn.rules.position import Position
     from grn.rules.selfplay import SelfPlayGame
+
+class PositionLike(Protocol):
+    """A replayed position as a game's drawing and description hooks see it.
+
+    :class:`grn.rules.position.Position` is one; the contract names only what it offers, so that the position
+    module (which finds a record's ruleset) sits above the contract and not in a circle with it.
+    """
+
+    @property
+    def record(self) -> Record: ...
+
+    @property
+    def state(self) -> Any: ...
+
+    @property
+    def seats(self) -> list[Seat]: ...
+
+    @property
+    def last(self) -> Turn | None: ...
+
+    @property
+    def turns_played(self) -> int: ...
+
+    @property
+    def markup(self) -> list[Markup]: ...
+
+    @property
+    def events(self) -> list[Any]: ...
+
+    @property
+    def address(self) -> str: ...
+
+    @property
+    def line(self) -> tuple[Turn, ...]: ...
+
+    @property
+    def ruleset(self) -> "Ruleset | None": ...
+
+    @property
+    def final(self) -> bool: ...
+
+    @property
+    def asked(self) -> str | None: ...
+
+    @property
+    def game(self) -> str: ...
+
+    def next_turn(self) -> Turn | None: ...
+
 
 #: Player colours, in the order the boxes list them: the default for a ruleset.
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")
@@ -281,7 +329,7 @@ class Ruleset:
         return None
 
     # -- what users see -------------------------------------------------
-    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: "PositionLike", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         """The SVG of a position, drawn as ``drawing`` says (``shared_defs``: what :meth:`page_defs` made,
         for a page of many positions that writes them once)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
@@ -305,7 +353,7 @@ class Ruleset:
         """
         return None
 
-    def legal_problem(self, position: "Position") -> str | None:
+    def legal_problem(self, position: "PositionLike") -> str | None:
         """Why ``--legal`` cannot draw the next move at this position (None: it can)."""
         return None
 
@@ -329,7 +377,7 @@ class Ruleset:
         """Every tile of ``tileset`` as a line of text (tile-laying games)."""
         raise NotImplementedError(f"{self.title or self.name} has no tiles")
 
-    def player_panel(self, position: "Position") -> Panel | None:
+    def player_panel(self, position: "PositionLike") -> Panel | None:
         """The player panel in words, for the viewer to show beside the board at a readable size (then it asks
         :meth:`render_svg` for the board with ``panel=False``).  Default None: the drawing keeps its panel."""
         return None
@@ -339,12 +387,12 @@ class Ruleset:
         turn: a ghost tile, a ring on a card.  Default: nothing drawn (the move is still told in words)."""
         return []
 
-    def open_squares(self, position: "Position") -> dict[str, int]:
+    def open_squares(self, position: "PositionLike") -> dict[str, int]:
         """For each open place of the position where a piece may go next (by its name in the notation), how
         many of the pieces left could go there; 0: none left can fill it.  Default: nothing to say."""
         return {}
 
-    def describe(self, position: "Position") -> list[str]:
+    def describe(self, position: "PositionLike") -> list[str]:
         """The lines ``grn show`` prints under the heading (default: each player's score)."""
         scores = position.state.scores
         return [f"  {s.name} ({s.key}): {scores[s.key]} points" for s in position.seats]

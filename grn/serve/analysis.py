@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from grn.core import registry
+from grn.rules import registry
 from grn.analysis.judge import GameAnalysis, analyse
 from grn.analysis.annotate import annotate_record
 from grn.bots.bot import LEVELS

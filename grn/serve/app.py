@@ -31,11 +31,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from grn.core import registry
+from grn.rules import registry
 from grn.archive.search import FilterError, Filters
 from grn.rules.choices import ChoiceError
 from grn.core.errors import IllegalAction
-from grn.rules.interop import ConversionProblem, find_exporter, find_importer
+from grn.rules.formats import find_exporter, find_importer
+from grn.rules.interop import ConversionProblem
 from grn.notation.jsonform import loads, record_to_json, records_from_json
 from grn.notation.read import parse
 from grn.rules.position import Position, PositionError

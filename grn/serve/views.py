@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from typing import Any, Generic, Hashable, Sequence, TypeVar
 
-from grn.core import registry
+from grn.rules import registry
 from grn.archive.dedup import record_of
 from grn.rules.choices import Step
 from grn.rules.position import Position

@@ -19,12 +19,11 @@ from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import ROLE, SEC_GENERAL
 from grn.core.errors import IllegalAction
 from grn.core.record import Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, Panel, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TileRuleset
 
 if TYPE_CHECKING:
-    from grn.rules.position import Position
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
@@ -61,14 +60,14 @@ class CarcassonneRuleset(TileRuleset):
                 raise
             raise SetupProblem(f"Start tag: {exc.message}", "start", tag="Start") from None
 
-    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         from grn.games.carcassonne.render import render_position
 
         return render_position(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
                                diagram=drawing.diagram, crop=drawing.crop, caption=drawing.caption,
                                panel=drawing.panel)
 
-    def player_panel(self, position: "Position") -> Panel:
+    def player_panel(self, position: PositionLike) -> Panel:
         """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
         from grn.games.carcassonne.render import panel_text
 
@@ -140,7 +139,7 @@ class CarcassonneRuleset(TileRuleset):
             return f"takes a gold ingot from {command.x},{command.y}"
         return super().action_words(command)
 
-    def describe(self, position: "Position") -> list[str]:
+    def describe(self, position: PositionLike) -> list[str]:
         state: CarcassonneState = position.state
         scores = state.scores
         lines = []

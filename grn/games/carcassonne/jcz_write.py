@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any, cast
 
-from grn.core import registry
+from grn.rules import registry
 from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import start_of

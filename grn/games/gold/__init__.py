@@ -15,11 +15,10 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
 from grn.core.record import Markup, Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
     from grn.games.gold.bot import GoldWorld
-    from grn.rules.position import Position
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRuleset", "GoldState", "Card", "FlipCard", "layout_positions"]
@@ -70,7 +69,7 @@ class GoldRuleset(Ruleset):
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         return "<ghost> shows a tile: the card game has none"
 
-    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         # the panel stays: the card grid has a fixed size, so the picture is never shrunk below reading size
         from grn.games.gold.render import render_gold
 
@@ -183,7 +182,7 @@ class GoldRuleset(Ruleset):
 
         return bot.words(engine, decision)
 
-    def describe(self, position: "Position") -> list[str]:
+    def describe(self, position: PositionLike) -> list[str]:
         state = position.state
         scores = state.scores
         lines = [f"  {s.name} ({s.key}): {scores[s.key]} points in {state.gold_cards[s.key]} gold cards"

@@ -18,13 +18,12 @@ from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, Re
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.terms import ROLE
 from grn.core.record import Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, Panel, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TileRuleset
 from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 
 if TYPE_CHECKING:
-    from grn.rules.position import Position
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRushRuleset", "GoldRushState", "Options", "load_tileset", "parse_options",
@@ -86,14 +85,14 @@ class GoldRushRuleset(TileRuleset):
         options = self.parse_options(record.options())
         return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
-    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         from grn.games.goldrush.render import render_goldrush
 
         return render_goldrush(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
                                diagram=drawing.diagram, crop=drawing.crop, caption=drawing.caption,
                                panel=drawing.panel)
 
-    def player_panel(self, position: "Position") -> Panel:
+    def player_panel(self, position: PositionLike) -> Panel:
         """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
         from grn.games.goldrush.render import panel_text
 
@@ -181,7 +180,7 @@ class GoldRushRuleset(TileRuleset):
             return f"mining tokens shown: {faces}"
         return super().action_words(command)
 
-    def describe(self, position: "Position") -> list[str]:
+    def describe(self, position: PositionLike) -> list[str]:
         state = position.state
         scores = state.scores
         lines = []
