@@ -174,8 +174,8 @@ def test_a_segfault_is_placed_by_the_faulthandler_dump() -> None:
     grn_dir = str(Path(grn.__file__).resolve().parent) + os.sep
     dump = ("Fatal Python error: Segmentation fault\n\nCurrent thread 0x1 (most recent call first):\n"
             f'  File "{ROOT}/.venv/lib/python3.11/site-packages/lark/lexer.py", line 600 in lex\n'
-            f'  File "{grn_dir}notation.py", line 300 in parse_game\n'
-            f'  File "{grn_dir}cli.py", line 20 in validate\n')
+            f'  File "{grn_dir}notation/read.py", line 300 in parse_game\n'
+            f'  File "{grn_dir}cli/app.py", line 20 in validate\n')
     assert fuzz._dump_where(dump, grn_dir) == "grn/notation/read.py:parse_game"
     assert fuzz._dump_where("garbage", grn_dir) == ""
 
