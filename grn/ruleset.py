@@ -367,6 +367,16 @@ class Ruleset:
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
 
+    #: The puzzle themes the game names (:meth:`puzzle_themes`), for reports of which were found.
+    puzzle_theme_names: tuple[str, ...] = ()
+
+    def puzzle_themes(self, before: "Engine", after: "Engine", player: str, actions: Sequence[Any],
+                      events: Sequence[Any]) -> tuple[str, ...]:
+        """The themes of a puzzle's solution (``grn puzzles``, docs/puzzles.md): what ``player``'s turn
+        ``actions`` did, read from its ``events`` (what it scored) and the positions ``before`` and ``after``
+        it (the move's shape), as words of :attr:`puzzle_theme_names`.  Default: none."""
+        return ()
+
     # -- the engine protocol (grn.protocol, docs/protocol.md) ----------------
     def seen_by(self, engine: "Engine", player: str, actions: Sequence[Any], viewer: str) -> tuple[Any, ...]:
         """The commands of ``player``'s recorded turn ``actions`` (played at ``engine``) as ``viewer`` saw them
