@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 from grn.analysis import replay
 from grn.bots.bot import LEVELS
@@ -39,6 +39,7 @@ from grn.bots.search import (Estimate, candidate_moves, evaluate, make_worlds, p
 from grn.engine import Engine
 from grn.record import Checkpoint, Comment, Record, Turn, Variation
 from grn.ruleset import Ruleset, player_key
+from grn.value import Value
 from grn.world import Decision
 from grn.writer import command_text
 
@@ -130,16 +131,20 @@ class Verdict:
     playouts: int
 
 
-def verdict(estimates: Sequence[Estimate], criteria: Criteria) -> Verdict:
-    """The best of ``estimates`` (the highest mean among those played in the most worlds) against every other."""
+def verdict(estimates: Sequence[Estimate], criteria: Criteria,
+            answer: Callable[[Decision], Hashable] = lambda d: d) -> Verdict:
+    """The best of ``estimates`` (the highest mean among those played in the most worlds) against every move of
+    another answer (R397: ``answer`` groups the decisions a solver need not tell apart; the gap to a group is
+    the smallest to any of its moves)."""
     most = max(e.playouts for e in estimates)
     best = max((e for e in estimates if e.playouts == most), key=lambda e: e.mean)
+    mine = answer(best.decision)
     gap, gap_se, unique = float("inf"), 0.0, True
     win_gap: float | None = float("inf") if best.wins else None
     win_gap_se: float | None = 0.0 if best.wins else None
     runner: Decision | None = None
     for e in estimates:
-        if e.decision == best.decision:
+        if e.decision == best.decision or answer(e.decision) == mine:
             continue
         g, se = paired_difference(best, e)
         if g <= criteria.z * se:
@@ -199,6 +204,8 @@ class Puzzle:
     first_gap: float
     playouts: int
     record: Record = field(repr=False, compare=False)
+    #: What the solver must find, in notation (R397: a tile game's placement; default the whole solution).
+    answer: str = ""
     #: The decisions the confirming search measured (the solution first), for a search from a third seed.
     moves: tuple[Decision, ...] = field(default=(), repr=False, compare=False)
 
@@ -215,7 +222,7 @@ class Puzzle:
         out: dict[str, Any] = {
             "id": self.id, "game": self.game, "source": self.source, "index": self.index, "turn": self.turn,
             "player": self.player, "hand": list(self.hand), "question": self.question, "solution": self.solution,
-            "solution_words": self.solution_words, "played": self.played, "missed": self.missed,
+            "solution_words": self.solution_words, "answer": self.answer or self.solution, "played": self.played, "missed": self.missed,
             "expected": round(self.expected, 2), "gain": round(self.gain, 2), "gain_se": round(self.gain_se, 2),
             "by": self.by, "lost": round(self.lost, 2), "lost_se": round(self.lost_se, 2),
             "themes": list(self.themes), "first_gap": round(self.first_gap, 2), "playouts": self.playouts,
@@ -260,6 +267,26 @@ def confirm_search(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], move
                     keep=unique, learned=budget.learned)
 
 
+def contenders(race: Sequence[Estimate], best: Decision, played: Decision,
+               answer: Callable[[Decision], Hashable]) -> list[Decision]:
+    """The moves the confirming search measures again (R398): the race's best, the leaders of the
+    :data:`CONTENDERS` next answers and of the best's own answer (two a group, ranked by the rounds they ran,
+    then their means), and the move played."""
+    ranked = sorted(race, key=lambda e: (-e.playouts, -e.mean))
+    taken: dict[Hashable, int] = {}
+    moves = [best]
+    taken[answer(best)] = 1
+    for e in ranked:
+        key = answer(e.decision)
+        if e.decision == best or taken.get(key, 0) >= 2:
+            continue
+        if key not in taken and len(taken) > CONTENDERS:
+            continue
+        taken[key] = taken.get(key, 0) + 1
+        moves.append(e.decision)
+    return list(dict.fromkeys(moves + [played]))
+
+
 def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteria: Criteria, budget: Budget,
               *, source: str = "", index: int = 1, record: Record | None = None,
               seats: Any = None) -> Outcome | None:
@@ -274,22 +301,21 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
     race = evaluate(ruleset, engine, hand, candidates, seed=_seed(budget, turn.number, "race"),
                     playouts=budget.playouts, keep=[played], first_halving=worlds[0].first_halving,
                     learned=budget.learned)
-    first = verdict(race, criteria)
+    def answer(d: Decision) -> Hashable:
+        return ruleset.puzzle_answer(engine, worlds[0].effect(d))
+
+    first = verdict(race, criteria, answer)
     spent = first.playouts
     if first.by is None:
         return None
-    effect = worlds[0].effect
-    missed = effect(first.best) != effect(played)
+    missed = answer(first.best) != answer(played)
     if not missed and not criteria.found:
         return None
-    # R398: the race's leaders and the move played again, deeper, on fresh worlds of another seed
-    ranked = sorted(race, key=lambda e: (-e.playouts, -e.mean))
-    leaders = [first.best] + [e.decision for e in ranked if e.decision != first.best][:CONTENDERS]
-    moves = list(dict.fromkeys(leaders + [played]))
+    moves = contenders(race, first.best, played, answer)
     again = confirm_search(ruleset, engine, hand, moves, budget, _seed(budget, turn.number, "confirm"))
-    second = verdict(again, criteria)
+    second = verdict(again, criteria, answer)
     spent += second.playouts
-    if effect(second.best) != effect(first.best):
+    if answer(second.best) != answer(first.best):
         return Outcome(turn.number, None, "other move", spent)
     if not second.unique:
         return Outcome(turn.number, None, "not unique", spent)
@@ -312,10 +338,18 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
                     question, solution, words, tuple(actions), _text(turn.actions, ruleset), missed,
                     second.mean, second.gap, second.gap_se, second.win, second.win_gap, second.win_gap_se,
                     second.by or "points", lost, lost_se, themes, first.gap, spent, Record(()),
-                    tuple([second.best] + [m for m in moves if m != second.best]))
+                    _answer_text(ruleset, engine, second.best, solution), tuple([second.best] + [m for m in moves if m != second.best]))
     if record is not None:
         puzzle = _with_record(puzzle, record)
     return Outcome(turn.number, puzzle, None, spent)
+
+
+def _answer_text(ruleset: Ruleset, engine: Engine, decision: Decision, solution: str) -> str:
+    """The answer of ``decision`` in notation: one command the game's codecs write, else the whole solution."""
+    found = ruleset.puzzle_answer(engine, decision)
+    if not isinstance(found, Value) or ruleset.codec_for(found) is None:
+        return solution
+    return command_text(found, ruleset)
 
 
 def _question(number: int, name: str, colour: str, hand: Sequence[Any], found: Verdict, criteria: Criteria) -> str:
@@ -415,12 +449,15 @@ def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget, 
         if turn.number == puzzle.turn and before is not None:
             hand = tuple(ruleset.hand_of(turn.actions))
             world = ruleset.determinise(before, random.Random(0), hand)
-            solution = puzzle.moves[0]
+
+            def answer(d: Decision) -> Hashable:
+                return ruleset.puzzle_answer(before, world.effect(d))
+
             again = verdict(confirm_search(ruleset, before, hand, puzzle.moves, budget,
-                                           _seed(budget, turn.number, stage)), criteria)
-            return world.effect(again.best) == world.effect(solution) and again.unique and again.by is not None
+                                           _seed(budget, turn.number, stage)), criteria, answer)
+            return answer(again.best) == answer(puzzle.moves[0]) and again.unique and again.by is not None
     return False
 
 
-__all__ = ["Criteria", "Budget", "budget_for", "Verdict", "verdict", "Puzzle", "Outcome", "mine_turn", "mine_record",
+__all__ = ["contenders", "Criteria", "Budget", "budget_for", "Verdict", "verdict", "Puzzle", "Outcome", "mine_turn", "mine_record",
            "mine", "puzzle_record", "solution_themes", "confirm_search", "recheck", "CLOSE", "UNIQUE_Z"]

@@ -15,7 +15,7 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Final, Hashable, Iterable, Sequence, cast
 
 from grn import registry, shipped
 from grn.codec import CommandCodec
@@ -366,6 +366,11 @@ class Ruleset:
     def decision_words(self, engine: "Engine", decision: Decision) -> str:
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
+
+    def puzzle_answer(self, engine: "Engine", decision: Decision) -> Hashable:
+        """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
+        in ``grn puzzles``, valued by the best of them.  Default: the decision itself."""
+        return decision
 
     #: The puzzle themes the game names (:meth:`puzzle_themes`), for reports of which were found.
     puzzle_theme_names: tuple[str, ...] = ()
