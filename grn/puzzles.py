@@ -138,13 +138,13 @@ def verdict(estimates: Sequence[Estimate], criteria: Criteria,
     the smallest to any of its moves)."""
     most = max(e.playouts for e in estimates)
     best = max((e for e in estimates if e.playouts == most), key=lambda e: e.mean)
-    mine = answer(best.decision)
+    own = answer(best.decision)
     gap, gap_se, unique = float("inf"), 0.0, True
     win_gap: float | None = float("inf") if best.wins else None
     win_gap_se: float | None = 0.0 if best.wins else None
     runner: Decision | None = None
     for e in estimates:
-        if e.decision == best.decision or answer(e.decision) == mine:
+        if e.decision == best.decision or answer(e.decision) == own:
             continue
         g, se = paired_difference(best, e)
         if g <= criteria.z * se:
@@ -433,7 +433,7 @@ def mine_record(record: Record, criteria: Criteria, budget: Budget, *, source: s
         previous = turn.number
 
 
-def mine(records: Iterable[tuple[str, int, Record]], criteria: Criteria, budget: Budget,
+def mine_games(records: Iterable[tuple[str, int, Record]], criteria: Criteria, budget: Budget,
          step: Callable[[int], None] = lambda n: None) -> Iterator[Outcome]:
     """:func:`mine_record` over (source, index, record) triples."""
     for source, index, record in records:
@@ -460,4 +460,4 @@ def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget, 
 
 
 __all__ = ["contenders", "Criteria", "Budget", "budget_for", "Verdict", "verdict", "Puzzle", "Outcome", "mine_turn", "mine_record",
-           "mine", "puzzle_record", "solution_themes", "confirm_search", "recheck", "CLOSE", "UNIQUE_Z"]
+           "mine_games", "puzzle_record", "solution_themes", "confirm_search", "recheck", "CLOSE", "UNIQUE_Z"]

@@ -100,7 +100,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
     @app.command("puzzles")
     def puzzles_command(
         files: Optional[List[str]] = typer.Argument(None, help="Record files (.grn or .json); - reads standard input."),
-        archive: Optional[Path] = typer.Option(None, "--archive", metavar="DB", help="Mine the valid games of "
+        archive: Optional[Path] = typer.Option(None, "--archive", metavar="DB", help="Look for puzzles in the valid games of "
                                                "this archive (grn archive add) instead of files."),
         output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output "
                                               "(a folder with --diagram or --html)."),
@@ -128,7 +128,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
 
         Example: grn puzzles games.grn --html -o puzzles/
         """
-        from grn.puzzles import Criteria, budget_for, mine
+        from grn.puzzles import Criteria, budget_for, mine_games
 
         if not files and archive is None:
             raise _usage("give record files or --archive DB")
@@ -163,14 +163,14 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         source = archive_records(archive, errors) if archive is not None else file_records(files or [], report, errors)
         kept: list[Any] = []
         outcomes = 0
-        bar = Progress("mining puzzles")
+        bar = Progress("finding puzzles")
         with bar:
             def games() -> Iterator[tuple[str, int, Record]]:
                 for name, index, record in source:
                     bar.start(f"{Path(name).name} game {index}", sum(1 for t in record.turns if t.number > 0))
                     yield name, index, record
 
-            for outcome in mine(games(), criteria, budget, step=bar.step):
+            for outcome in mine_games(games(), criteria, budget, step=bar.step):
                 outcomes += 1
                 if outcome.puzzle is not None:
                     kept.append(outcome.puzzle)

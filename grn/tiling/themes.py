@@ -67,9 +67,9 @@ def placement_facts(before: Any, after: Any, player: str, actions: Sequence[Any]
         for owner, where in followers:
             if where < len(old.parent):
                 parts.setdefault(old.find(where), set()).add(owner)
-        mine = [r for r, owners in parts.items() if owners == {seat}]
+        own = [r for r, owners in parts.items() if owners == {seat}]
         theirs = [r for r, owners in parts.items() if seat not in owners]
-        if mine and theirs:
+        if own and theirs:
             counts: dict[Any, int] = {}
             for owner, _ in followers:
                 counts[owner] = counts.get(owner, 0) + 1
