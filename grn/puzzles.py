@@ -55,7 +55,7 @@ CONTENDERS = 3
 @dataclass(frozen=True, slots=True)
 class Criteria:
     """What makes a turn a puzzle: the best move beats every other by ``points`` (expected final margin; None:
-    the game's mistake threshold, R396) or, in a close game, by ``win`` (the chance to place first, 0 to 1);
+    the game's inaccuracy threshold, R396) or, in a close game, by ``win`` (the chance to place first, 0 to 1);
     ``z`` standard errors make the gap real; ``found`` keeps the turns where the player found the move
     (self-play), else only the ones they missed."""
 
@@ -69,10 +69,11 @@ class Criteria:
             raise ValueError("thresholds must be positive (the chance to win below 1) and z not negative")
 
     def for_game(self, ruleset: Ruleset) -> "Criteria":
-        """These criteria with ``points`` filled in from the game's mistake threshold when not given."""
+        """These criteria with ``points`` filled in from the game's inaccuracy threshold when not given (R396: the
+        gap is to every other move, not to the move played, so it is rarer than the loss it is measured like)."""
         if self.points is not None:
             return self
-        return Criteria(float(ruleset.analysis_thresholds[1]), self.win, self.z, self.found)
+        return Criteria(float(ruleset.analysis_thresholds[0]), self.win, self.z, self.found)
 
     @property
     def gap(self) -> float:

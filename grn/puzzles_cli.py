@@ -112,7 +112,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         found: bool = typer.Option(False, "--found", help="Keep the turns where the player found the move too "
                                    "(self-play); default: only the moves a player missed."),
         points: Optional[float] = typer.Option(None, "--points", help="Points by which the best move must beat "
-                                               "every other (default: the game's mistake threshold)."),
+                                               "every other (default: the game's inaccuracy threshold)."),
         win: float = typer.Option(0.10, "--win", help="Or, in a close game, the chance to win (0 to 1) by which "
                                   "it must beat every other."),
         level: str = typer.Option("normal", "--level", help="The first search's budget: " + ", ".join(LEVELS) + "."),
