@@ -207,6 +207,9 @@ class Puzzle:
     record: Record = field(repr=False, compare=False)
     #: What the solver must find, in notation (R397: a tile game's placement; default the whole solution).
     answer: str = ""
+    #: The answers the confirming search weighed, in notation (or words where a move cannot be written), the
+    #: solution's first: the choices a trainer offers where the board cannot be tapped.
+    choices: tuple[str, ...] = ()
     #: The decisions the confirming search measured (the solution first), for a search from a third seed.
     moves: tuple[Decision, ...] = field(default=(), repr=False, compare=False)
 
@@ -223,7 +226,8 @@ class Puzzle:
         out: dict[str, Any] = {
             "id": self.id, "game": self.game, "source": self.source, "index": self.index, "turn": self.turn,
             "player": self.player, "hand": list(self.hand), "question": self.question, "solution": self.solution,
-            "solution_words": self.solution_words, "answer": self.answer or self.solution, "played": self.played, "missed": self.missed,
+            "solution_words": self.solution_words, "answer": self.answer or self.solution,
+            "choices": list(self.choices), "played": self.played, "missed": self.missed,
             "expected": round(self.expected, 2), "gain": round(self.gain, 2), "gain_se": round(self.gain_se, 2),
             "by": self.by, "lost": round(self.lost, 2), "lost_se": round(self.lost_se, 2),
             "themes": list(self.themes), "first_gap": round(self.first_gap, 2), "playouts": self.playouts,
@@ -339,7 +343,8 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
                     question, solution, words, tuple(actions), _text(turn.actions, ruleset), missed,
                     second.mean, second.gap, second.gap_se, second.win, second.win_gap, second.win_gap_se,
                     second.by or "points", lost, lost_se, themes, first.gap, spent, Record(()),
-                    _answer_text(ruleset, engine, second.best, solution), tuple([second.best] + [m for m in moves if m != second.best]))
+                    _answer_text(ruleset, engine, second.best, solution),
+                    _choices(ruleset, engine, [second.best] + moves, answer), tuple([second.best] + [m for m in moves if m != second.best]))
     if record is not None:
         puzzle = _with_record(puzzle, record)
     return Outcome(turn.number, puzzle, None, spent)
@@ -351,6 +356,20 @@ def _answer_text(ruleset: Ruleset, engine: Engine, decision: Decision, solution:
     if not isinstance(found, Value) or ruleset.codec_for(found) is None:
         return solution
     return command_text(found, ruleset)
+
+
+def _choices(ruleset: Ruleset, engine: Engine, moves: Sequence[Decision],
+             answer: Callable[[Decision], Hashable]) -> tuple[str, ...]:
+    """One text per answer among ``moves`` (the first move's first): its notation, else its words."""
+    out: dict[Hashable, str] = {}
+    for d in moves:
+        key = answer(d)
+        if key in out:
+            continue
+        actions = ruleset.decision_actions(engine, d)
+        text = _text(actions, ruleset) if actions else ruleset.decision_words(engine, d)
+        out[key] = _answer_text(ruleset, engine, d, text)
+    return tuple(dict.fromkeys(out.values()))
 
 
 def _question(number: int, name: str, colour: str, hand: Sequence[Any], found: Verdict, criteria: Criteria) -> str:

@@ -199,3 +199,40 @@ def test_gold_duel_and_blocked_miner() -> None:
     blocked = [CardsReturned(("a1", "a2"), (Card("miner", 2, "red"), Card("gold", 4)),
                              "the miner is weaker than the gold")]
     assert themes(None, None, "red", (), blocked) == ("blocked miner",)
+
+
+# -- the trainer page (one browser walk) ----------------------------------------
+
+def test_trainer_page_is_solved_by_tapping(found: list, tmp_path: Path, browser) -> None:
+    """The static page of ``grn puzzles --html``: a wrong square is said to be wrong with the solution shown; the
+    next time, tapping the solution's square (one rotation fits there) solves it."""
+    import shutil
+
+    if shutil.which("chromium") is None:
+        pytest.skip("chromium not installed: browser tests skipped (apt-get install chromium)")
+    from grn.render.trainer import trainer_page
+
+    puzzle = found[0].puzzle
+    page_file = tmp_path / "index.html"
+    page_file.write_text(trainer_page([puzzle, puzzle]), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(page_file.as_uri())
+    assert page.text_content("#question") == puzzle.question
+    wrong = page.locator("#board g.legal[data-xy='0,-1']")
+    wrong.scroll_into_view_if_needed()
+    wrong.click()
+    page.locator("#rotations button[data-rotation='180']").click()
+    said = page.text_content("#verdict")
+    assert said.startswith("Not this one (E@0,-1:180)") and puzzle.solution in said
+    page.click("#next")
+    square = page.locator("#board g.legal[data-xy='0,4']")
+    square.scroll_into_view_if_needed()
+    box = square.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    said = page.text_content("#verdict")
+    assert said.startswith("Solved: ") and "close a city" in said
+    assert page.text_content("#score") == "1 of 2 solved"
+    assert not errors
+    page.close()
