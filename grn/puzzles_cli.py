@@ -123,6 +123,8 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
                                                           "(default: four times the first search's per move, "
                                                           "at least 32)."),
         seed: int = typer.Option(0, "--seed", help="The same seed gives the same puzzles."),
+        keep: Optional[Path] = typer.Option(None, "--keep", metavar="DB", help="Keep the puzzles in this archive too "
+                                            "(the Puzzles page of grn serve rates them)."),
     ) -> None:
         """Find puzzles in records: turns where one move clearly beats every other, confirmed by a deeper search.
 
@@ -177,6 +179,20 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         rejected = outcomes - len(kept)
         print(f"grn puzzles: {len(kept)} puzzle{'' if len(kept) == 1 else 's'} kept, {rejected} candidate"
               f"{'' if rejected == 1 else 's'} rejected by the confirming search", file=sys.stderr)
+        if keep is not None:
+            from grn.archive.db import ArchiveError, connect
+            from grn.archive.puzzles import keep as keep_puzzles
+
+            try:
+                con = connect(keep, create=True)
+                try:
+                    new = keep_puzzles(con, kept)
+                finally:
+                    con.close()
+            except (ArchiveError, sqlite3.DatabaseError) as exc:
+                print(f"{keep}: error: cannot keep the puzzles ({exc})", file=sys.stderr)
+                raise typer.Exit(1)
+            print(f"grn puzzles: {new} new puzzle{'' if new == 1 else 's'} kept in {keep}", file=sys.stderr)
         if diagram:
             from grn.writer import write_record
 
