@@ -236,3 +236,18 @@ def test_trainer_page_is_solved_by_tapping(found: list, tmp_path: Path, browser)
     assert page.text_content("#score") == "1 of 2 solved"
     assert not errors
     page.close()
+
+
+def test_from_an_archive_and_kept_in_it(city: Path, tmp_path: Path) -> None:
+    """``--archive DB`` reads the archive's valid games; ``--keep DB`` keeps the puzzles found (once)."""
+    db = tmp_path / "club.db"
+    added = runner.invoke(grn.cli.app, ["archive", "add", "-q", str(db), str(city)])
+    assert added.exit_code == 0, added.output
+    args = ["puzzles", "--archive", str(db), "--playouts", "60", "--confirm-rounds", "32", "--keep", str(db)]
+    result = runner.invoke(grn.cli.app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert [p["source"] for p in doc["puzzles"]] == [f"{db}#1"]
+    assert "1 new puzzle kept" in result.stderr
+    again = runner.invoke(grn.cli.app, [*args, "-o", str(tmp_path / "p.grn")])
+    assert "0 new puzzles kept" in again.stderr
