@@ -100,10 +100,10 @@ def next_puzzle(con: sqlite3.Connection, solver: str) -> dict[str, Any] | None:
     they have tried every one."""
     if not has_tables(con):
         return None
-    mine = solver_rating(con, solver)
+    own = solver_rating(con, solver)
     row = con.execute("SELECT data, rating, deviation FROM puzzles WHERE id NOT IN "
                       "(SELECT puzzle FROM puzzle_attempts WHERE solver = ?) ORDER BY abs(rating - ?), id LIMIT 1",
-                      (solver, mine.rating)).fetchone()
+                      (solver, own.rating)).fetchone()
     if row is None:
         return None
     doc: dict[str, Any] = json.loads(row[0])
