@@ -81,10 +81,11 @@ def one(job: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
     for o in outcomes:
         if o.puzzle is None:
             continue
-        again = recheck(record, o.puzzle, criteria, budget)
+        same, confirmed = recheck(record, o.puzzle, criteria, budget)
         puzzles.append({"turn": o.turn, "answer": o.puzzle.answer, "themes": list(o.puzzle.themes),
                         "gain": round(o.puzzle.gain, 2), "gain_se": round(o.puzzle.gain_se, 2), "by": o.puzzle.by,
-                        "missed": o.puzzle.missed, "third_seed_same": again})
+                        "missed": o.puzzle.missed, "third_seed_same": same,
+                        "third_seed_confirmed": confirmed})
     reasons: dict[str, int] = {}
     for o in outcomes:
         if o.rejected:
@@ -133,11 +134,13 @@ def summary(args: argparse.Namespace) -> None:
             cands = sum(x["candidates"] for x in part)
             cpu = sum(x["cpu_seconds"] for x in part)
             third = [p["third_seed_same"] for x in part for p in x["puzzles"]]
+            kept_again = [p.get("third_seed_confirmed", p["third_seed_same"]) for x in part for p in x["puzzles"]]
             name = kind or "all"
             print(f"  {name}: {kept / len(part):.1f} puzzles a game, {3600 * kept / cpu if cpu else 0:.0f} per "
                   f"CPU-hour ({cpu / len(part):.0f} cpu s a game); rejected by the confirming search "
                   f"{_share(cands - kept, cands)}; answer changed with a third seed "
-                  f"{_share(sum(1 for t in third if not t), len(third))}")
+                  f"{_share(sum(1 for t in third if not t), len(third))}, not confirmed again (another answer, "
+                  f"not unique or under the threshold) {_share(sum(1 for t in kept_again if not t), len(kept_again))}")
         reasons: dict[str, int] = {}
         for x in own:
             for r, n in x["rejected"].items():

@@ -460,9 +460,11 @@ def mine_games(records: Iterable[tuple[str, int, Record]], criteria: Criteria, b
         yield from mine_record(record, criteria, budget, source=source, index=index, step=step)
 
 
-def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget, stage: str = "third") -> bool:
-    """Whether a search from a third seed (``stage`` names it) gives ``puzzle``'s answer again, unique and past
-    the threshold (the stability figure of bench/bench_puzzles.py)."""
+def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget,
+            stage: str = "third") -> tuple[bool, bool]:
+    """A search from a third seed (``stage`` names it) of the moves ``puzzle``'s confirmation measured: whether
+    the same answer leads, and whether it is also unique and past the threshold (the stability figures of
+    bench/bench_puzzles.py)."""
     ruleset, seats, line = replay(record)
     criteria = criteria.for_game(ruleset)
     for turn, before in line:
@@ -475,8 +477,9 @@ def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget, 
 
             again = verdict(confirm_search(ruleset, before, hand, puzzle.moves, budget,
                                            _seed(budget, turn.number, stage)), criteria, answer)
-            return answer(again.best) == answer(puzzle.moves[0]) and again.unique and again.by is not None
-    return False
+            same = answer(again.best) == answer(puzzle.moves[0])
+            return same, same and again.unique and again.by is not None
+    return False, False
 
 
 __all__ = ["contenders", "Criteria", "Budget", "budget_for", "Verdict", "verdict", "Puzzle", "Outcome", "mine_turn", "mine_record",
