@@ -379,7 +379,7 @@ def _question(number: int, name: str, colour: str, hand: Sequence[Any], found: V
     if found.by == "win":
         worth = f"raises the chance to win by {100 * criteria.win:.0f} points or more over any other move"
     else:
-        worth = f"gains {criteria.gap:g} points or more over any other move"
+        worth = f"gains {criteria.gap:g} point{'' if criteria.gap == 1 else 's'} or more over any other move"
     return f"Turn {number}, {who} to move{holding}: find the move that {worth}."
 
 
