@@ -251,3 +251,21 @@ def test_from_an_archive_and_kept_in_it(city: Path, tmp_path: Path) -> None:
     assert "1 new puzzle kept" in result.stderr
     again = runner.invoke(grn.cli.app, [*args, "-o", str(tmp_path / "p.grn")])
     assert "0 new puzzles kept" in again.stderr
+
+
+@pytest.mark.parametrize("example, player, theme", [
+    ("rulebook-mountain-7.grn", "yellow", "mountain tokens"),
+    ("rulebook-railroad-locomotive-8.grn", "blue", "locomotive"),
+    ("rulebook-city-6.grn", "blue", "close a city"),
+])
+def test_gold_rush_themes_of_the_rulebook_examples(example: str, player: str, theme: str) -> None:
+    """The last turn of a rulebook example, played on the position before it: the game's hook names its theme
+    from the score events."""
+    from grn.analysis import replay
+
+    record = next(iter(grn.read(str(Path(__file__).resolve().parent.parent / "examples" / example))))
+    ruleset, seats, line = replay(record)
+    turn, before = line[-1]
+    after = before.copy()
+    events = after.play_turn(player, turn.actions)
+    assert theme in ruleset.puzzle_themes(before, after, player, turn.actions, events)
