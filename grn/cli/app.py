@@ -840,7 +840,7 @@ def schema(
 #: validator it drives (the console script runs it without typer, R190); the archive's SQLite and search,
 #: the web app, and the bots that ``analyse`` and ``arena`` name their levels from (R191).
 _LAZY: dict[str, str | None] = {"validate": "convert", "serve": None, "analyse": None, "arena": None,
-                                "archive": None, "engine": None}
+                                "archive": None, "engine": None, "puzzles": None}
 
 
 def _lazy_command(name: str) -> Any:
@@ -866,6 +866,10 @@ def _lazy_command(name: str) -> Any:
         from grn.cli.engine import register as register_engine
 
         register_engine(holder)
+    elif name == "puzzles":
+        from grn.cli.puzzles import register as register_puzzles
+
+        register_puzzles(holder, _report)
     else:
         from grn.cli.arena import register as register_arena
 

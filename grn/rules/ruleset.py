@@ -15,7 +15,7 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Iterable, Protocol, Sequence, cast
+from typing import TYPE_CHECKING, Any, Final, Hashable, Iterable, Protocol, Sequence, cast
 
 from grn.core import registry
 from grn.core import shipped
@@ -452,6 +452,21 @@ class Ruleset:
     def decision_words(self, engine: "Engine", decision: Decision) -> str:
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
+
+    def puzzle_answer(self, engine: "Engine", decision: Decision) -> Hashable:
+        """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
+        in ``grn puzzles``, valued by the best of them.  Default: the decision itself."""
+        return decision
+
+    #: The puzzle themes the game names (:meth:`puzzle_themes`), for reports of which were found.
+    puzzle_theme_names: tuple[str, ...] = ()
+
+    def puzzle_themes(self, before: "Engine", after: "Engine", player: str, actions: Sequence[Any],
+                      events: Sequence[Any]) -> tuple[str, ...]:
+        """The themes of a puzzle's solution (``grn puzzles``, docs/puzzles.md): what ``player``'s turn
+        ``actions`` did, read from its ``events`` (what it scored) and the positions ``before`` and ``after``
+        it (the move's shape), as words of :attr:`puzzle_theme_names`.  Default: none."""
+        return ()
 
     # -- the engine protocol (grn.bots.protocol, docs/protocol.md) ----------------
     def seen_by(self, engine: "Engine", player: str, actions: Sequence[Any], viewer: str) -> tuple[Any, ...]:

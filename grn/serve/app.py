@@ -33,6 +33,7 @@ from starlette.routing import Route
 
 from grn.rules import registry
 from grn.archive.search import FilterError, Filters
+from grn.serve.puzzles import routes as puzzle_routes
 from grn.rules.choices import ChoiceError
 from grn.core.errors import IllegalAction
 from grn.rules.formats import find_exporter, find_importer
@@ -514,6 +515,7 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         Route("/games/{game_id}/view", api(viewer)),
         Route("/share/{game_id}/{key}", api(shared)),
     ]
+    routes += puzzle_routes(store, api)  # the Puzzles page (grn/serve/puzzles.py)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500

@@ -174,5 +174,15 @@ class CarcassonneRuleset(TileRuleset):
 
         return selfplay.play(players, seed=seed, options=options if options is not None else Options())
 
+    #: The themes of :mod:`grn.games.carcassonne.themes` (``grn puzzles``).
+    puzzle_theme_names = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
+                          "blocked feature", "gold ingot race")
+
+    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
+                      events: Sequence[Any]) -> tuple[str, ...]:
+        from grn.games.carcassonne.themes import themes
+
+        return themes(before, after, player, actions, events)
+
 
 RULESET = CarcassonneRuleset()

@@ -293,7 +293,8 @@ def _board(frame: Frame, position: Any, scene: _Scene, tdefs: TileDefs) -> list[
     out: list[str] = []
     for (x, y), rots in sorted(scene.spots.items()):
         X, Y = frame.xy(x, y)
-        out.append(f'<g class="legal"><rect x="{num(X + 4)}" y="{num(Y + 4)}" width="{T - 8}" height="{T - 8}" '
+        out.append(f'<g class="legal" data-xy="{x},{y}" data-rotations="{" ".join(map(str, sorted(rots)))}">'
+                   f'<rect x="{num(X + 4)}" y="{num(Y + 4)}" width="{T - 8}" height="{T - 8}" '
                    f'rx="8" fill="#ffffff" fill-opacity="0.45" stroke="#2f7d32" stroke-width="3" '
                    f'stroke-dasharray="8 5"/>' + st.text(X + T / 2, Y + T / 2 + 6, " ".join(map(str, sorted(rots))),
                                                         size=15, anchor="middle", fill="#1e5a22", weight="bold")

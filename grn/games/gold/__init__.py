@@ -204,5 +204,14 @@ class GoldRuleset(Ruleset):
 
         return MatchChecker()
 
+    #: The themes of :mod:`grn.games.gold.themes` (``grn puzzles``).
+    puzzle_theme_names = ("duel", "blocked miner", "gold out", "dynamite")
+
+    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
+                      events: Sequence[Any]) -> tuple[str, ...]:
+        from grn.games.gold.themes import themes
+
+        return themes(before, after, player, actions, events)
+
 
 RULESET = GoldRuleset()

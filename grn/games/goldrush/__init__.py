@@ -207,5 +207,15 @@ class GoldRushRuleset(TileRuleset):
 
         return selfplay.play(players, seed=seed, options=options if options is not None else Options())
 
+    #: The themes of :mod:`grn.games.goldrush.themes` (``grn puzzles``).
+    puzzle_theme_names = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
+                          "steal a feature", "join a feature", "blocked feature")
+
+    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
+                      events: Sequence[Any]) -> tuple[str, ...]:
+        from grn.games.goldrush.themes import themes
+
+        return themes(before, after, player, actions, events)
+
 
 RULESET = GoldRushRuleset()

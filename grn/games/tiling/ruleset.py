@@ -43,6 +43,11 @@ class TileRuleset(Ruleset):
             bag[tile] = bag.get(tile, 0) - 1
         return {"bag": {tile: n for tile, n in sorted(bag.items()) if n > 0}}
 
+    def puzzle_answer(self, engine: Any, decision: Any) -> Any:
+        """The tile's placement (R397): a puzzle asks where the tile goes; the figure or tent that follows is
+        the best of that placement's moves, shown with the solution but not asked for."""
+        return next((c for c in decision if isinstance(c, PlaceTile)), decision)
+
     def hand_of(self, actions: Any) -> tuple[Any, ...]:
         """The tiles the turn drew: the player saw them before choosing."""
         return tile_hand(actions)
