@@ -1,0 +1,128 @@
+"""The levels to play against (grn/bots/levels.json, "play"): named, legal in every game, ordered by their data,
+and a beginner who misses a closing city now and then (R385, R386)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings, strategies as st
+from typer.testing import CliRunner
+
+import grn
+import grn.cli
+from grn import games
+from grn.bots import arena
+from grn.bots.bot import (LEVELS, PLAY_LEVELS, GreedyBot, MctsBot, SlipBot, UnknownBot, check_bot_name, make_bot,
+                          search_level)
+from grn.position import position_at
+from grn.validate import validate_record
+
+runner = CliRunner()
+
+#: A Carcassonne position: red's knight holds a city of two tiles open to the north; red holds E (a city edge),
+#: and E@0,2:180 closes the city for 6 points at once.
+CLOSING = """[Game "carcassonne"]
+[Players "Ada (red), Bo (yellow)"]
+
+1. red G@0,1:90 +N
+2. yellow U@1,0
+"""
+
+
+def test_the_ladder_has_four_levels_or_more_from_a_beginner_up():
+    names = list(PLAY_LEVELS)
+    assert len(names) >= 4 and names[0] == "beginner"
+    assert names[:4] == ["beginner", "easy", "normal", "strong"]
+
+
+def test_the_ladder_is_ordered_in_strength_by_its_data():
+    # R386: each level has strictly more of what makes a bot stronger than the one below: fewer slips, then a
+    # search, then more playouts (and no fewer candidates)
+    keys = [level.strength_key() for level in PLAY_LEVELS.values()]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    searches = [LEVELS[p.level] for p in PLAY_LEVELS.values() if p.level is not None]
+    assert all(a.width <= b.width for a, b in zip(searches, searches[1:]))
+    assert all(level.learned for level in searches)  # the ladder plays the current engine, not the baseline
+
+
+@pytest.mark.parametrize("game", ["goldrush", "carcassonne", "gold"])
+def test_every_level_plays_legal_moves_through_the_same_interface(game, monkeypatch):
+    # a short game each (the first turns, small budgets): a legal record, and the bot named by its level
+    monkeypatch.setattr(arena, "MAX_TURNS", 6)
+    ruleset = games.find_ruleset(game)
+    names = list(PLAY_LEVELS)
+    for first, second in zip(names, names[1:] + names[:1]):
+        bots = [make_bot(first, ruleset, playouts=6), make_bot(second, ruleset, playouts=6)]
+        played = arena.play_game(ruleset, bots, deal_seed=7, bot_seed=8)
+        assert len(played.game.turns) == 6 and played.forfeit is None
+        assert played.bots == (first, second)
+        report = validate_record(played.record())
+        assert report.valid, report
+
+
+def _closing_position():
+    record = grn.parse(CLOSING)[0]
+    return games.find_ruleset("carcassonne"), position_at(record).state
+
+
+def _closes(ruleset, state, decision) -> bool:
+    world = ruleset.determinise(state, random.Random(0), ("E",))
+    world.play(decision)
+    return world.engine.scores["red"] == 6
+
+
+def test_the_beginner_misses_a_closing_city_now_and_then():
+    ruleset, state = _closing_position()
+    assert _closes(ruleset, state, GreedyBot(ruleset).choose(state.copy(), random.Random(1), ("E",)))
+    beginner = make_bot("beginner", ruleset)
+    assert isinstance(beginner, SlipBot) and beginner.name == "beginner"
+    closed = Counter(_closes(ruleset, state, beginner.choose(state.copy(), random.Random(seed), ("E",)))
+                     for seed in range(60))
+    # a slip (one turn in two) plays one of the four best at random; two of them close the city (with and
+    # without a farmer), so the city is left open about one turn in four
+    assert 5 <= closed[False] <= 30 and closed[True] >= 30
+
+
+@settings(max_examples=25, deadline=None)
+@given(slip=st.floats(0, 1), width=st.integers(1, 8), seed=st.integers(0, 2**32))
+def test_a_slip_is_always_one_of_the_greedy_bots_best_moves(slip, width, seed):
+    ruleset, state = _closing_position()
+    bot = SlipBot(ruleset, slip=slip, width=width)
+    decision = bot.choose(state.copy(), random.Random(seed), ("E",))
+    world = ruleset.determinise(state, random.Random(0), ("E",))
+    assert decision in world.moves()
+    if width == 1 or slip == 0:  # no slip possible: the greedy bot's move
+        assert decision == GreedyBot(ruleset).choose(state.copy(), random.Random(seed), ("E",))
+
+
+def test_level_names_reach_the_bot_factory_and_the_search_budgets():
+    ruleset = games.find_ruleset("gold")
+    strong = make_bot("strong", ruleset)
+    assert isinstance(strong, MctsBot) and strong.playouts == LEVELS["deep"].playouts and strong.name == "strong"
+    assert type(make_bot("easy", ruleset)) is GreedyBot
+    assert search_level("strong") == LEVELS["deep"] and search_level("normal") == LEVELS["normal"]
+    with pytest.raises(UnknownBot, match="plays without a search"):
+        search_level("beginner")
+    with pytest.raises(UnknownBot, match="the levels to play against beginner, easy"):
+        check_bot_name("grandmaster")
+    with pytest.raises(UnknownBot, match="plays without a search"):
+        make_bot("mcts:beginner", ruleset)
+
+
+def test_the_arena_plays_levels_by_name():
+    result = runner.invoke(grn.cli.app, ["arena", "easy", "beginner", "--game", "gold", "--deals", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("gold: easy vs beginner: 2 games")
+
+
+def test_analyse_takes_a_searching_level_and_refuses_a_beginner(tmp_path):
+    path = tmp_path / "g.grn"
+    path.write_text(CLOSING)
+    result = runner.invoke(grn.cli.app, ["analyse", str(path), "--level", "beginner"])
+    assert result.exit_code == 2
+    assert "--level must be one of" in result.stderr and "a level to play against, not a search" in result.stderr
+    result = runner.invoke(grn.cli.app, ["analyse", str(path), "--level", "strong", "--playouts", "8"])
+    assert result.exit_code == 0, result.output
+    assert "level strong" in result.stdout
