@@ -23,7 +23,7 @@ intervals come from a bootstrap over deals (the two games of a deal stay
 together, since they share their luck), 400 resamples, the 2.5th and 97.5th
 percentiles.  A weak prior of one drawn game between each adjacent pair
 keeps a pairing won every time finite (it pulls a 40-0 result to about
-+640 Elo, and says so).  Seconds a move are CPU seconds of the process
++760 Elo; R388).  Seconds a move are CPU seconds of the process
 (``time.process_time``) around each bot's ``choose``: on a loaded machine
 wall time measures the other processes, CPU time the bot.
 """

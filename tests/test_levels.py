@@ -125,3 +125,24 @@ def test_analyse_takes_a_searching_level_and_refuses_a_beginner(tmp_path):
     assert "--level must be one of" in result.stderr and "a level to play against, not a search" in result.stderr
     chosen = settings_for(level="strong")
     assert (chosen.level, chosen.playouts, chosen.width) == ("strong", LEVELS["deep"].playouts, LEVELS["deep"].width)
+
+
+def test_the_calibration_fit_recovers_a_known_ladder():
+    # R388: three levels 200 Elo apart (76% a step), each adjacent pair 100 games and the check pairing two rungs
+    # apart 400 Elo (91%): the fit gives back about 0, 200, 400, and the bootstrap's interval holds the truth
+    from tests.benchmods import load_bench
+
+    calibrate = load_bench("calibrate_levels")
+    ladder = ["a", "b", "c"]
+
+    def deals(first, second, p, n):
+        wins = round(p * 2 * n)
+        return [{"first": first, "second": second, "games": 2, "wins": 2.0 if i < wins // 2 else
+                 (1.0 if i == wins // 2 and wins % 2 else 0.0)} for i in range(n)]
+
+    lines = deals("b", "a", 0.76, 50) + deals("c", "b", 0.76, 50) + deals("c", "a", 0.91, 50)
+    ratings = calibrate.fit(lines, ladder)
+    assert ratings["a"] == 0
+    assert 180 < ratings["b"] < 220 and 370 < ratings["c"] < 430
+    ci = calibrate.interval(lines, ladder, random.Random(1))
+    assert ci["b"][0] < 200 < ci["b"][1] and ci["c"][0] < 400 < ci["c"][1]
