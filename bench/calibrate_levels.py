@@ -82,6 +82,29 @@ def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict[s
             "load": round(os.getloadavg()[0], 1)}
 
 
+def speed(game: str, level: str, moves: int, seed: int) -> dict[str, Any]:
+    """CPU seconds of ``moves`` choices of ``level``, at positions spread over a game the greedy bot plays
+    against itself (a level too dear to calibrate by games, ``master``, is timed so)."""
+    from grn.bots.arena import MAX_TURNS, new_game
+
+    ruleset = games.find_ruleset(game)
+    header, engine = new_game(ruleset, 2, seed * 1000)
+    table = ruleset.determinise(engine, random.Random(seed * 1000))
+    greedy, bot = make_bot("easy", ruleset), make_bot(level, ruleset)
+    rng = random.Random(seed)
+    positions = []
+    while not table.is_over and len(positions) < MAX_TURNS:
+        positions.append((table.engine.copy(), table.hand()))
+        table.play(greedy.choose(table.engine.copy(), rng, table.hand()))
+    step = max(1, len(positions) // moves)
+    times = []
+    for state, hand in positions[step // 2::step][:moves]:
+        start = time.process_time()
+        bot.choose(state, random.Random(seed), hand)
+        times.append(round(time.process_time() - start, 3))
+    return {"speed": level, "game": game, "times": times, "load": round(os.getloadavg()[0], 1)}
+
+
 def pairings(ladder: list[str], check: tuple[str, str] | None) -> list[tuple[str, str]]:
     """Adjacent levels, stronger first, then the check pairing."""
     out = [(ladder[i + 1], ladder[i]) for i in range(len(ladder) - 1)]
@@ -143,13 +166,18 @@ def _load(paths: list[str]) -> list[dict[str, Any]]:
     seen: dict[tuple[Any, ...], dict[str, Any]] = {}
     for path in paths:
         for x in (json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()):
-            seen.setdefault((x["game"], x["first"], x["second"], x["deal"]), x)
+            if "speed" in x:
+                seen.setdefault(("speed", x["speed"], x["game"], len(seen)), x)
+            else:
+                seen.setdefault((x["game"], x["first"], x["second"], x["deal"]), x)
     return list(seen.values())
 
 
 def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
     """The tables of docs/bots.md: each game's levels with Elo and interval, and the pairings' raw scores."""
     out = []
+    timed = [x for x in lines if "speed" in x]
+    lines = [x for x in lines if "speed" not in x]
     played_games = [g for g in GAMES if any(x["game"] == g for x in lines)]
     for game in played_games:
         mine = [x for x in lines if x["game"] == game]
@@ -183,6 +211,14 @@ def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
             elo = "+inf" if p >= 1 else "-inf" if p <= 0 else f"{-400 * math.log10(1 / p - 1):+.0f}"
             out.append(f"| {first} vs {second} | {g} | {100 * p:.1f}% | {statistics.fmean(margins):+.1f} | {elo} |")
         out.append("")
+    if timed:
+        out.append("| level | game | moves timed | CPU s a move (mean; slowest) |")
+        out.append("|---|---|---|---|")
+        for level in dict.fromkeys(x["speed"] for x in timed):
+            for game in GAMES:
+                ts = [t for x in timed if x["speed"] == level and x["game"] == game for t in x["times"]]
+                if ts:
+                    out.append(f"| {level} | {game} | {len(ts)} | {statistics.fmean(ts):.2f}; {max(ts):.2f} |")
     return "\n".join(out)
 
 
@@ -201,9 +237,17 @@ def main() -> None:
                     help="at most N deals of this pairing (a dear one)")
     ap.add_argument("--out", default="levels.jsonl")
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the tables of runs and stop")
+    ap.add_argument("--speed", metavar="LEVEL", help="time LEVEL's moves instead (--moves a game), append to --out")
+    ap.add_argument("--moves", type=int, default=4, help="moves timed a game with --speed")
     args = ap.parse_args()
     if args.summary:
         print(summary(_load(args.summary), ladder))
+        return
+    if args.speed:
+        with Path(args.out).open("a") as sink:
+            for game in args.games.split(","):
+                sink.write(json.dumps(speed(game, args.speed, args.moves, args.seed)) + "\n")
+                sink.flush()
         return
     rungs = args.levels.split(",")
     for n in rungs:
