@@ -21,7 +21,9 @@ every game played (a tie counts half a win each way): one rating per level,
 the beginner's fixed at 0, in Elo (400 log10 of the odds); the 95%
 intervals come from a bootstrap over deals (the two games of a deal stay
 together, since they share their luck), 400 resamples, the 2.5th and 97.5th
-percentiles.  A weak prior of one drawn game between each adjacent pair
+percentiles (a level whose every pairing was won every time has no spread to resample: its interval is a
+point, and the pairing's own line gives the exact bound, 0.025 to the power 1/n for n deals all won, Clopper
+and Pearson's).  A weak prior of one drawn game between each adjacent pair
 keeps a pairing won every time finite (it pulls a 40-0 result to about
 +760 Elo; R388).  Seconds a move are CPU seconds of the process
 (``time.process_time``) around each bot's ``choose``: on a loaded machine
@@ -46,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from grn import games  # noqa: E402
 from grn.bots.bot import PLAY_LEVELS, Bot, make_bot  # noqa: E402
-from grn.bots.arena import match  # noqa: E402
+from grn.bots.arena import MatchResult, _elo, _fmt, match  # noqa: E402
 
 GAMES = ("goldrush", "carcassonne", "gold")
 BOOTSTRAP = 400
@@ -200,16 +202,21 @@ def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
                        f"{cpu / max(1, moves):.3f}; {slow:.2f} | {played} |")
             prev = n
         out.append("")
-        out.append("| pairing | games | first's score | mean margin | Elo of the pairing alone |")
+        out.append("| pairing | games | first's score | mean margin | Elo of the pairing alone (95% interval) |")
         out.append("|---|---|---|---|---|")
         for first, second in dict.fromkeys((x["first"], x["second"]) for x in mine):
             xs = [x for x in mine if x["first"] == first and x["second"] == second]
-            g = sum(x["games"] for x in xs)
-            w = sum(x["wins"] for x in xs)
-            margins = [m for x in xs for m in x["margins"]]
-            p = w / g
-            elo = "+inf" if p >= 1 else "-inf" if p <= 0 else f"{-400 * math.log10(1 / p - 1):+.0f}"
-            out.append(f"| {first} vs {second} | {g} | {100 * p:.1f}% | {statistics.fmean(margins):+.1f} | {elo} |")
+            r = MatchResult((first, second))
+            for x in xs:
+                r.games += x["games"]
+                r.wins += x["wins"]
+                r.margins += x["margins"]
+                r.pair_scores.append(x["wins"] / x["games"])
+            low, mid, high = r.elo()
+            if r.wins == r.games:  # a sweep: the deals' spread is nil; the exact bound of n deals all won
+                low = _elo(0.025 ** (1 / len(xs)))
+            words = f"{_fmt(mid)} ({_fmt(low)} to {_fmt(high)})"
+            out.append(f"| {first} vs {second} | {r.games} | {100 * r.score:.1f}% | {r.mean_margin:+.1f} | {words} |")
         out.append("")
     if timed:
         out.append("| level | game | moves timed | CPU s a move (mean; slowest) |")
