@@ -239,7 +239,7 @@ def main() -> None:
     ap.add_argument("--levels", default=",".join(ladder[:4]),
                     help="the rungs calibrated, weakest first (default: the first four)")
     ap.add_argument("--check", default=None, help="the pairing two rungs apart, STRONG-WEAK (default: the third "
-                    "level against the first)")
+                    "level against the first; none: no check)")
     ap.add_argument("--max-deals", action="append", default=[], metavar="FIRST-SECOND=N",
                     help="at most N deals of this pairing (a dear one)")
     ap.add_argument("--out", default="levels.jsonl")
@@ -260,7 +260,10 @@ def main() -> None:
     for n in rungs:
         if n not in PLAY_LEVELS:
             raise SystemExit(f"--levels: {n!r} is not a level of the ladder ({', '.join(ladder)})")
-    check = tuple(args.check.split("-", 1)) if args.check else ((rungs[2], rungs[0]) if len(rungs) > 2 else None)
+    if args.check == "none":
+        check = None
+    else:
+        check = tuple(args.check.split("-", 1)) if args.check else ((rungs[2], rungs[0]) if len(rungs) > 2 else None)
     pairs = pairings(rungs, check)  # type: ignore[arg-type]
     caps = {tuple(k.split("=")[0].split("-", 1)): int(k.split("=")[1]) for k in args.max_deals}
     done = set()
