@@ -23,7 +23,8 @@ intervals come from a bootstrap over deals (the two games of a deal stay
 together, since they share their luck), 400 resamples, the 2.5th and 97.5th
 percentiles (a level whose every pairing was won every time has no spread to resample: its interval is a
 point, and the pairing's own line gives the exact bound, 0.025 to the power 1/n for n deals all won, Clopper
-and Pearson's).  A weak prior of one drawn game between each adjacent pair
+and Pearson's); a level with fewer than 10 deals in a pairing with a level below it gets no interval at all, for the
+same reason.  A weak prior of one drawn game between each adjacent pair
 keeps a pairing won every time finite (it pulls a 40-0 result to about
 +760 Elo; R388).  Seconds a move are CPU seconds of the process
 (``time.process_time``) around each bot's ``choose``: on a loaded machine
@@ -52,6 +53,9 @@ from grn.bots.arena import MatchResult, _elo, _fmt, match  # noqa: E402
 
 GAMES = ("goldrush", "carcassonne", "gold")
 BOOTSTRAP = 400
+#: A level whose pairings with the levels below hold fewer deals than this gets no bootstrap interval: a resample of a few deals, all
+#: won, has no spread, and would give a narrow interval where the truth is wide (the pairing's own line says it).
+MIN_DEALS = 10
 
 
 class Timed(Bot):
@@ -198,7 +202,12 @@ def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
             played = sum(x["games"] for x in mine if n in (x["first"], x["second"]))
             low, high = ci.get(n, (math.nan, math.nan))
             step = "" if prev is None else f"{ratings[n] - ratings[prev]:+.0f}"
-            out.append(f"| {n} | {ratings[n]:+.0f} ({low:+.0f} to {high:+.0f}) | {step} | "
+            below = {(x["first"], x["second"]) for x in mine if n in (x["first"], x["second"])
+                     and levels.index(x["second"] if x["first"] == n else x["first"]) < levels.index(n)}
+            fewest = min((sum(1 for x in mine if (x["first"], x["second"]) == pair) for pair in below), default=0)
+            span = (f"{low:+.0f} to {high:+.0f}" if fewest >= MIN_DEALS or n == levels[0]
+                    else f"no interval: {fewest} deal{'s' * (fewest != 1)}")
+            out.append(f"| {n} | {ratings[n]:+.0f} ({span}) | {step} | "
                        f"{cpu / max(1, moves):.3f}; {slow:.2f} | {played} |")
             prev = n
         out.append("")
@@ -234,6 +243,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--deals", type=int, default=20, help="deals per pairing and game (two games each)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first-deal", type=int, default=0, help="start at this deal (another run plays the first)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--levels", default=",".join(ladder[:4]),
@@ -273,7 +283,7 @@ def main() -> None:
             done.add((x["game"], x["first"], x["second"], x["deal"]))
     # cheapest first within a deal: the pairings up the ladder cost more
     order = sorted(pairs, key=lambda p: (rungs.index(p[0]), rungs.index(p[1])))
-    work = [(g, a, b, d, args.seed) for d in range(args.deals) for a, b in order for g in args.games.split(",")
+    work = [(g, a, b, d, args.seed) for d in range(args.first_deal, args.deals) for a, b in order for g in args.games.split(",")
             if (g, a, b, d) not in done and d < caps.get((a, b), args.deals)]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool, out.open("a") as sink:
         futures = [pool.submit(one_deal, *w) for w in work]
