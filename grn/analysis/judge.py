@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from grn.rules import registry
-from grn.bots.bot import DEFAULT_LEVEL, LEVELS
+from grn.bots.bot import DEFAULT_LEVEL, search_level
 from grn.bots.confirm import Confirmation, confirm_loss
 from grn.bots.search import (Estimate, candidate_moves, evaluate, make_worlds, paired_difference,
                              paired_win_difference, with_played)
@@ -121,9 +121,7 @@ def settings_for(*, level: str | None = None, playouts: int | None = None, secon
     if by not in BY:
         raise ValueError(f"unknown judgement basis {by!r}: one of {', '.join(BY)}")
     name = level or DEFAULT_LEVEL
-    if name not in LEVELS:
-        raise ValueError(f"unknown level {name!r}: the levels are {', '.join(LEVELS)}")
-    chosen = LEVELS[name]
+    chosen = search_level(name)  # a budget, or a level of the ladder that searches (UnknownBot: a ValueError)
     if playouts is not None and playouts < 1:
         raise ValueError(f"playouts must be 1 or more, not {playouts}")
     if seconds is not None and not seconds > 0:

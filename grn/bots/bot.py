@@ -32,15 +32,65 @@ class Level:
     learned: bool = True
 
 
-def _load_levels() -> tuple[str, dict[str, Level]]:
+class UnknownBot(ValueError):
+    """A bot or level name grn does not know."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayLevel:
+    """A level a person chooses to play against, by name (the ladder of ``grn/bots/levels.json``, weakest
+    first): the greedy bot, with a ``slip`` chance a turn of playing one of its ``slip_width`` best moves at
+    random instead of the best (a beginner who misses a closing city now and then, R385), or the mcts bot at
+    the search budget ``level`` (a name of :data:`LEVELS`).  ``about`` says it in a few words for a menu."""
+
+    name: str
+    bot: str
+    about: str
+    level: str | None = None
+    slip: float = 0.0
+    slip_width: int = 1
+
+    def strength_key(self) -> tuple[int, float, int, int]:
+        """What orders the ladder by its data (R386): the greedy bot below the search; among greedy levels,
+        fewer slips; among searches, more playouts, then more candidates."""
+        if self.bot == "mcts" and self.level is not None:
+            budget = LEVELS[self.level]
+            return (1, 0.0, budget.playouts, budget.width)
+        return (0, -self.slip, 0, 0)
+
+
+def _load_levels() -> tuple[str, dict[str, Level], dict[str, PlayLevel]]:
     # shipped data: its schema is checked by the tests, not on every run (R122)
     doc = json.loads(resources.files("grn.bots").joinpath("levels.json").read_text(encoding="utf-8"))
     levels = {name: Level(name, v["playouts"], v["width"], v.get("learned", True)) for name, v in doc["levels"].items()}
-    return doc["default"], levels
+    play = {v["name"]: PlayLevel(v["name"], v["bot"], v["about"], v.get("level"), v.get("slip", 0.0),
+                                 v.get("slip_width", 1)) for v in doc.get("play", ())}
+    return doc["default"], levels, play
 
 
-#: The default level's name, and every level by name (grn/bots/levels.json).
-DEFAULT_LEVEL, LEVELS = _load_levels()
+#: The default level's name, every search budget by name, and the ladder of levels to play against, weakest
+#: first (grn/bots/levels.json).
+DEFAULT_LEVEL, LEVELS, PLAY_LEVELS = _load_levels()
+
+
+def search_level_names() -> list[str]:
+    """Every name :func:`search_level` takes: the budgets, then the ladder's searching levels named otherwise."""
+    return list(LEVELS) + [n for n, p in PLAY_LEVELS.items() if p.level is not None and n not in LEVELS]
+
+
+def search_level(name: str) -> Level:
+    """The search budget ``name`` names: a budget of :data:`LEVELS`, or a level of the ladder that searches
+    (``strong`` is the ``deep`` budget).  Raises :class:`UnknownBot` for any other name, a ladder level
+    without a search (``beginner``) saying so."""
+    if name in LEVELS:
+        return LEVELS[name]
+    play = PLAY_LEVELS.get(name)
+    if play is not None and play.level is not None:
+        return LEVELS[play.level]
+    known = ", ".join(search_level_names())
+    if play is not None:
+        raise UnknownBot(f"level {name!r} plays without a search ({play.about}): the search levels are {known}")
+    raise UnknownBot(f"unknown level {name!r}: the levels are {known}")
 
 
 class Bot:
@@ -93,6 +143,29 @@ class GreedyBot(Bot):
         return worlds[0].shortlist(rank, 1)[0][1]
 
 
+class SlipBot(GreedyBot):
+    """The greedy bot that slips (a beginner, R385): on a turn with chance ``slip`` it plays one of its
+    ``width`` best moves by immediate worth at random (the best is one of them) instead of the best, as a
+    person who overlooks what a move scores now and then (a city it could close, a gold it could carry out).
+    In a tile game the moves are of different placements first (R171), so a slip is a tile laid elsewhere."""
+
+    name = "beginner"
+
+    def __init__(self, ruleset: Any, *, slip: float, width: int) -> None:
+        super().__init__(ruleset)
+        if not 0.0 <= slip <= 1.0 or width < 1:
+            raise ValueError(f"a slip is a chance from 0 to 1 among 1 or more moves, not {slip} among {width}")
+        self.slip = slip
+        self.width = width
+
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+        worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
+        rank = greedy_rank(worlds, state.current_player)
+        slips = rng.random() < self.slip
+        listed = worlds[0].shortlist(rank, self.width if slips else 1)
+        return rng.choice(listed)[1] if slips else listed[0][1]
+
+
 class MctsBot(Bot):
     """Determinised Monte-Carlo search at the root: the ``width`` best moves by immediate worth (several
     placements in a tile game, R171) race through playouts in sampled worlds
@@ -106,7 +179,7 @@ class MctsBot(Bot):
     def __init__(self, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
                  seconds: float | None = None, width: int | None = None) -> None:
         super().__init__(ruleset)
-        chosen = LEVELS[level or DEFAULT_LEVEL]
+        chosen = search_level(level or DEFAULT_LEVEL)
         self.playouts = playouts if playouts is not None or seconds is not None else chosen.playouts
         self.seconds = seconds
         self.width = width if width is not None else chosen.width
@@ -135,24 +208,46 @@ class MctsBot(Bot):
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 
 
-class UnknownBot(ValueError):
-    """A bot or level name grn does not know."""
+def check_bot_name(name: str) -> None:
+    """Raise :class:`UnknownBot` unless :func:`make_bot` knows ``name`` (a bot, ``mcts:LEVEL``, or a level of
+    the ladder), without making the bot."""
+    if name in PLAY_LEVELS:
+        return
+    base, _, lvl = name.partition(":")
+    if base not in BOTS:
+        raise UnknownBot(f"unknown bot {name!r}: the bots are {', '.join(BOTS)}, and the levels to play against "
+                         f"{', '.join(PLAY_LEVELS)}")
+    if lvl:
+        search_level(lvl)
 
 
 def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
              seconds: float | None = None) -> Bot:
-    """The bot called ``name`` (``random``, ``greedy``, ``mcts``; ``mcts:deep`` names a level too).  An engine
-    over the protocol, ``engine:CMD``, is :class:`grn.bots.external.EngineBot` (``grn arena`` makes one)."""
+    """The bot called ``name``: ``random``, ``greedy``, ``mcts`` (``mcts:deep`` names a search budget), or a
+    level of the ladder to play against (:data:`PLAY_LEVELS`: ``beginner``, ``easy``, ``normal``, ...), which
+    names itself so (its :attr:`Bot.name`, what a table writes in the Players tag).  ``playouts`` or
+    ``seconds`` override a search's budget.  An engine over the protocol, ``engine:CMD``, is
+    :class:`grn.bots.external.EngineBot` (``grn arena`` makes one)."""
+    play = PLAY_LEVELS.get(name)
+    if play is not None:
+        bot: Bot
+        if play.bot == "mcts":
+            bot = MctsBot(ruleset, level=play.level, playouts=playouts, seconds=seconds)
+        elif play.slip > 0:
+            bot = SlipBot(ruleset, slip=play.slip, width=play.slip_width)
+        else:
+            bot = BOTS[play.bot](ruleset)
+        bot.name = play.name
+        return bot
+    check_bot_name(name)
     base, _, lvl = name.partition(":")
-    if base not in BOTS:
-        raise UnknownBot(f"unknown bot {name!r}: the bots are {', '.join(BOTS)}")
     level = lvl or level
-    if level is not None and level not in LEVELS:
-        raise UnknownBot(f"unknown level {level!r}: the levels are {', '.join(LEVELS)}")
+    if level is not None:
+        search_level(level)
     if base == "mcts":
         return MctsBot(ruleset, level=level, playouts=playouts, seconds=seconds)
     return BOTS[base](ruleset)
 
 
-__all__ = ["Bot", "Forfeit", "RandomBot", "GreedyBot", "MctsBot", "BOTS", "LEVELS", "DEFAULT_LEVEL", "Level", "make_bot",
-           "UnknownBot"]
+__all__ = ["Bot", "Forfeit", "RandomBot", "GreedyBot", "SlipBot", "MctsBot", "BOTS", "LEVELS", "DEFAULT_LEVEL", "Level",
+           "PLAY_LEVELS", "PlayLevel", "search_level", "search_level_names", "check_bot_name", "make_bot", "UnknownBot"]

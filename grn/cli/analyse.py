@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Optional
 import typer
 
 from grn.rules import registry
-from grn.bots.bot import DEFAULT_LEVEL, LEVELS
+from grn.bots.bot import DEFAULT_LEVEL, PLAY_LEVELS, search_level_names
 from grn.core.errors import Diagnostic
 from grn.notation.read import read_chunk
 from grn.core.output import check_target, writing
@@ -208,8 +208,9 @@ def budget(ctx: typer.Context, command: str, level: str, playouts: Optional[int]
         print(f"{command}: {message}", file=sys.stderr)
         return typer.Exit(2)
 
-    if level not in LEVELS:
-        raise usage(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
+    if level not in search_level_names():  # a budget, or a searching level of the ladder (strong: deep)
+        why = f" ({PLAY_LEVELS[level].about}: a level to play against, not a search)" if level in PLAY_LEVELS else ""
+        raise usage(f"--level must be one of {', '.join(search_level_names())}, not {level!r}{why}")
     if playouts is not None and not 1 <= playouts <= 1_000_000:
         raise usage(f"--playouts must be from 1 to 1000000, not {playouts}")
     if seconds is not None and not 0 < seconds <= 3600:
@@ -292,7 +293,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         files: List[str] = typer.Argument(..., help="Record files (.grn or .json); - reads standard input."),
         output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write here instead of standard output."),
         format: str = typer.Option("text", "--format", help="text (a review), json, or grn (the annotated record)."),
-        level: str = typer.Option(DEFAULT_LEVEL, "--level", help="Search budget: " + ", ".join(LEVELS) + "."),
+        level: str = typer.Option(DEFAULT_LEVEL, "--level", help="Search budget: " + ", ".join(search_level_names()) + "."),
         playouts: Optional[int] = typer.Option(None, "--playouts", help="Playouts per move (overrides --level)."),
         seconds: Optional[float] = typer.Option(None, "--seconds", help="Seconds per move (overrides --level)."),
         seed: int = typer.Option(0, "--seed", help="The same seed gives the same analysis."),

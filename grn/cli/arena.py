@@ -58,8 +58,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("arena")
     def arena_command(
-        first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a level), or "
-                                              "engine:CMD, a program speaking the engine protocol."),
+        first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a search "
+                                              "budget), a level to play against (beginner, easy, normal, strong, "
+                                              "master), or engine:CMD, a program speaking the engine protocol."),
         second: str = typer.Argument(..., help="The second bot."),
         game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
         deals: int = typer.Option(10, "--deals", help="Deals to play, each once per seating (2 games a deal)."),
@@ -74,6 +75,8 @@ def register(app: typer.Typer) -> None:
         (it died, was late, answered an illegal move) counts as lost, and the engine's words are printed.
 
         Example: grn arena mcts greedy --game carcassonne --deals 50
+
+        Example: grn arena easy beginner --game gold --deals 20
         """
         if format not in ("text", "json"):
             raise _fail("grn arena", f"--format must be text or json, not {format!r}")

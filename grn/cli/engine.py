@@ -82,12 +82,12 @@ class EngineSession:
             raise ProtocolError(f"expected 'setoption name NAME value VALUE', not {line[:60]!r}")
         name, value = words[2], " ".join(words[4:])
         if name == "Bot":
-            from grn.bots.bot import BOTS, LEVELS
+            from grn.bots.bot import UnknownBot, check_bot_name
 
-            base, _, level = value.partition(":")
-            if base not in BOTS or (level and level not in LEVELS):
-                raise ProtocolError(f"option Bot: {value!r} is not a bot of grn's ({', '.join(BOTS)}; "
-                                    f"levels {', '.join(LEVELS)})")
+            try:
+                check_bot_name(value)
+            except UnknownBot as exc:
+                raise ProtocolError(f"option Bot: {exc}") from None
             self.bot = value
         elif name == "Seed":
             if not value.isdigit() or not value.isascii():
@@ -177,20 +177,22 @@ def register(app: typer.Typer) -> None:
 
     @app.command("engine")
     def engine_command(
-        bot: str = typer.Option("mcts", "--bot", help="Which of grn's bots answers: random, greedy, mcts or "
-                                                       "mcts:LEVEL."),
+        bot: str = typer.Option("mcts", "--bot", help="Which of grn's bots answers: random, greedy, mcts, "
+                                                       "mcts:LEVEL, or a level to play against (beginner, easy, "
+                                                       "normal, strong, master)."),
         seed: int = typer.Option(1, "--seed", help="The same seed and positions give the same moves."),
     ) -> None:
         """Speak the engine protocol (docs/protocol.md) on standard input and output with one of grn's bots.
 
         Example: grn arena 'engine:grn engine --bot greedy' mcts --game carcassonne
         """
-        from grn.bots.bot import BOTS, LEVELS
+        from grn.bots.bot import BOTS, PLAY_LEVELS, UnknownBot, check_bot_name
 
-        base, _, level = bot.partition(":")
-        if base not in BOTS or (level and level not in LEVELS):
-            print(f"grn engine: --bot must be one of {', '.join(BOTS)} (mcts:LEVEL with a level of "
-                  f"{', '.join(LEVELS)}), not {bot!r}", file=sys.stderr)
+        try:
+            check_bot_name(bot)
+        except UnknownBot as exc:
+            print(f"grn engine: --bot must be one of {', '.join(BOTS)}, mcts:LEVEL or a level to play against "
+                  f"({', '.join(PLAY_LEVELS)}): {exc}", file=sys.stderr)
             raise typer.Exit(2)
         raise typer.Exit(EngineSession(bot, sys.stdout, seed).run(_lines(sys.stdin)))
 
