@@ -184,16 +184,20 @@ def balance_run(args: argparse.Namespace) -> None:
             for got in pool.map(_real_balance, [u[0] for u in units], [u[1] for u in units],
                                 [args.level] * len(units)):
                 rows += [(name, b) for name, b, _ in got]
+                for name, b, used in got:  # as they come: a long run's figures are not lost to a late failure
+                    print(f"{name}: {b} (analysis CPU {used:.1f} s)", flush=True)
                 if got:
                     cpus.append((got[0][0], got[0][2], 0))
             for r in pool.map(_balance_unit, [game] * args.games, range(args.games), [args.level] * args.games):
                 rows += [(f"self-play {game} {r['deal']}", tuple(b)) for b in r["balance"]]
     inside = inside2 = 0
-    for name, (player, m, expected, luck, skill, rest, se) in rows:
+    for name, fields in rows:
+        player, m, expected, luck, skill, rest, se = fields[:7]
+        edge = fields[7] if len(fields) > 7 else 0.0  # R410's edge (R336's balance had none)
         inside += abs(rest) <= se
         inside2 += abs(rest) <= 2 * se
         print(f"{name} {player}: margin {m:+.0f} = expected {expected:+.1f} + luck {luck:+.1f} + skill {skill:+.1f} "
-              f"+ rest {rest:+.1f} (± {se:.1f})")
+              f"+ edge {edge:+.1f} + rest {rest:+.1f} (± {se:.1f})")
     for name, used, _ in cpus:
         print(f"{name}: analysis CPU {used:.1f} s")
     n = max(1, len(rows))
