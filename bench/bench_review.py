@@ -50,6 +50,10 @@ from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, shared
 
 REAL = {"carcassonne": ["tests/data/bga-*.grn", "tests/data/japan-*.grn"],
         "goldrush": ["examples/goldrush-2p.grn"], "gold": ["examples/gold-2p.grn"]}
+#: The other whole games of examples/ (``balance --examples``).
+EXAMPLES = {"carcassonne": ["examples/carcassonne/carcassonne-2p.grn", "examples/carcassonne/carcassonne-3p-goldmines.grn"],
+            "goldrush": ["examples/goldrush-4p-farmers.grn", "examples/goldrush-first-game.grn"],
+            "gold": ["examples/gold-3p-match.grn"]}
 
 
 def load() -> str:
@@ -159,26 +163,46 @@ def _balance_unit(game: str, deal: int, level: str) -> dict:
     return {"game": game, "deal": deal, "balance": [b.__reduce__()[1] for b in a.balances]}
 
 
+def _real_balance(path: str, index: int, level: str) -> list[tuple[str, tuple[Any, ...], float]]:
+    """One real record analysed whole (seed 1): each player's balance (R336, R410), with the analysis's CPU."""
+    record = list(grn.read(path))[index]
+    cpu = time.process_time()
+    a = analyse(record, level=level, seed=1)
+    used = time.process_time() - cpu
+    return [(f"real {Path(path).name}#{index}", b.__reduce__()[1], used) for b in a.balances]
+
+
 def balance_run(args: argparse.Namespace) -> None:
     """Luck + skill against the margin less the expectation, over the real games and self-played ones."""
     print(f"# balance: level {args.level}, {args.games} self-played games a game ({load()})", flush=True)
     rows: list[tuple[str, tuple[Any, ...]]] = []
+    cpus: list[tuple[str, float, int]] = []
     for game in args.only.split(","):
-        for pattern in REAL.get(game, []):
-            for path in sorted(ROOT.glob(pattern)):
-                for record in grn.read(path):
-                    a = analyse(record, level=args.level, seed=1)
-                    rows += [(f"real {path.name}", b.__reduce__()[1]) for b in a.balances]
+        units = [(str(path), i) for pattern in REAL.get(game, []) + (EXAMPLES.get(game, []) if args.examples else [])
+                 for path in sorted(ROOT.glob(pattern)) for i, _ in enumerate(grn.read(path))]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for got in pool.map(_real_balance, [u[0] for u in units], [u[1] for u in units],
+                                [args.level] * len(units)):
+                rows += [(name, b) for name, b, _ in got]
+                for name, b, used in got:  # as they come: a long run's figures are not lost to a late failure
+                    print(f"{name}: {b} (analysis CPU {used:.1f} s)", flush=True)
+                if got:
+                    cpus.append((got[0][0], got[0][2], 0))
             for r in pool.map(_balance_unit, [game] * args.games, range(args.games), [args.level] * args.games):
                 rows += [(f"self-play {game} {r['deal']}", tuple(b)) for b in r["balance"]]
-    inside = 0
-    for name, (player, m, expected, luck, skill, rest, se) in rows:
+    inside = inside2 = 0
+    for name, fields in rows:
+        player, m, expected, luck, skill, rest, se = fields[:7]
+        edge = fields[7] if len(fields) > 7 else 0.0  # R410's edge (R336's balance had none)
         inside += abs(rest) <= se
+        inside2 += abs(rest) <= 2 * se
         print(f"{name} {player}: margin {m:+.0f} = expected {expected:+.1f} + luck {luck:+.1f} + skill {skill:+.1f} "
-              f"+ rest {rest:+.1f} (± {se:.1f})")
+              f"+ edge {edge:+.1f} + rest {rest:+.1f} (± {se:.1f})")
+    for name, used, _ in cpus:
+        print(f"{name}: analysis CPU {used:.1f} s")
+    n = max(1, len(rows))
     print(f"luck + skill = margin - expectation within one standard error: {inside} of {len(rows)} player-games "
-          f"({100 * inside / max(1, len(rows)):.0f}%) ({load()})")
+          f"({100 * inside / n:.0f}%), within two: {inside2} ({100 * inside2 / n:.0f}%) ({load()})")
 
 
 def _mean_se(xs: list[float]) -> tuple[float, float]:
@@ -274,6 +298,7 @@ def main() -> None:
     b.add_argument("--games", type=int, default=10, help="self-played games a game (mcts:quick against greedy)")
     b.add_argument("--level", default="quick")
     b.add_argument("--jobs", type=int, default=1)
+    b.add_argument("--examples", action="store_true", help="also the other whole games of examples/")
     args = ap.parse_args()
     {"run": run, "summary": summary, "balance": balance_run}[args.what](args)
 

@@ -31,7 +31,7 @@ from grn.bots.search import (Estimate, candidate_moves, evaluate, make_worlds, p
 from grn.rules.engine import Engine
 from grn.core.errors import IllegalAction
 from grn.analysis.evalnote import JUDGEMENTS, EvalNote
-from grn.analysis.luck import Balance, TurnLuck, balance, turn_luck
+from grn.analysis.luck import Balance, TurnLuck, balance, final_values, rounds_for, turn_luck
 from grn.rules.position import play_record_turn
 from grn.core.record import Record, Seat, Turn
 from grn.rules.ruleset import Ruleset, engine_for, player_key
@@ -169,7 +169,7 @@ class TurnAnalysis:
     equal: tuple[str, ...] = ()
     #: Whether the game was decided for the player at this turn, whatever they played (R335).
     decided: bool = False
-    #: The luck of the draw (R336, :mod:`grn.analysis.luck`): the tile drawn against what the bag held; None: not measured.
+    #: The luck of the draw (R336, R410, :mod:`grn.analysis.luck`): the tile drawn against what the bag held; None: not measured.
     luck: TurnLuck | None = None
 
     @property
@@ -202,6 +202,7 @@ class TurnAnalysis:
             out["decided"] = True
         if self.luck is not None:
             out["luck"] = round(self.luck.luck, 2)
+            out["luck_se"] = round(self.luck.se, 2)
         return out
 
 
@@ -238,8 +239,8 @@ class GameAnalysis:
     settings: Settings
     thresholds: Thresholds
     stopped: int | None = None
-    #: Each player's final margin as expectation + luck + skill + the rest (R336); empty unless every turn of
-    #: a whole game was analysed and the game measures luck.
+    #: Each player's final margin as expectation + luck + skill + edge + the rest (R336, R410); empty unless every
+    #: turn of a whole game was analysed and the game measures luck.
     balances: tuple[Balance, ...] = ()
 
     def decided(self) -> tuple[int, str] | None:
@@ -273,8 +274,9 @@ class GameAnalysis:
                 "stopped_at_turn": self.stopped,
                 "turns": [x.to_json() for x in self.turns], "players": [p.to_json() for p in self.players],
                 "balance": [{"player": b.player, "margin": round(b.margin, 2), "expected": round(b.expected, 2),
-                             "luck": round(b.luck, 2), "skill": round(b.skill, 2), "rest": round(b.rest, 2),
-                             "se": round(b.se, 2)} for b in self.balances]}
+                             "luck": round(b.luck, 2), "luck_se": round(b.luck_se, 2), "skill": round(b.skill, 2),
+                             "edge": round(b.edge, 2), "rest": round(b.rest, 2), "se": round(b.se, 2)}
+                            for b in self.balances]}
 
 
 def accuracy(losses: Sequence[float], scale: float) -> float:
@@ -419,9 +421,11 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
                 actions = ruleset.decision_actions(engine, d)  # None: it cannot be written (an unseen card)
                 return _text(actions, ruleset) if actions else ruleset.decision_words(engine, d)
             equal = tuple(text(d) for d in [best.decision] + [e.decision for e in ties])
-    # R336: the luck of the draw, by the same evaluation, from the same position (its own seed: the search's
-    # worlds stay as they were)
-    luck = turn_luck(ruleset, engine, turn.number, player, hand, seed=settings.seed * 1_000_003 + turn.number)
+    # R336, R410: the luck of the draw, by the search's own playouts, from the same position (its own seeds: the
+    # search's worlds stay as they were; the next turn's seed values the moves as the next turn reads its position)
+    luck = turn_luck(ruleset, engine, turn.number, player, hand, seed=luck_seed(settings, turn.number),
+                     next_seed=luck_seed(settings, turn.number + 1), rounds=rounds_for(settings.playouts),
+                     learned=settings.learned, played=played, best=best.decision)
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
@@ -549,26 +553,30 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
     turns = tuple(results)
     balances: tuple[Balance, ...] = ()
     if only is None and stopped is None and turns and all(t.luck is not None for t in turns):
-        balances = tuple(game_balance(ruleset, record, seats, turns, tileset))
+        balances = tuple(game_balance(ruleset, record, seats, turns, settings, tileset))
     return GameAnalysis(ruleset.name, turns, summarise(turns, seats, used), settings, used, stopped, balances)
 
 
+def luck_seed(settings: Settings, number: int) -> int:
+    """The seed of the luck's rounds before the draw of the turn numbered ``number`` (R410): a function of the
+    analysis's seed and the turn alone, so that a turn and the one before it read that position alike."""
+    return settings.seed * 1_000_003 + number
+
+
 def game_balance(ruleset: Ruleset, record: Record, seats: list[Seat], turns: Sequence[TurnAnalysis],
-                 tileset: Any = None) -> list[Balance]:
-    """Each player's final margin in expectation, luck, skill and the rest (R336): the final scores are the
-    record's at its end (its projected final scores, when the game is not over); the expectation is the first
-    mover's expected margin before the first draw (the others': its opposite shared among them)."""
+                 settings: Settings, tileset: Any = None) -> list[Balance]:
+    """Each player's final margin in expectation, luck, skill, edge and the rest (R336, R410): the final margins
+    are the record's end read as a turn's position before its draw (the final scores of a game that is over);
+    the expectation is the first turn's before its draw."""
     engine = engine_for(ruleset, record, seats, tileset)
     for turn in record.turns:
         play_record_turn(engine, seats, turn)
-    finals = {p: float(v) for p, v in engine.projected_scores().items()}
     keys = [s.key for s in seats]
-    first = turns[0]
-    assert first.luck is not None
-    others = max(1, len(keys) - 1)
-    expected = {k: first.luck.expected if k == first.player else -first.luck.expected / others for k in keys}
+    final = final_values(ruleset, engine, luck_seed(settings, turns[-1].turn + 1), rounds_for(settings.playouts),
+                         settings.learned)
     lucks = [t.luck for t in turns if t.luck is not None]
-    return balance(keys, finals, expected, lucks, [(t.player, t.points_lost, t.lost_se) for t in turns])
+    return balance(keys, {k: final.get(k, 0.0) for k in keys}, lucks,
+                   [(t.player, t.points_lost, t.lost_se) for t in turns])
 
 
 __all__ = ["analyse", "analyse_turn", "analyse_numbers", "GameAnalysis", "TurnAnalysis", "PlayerSummary",

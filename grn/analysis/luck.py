@@ -1,25 +1,40 @@
-"""The luck of the draw: what the tile a player drew was worth against what the bag could have given.
+"""The luck of the draw and a balance that adds up: what each turn's draw and move did to the expected margin.
 
-"Did I lose to the tiles?"  For each turn, :func:`turn_luck` values the best
-move with the tile the player drew, and the best move with each tile the bag
-could have given instead (every kind of tile in the bag, weighed by how many
-of it are left), all from the same position and by the same judge: the move
-whose resulting position has the highest expected final margin by the game's
-learned evaluation (:meth:`grn.rules.world.World.estimate`, one move deep).  The
-luck is the first minus the weighted mean of all: positive when the draw was
-better than what the bag held on average, and zero on average over the draws.
+"Did I lose to the tiles?"  Every figure here comes from one judge, the
+analysis's own playouts (quick players for :attr:`grn.rules.world.World.horizon`
+turns, then the game's learned evaluation, :meth:`grn.rules.world.World.estimate`),
+read as each player's expected final score, so that the figures of
+successive turns chain (R410):
 
-Per player, :func:`balance` adds the luck of their own draws, less their
-opponents', and the skill (the points lost the review measured, their
-opponents' less their own); with the expectation at the start, the two
-account for the final margin, and what is left is what neither measures
-(the evaluation's error, the other players' draws in a game of more than
-two).  GNU Backgammon does the same for dice; docs/analysis.md, "Luck and
-skill", gives the figures and how far they add up.
+* ``V0``, the position **before the draw**: each round draws a tile from what
+  the bag holds (:meth:`grn.rules.world.World.draws`, weighed by how many are
+  left), then plays out, the draw's own turn included;
+* ``Q``, **with the tile drawn**: the same rounds (the same seeds: common
+  random numbers) with the tile the player got;
+* the **luck** of the turn is ``Q - V0``: zero on average over what the bag
+  could have given, by construction, since the rounds of ``V0`` draw from it;
+* after the move, the position before the next player's draw is the next
+  turn's ``V0``: the same function of the same position and seed, so
+  ``V0`` of turn k+1 *is* the value of the move played at turn k, and over a
+  game the turns telescope to the final margin less the expectation before
+  the first draw;
+* what a turn adds beyond its draw, ``V0(k+1) - Q(k)``, is the move played
+  against what a quick player would have done with the same tile: the points
+  lost (the review's own, against the best move found) plus the best move's
+  worth above a quick player's (the **edge**: what the position offered, read
+  on the same worlds as the move played, ``B - P`` measured here beside it).
+
+Per player, :func:`balance` sets the final margin out as ``expected + luck +
+skill + edge + rest``, where skill is the review's points lost (the
+opponents' mean less the player's own) and the rest is the difference between
+the review's points lost and the same losses measured here: estimation noise,
+with its standard error.  docs/analysis.md, "Luck and skill", gives the
+figures.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Sequence
 
@@ -27,15 +42,38 @@ from grn.rules.engine import Engine
 from grn.core.value import Value
 from grn.rules.world import Decision, World, margin
 
+#: Rounds of the luck's playouts per playout of the level's budget (R410): the default level's 160 playouts give 20.
+ROUNDS_SHARE = 8
+#: The fewest rounds (a standard error from fewer would mean little).
+MIN_ROUNDS = 8
+
+
+def rounds_for(playouts: int | None) -> int:
+    """The luck's rounds a turn for a level of ``playouts`` playouts a move (a time budget: the default level's)."""
+    return max(MIN_ROUNDS, (playouts or 160) // ROUNDS_SHARE)
+
+
+Pairs = tuple[tuple[str, float], ...]
+
 
 class TurnLuck(Value):
-    """One turn's luck for the player who drew: ``luck`` = ``drawn`` - ``expected`` (points of expected final
-    margin); ``drawn`` the best move's worth with the tile drawn, ``expected`` the mean over what the bag held."""
+    """One turn's luck for the player who drew and what the balance needs of it (points of expected final margin).
 
-    __slots__ = ("turn", "player", "luck", "drawn", "expected", "draws")
-    _fields = ("turn", "player", "luck", "drawn", "expected", "draws")
+    ``luck`` = ``drawn`` - ``expected`` for the player who moved, with its standard error ``se``; ``draws``
+    the kinds of tile the bag held.  For every player (margins, each from their own seat): ``before`` the
+    expected margin before the draw (V0), ``by_player`` the luck of this draw to them with ``se_by_player``,
+    and, when the review's best move is not the move played, ``lost_by_player`` the best move's expected
+    margin less the move played's, measured on this turn's worlds, with ``lost_se_by_player``.
+    """
 
-    def __init__(self, turn: int, player: str, luck: float, drawn: float, expected: float, draws: int) -> None:
+    __slots__ = ("turn", "player", "luck", "drawn", "expected", "draws", "se", "before", "by_player",
+                 "se_by_player", "lost_by_player", "lost_se_by_player")
+    _fields = ("turn", "player", "luck", "drawn", "expected", "draws", "se", "before", "by_player",
+               "se_by_player", "lost_by_player", "lost_se_by_player")
+
+    def __init__(self, turn: int, player: str, luck: float, drawn: float, expected: float, draws: int,
+                 se: float = 0.0, before: Pairs = (), by_player: Pairs = (), se_by_player: Pairs = (),
+                 lost_by_player: Pairs = (), lost_se_by_player: Pairs = ()) -> None:
         self.turn = turn
         self.player = player
         self.luck = luck
@@ -43,53 +81,144 @@ class TurnLuck(Value):
         self.expected = expected
         #: How many kinds of draw the bag held.
         self.draws = draws
+        self.se = se
+        self.before = before
+        self.by_player = by_player
+        self.se_by_player = se_by_player
+        self.lost_by_player = lost_by_player
+        self.lost_se_by_player = lost_se_by_player
 
     def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, f) for f in self._fields)
 
     def __repr__(self) -> str:
-        return f"<TurnLuck turn {self.turn} {self.player} {self.luck:+.1f}>"
+        return f"<TurnLuck turn {self.turn} {self.player} {self.luck:+.1f}±{self.se:.1f}>"
 
 
-def best_worth(world: World, player: str) -> float:
-    """The highest expected final margin for ``player`` one move deep from ``world`` (the learned evaluation)."""
-    def rank(decision: Decision) -> float:
-        branch = world.copy()
-        branch.play(decision)
-        return margin(branch.estimate(), player)
-    listed = world.shortlist(rank, 1)
-    return listed[0][0] if listed else margin(world.estimate(), player)
+def _mean_se(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n
+    if n < 2:
+        return mean, 0.0
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1) / n)
 
 
-def turn_luck(ruleset: Any, engine: Engine, turn: int, player: str, hand: tuple[Any, ...],
-              seed: int = 0) -> TurnLuck | None:
-    """The luck of the draw of the turn ``turn`` played from ``engine`` by ``player``, who drew ``hand``; None
-    where the game has no draw to weigh (:meth:`grn.rules.world.World.draws`)."""
+def _scores(world: World, learned: bool) -> dict[str, float]:
+    return world.estimate() if learned else world.value()
+
+
+def _round_seeds(seed: int, rounds: int) -> list[tuple[int, int, int]]:
+    """Each round's seeds: (the draw, the world, the playout), the same for every position of one key."""
     rng = random.Random(seed)
-    actual = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
-    draws = actual.draws()
+    return [(rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64)) for _ in range(rounds)]
+
+
+def before_draw(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool = True,
+                hand: tuple[Any, ...] | None = None, decision: Decision | None = None) -> list[dict[str, float]]:
+    """Each round's expected final scores of the position ``engine`` before the draw of the player to move: a
+    tile drawn from the bag (or ``hand``, the tiles the player got), then quick players for the world's horizon
+    and the learned evaluation (without ``learned``: the projected scores, the ``classic`` level).
+
+    With ``decision`` the player to move plays it first, with ``hand``, and the rounds are those of
+    the position after it, before the *next* draw (the seed is then that position's): the value of a move, read
+    as the next turn will read its own position.
+    """
+    out = []
+    for draw_seed, world_seed, playout_seed in _round_seeds(seed, rounds):
+        if decision is not None:
+            world = ruleset.determinise(engine, random.Random(world_seed), hand or ())
+            world.play(decision)
+            out.append(_one(ruleset, world.engine, draw_seed, world_seed, playout_seed, learned, None))
+            continue
+        out.append(_one(ruleset, engine, draw_seed, world_seed, playout_seed, learned, hand))
+    return out
+
+
+def _one(ruleset: Any, engine: Engine, draw_seed: int, world_seed: int, playout_seed: int, learned: bool,
+         hand: tuple[Any, ...] | None) -> dict[str, float]:
+    """One round from ``engine`` before its draw: ``hand`` drawn (None: a draw from the bag by its weights)."""
+    if hand is None:
+        probe = ruleset.determinise(engine, random.Random(world_seed), ())
+        if probe.is_over:
+            return _scores(probe, learned)
+        draws = probe.draws()
+        if draws:
+            total = sum(w for w, _ in draws)
+            pick = random.Random(draw_seed).random() * total
+            hand = draws[-1][1]
+            for w, h in draws:
+                pick -= w
+                if pick < 0:
+                    hand = h
+                    break
+        else:
+            hand = ()
+    world = ruleset.determinise(engine, random.Random(world_seed), hand)
+    world.play_out(random.Random(playout_seed), world.horizon)
+    return _scores(world, learned)
+
+
+def _margins(rows: Sequence[dict[str, float]], players: Sequence[str]) -> dict[str, list[float]]:
+    return {p: [margin(r, p) for r in rows] for p in players}
+
+
+def turn_luck(ruleset: Any, engine: Engine, turn: int, player: str, hand: tuple[Any, ...], *, seed: int,
+              next_seed: int, rounds: int, learned: bool = True, played: Decision | None = None,
+              best: Decision | None = None) -> TurnLuck | None:
+    """The luck of the draw of the turn ``turn`` played from ``engine`` by ``player``, who drew ``hand``, and
+    what the balance needs of it (R410); None where the game has no draw to weigh (:meth:`World.draws`).
+
+    ``seed`` is this turn's luck seed, ``next_seed`` the next turn's (the move's value is read with it, as the
+    next turn reads its position); ``played`` and ``best`` the review's move played and best move: when they
+    differ, both are played on the next position's worlds and their difference kept beside the review's.
+    """
+    probe = ruleset.determinise(engine, random.Random(seed), hand)
+    draws = probe.draws()
     if not draws:
         return None
-    drawn = best_worth(actual, player)
-    total = weight_sum = 0.0
-    for weight, other in draws:
-        world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), other)
-        total += weight * best_worth(world, player)
-        weight_sum += weight
-    expected = total / weight_sum
-    return TurnLuck(turn, player, drawn - expected, drawn, expected, len(draws))
+    players = list(engine.scores)
+    v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned), players)
+    if hand:
+        q = _margins(before_draw(ruleset, engine, seed, rounds, learned, hand), players)
+    else:  # nothing drawn this turn: no luck
+        q = v0
+    before = tuple((p, sum(v0[p]) / rounds) for p in players)
+    luck = {p: _mean_se([a - b for a, b in zip(q[p], v0[p])]) for p in players}
+    lost: Pairs = ()
+    lost_se: Pairs = ()
+    if best is not None and played is not None and best != played:
+        b = _margins(before_draw(ruleset, engine, next_seed, rounds, learned, hand, best), players)
+        pl = _margins(before_draw(ruleset, engine, next_seed, rounds, learned, hand, played), players)
+        diff = {p: _mean_se([x - y for x, y in zip(b[p], pl[p])]) for p in players}
+        lost = tuple((p, diff[p][0]) for p in players)
+        lost_se = tuple((p, diff[p][1]) for p in players)
+    expected = dict(before)[player]
+    own, own_se = luck[player]
+    return TurnLuck(turn, player, own, expected + own, expected, len(draws), own_se, before,
+                    tuple((p, luck[p][0]) for p in players), tuple((p, luck[p][1]) for p in players), lost, lost_se)
+
+
+def final_values(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool = True) -> dict[str, float]:
+    """Each player's margin expected at ``engine``, the position after the last turn, read as a turn's ``V0``
+    (exact when the game is over: its final scores)."""
+    rows = before_draw(ruleset, engine, seed, 1 if engine.is_over else rounds, learned)
+    players = list(engine.scores)
+    return {p: sum(margin(r, p) for r in rows) / len(rows) for p in players}
 
 
 class Balance(Value):
-    """A player's game in three parts (points of final margin): ``luck`` (their draws' luck less their opponents'
-    mean), ``skill`` (the opponents' mean points lost less their own), ``expected`` (the margin expected before
-    the first move), and ``rest``: the final ``margin`` less the three, with ``se`` its standard error."""
+    """A player's game in parts (points of final margin): ``expected`` (before the first draw), ``luck`` (their
+    draws' less what their opponents' did to them), ``skill`` (the opponents' mean points lost less their own),
+    ``edge`` (the best moves' worth above a quick player's with the same tile, their turns' less their
+    opponents'), and ``rest``: the final ``margin`` less the four, the review's points lost less the same
+    losses measured by the luck's worlds (estimation noise), with ``se`` its standard error; ``luck_se`` is the
+    luck's."""
 
-    __slots__ = ("player", "margin", "expected", "luck", "skill", "rest", "se")
-    _fields = ("player", "margin", "expected", "luck", "skill", "rest", "se")
+    __slots__ = ("player", "margin", "expected", "luck", "skill", "rest", "se", "edge", "luck_se")
+    _fields = ("player", "margin", "expected", "luck", "skill", "rest", "se", "edge", "luck_se")
 
     def __init__(self, player: str, margin: float, expected: float, luck: float, skill: float, rest: float,
-                 se: float) -> None:
+                 se: float, edge: float = 0.0, luck_se: float = 0.0) -> None:
         self.player = player
         self.margin = margin
         self.expected = expected
@@ -97,35 +226,50 @@ class Balance(Value):
         self.skill = skill
         self.rest = rest
         self.se = se
+        self.edge = edge
+        self.luck_se = luck_se
 
     def _key(self) -> tuple[object, ...]:
         return tuple(getattr(self, f) for f in self._fields)
 
     def __repr__(self) -> str:
         return (f"<Balance {self.player}: margin {self.margin:+.0f} = expected {self.expected:+.1f} "
-                f"+ luck {self.luck:+.1f} + skill {self.skill:+.1f} + rest {self.rest:+.1f} ± {self.se:.1f}>")
+                f"+ luck {self.luck:+.1f} + skill {self.skill:+.1f} + edge {self.edge:+.1f} "
+                f"+ rest {self.rest:+.1f} ± {self.se:.1f}>")
 
     @property
     def adds_up(self) -> bool:
-        """Whether luck and skill account for the margin less the expectation within one standard error."""
+        """Whether luck, skill and edge account for the margin less the expectation within one standard error."""
         return abs(self.rest) <= self.se
 
 
-def balance(players: Sequence[str], finals: dict[str, float], expected: dict[str, float],
-            lucks: Sequence[TurnLuck], losses: Sequence[tuple[str, float, float]]) -> list[Balance]:
-    """Each player's :class:`Balance` from the final scores, the margins expected at the start, each turn's luck
-    and each turn's (player, points lost, standard error)."""
+def balance(players: Sequence[str], final: dict[str, float], lucks: Sequence[TurnLuck],
+            losses: Sequence[tuple[str, float, float]]) -> list[Balance]:
+    """Each player's :class:`Balance` from their final margins (``final``, by player), every turn's
+    :class:`TurnLuck` in turn order (the game's first turn first) and each turn's review (player, points lost,
+    standard error), beside ``lucks``."""
     out = []
     for p in players:
-        others = [q for q in players if q != p]
-        share = 1.0 / max(1, len(others))
-        luck = sum(t.luck if t.player == p else -share * t.luck for t in lucks)
-        skill = sum(-lost if q == p else share * lost for q, lost, _ in losses)
-        var = sum((se if q == p else share * se) ** 2 for q, _, se in losses)
-        m = margin(finals, p)
-        rest = m - expected.get(p, 0.0) - luck - skill
-        out.append(Balance(p, m, expected.get(p, 0.0), luck, skill, rest, var ** 0.5))
+        others = max(1, len(players) - 1)
+        start = dict(lucks[0].before)[p] if lucks else final[p]
+        luck = edge = skill = rest = 0.0
+        var = luck_var = 0.0
+        for i, (t, (q, lost, lost_se)) in enumerate(zip(lucks, losses)):
+            after = dict(lucks[i + 1].before)[p] if i + 1 < len(lucks) else final[p]
+            drew = dict(t.by_player)[p]
+            luck += drew
+            luck_var += dict(t.se_by_player)[p] ** 2
+            move = after - (dict(t.before)[p] + drew)  # the move against a quick player's, to the next draw
+            measured = dict(t.lost_by_player).get(p, 0.0)  # B - P on the luck's worlds, in p's margin
+            measured_se = dict(t.lost_se_by_player).get(p, 0.0)
+            review = -lost if q == p else lost / others  # the review's points lost, in p's margin
+            skill += review
+            edge += move + measured
+            rest += -measured - review
+            var += measured_se ** 2 + (lost_se if q == p else lost_se / others) ** 2
+        out.append(Balance(p, final[p], start, luck, skill, rest, math.sqrt(var), edge, math.sqrt(luck_var)))
     return out
 
 
-__all__ = ["TurnLuck", "Balance", "turn_luck", "best_worth", "balance"]
+__all__ = ["TurnLuck", "Balance", "turn_luck", "before_draw", "final_values", "balance", "rounds_for",
+           "ROUNDS_SHARE", "MIN_ROUNDS"]

@@ -115,10 +115,11 @@ def _write(con: sqlite3.Connection, game_id: int, result: GameAnalysis | None, s
             con.executemany("INSERT INTO analysis_players VALUES (?,?,?,?,?,?,?,?,?,?)", [
                 (game_id, p.player, names.get(p.player, p.player), kind, p.moves, p.average_points_lost, p.accuracy,
                  p.inaccuracies, p.mistakes, p.blunders) for p in result.players])
-            # R336: each player's margin in expectation, luck of the draw, skill and the rest
+            # R336: each player's margin in expectation, luck of the draw, skill and the rest (R410: the rest column
+            # holds what luck and skill leave, the edge with the noise, so the row still adds up to the margin)
             con.executemany("INSERT INTO analysis_balance VALUES (?,?,?,?,?,?,?,?,?)", [
                 (game_id, b.player, names.get(b.player, b.player), kind, b.margin, b.expected, b.luck, b.skill,
-                 b.rest) for b in result.balances])
+                 b.edge + b.rest) for b in result.balances])
 
 
 def analyse_archive(con: sqlite3.Connection, *, level: str | None = None, playouts: int | None = None,

@@ -184,12 +184,13 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str, top: 
                      f"(--top {len(judged)} lists them all; --format grn writes each into the record)")
     if not judged and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
-    if analysis.balances:  # R336
-        lines.append("  luck and skill (points of final margin: expected + luck of the draw + skill + the rest):")
+    if analysis.balances:  # R336, R410
+        lines.append("  luck and skill (points of final margin: expected + luck of the draw + skill + edge, what the "
+                     "best moves offered beyond a quick player's, + the rest, the estimates' noise):")
         for b in analysis.balances:
             lines.append(f"    {who.get(b.player, b.player)}: margin {b.margin:+.0f} = expected "
-                         f"{b.expected:+.1f}, luck {b.luck:+.1f}, skill {b.skill:+.1f}, rest {b.rest:+.1f} "
-                         f"(skill ± {b.se:.1f})")
+                         f"{b.expected:+.1f}, luck {b.luck:+.1f} (± {b.luck_se:.1f}), skill {b.skill:+.1f}, "
+                         f"edge {b.edge:+.1f}, rest {b.rest:+.1f} (± {b.se:.1f})")
     decided = analysis.decided()
     if decided is not None:  # R335
         turn, player = decided
