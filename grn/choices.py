@@ -1,4 +1,4 @@
-"""A turn's choices as a tree: what may be chosen next, given the words chosen so far.
+r"""A turn's choices as a tree: what may be chosen next, given the words chosen so far.
 
 Each game defines the tree once (:meth:`grn.ruleset.Ruleset.choice_point`,
 in its plug-in package): given the words chosen so far in the turn, the next
