@@ -57,10 +57,12 @@ def turn_step(ruleset: Any, engine: Any, picked: Sequence[str], memo: dict[Any, 
             memo[key] = faces
         if i == len(words):
             # the faces are buttons only: the card tapped is shown, not a target per face
-            return Step(f"What did {pos} show?",
-                        tuple(Option(w, ruleset.action_words(FlipCard(pos, c)).split(": ", 1)[-1],
-                                     command=FlipCard(pos, c))
-                              for w, c in faces.items()),
+            offered = memo.get(("offered", pos, shown))
+            if offered is None:
+                offered = memo[("offered", pos, shown)] = tuple(
+                    Option(w, ruleset.action_words(FlipCard(pos, c)).split(": ", 1)[-1], command=FlipCard(pos, c))
+                    for w, c in faces.items())
+            return Step(f"What did {pos} show?", offered,
                         scene=tuple(f"highlight {p} green" for p in [*(f.pos for f in flips), pos]), chance="cards")
         face = faces.get(words[i])
         if face is None:
