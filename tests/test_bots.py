@@ -51,11 +51,11 @@ def test_mcts_leaves_a_losing_heap_in_nim(nim):
     assert decision[0].count == 1
 
 
-def test_a_game_without_legal_turns_has_no_bot(nim):
+def test_a_game_without_choices_has_no_bot(nim):
     class Silent(NimRuleset):
         name = "silentnim"
 
-        legal_turns = Ruleset.legal_turns  # the default: the game lists no turns
+        choice_point = Ruleset.choice_point  # the default: the game defines no tree of choices
 
     silent = Silent()
     header, engine = new_game(silent, 2, 1)
