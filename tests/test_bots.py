@@ -28,7 +28,8 @@ def nim():
 
 
 def test_a_plugin_game_gets_every_bot_through_the_defaults(nim):
-    # Nim has no hidden information: the default World copies the engine and lists Ruleset.legal_turns
+    # Nim has no hidden information: the default World copies the engine and lists Ruleset.legal_turns, the
+    # leaves of its tree of choices
     for name in ("random", "greedy", "mcts"):
         bots = [make_bot(name, nim, playouts=20) if name == "mcts" else make_bot(name, nim)] * 2
         game = play_game(nim, bots, deal_seed=3, bot_seed=4)
