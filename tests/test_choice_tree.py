@@ -24,7 +24,8 @@ from grn.errors import Span
 from grn.selfplay import to_record
 from tests.toygame import RULESET as NIM
 
-GAMES = [r.name for r in games.rulesets()] + ["nim"]
+#: Every registered game with its default options, Carcassonne with The Gold Mines too (its second ingot), and Nim.
+GAMES = [r.name for r in games.rulesets()] + ["carcassonne:goldmines=on", "nim"]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -36,8 +37,10 @@ def nim():
 
 @lru_cache(maxsize=None)
 def _line(game: str, seed: int) -> tuple[Any, list[tuple[Any, Any]]]:
-    ruleset = games.find_ruleset(game)
-    _, _, line = replay(to_record(ruleset.selfplay(2, seed)))
+    name, _, option = game.partition(":")
+    ruleset = games.find_ruleset(name)
+    options = ruleset.parse_options(dict([option.split("=")])) if option else None
+    _, _, line = replay(to_record(ruleset.selfplay(2, seed, options)))
     return ruleset, [(turn, before) for turn, before in line if before is not None and not before.is_over]
 
 
