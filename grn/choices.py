@@ -204,7 +204,8 @@ def next_commands(ruleset: "Ruleset", engine: "Engine", written: Sequence[Any],
                     offer(below, (*chosen, o.word), "", depth + 1)
         if depth == 0:
             for o in point.options:
-                if o.command is None and point.chance is not None and o.count is not None and (not typed or typed.isalnum()):
+                named = o.command is None and point.chance is not None and o.count is not None
+                if named and (not typed or typed.isalnum()):
                     out.append((o.word, f"{o.count} left in the {point.chance}", "tile"))
 
     offer(step, tuple(path), word, 0)

@@ -277,7 +277,8 @@ class Ruleset:
                 raise TypeError(f"not a command of a known game: {command!r}")
         return codec.write(command)
 
-    def choice_point(self, engine: "Engine", chosen: Sequence[str], memo: dict[Any, Any] | None = None) -> "Step | None":
+    def choice_point(self, engine: "Engine", chosen: Sequence[str],
+                     memo: dict[Any, Any] | None = None) -> "Step | None":
         """The turn's tree of choices: what the player to move may choose next at ``engine``, after the words
         ``chosen`` (:mod:`grn.choices`); a :class:`~grn.choices.Step` whose ``actions`` are set is a whole
         legal turn (a leaf).  A draw the player does not choose is a chance point (``Step.chance``).

@@ -11,14 +11,14 @@ self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from grn.games.goldrush import bot
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.terms import ROLE
 from grn.record import Record, Seat
-from grn.ruleset import Panel, SetupProblem, Suggestion
+from grn.ruleset import Panel, SetupProblem
 from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.tiling.ruleset import TileRuleset
 from grn.tiling.tiles import TileSet, load_shipped_tileset
