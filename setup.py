@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -103,4 +103,7 @@ def ext_modules() -> tuple[list, dict]:
 
 
 _EXTENSIONS, _COMMANDS = ext_modules()
-setup(ext_modules=_EXTENSIONS, cmdclass=_COMMANDS)
+# every package under grn/ (a new game's included), and the top-level grammar/ and schemas/ shipped inside grn
+_PACKAGES = find_packages(include=["grn", "grn.*"]) + ["grn.grammar", "grn.schemas"]
+
+setup(packages=_PACKAGES, ext_modules=_EXTENSIONS, cmdclass=_COMMANDS)

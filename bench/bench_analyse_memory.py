@@ -28,7 +28,7 @@ def make_file(path: Path, games: int, turns: int, distinct: int) -> None:
     """``games`` games: ``distinct`` self-played ones cut after ``turns`` turns, repeated."""
     import grn
     from grn import games as registry
-    from grn.selfplay import to_record
+    from grn.rules.selfplay import to_record
 
     block = []
     for seed in range(distinct):

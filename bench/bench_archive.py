@@ -73,7 +73,7 @@ def run(args: list[str], *, repeat: int = 1) -> float:
     return best
 
 
-#: ``grn ARGS`` run as the console script runs it (grn.launch: ``grn validate FILE`` without typer, R190) in a process
+#: ``grn ARGS`` run as the console script runs it (grn.cli.launch: ``grn validate FILE`` without typer, R190) in a process
 #: that says at its exit the CPU seconds it used itself and its worker processes used
 ACCOUNTED = [sys.executable, "-c",
              "import atexit, resource, sys\n"
@@ -84,19 +84,19 @@ ACCOUNTED = [sys.executable, "-c",
              "    print('CHILDREN', c.ru_utime, c.ru_stime, c.ru_minflt, c.ru_nvcsw, c.ru_nivcsw, file=sys.stderr)\n"
              "atexit.register(said)\n"
              "sys.argv = ['grn'] + sys.argv[1:]\n"
-             "import grn.launch\n"
+             "import grn.cli.launch\n"
              # validate --dask-scheduler ends with os._exit (R299), which runs no atexit handler: say it first
-             "end_now = grn.launch._end_now\n"
+             "end_now = grn.cli.launch._end_now\n"
              "def said_then_end(code):\n"
              "    said()\n"
              "    end_now(code)\n"
-             "grn.launch._end_now = said_then_end\n"
-             "grn.launch.main()\n"]
+             "grn.cli.launch._end_now = said_then_end\n"
+             "grn.cli.launch.main()\n"]
 
 
 #: The same with the head start of a Dask client on (R241; off by default since R298): one local worker validates
 #: the first chunks while the client imports distributed and connects
-HEAD_START = ACCOUNTED[:2] + ["import grn.batch\ngrn.batch.HEAD_START = True\n" + ACCOUNTED[2]]
+HEAD_START = ACCOUNTED[:2] + ["import grn.check.batch\ngrn.batch.HEAD_START = True\n" + ACCOUNTED[2]]
 
 
 def run_accounted(args: list[str], command: list[str] = ACCOUNTED) -> tuple[float, float, float]:

@@ -5,7 +5,7 @@ of the same self-played 4-player Gold Rush games under ``valgrind
 --tool=callgrind``, and the difference over N is a game's cost, each process
 having seen N games before.  The load does not change these counts.
 
-Modes: ``validate`` (grn.batch's validator, no index), ``summary`` (validate and
+Modes: ``validate`` (grn.check.batch's validator, no index), ``summary`` (validate and
 the game-level facts, ``archive add``'s work in the workers), ``add`` (all of
 ``grn archive add`` into a new archive: the game-level rows, R250),
 ``per-turn`` (``archive add --per-turn``: today's add, the per-turn rows too),
@@ -43,7 +43,7 @@ def child(mode: str, games: str, db: str) -> None:
     """The measured work (run under callgrind)."""
     from grn.archive.db import add_files, connect
     from grn.archive.indexer import indexing_validator
-    from grn.batch import Validator
+    from grn.check.batch import Validator
 
     if mode == "validate":
         with Validator() as v:
@@ -81,9 +81,9 @@ def sha_instructions(out: Path) -> int:
 
 def hashed_bytes(games: Path) -> tuple[int, int]:
     """The games of a file, and the bytes ``add`` hashes for them: the file's and every game's dedup key's."""
-    from grn import registry
+    from grn.core import registry
     from grn.archive import facts
-    from grn.notation import parse
+    from grn.notation.read import parse
 
     records = parse(games.read_text(encoding="utf-8"))
     total = games.stat().st_size

@@ -8,7 +8,7 @@
     nice .venv/bin/python bench/bench_bots.py stability --games 20
     nice .venv/bin/python bench/bench_bots.py calibrate        # points lost: real games, greedy and random self-play
     nice .venv/bin/python bench/bench_bots.py validity --games 3 --jobs 2   # the validity check, default level
-    nice .venv/bin/python bench/bench_bots.py validity --games 2 --set grn.tiling.world.TileWorld.horizon=24
+    nice .venv/bin/python bench/bench_bots.py validity --games 2 --set grn.games.tiling.world.TileWorld.horizon=24
     .venv/bin/python bench/bench_bots.py validity-summary bench/results/validity-round7-*.jsonl
     nice .venv/bin/python bench/bench_bots.py validity --bots real --stand-in greedy --out STANDIN.jsonl
     .venv/bin/python bench/bench_bots.py validity-paired REAL.jsonl STANDIN.jsonl   # same positions
@@ -40,15 +40,15 @@ sys.path.insert(0, str(ROOT))
 
 import grn  # noqa: E402
 from grn import games  # noqa: E402
-from grn.analysis import analyse, replay  # noqa: E402
+from grn.analysis.judge import analyse, replay  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from ladder import apply_settings, restore_settings  # noqa: E402  (bench/ladder.py: --set, shared)
 from grn.bots.arena import play_game  # noqa: E402
 from grn.bots.search import evaluate  # noqa: E402
-from grn.selfplay import to_record  # noqa: E402
-from grn.record import Turn  # noqa: E402
-from grn.validate import validate_record  # noqa: E402
-from grn.world import rollout  # noqa: E402
+from grn.rules.selfplay import to_record  # noqa: E402
+from grn.core.record import Turn  # noqa: E402
+from grn.check.validate import validate_record  # noqa: E402
+from grn.rules.world import rollout  # noqa: E402
 
 GAMES = ("goldrush", "carcassonne", "gold")
 OPTIONS = {"goldrush": None, "carcassonne": "goldmines", "gold": None}
@@ -61,7 +61,7 @@ def load() -> str:
 
 def _record(game: str, seed: int):
     ruleset = games.find_ruleset(game)
-    from grn.record import parse_options
+    from grn.core.record import parse_options
 
     opts = ruleset.parse_options(parse_options(OPTIONS[game] or ""))
     return to_record(ruleset.selfplay(2, seed, opts), seed=seed)
@@ -182,9 +182,9 @@ def speed(args: argparse.Namespace) -> None:
 
 
 def _is_compiled() -> bool:
-    import grn.engine
+    import grn.rules.engine
 
-    return not grn.engine.__file__.endswith(".py")
+    return not grn.rules.engine.__file__.endswith(".py")
 
 
 def stability(args: argparse.Namespace) -> None:
@@ -483,7 +483,7 @@ def main() -> None:
     va.add_argument("--out", help="append each record's losses here (JSON lines)")
     va.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
                     help="a variant of the yardstick, set in every worker after the self-play games are played "
-                    "(repeatable), e.g. grn.tiling.world.TileWorld.horizon=24")
+                    "(repeatable), e.g. grn.games.tiling.world.TileWorld.horizon=24")
     vs = sub.add_parser("validity-summary", help="the table of validity runs (their --out files)")
     vs.add_argument("files", nargs="+")
     vp = sub.add_parser("validity-paired", help="two players (the real players or stand-in bots) at the same "

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grn  # noqa: E402
-from grn.analysis import analyse  # noqa: E402
+from grn.analysis.judge import analyse  # noqa: E402
 from ladder import apply_settings, restore_settings  # noqa: E402  (bench/ladder.py: --set, shared)
 
 #: Each variant's settings (``bench/ladder.py``'s ``--set``), from round eight's analysis.

@@ -43,7 +43,7 @@ from bench_startup import case_files  # noqa: E402  (the same files as bench_sta
 HARNESS = """
 import io, sys
 import grn
-from grn.validate import validate_record
+from grn.check.validate import validate_record
 text = open(sys.argv[1], encoding="utf-8").read()
 games = text.split("\\n\\n[Game")
 n = int(sys.argv[2])
@@ -160,7 +160,7 @@ def cli_counts(python: str, grn_file: str, cache: str) -> tuple[int, int]:
     argv = [python, "-P", "-m", "grn", "validate", grn_file]
     subprocess.run(argv, capture_output=True, env={**ENV, "XDG_CACHE_HOME": cache}, check=True)  # warm
     _, count = counted(argv, cache)
-    code = ("import io, sys\nimport grn\nfrom grn.validate import validate_record\n"
+    code = ("import io, sys\nimport grn\nfrom grn.check.validate import validate_record\n"
             "print('turns', sum(validate_record(r, keep_turns=False).turns_played for r in grn.read(sys.argv[1])))\n")
     turns = subprocess.run([python, "-c", code, grn_file], capture_output=True, text=True, check=True, env=ENV)
     return int(turns.stdout.split()[-1]), count

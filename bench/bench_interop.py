@@ -17,9 +17,9 @@ import time
 from grn.games.carcassonne import Options, selfplay
 from grn.games.carcassonne.carcassonnelab import link_to_grn
 from grn.games.carcassonne.jcz import grn_to_jcz, jcz_to_grn
-from grn.notation import parse
-from grn.notation import read as parse_file
-from grn.selfplay import to_record
+from grn.notation.read import parse
+from grn.notation.read import read as parse_file
+from grn.rules.selfplay import to_record
 
 
 def main(argv: list[str]) -> int:

@@ -46,9 +46,10 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
-from grn import games, notation
-from grn.selfplay import to_record
-from grn.writer import write_record
+from grn import games
+from grn.notation import read as notation
+from grn.rules.selfplay import to_record
+from grn.notation.writer import write_record
 
 ROOT = Path(__file__).resolve().parent.parent
 GRN = str(Path(sys.executable).parent / "grn")
@@ -278,14 +279,14 @@ async def main() -> None:
     for name, cmd in (("  floor: a bare python", [py, "-c", "import os; os._exit(0)"]),
                       ("  floor: import lsprotocol.types", [py, "-c", "import lsprotocol.types, os; os._exit(0)"]),
                       ("  floor: import pygls.lsp.server", [py, "-c", "import pygls.lsp.server, os; os._exit(0)"]),
-                      ("  grn lsp's imports before the answer", [py, "-c", "import grn.launch, grn.lsp.command, "
+                      ("  grn lsp's imports before the answer", [py, "-c", "import grn.cli.launch, grn.lsp.command, "
                                                                  "grn.lsp.server, os; os._exit(0)"]),
                       ("  beside it: grn --version", [GRN, "--version"])):
         runs = [run(cmd) for _ in range(max(5, args.runs // 4))]
         print(figures(name, [w for w, _ in runs], None, [c for _, c in runs]))
     # grn's own share: its imports before the answer, timed inside a Python that has pygls loaded already
     code = ("import time, pygls.lsp.server; w, c = time.perf_counter(), time.process_time(); "
-            "import grn.launch, grn.lsp.command, grn.lsp.server; "
+            "import grn.cli.launch, grn.lsp.command, grn.lsp.server; "
             "print(time.perf_counter() - w, time.process_time() - c)")
     own = []
     for _ in range(max(5, args.runs // 4)):

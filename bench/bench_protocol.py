@@ -28,14 +28,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grn import registry  # noqa: E402
+from grn.core import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import match  # noqa: E402
 from grn.bots.bot import Forfeit  # noqa: E402
 from grn.bots.external import EngineBot  # noqa: E402
-from grn.protocol import Budget, EngineError, Query  # noqa: E402
-from grn.seen import PlayerView  # noqa: E402
-from grn.world import Decision  # noqa: E402
+from grn.bots.protocol import Budget, EngineError, Query  # noqa: E402
+from grn.bots.seen import PlayerView  # noqa: E402
+from grn.rules.world import Decision  # noqa: E402
 
 ENGINE = ROOT / "tests" / "engines" / "follower.js"
 _CHOSEN = re.compile(r"chosen in (\d+) us")

@@ -19,7 +19,7 @@ characters of one hostile kind in the middle of turn 37's line, the other 34 tur
 * ``parens``, ``close_parens``, ``lsqb``, ``semis``, ``words``: a run of ``(``, of ``)``, a line of ``[``,
   ``;`` comments, and valid placements (no fix needed: here to show they stay linear).
 
-Each figure is the best of ``--repeat`` runs of :func:`grn.notation.parse` (``--cli``: ``grn validate`` of
+Each figure is the best of ``--repeat`` runs of :func:`grn.notation.read.parse` (``--cli``: ``grn validate`` of
 the text written to a file, wall time, start-up included), in CPU seconds of this process, which a loaded
 machine disturbs less than wall time; ``us/char`` is that time per character of the whole text.  The last
 column is the time at the largest size over the time at the smallest, against the ratio of their sizes: about
@@ -42,9 +42,9 @@ sys.path.insert(0, ROOT)
 
 def base_record() -> list[str]:
     """The self-played Carcassonne record the shapes start from, as lines."""
-    from grn import registry
-    from grn.selfplay import to_record
-    from grn.writer import write_record
+    from grn.core import registry
+    from grn.rules.selfplay import to_record
+    from grn.notation.writer import write_record
 
     ruleset = registry.find_ruleset("carcassonne")
     played = ruleset.selfplay(2, 1, ruleset.parse_options({}))
@@ -83,8 +83,8 @@ def shapes(lines: list[str]) -> dict[str, Callable[[int], str]]:
 
 
 def time_parse(text: str, repeat: int) -> float:
-    """Best CPU seconds of reading ``text`` with :func:`grn.notation.parse`."""
-    from grn import notation
+    """Best CPU seconds of reading ``text`` with :func:`grn.notation.read.parse`."""
+    from grn.notation import read as notation
 
     best = float("inf")
     for _ in range(repeat):
@@ -96,7 +96,7 @@ def time_parse(text: str, repeat: int) -> float:
 
 def time_lexer(text: str, repeat: int) -> float:
     """Best CPU seconds of colouring ``text`` with the Pygments lexer."""
-    from grn.lexer import GrnLexer
+    from grn.notation.lexer import GrnLexer
 
     lexer = GrnLexer()
     best = float("inf")

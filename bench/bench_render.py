@@ -12,10 +12,10 @@ import statistics
 import sys
 import time
 
-from grn.position import position_at
+from grn.rules.position import position_at
 from grn.render import render_svg
 from grn.games.goldrush import selfplay as selfplay_goldrush
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 
 
 def main(argv: list[str]) -> int:

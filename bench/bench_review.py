@@ -41,11 +41,11 @@ sys.path.insert(0, str(ROOT))
 
 import grn  # noqa: E402
 import grn.games  # noqa: E402
-from grn.analysis import analyse, replay  # noqa: E402
+from grn.analysis.judge import analyse, replay  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
-from grn.position import play_record_turn  # noqa: E402
-from grn.record import Turn  # noqa: E402
-from grn.ruleset import engine_for  # noqa: E402
+from grn.rules.position import play_record_turn  # noqa: E402
+from grn.core.record import Turn  # noqa: E402
+from grn.rules.ruleset import engine_for  # noqa: E402
 from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, shared)
 
 REAL = {"carcassonne": ["tests/data/bga-*.grn", "tests/data/japan-*.grn"],

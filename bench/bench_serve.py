@@ -28,8 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from grn.games.goldrush import selfplay as selfplay_goldrush  # noqa: E402
-from grn.selfplay import to_record  # noqa: E402
-from grn.writer import write_record  # noqa: E402
+from grn.rules.selfplay import to_record  # noqa: E402
+from grn.notation.writer import write_record  # noqa: E402
 from serve_server import TOKEN, running  # noqa: E402
 
 

@@ -54,11 +54,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from grn import games  # noqa: E402
-from grn.analysis import Thresholds, agreement, analyse, ruleset_thresholds  # noqa: E402
+from grn.analysis.judge import Thresholds, agreement, analyse, ruleset_thresholds  # noqa: E402
 from grn.bots import GreedyBot, RandomBot  # noqa: E402
 from grn.bots.arena import play_game  # noqa: E402
-from grn.record import parse_options  # noqa: E402
-from grn.selfplay import to_record  # noqa: E402
+from grn.core.record import parse_options  # noqa: E402
+from grn.rules.selfplay import to_record  # noqa: E402
 from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, a variant of the yardstick)
 
 GAMES = ("goldrush", "carcassonne", "gold")
@@ -128,7 +128,7 @@ def one_record(game: str, index: int, level: str | None, bot: str = "selfplay", 
 
 def clear_judge(game: str) -> Callable[[list], str | None]:
     """A turn's judgement (from a stored ``[turn, lost, se, ...]``) with ``game``'s thresholds on the loss's
-    lower bound (:meth:`grn.analysis.Thresholds.judge` with ``clear``, R229)."""
+    lower bound (:meth:`grn.analysis.judge.Thresholds.judge` with ``clear``, R229)."""
     thresholds = ruleset_thresholds(games.find_ruleset(game))
     return lambda t: thresholds.judge(t[1], t[2], bound_z=thresholds.z)
 
@@ -217,7 +217,7 @@ def main() -> None:
                     help="who plays the records (default: each game's choice, R206: self-play for the tile games, "
                          "a greedy bot against a random one for Gold)")
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
-                    help="a variant of the analysis, e.g. grn.tiling.world.TileWorld.horizon=24 (repeatable; "
+                    help="a variant of the analysis, e.g. grn.games.tiling.world.TileWorld.horizon=24 (repeatable; "
                          "use a --out of its own: the records it skips are those of --out)")
     ap.add_argument("--without", default="", help="round seven's and eight's changes to Gold's search to turn "
                                                   f"off: {', '.join(STEPS)} or all (R225-R228, R255-R256)")

@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PGN = '[Event "?"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n'
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 #: ``grn validate FILE`` through the typer app, as every command line with an option runs (and as all did before R190)
-TYPER = "import sys; sys.argv = ['grn', 'validate', *sys.argv[1:]]; from grn.cli import main; main()"
+TYPER = "import sys; sys.argv = ['grn', 'validate', *sys.argv[1:]]; from grn.cli.app import main; main()"
 FILES = ("examples/rulebook-railroad-3.grn", "examples/gold-2p.grn", "examples/carcassonne/carcassonne-2p.grn")
 #: The default files: (label, shipped file, whether to leave its comments and markup out).
 CASES = (
@@ -60,9 +60,9 @@ CASES = (
 def case_files(folder: str) -> dict[str, str]:
     """Label -> path of each of :data:`CASES`, the copies without comments and markup written in ``folder``."""
 
-    from grn import notation
-    from grn.record import Comment, Markup
-    from grn.writer import write_records
+    from grn.notation import read as notation
+    from grn.core.record import Comment, Markup
+    from grn.notation.writer import write_records
 
     out: dict[str, str] = {}
     for label, name, strip in CASES:
@@ -82,7 +82,7 @@ def case_files(folder: str) -> dict[str, str]:
 #: Run in a fresh interpreter: grn validate FILE as the console script runs it, then the modules it imported.
 LIST_MODULES = """
 import sys
-from grn.launch import main
+from grn.cli.launch import main
 sys.argv = ["grn", "validate", *sys.argv[1:]]
 try:
     main()
@@ -142,7 +142,7 @@ def main() -> None:
     ap.add_argument("--file", action="append", help="a record file to validate (default: one of each game)")
     ap.add_argument("--syscalls", action="store_true", help="also count each command's system calls (strace)")
     ap.add_argument("--through-typer", action="store_true",
-                    help="also time each validate through grn.cli's typer app (the path any option takes, R190)")
+                    help="also time each validate through grn.cli.app's typer app (the path any option takes, R190)")
     ap.add_argument("--python", action="append", default=[],
                     help="another interpreter with grn installed, timed on the same files in the same runs")
     ap.add_argument("--imports", action="store_true", help="also list what one validate of each file imports")

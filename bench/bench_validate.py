@@ -37,9 +37,9 @@ sys.path.append(str(ROOT))  # the grn this Python has installed (compiled or not
 def make_grn(games: int, players: int, seed0: int, game: str = "goldrush",
              options: str = "") -> tuple[str, float]:
     from grn import games as registry
-    from grn.record import parse_options
-    from grn.selfplay import to_record
-    from grn.writer import write_record
+    from grn.core.record import parse_options
+    from grn.rules.selfplay import to_record
+    from grn.notation.writer import write_record
 
     ruleset = registry.find_ruleset(game)
     opts = ruleset.parse_options(parse_options(options))
@@ -95,8 +95,8 @@ def bench_chess(pgn: str, repeat: int, cpu: list[float] | None = None) -> tuple[
 
 
 def bench_grn(text: str, repeat: int) -> dict[str, float]:
-    from grn import notation
-    from grn.validate import validate_record
+    from grn.notation import read as notation
+    from grn.check.validate import validate_record
 
     best: dict[str, float] = {}
     for _ in range(repeat):
@@ -181,7 +181,7 @@ def peak_memory(text: str, games: int) -> tuple[float, float]:
         path = fh.name
     size = os.path.getsize(path) / 1e6
     code = ("import sys, resource; sys.path.insert(0, %r)\n"
-            "from grn import notation\nfrom grn.validate import validate_record\n"
+            "from grn.notation import read as notation\nfrom grn.check.validate import validate_record\n"
             "n = bad = 0\n"
             "for i, r in enumerate(notation.read(sys.argv[1])):\n"
             "    rep = validate_record(r, file=sys.argv[1], index=i, keep_turns=False); n += 1; bad += not rep.valid\n"
@@ -223,8 +223,8 @@ def cli_ratio(text: str, games: int, plies: int, repeat: int) -> None:
         grn_file.write_text(part, encoding="utf-8")
         pgn_file = Path(tmp) / "games.pgn"
         pgn_file.write_text(pgn, encoding="utf-8")
-        from grn import notation
-        from grn.validate import validate_record
+        from grn.notation import read as notation
+        from grn.check.validate import validate_record
 
         turns = sum(validate_record(r, keep_turns=False).turns_played for r in notation.parse(part))
         chess_code = ("import sys, chess.pgn\nh = open(sys.argv[1], encoding='utf-8')\nn = 0\nwhile True:\n"

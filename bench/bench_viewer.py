@@ -32,7 +32,7 @@ from pathlib import Path
 WRITE = r"""
 import sys, time, json
 from grn.games.goldrush import selfplay
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 from grn.render import render_html
 n, out = int(sys.argv[1]), sys.argv[2]
 records = [to_record(selfplay.play(2 + (s - 1) % 4 if n > 1 else 2, s), seed=s) for s in range(1, n + 1)]
@@ -46,9 +46,9 @@ print(json.dumps({"seconds": took, "tiles": [len([t for t in r.turns if t.number
 WRITE_ANALYSED = r"""
 import sys, time, json, subprocess
 from grn.games.goldrush import selfplay
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 from grn.render import render_html
-from grn.writer import write_record
+from grn.notation.writer import write_record
 import grn
 playouts, out = sys.argv[1], sys.argv[2]
 plain = out + ".grn"

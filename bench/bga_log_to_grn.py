@@ -37,7 +37,7 @@ from typing import Any
 
 from grn import parse
 from grn.games.carcassonne.carcassonnelab import ALPHABET, encode_tiles, link_to_grn
-from grn.writer import write_record
+from grn.notation.writer import write_record
 
 #: BGA's start tile (not in the log: it lies at 0,0 at orientation 1).
 START = 15

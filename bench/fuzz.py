@@ -85,7 +85,7 @@ def _command() -> Any:
     if _COMMAND is None:
         import typer.main
 
-        from grn.cli import app
+        from grn.cli.app import app
 
         _COMMAND = typer.main.get_command(app)
     return _COMMAND
@@ -956,7 +956,7 @@ def _writers(ctx: Ctx, out: str) -> list[list[str]]:
 def step_output(ctx: Ctx) -> None:
     """Hostile output paths (one input in four): a missing folder or a folder is a usage error, a full disk
     one line, a symlink is written through, an existing file replaced whole or left as it was, and no
-    temporary file is left behind (grn.output, R80-R82)."""
+    temporary file is left behind (grn.core.output, R80-R82)."""
     import shutil
     import stat as st_
 
@@ -1141,11 +1141,11 @@ _MEMO: dict[Any, Any] = {}
 def install_memo() -> None:
     """Make ``notation.parse_game``, the JSON reading of ``sources`` and the streaming reader's check of
     each game remember results (per input)."""
-    import grn.jsonform as jsonform
-    import grn.notation as notation
+    import grn.notation.jsonform as jsonform
+    import grn.notation.read as notation
 
     parse_game = notation.parse_game
-    # grn.sources imports it from grn.jsonform when a JSON input comes (only JSON pays for jsonschema)
+    # grn.notation.sources imports it from grn.notation.jsonform when a JSON input comes (only JSON pays for jsonschema)
     records_from_json = jsonform.records_from_json
     check_game = jsonform.check_game
 

@@ -7,12 +7,12 @@ process pool's workers on the same games (round ten), and CPU seconds on this ma
 identical runs.  Instruction counts do not: this probe runs the same chunks (the ones ``grn validate
 --dask-scheduler`` sends a two-worker cluster: ``Sizes.dask``, spans the worker reads from the file) through
 
-* ``pool``: grn's :class:`~grn.workers.ProcessPool` with one worker, forked from a single-threaded process
+* ``pool``: grn's :class:`~grn.check.workers.ProcessPool` with one worker, forked from a single-threaded process
   that has imported ``grn validate``'s modules, as ``grn validate --jobs 2`` forks its workers (``gc.freeze``
   and all), and
 * ``dask``: one ``dask worker --nthreads 1 --no-nanny`` (the nanny's environment set by hand:
   ``MALLOC_TRIM_THRESHOLD_``) of a scheduler started here, sent the chunks through
-  :class:`~grn.workers.DaskClient` (``packed``, as grn's client sends them), warmed up as grn warms it up,
+  :class:`~grn.check.workers.DaskClient` (``packed``, as grn's client sends them), warmed up as grn warms it up,
 
 each worker under valgrind's callgrind with ``--separate-threads=yes``.  Every chunk is wrapped in
 :func:`marked`, which calls ``os.getppid()`` first: callgrind is told to dump its counts before that C function
@@ -55,7 +55,7 @@ def noop() -> None:
 
 def the_chunks(path: str) -> list[Any]:
     """The chunks ``grn validate --dask-scheduler`` sends a cluster of two single-threaded workers."""
-    from grn.batch import DASK_FILE_CHUNK_GAMES, FileRef, Sizes, _chunks
+    from grn.check.batch import DASK_FILE_CHUNK_GAMES, FileRef, Sizes, _chunks
 
     return list(_chunks(path, 2, FileRef.of(os.path.abspath(path)), Sizes.dask(DASK_FILE_CHUNK_GAMES)))
 
@@ -63,9 +63,9 @@ def the_chunks(path: str) -> list[Any]:
 def drive(side: str, path: str, sizes_out: str, address: str = "") -> None:
     """Send every chunk of ``path`` to one worker (``side``: a forked pool worker, or a Dask worker at
     ``address``), as validate's text report does (slim results), a few at a time; write the chunks' sizes."""
-    import grn.validate_cli  # noqa: F401 - what the console script has imported when it forks its pool
-    from grn.batch import IN_FLIGHT, PRELOAD, Job, _warm_up, work_file
-    from grn.workers import DaskClient, ProcessPool
+    import grn.cli.validate  # noqa: F401 - what the console script has imported when it forks its pool
+    from grn.check.batch import IN_FLIGHT, PRELOAD, Job, _warm_up, work_file
+    from grn.check.workers import DaskClient, ProcessPool
 
     from probe_dask_instructions import marked, noop  # by name, not by value: the worker imports this module
 

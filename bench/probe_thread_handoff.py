@@ -40,7 +40,7 @@ def switches() -> tuple[int, int]:
 
 def validate_all(job: Any, chunks: list[Any], out: dict[str, float]) -> None:
     """Validate every chunk here; put this thread's CPU seconds and switches in ``out``."""
-    from grn.batch import work_file
+    from grn.check.batch import work_file
 
     waits, preempted = switches()
     cpu = time.thread_time()
@@ -78,9 +78,9 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--wake-ms", type=float, default=10.0)
     opts = ap.parse_args()
-    import grn._warm  # noqa: F401 - warmed up as a Dask worker is
+    import grn.check._warm  # noqa: F401 - warmed up as a Dask worker is
     from bench_archive import make_games
-    from grn.batch import Job
+    from grn.check.batch import Job
     from probe_dask_instructions import the_chunks
 
     tmp = Path(tempfile.mkdtemp(prefix="grn-handoff-"))

@@ -1,7 +1,7 @@
 """grn: record, check and draw games of the Gold Rush family.
 
 The public API follows python-chess: :func:`read` yields the games of a GRN
-file one by one, each a :class:`grn.record.Record` with its tags, its tree of
+file one by one, each a :class:`grn.core.record.Record` with its tags, its tree of
 turns and the engine commands they hold.
 """
 
@@ -20,24 +20,25 @@ if _stale:
                   + "): run `pip install -e .` again, or the old code runs", stacklevel=2)
 
 if TYPE_CHECKING:
-    from grn.analysis import GameAnalysis
-    from grn.notation import parse, read_game
-    from grn.record import Record, Turn
-    from grn.writer import write_record, write_records
+    from grn.analysis.judge import GameAnalysis
+    from grn.notation.read import parse, read_game
+    from grn.core.record import Record, Turn
+    from grn.notation.writer import write_record, write_records
 
 #: The public names of other modules, loaded when first asked for (PEP 562): ``import grn.lsp`` and
 #: ``grn lsp`` need none of them before they answer an editor (docs/editors.md, R166).
-_LAZY = {"parse": "grn.notation", "read_game": "grn.notation", "Record": "grn.record", "Turn": "grn.record",
-         "write_record": "grn.writer", "write_records": "grn.writer"}
-#: The modules ``import grn`` loaded before the names above became lazy: still reachable as attributes.
-_SUBMODULES = frozenset({"notation", "record", "writer"})
+_LAZY = {"parse": "grn.notation.read", "read_game": "grn.notation.read", "Record": "grn.core.record", "Turn": "grn.core.record",
+         "write_record": "grn.notation.writer", "write_records": "grn.notation.writer"}
+#: The modules ``import grn`` loaded before the names above became lazy, by the attribute names they had
+#: before grn's packages showed its layers: still reachable as ``grn.record`` and ``grn.writer``.
+_SUBMODULES = {"record": "grn.core.record", "writer": "grn.notation.writer"}
 
 
 def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         if name in _SUBMODULES:  # `import grn; grn.writer` worked when the package imported it eagerly
-            return importlib.import_module(f"grn.{name}")
+            return importlib.import_module(_SUBMODULES[name])
         raise AttributeError(f"module 'grn' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # asked once: a plain attribute from then on
@@ -57,14 +58,14 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
     Problems are in each record's ``diagnostics`` (a JSON file that cannot be
     read gives one record holding the problem and nothing else).
     """
-    from grn import notation
-    from grn.record import Record
+    from grn.notation import read as notation
+    from grn.core.record import Record
 
     if isinstance(source, str) and ("\n" in source or source.lstrip().startswith("[")):
         raise ValueError("grn.read() takes a path or an open file, and was given GRN text: "
                          "use grn.parse(text), or grn.read(io.StringIO(text))")
     if isinstance(source, (str, os.PathLike)) and os.fspath(source).lower().endswith(".json"):
-        from grn.sources import load
+        from grn.notation.sources import load
 
         for item in load(os.fspath(source)):
             if item.record is not None:
@@ -73,7 +74,7 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
                 yield Record((), diagnostics=(item.problem,))
         return
     if isinstance(source, (str, os.PathLike)):
-        from grn.sources import read_path
+        from grn.notation.sources import read_path
 
         # bytes decoded by grn: a file that is not UTF-8 is a diagnostic, never a UnicodeDecodeError
         yield from read_path(os.fspath(source), file=file)
@@ -81,9 +82,9 @@ def read(source: "str | os.PathLike[str] | IO[str] | Iterable[str]", *, file: st
     yield from notation.read(source, file=file)
 
 def analyse(record: "Record", **options: object) -> "GameAnalysis":
-    """Analyse a record's moves: points lost, judgements, best moves (:func:`grn.analysis.analyse`)."""
+    """Analyse a record's moves: points lost, judgements, best moves (:func:`grn.analysis.judge.analyse`)."""
     # imported here: the search and its data load only when asked for (grn's start-up stays quick)
-    from grn.analysis import analyse as run
+    from grn.analysis.judge import analyse as run
 
     return run(record, **options)  # type: ignore[arg-type]
 

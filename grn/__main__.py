@@ -1,5 +1,5 @@
 """``python -m grn`` runs the command line."""
 
-from grn.launch import run
+from grn.cli.launch import run
 
 run()

@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import grn  # noqa: E402
-from grn.position import position_at  # noqa: E402
+from grn.rules.position import position_at  # noqa: E402
 from grn.render import render_svg, render_tile_sheet  # noqa: E402
-from grn.selfplay import to_record  # noqa: E402
+from grn.rules.selfplay import to_record  # noqa: E402
 from grn.games.goldrush import load_tileset  # noqa: E402
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")

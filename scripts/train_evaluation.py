@@ -5,8 +5,8 @@
     .venv/bin/python scripts/train_evaluation.py carcassonne --games 4 --dry-run   # print, write nothing
 
 Each game is played by ``--bot`` in every seat from a seeded deal (deal ``seed + i``), two players by default.
-Before every turn each player's features (:meth:`grn.world.World.features`) and projected score
-(:meth:`grn.world.World.value`) are written down; at the end the final scores.  The weights are the least
+Before every turn each player's features (:meth:`grn.rules.world.World.features`) and projected score
+(:meth:`grn.rules.world.World.value`) are written down; at the end the final scores.  The weights are the least
 squares fit of what the rest of the game added to each player's margin over the opponents (final margin minus
 projected margin) on the features, taken against the opponents' mean in the same way, without an intercept (a
 game of identical positions adds nothing on average).  The spread of the residuals by the share of the game
@@ -28,11 +28,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from grn import registry  # noqa: E402
+from grn.core import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import MAX_TURNS, new_game  # noqa: E402
-from grn.evaluation import Evaluation, least_squares  # noqa: E402
-from grn.world import margin  # noqa: E402
+from grn.rules.evaluation import Evaluation, least_squares  # noqa: E402
+from grn.rules.world import margin  # noqa: E402
 
 #: A row: (features minus the opponents' mean, the share of the game left, the rest of the game's margin).
 Row = tuple[tuple[float, ...], float, float]
@@ -109,7 +109,7 @@ def main() -> None:
         return
     package = ROOT / "grn" / "games" / args.game
     out = Path(args.out) if args.out else package / "evaluation.json"
-    doc = {"description": "The learned evaluation of this game's positions (grn/evaluation.py), made by "
+    doc = {"description": "The learned evaluation of this game's positions (grn/rules/evaluation.py), made by "
                           "scripts/train_evaluation.py; docs/analysis.md, 'The engine, round two'."}
     doc.update(evaluation.to_json())
     out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

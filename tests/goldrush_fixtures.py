@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from grn.tiling.places import POSITIONS
+from grn.games.tiling.places import POSITIONS
 from grn.games.goldrush.rules import GoldRushState, Options
-from grn.tiling.tiles import TileSet, tileset_from_dict
+from grn.games.tiling.tiles import TileSet, tileset_from_dict
 
 EDGE_PLACES = {m: POSITIONS[3 * i:3 * i + 3] for i, m in enumerate("NESW")}
 GOLD_RUSH_TOKENS = {"0": 10, "1": 10, "2": 30, "3": 10, "5": 3}

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 
 from grn import games
-from grn.aids import aids_lines, position_aids
-from grn.position import position_at
-from grn.selfplay import to_record
+from grn.analysis.aids import aids_lines, position_aids
+from grn.rules.position import position_at
+from grn.rules.selfplay import to_record
 
 _RECORDS: dict[tuple[str, int], object] = {}
 

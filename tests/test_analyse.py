@@ -12,14 +12,14 @@ import pytest
 from typer.testing import CliRunner
 
 import grn
-import grn.cli
+import grn.cli.app
 from grn import games
-from grn.analysis import Thresholds, accuracy
+from grn.analysis.judge import Thresholds, accuracy
 from grn.bots import GreedyBot
-from grn.record import Record
-from grn.selfplay import to_record
-from grn.tiling.commands import PlaceTile
-from grn.validate import validate_record
+from grn.core.record import Record
+from grn.rules.selfplay import to_record
+from grn.games.tiling.commands import PlaceTile
+from grn.check.validate import validate_record
 
 runner = CliRunner()
 FAST = {"playouts": 16}
@@ -34,7 +34,7 @@ def _record(game: str, seed: int, turns: int) -> Record:
 
 def _diverge(record: Record, k: int, seed: int) -> Record:
     """``record``'s first ``k`` turns, then other turns: another draw of what was hidden, played by greedy."""
-    from grn.analysis import replay
+    from grn.analysis.judge import replay
 
     ruleset, seats, line = replay(record)
     engine = line[k][1] if k < len(line) else None
@@ -93,7 +93,7 @@ def test_grn_output_keeps_every_byte_and_is_idempotent(tmp_path):
     source.write_text("".join(lines).replace("(3. red 17@5,5 {not legal, kept as text})", ""), encoding="utf-8")
     original = source.read_text(encoding="utf-8")
     out = tmp_path / "a.grn"
-    result = runner.invoke(grn.cli.app, ["analyse", str(source), "--format", "grn", "--playouts", "12",
+    result = runner.invoke(grn.cli.app.app, ["analyse", str(source), "--format", "grn", "--playouts", "12",
                                          "-o", str(out)])
     assert result.exit_code == 0, result.output
     annotated = out.read_text(encoding="utf-8")
@@ -104,7 +104,7 @@ def test_grn_output_keeps_every_byte_and_is_idempotent(tmp_path):
     assert stripped == original
     assert validate_record(grn.parse(annotated)[0]).valid  # the best-move variations are legal
     again = tmp_path / "b.grn"
-    result = runner.invoke(grn.cli.app, ["analyse", str(out), "--format", "grn", "--playouts", "12",
+    result = runner.invoke(grn.cli.app.app, ["analyse", str(out), "--format", "grn", "--playouts", "12",
                                          "-o", str(again)])
     assert result.exit_code == 0, result.output
     assert again.read_text(encoding="utf-8") == annotated
@@ -113,10 +113,10 @@ def test_grn_output_keeps_every_byte_and_is_idempotent(tmp_path):
 def test_grn_output_of_a_json_record(tmp_path):
     record = _record("gold", 3, 6)
     source = tmp_path / "g.json"
-    from grn.jsonform import records_to_json
+    from grn.notation.jsonform import records_to_json
 
     source.write_text(json.dumps(records_to_json([record])), encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["analyse", str(source), "--format", "grn", "--playouts", "8"])
+    result = runner.invoke(grn.cli.app.app, ["analyse", str(source), "--format", "grn", "--playouts", "8"])
     assert result.exit_code == 0, result.output
     annotated = grn.parse(result.output)[0]
     assert sum(1 for t in annotated.turns for c in t.comments if "[%eval" in c.text) == 6
@@ -125,7 +125,7 @@ def test_grn_output_of_a_json_record(tmp_path):
 
 def test_json_output_follows_its_schema_and_reads_standard_input():
     text = grn.write_record(_record("carcassonne", 5, 6))
-    result = runner.invoke(grn.cli.app, ["analyse", "-", "--format", "json", "--playouts", "10"], input=text)
+    result = runner.invoke(grn.cli.app.app, ["analyse", "-", "--format", "json", "--playouts", "10"], input=text)
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)
     schema = json.loads(resources.files("grn.schemas").joinpath("analysis.schema.json").read_text())
@@ -142,15 +142,15 @@ def test_the_same_seed_gives_the_same_analysis_and_jobs_do_not_change_it(tmp_pat
     source = tmp_path / "g.grn"
     source.write_text(grn.write_record(_record("gold", 8, 6)), encoding="utf-8")
     args = ["analyse", str(source), "--format", "json", "--playouts", "10", "--seed", "5"]
-    one = runner.invoke(grn.cli.app, args)
-    two = runner.invoke(grn.cli.app, args + ["--jobs", "2"])
+    one = runner.invoke(grn.cli.app.app, args)
+    two = runner.invoke(grn.cli.app.app, args + ["--jobs", "2"])
     assert one.exit_code == two.exit_code == 0, one.output + two.output
     assert json.loads(one.output) == json.loads(two.output)
 
 
 def test_text_review_names_the_costliest_move():
     text = grn.write_record(_clear_blunder())
-    result = runner.invoke(grn.cli.app, ["analyse", "-", "--playouts", "40", "--thresholds", "2,5,10"], input=text)
+    result = runner.invoke(grn.cli.app.app, ["analyse", "-", "--playouts", "40", "--thresholds", "2,5,10"], input=text)
     assert result.exit_code == 0, result.output
     assert "costliest moves:" in result.output
     first = result.output.split("costliest moves:")[1]
@@ -164,7 +164,7 @@ def test_an_illegal_record_is_analysed_up_to_its_first_illegal_turn(tmp_path):
     lines[at] = re.sub(r"^4\. (\w+) (\S+)", r"4. \1 A@40,40", lines[at])
     source = tmp_path / "bad.grn"
     source.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["analyse", str(source), "--format", "json", "--playouts", "8"])
+    result = runner.invoke(grn.cli.app.app, ["analyse", str(source), "--format", "json", "--playouts", "8"])
     assert result.exit_code == 1
     assert f"{source}:" in result.stderr and "error" in result.stderr and "Traceback" not in result.stderr
     doc = json.loads(result.stdout)
@@ -184,14 +184,14 @@ def test_an_illegal_record_is_analysed_up_to_its_first_illegal_turn(tmp_path):
 def test_bad_options_are_one_line_usage_errors(tmp_path, args, message):
     source = tmp_path / "g.grn"
     source.write_text(grn.write_record(_record("gold", 1, 2)), encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["analyse", str(source)] + args)
+    result = runner.invoke(grn.cli.app.app, ["analyse", str(source)] + args)
     assert result.exit_code == 2, result.output
     assert message in result.output and len(result.output.strip().splitlines()) == 1
 
 
 def test_a_game_without_a_bot_is_a_one_line_error(tmp_path):
     from tests.toygame import RULESET as NIM, NimRuleset
-    from grn.ruleset import Ruleset
+    from grn.rules.ruleset import Ruleset
 
     class Silent(NimRuleset):
         name = "silentnim"
@@ -201,7 +201,7 @@ def test_a_game_without_a_bot_is_a_one_line_error(tmp_path):
     try:
         source = tmp_path / "n.grn"
         source.write_text('[Game "silentnim"]\n[Players "A (red), B (blue)"]\n\n1. red take=2\n', encoding="utf-8")
-        result = runner.invoke(grn.cli.app, ["analyse", str(source)])
+        result = runner.invoke(grn.cli.app.app, ["analyse", str(source)])
         assert result.exit_code == 1
         assert f"{source}:1:2: error: grn has no bot for Nim" in result.output
         assert "Traceback" not in result.output
@@ -235,7 +235,7 @@ def test_random_play_loses_more_points_than_greedy_play():
 
 def test_the_gold_mines_tiles_are_analysed():
     ruleset = games.find_ruleset("carcassonne")
-    from grn.record import parse_options
+    from grn.core.record import parse_options
 
     record = to_record(ruleset.selfplay(2, 3, ruleset.parse_options(parse_options("goldmines"))))
     gold_turns = [t.number for t in record.turns if any(type(a).__name__ == "PlaceIngot" for a in t.actions)][:3]
@@ -250,25 +250,25 @@ def test_the_text_review_lists_the_five_costliest_counts_the_rest_and_explains_i
     """R358: at most five moves (``--top`` says how many), the others counted, a legend of "expected margin";
     a follower is named by its role (thief, knight, farmer, monk; railwayman, gold miner...), a mined
     token by the face it showed."""
-    out = runner.invoke(grn.cli.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8"]).output
+    out = runner.invoke(grn.cli.app.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8"]).output
     assert out.count("\n  turn ") == 5
     (rest,) = re.findall(r"and (\d+) other judged moves", out)
     assert int(rest) > 0 and "expected margin: the final score minus the opponents' mean" in out
-    every = runner.invoke(grn.cli.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--top", "99"])
+    every = runner.invoke(grn.cli.app.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--top", "99"])
     assert every.output.count("\n  turn ") == 5 + int(rest) and "other judged" not in every.output
     played = [line for line in every.output.splitlines() if line.startswith("    played ")]
     assert [line for line in played if "mine=" in line]
     assert all("mines a token worth " in line for line in played if "mine=" in line)
     assert "cowboy on" not in every.output and re.search(r"(railwayman|farmer|gold miner|merchant) on", every.output)
     carc = grn.write_record(_record("carcassonne", 3, 24))
-    text = runner.invoke(grn.cli.app, ["analyse", "-", "--playouts", "8", "--top", "99"], input=carc).output
+    text = runner.invoke(grn.cli.app.app, ["analyse", "-", "--playouts", "8", "--top", "99"], input=carc).output
     assert "follower on" not in text and re.search(r"(thief|knight|farmer|monk) on", text)
 
 
 def test_no_accuracy_for_a_player_without_a_move():
     """R358: a player who has not moved yet has no accuracy, not "accuracy 100%"."""
     text = grn.write_record(_record("carcassonne", 3, 1))
-    out = runner.invoke(grn.cli.app, ["analyse", "-", "--playouts", "8"], input=text).output
+    out = runner.invoke(grn.cli.app.app, ["analyse", "-", "--playouts", "8"], input=text).output
     assert "): no move analysed" in out
     assert out.count("accuracy") == 1
 
@@ -276,11 +276,11 @@ def test_no_accuracy_for_a_player_without_a_move():
 def test_r359_the_analysis_puts_no_glyph_beside_the_annotators_own():
     """Turn 10 of the example carries the annotator's ``!``: the analysis adds its judgement in the comment
     only, never ``?!`` beside it; other turns still get their glyph."""
-    out = runner.invoke(grn.cli.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--format", "grn"])
+    out = runner.invoke(grn.cli.app.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--format", "grn"])
     (ten,) = [line for line in out.output.splitlines() if line.startswith("10. ")]
     assert "judgement=" in ten and " ! " in ten and not re.search(r" (\?!|\?\?|\?) ", ten)
     assert re.search(r"^\d+\. .* (\?!|\?) \{\[%eval", out.output, re.M)
-    (again,) = grn.notation.parse(out.output)
+    (again,) = grn.notation.read.parse(out.output)
     assert validate_record(again).valid
 
 
@@ -289,5 +289,5 @@ def test_r358_a_gold_miner_is_named_by_its_owner_and_a_player_by_both_colours():
     assert gold.owned_words("turns over c3 (green miner 2)", {"green": "Paul", "red": "Ines"}) == \
         "turns over c3 (Paul's green miner 2)"
     assert games.find_ruleset("carcassonne").owned_words("green miner", {"green": "Paul"}) == "green miner"
-    out = runner.invoke(grn.cli.app, ["analyse", "examples/gold-2p.grn", "--playouts", "4"]).output
+    out = runner.invoke(grn.cli.app.app, ["analyse", "examples/gold-2p.grn", "--playouts", "4"]).output
     assert "(red+yellow): " in out and "(green+blue): " in out

@@ -14,14 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 import grn
-import grn.cli
+import grn.cli.app
 from grn import games
-from grn.analyse_cli import Turns
-from grn.analysis import analyse
-from grn.record import Record
-from grn.selfplay import to_record
-from grn import workers
-from grn.workers import ProcessPool
+from grn.cli.analyse import Turns
+from grn.analysis.judge import analyse
+from grn.core.record import Record
+from grn.rules.selfplay import to_record
+from grn.check import workers
+from grn.check.workers import ProcessPool
 
 runner = CliRunner()
 
@@ -41,7 +41,7 @@ def two_games(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _analyse(args: list[str]) -> tuple[int, str]:
-    result = runner.invoke(grn.cli.app, ["analyse", *args])
+    result = runner.invoke(grn.cli.app.app, ["analyse", *args])
     return result.exit_code, result.output
 
 
@@ -69,7 +69,7 @@ def test_jobs_two_spreads_one_games_turns_one_a_unit() -> None:
             units.extend(groups)
             return super().__call__(record, groups, settings)
 
-    pool = ProcessPool(2, ("grn.analysis",))
+    pool = ProcessPool(2, ("grn.analysis.judge",))
     try:
         spread = analyse(record, playouts=8, seed=2, runner=Counting(pool), parts=2)
     finally:
@@ -88,13 +88,13 @@ def test_a_file_of_many_games_streams(tmp_path: Path, monkeypatch: pytest.Monkey
     """Memory stays flat: while a game is analysed, the games before it are gone (text and record)."""
     import gc
 
-    import grn.analysis
-    from grn.notation import Chunk
+    import grn.analysis.judge
+    from grn.notation.read import Chunk
 
     path = tmp_path / "many.grn"
     path.write_text("\n".join(grn.write_record(_record("goldrush", seed, 1)) for seed in range(12)), encoding="utf-8")
     alive: list[tuple[int, int]] = []
-    real = grn.analysis.analyse
+    real = grn.analysis.judge.analyse
 
     def count() -> tuple[int, int]:
         gc.collect()
@@ -108,7 +108,7 @@ def test_a_file_of_many_games_streams(tmp_path: Path, monkeypatch: pytest.Monkey
         alive.append((now[0] - before[0], now[1] - before[1]))
         return real(record, **options)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(grn.analysis, "analyse", counting)
+    monkeypatch.setattr(grn.analysis.judge, "analyse", counting)
     code, out = _analyse(["--playouts", "1", "--format", "json", str(path)])
     assert code == 0, out
     assert len(json.loads(out)["games"]) == len(alive) == 12

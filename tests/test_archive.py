@@ -22,11 +22,11 @@ from typer.testing import CliRunner
 
 from grn.archive.db import register
 from grn.archive.search import Filters, game_ids
-from grn.cli import app
-from grn.jsonform import command_to_json
-from grn.record import Record
-from grn.sources import load
-from grn.validate import GameReport, validate_record
+from grn.cli.app import app
+from grn.notation.jsonform import command_to_json
+from grn.core.record import Record
+from grn.notation.sources import load
+from grn.check.validate import GameReport, validate_record
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

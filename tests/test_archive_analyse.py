@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import grn
 from grn.archive import review as archive_review
 from grn.archive.db import connect
-from grn.cli import app
+from grn.cli.app import app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = ["gold-2p.grn", "rulebook-city-6.grn", "rulebook-gold-16.grn"]

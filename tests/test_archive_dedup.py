@@ -17,10 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from grn.archive.facts import dedup_key
-from grn.cli import app
-from grn.notation import parse
-from grn.record import Record
-from grn.writer import write_record
+from grn.cli.app import app
+from grn.notation.read import parse
+from grn.core.record import Record
+from grn.notation.writer import write_record
 
 runner = CliRunner()
 
@@ -151,7 +151,7 @@ from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from grn.archive.dedup import merge_records  # noqa: E402
-from grn.record import Comment  # noqa: E402
+from grn.core.record import Comment  # noqa: E402
 
 NOTES = st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["a", "b", "why?", "good", "a"])), max_size=6)
 

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from grn.archive.db import connect
 from grn.archive.turns import build, missing
-from grn.cli import app
-from grn.notation import parse
+from grn.cli.app import app
+from grn.notation.read import parse
 from grn.serve.store import Store
 
 runner = CliRunner()

@@ -14,17 +14,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from grn import registry
+from grn.core import registry
 from grn.archive import facts
 from grn.archive.facts import FINAL, GameFacts, PointSums, game_facts, game_summary, unpack, value_key
-from grn.cli import app
-from grn.jsonform import command_to_json
-from grn.notation import parse
-from grn.record import Record
-from grn.tiling.commands import PlaceTile
-from grn.tiling.events import ScoreEvent
-from grn.validate import validate_record
-from grn.value import Value
+from grn.cli.app import app
+from grn.notation.jsonform import command_to_json
+from grn.notation.read import parse
+from grn.core.record import Record
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.events import ScoreEvent
+from grn.check.validate import validate_record
+from grn.core.value import Value
 
 runner = CliRunner()
 ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=facts.to_plain)

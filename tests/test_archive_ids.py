@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from grn.archive import search as s
 from grn.archive.db import connect, delete_game
-from grn.cli import app
+from grn.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -10,10 +10,10 @@ import pytest
 
 from grn.archive.facts import EventFacts, game_facts
 from grn.archive.indexer import index_game, indexing_validator, observe_game, observe_points
-from grn.batch import Job, work
-from grn.notation import parse
-from grn.record import Record
-from grn.validate import validate_record
+from grn.check.batch import Job, work
+from grn.notation.read import parse
+from grn.core.record import Record
+from grn.check.validate import validate_record
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Every example: finished games, puzzles ending with [End "now"], records that stop early, variations.

@@ -20,12 +20,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
-from grn import batch, gamespans, notation
-from grn.errors import Diagnostic
-from grn.validate import GameReport
-from grn.cli import app
-from grn import workers
-from grn.workers import Inline
+from grn.check import batch
+from grn.notation import gamespans
+from grn.notation import read as notation
+from grn.core.errors import Diagnostic
+from grn.check.validate import GameReport
+from grn.cli.app import app
+from grn.check import workers
+from grn.check.workers import Inline
 
 runner = CliRunner()
 
@@ -106,8 +108,8 @@ def test_dask_local_cluster_reports_equal_serial(files: list[str]) -> None:
         # first run, off by default: R298), with small chunks, so that the helper and the cluster may share the
         # first file (however the start-up goes)
         for first, head in ((files[5], True), (files[0], False)):
-            code = (f"import sys, grn.batch; grn.batch.DASK_MIN_CHUNK_CHARS = 2000; grn.batch.HEAD_START = {head}; "
-                    "sys.argv = ['grn'] + sys.argv[1:]; from grn.launch import main; main()")
+            code = (f"import sys, grn.check.batch; grn.check.batch.DASK_MIN_CHUNK_CHARS = 2000; grn.check.batch.HEAD_START = {head}; "
+                    "sys.argv = ['grn'] + sys.argv[1:]; from grn.cli.launch import main; main()")
             order = [first] + [f for f in files if f != first]
             done = subprocess.run([sys.executable, "-c", code, "validate", "--format", "json", "--dask-scheduler",
                                    cluster.scheduler_address, *order], capture_output=True, text=True, check=False)
@@ -376,7 +378,7 @@ def test_an_unreachable_scheduler_after_a_head_start_prints_nothing_else(
     reached is the one-line error it was, with no report before it, and the helper is stopped."""
     log: list[tuple[str, str]] = []
     _head_start(monkeypatch, log, reachable=False)
-    from grn.validate_cli import validate
+    from grn.cli.validate import validate
 
     with pytest.raises(SystemExit) as stop:
         validate([files[0]], dask_scheduler="tcp://127.0.0.1:9")
@@ -477,6 +479,6 @@ def test_slim_results_round_trip_any_chunk(results: list[batch.GameResult]) -> N
 def test_dask_validate_ends_without_teardown_output_flushed(code: object, status: int, err: str) -> None:
     """R299: ``grn validate --dask-scheduler`` ends with ``os._exit``; what it printed is flushed first,
     and its exit status is the one ``SystemExit`` would have given."""
-    script = (f"import sys; from grn.launch import _end_now; sys.stdout.write('report' * 5000); _end_now({code!r})")
+    script = (f"import sys; from grn.cli.launch import _end_now; sys.stdout.write('report' * 5000); _end_now({code!r})")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (status, "report" * 5000, err)

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from grn.archive.db import connect
 from grn.archive.sql import SqlRefused, SqlTimeout, run_query
-from grn.cli import app
+from grn.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

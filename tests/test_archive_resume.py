@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn.cli import app
+from grn.cli.app import app
 
 runner = CliRunner()
 

@@ -21,10 +21,10 @@ from grn.archive.db import add_files, connect, insert_rows
 from grn.archive.facts import EventFacts, PointSums, dedup_key, game_facts, game_summary
 from grn.archive.indexer import indexing_validator
 from grn.archive.stats import compute
-from grn.jsonform import command_to_json
-from grn.notation import parse
-from grn.validate import validate_record
-from grn.value import Value
+from grn.notation.jsonform import command_to_json
+from grn.notation.read import parse
+from grn.check.validate import validate_record
+from grn.core.value import Value
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(glob.glob(str(ROOT / "examples" / "**" / "*.grn"), recursive=True))

@@ -21,7 +21,7 @@ from grn.archive.points import expand
 from grn.archive.search import Filters, game_ids
 from grn.archive.stats import compute
 from grn.archive.stored import record_of
-from grn.cli import app
+from grn.cli.app import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -26,8 +26,8 @@ from grn.archive.indexer import indexing_validator
 from grn.archive.points import any_pending, expand, pending
 from grn.archive.search import Filters
 from grn.archive.stats import compute
-from grn.batch import Problem
-from grn.cli import app
+from grn.check.batch import Problem
+from grn.cli.app import app
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn.archive import facts
-from grn.record import Record, Turn
-from grn.value import Value
+from grn.core.record import Record, Turn
+from grn.core.value import Value
 
 
 class Move(Value):

@@ -22,8 +22,8 @@ from grn.archive.indexer import indexing_validator
 from grn.archive.search import Filters, game_ids
 from grn.archive.stats import compute
 from grn.archive.stored import record_of
-from grn.cli import app
-from grn.notation import parse
+from grn.cli.app import app
+from grn.notation.read import parse
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent

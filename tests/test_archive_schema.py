@@ -22,10 +22,10 @@ from grn.archive.facts import _canonical, dedup_key, to_plain
 from grn.archive.stored import record_of
 from grn.archive.search import Filters, game_ids
 from grn.archive.stats import compute
-from grn.cli import app
-from grn.jsonform import command_to_json
-from grn.notation import parse
-from grn.value import Value
+from grn.cli.app import app
+from grn.notation.jsonform import command_to_json
+from grn.notation.read import parse
+from grn.core.value import Value
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Made by grn's schema-1 code (main before this change) from four example files: Gold Rush, Gold, Carcassonne.

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from grn.archive.db import connect, insert_games
 from grn.archive.facts import _canonical, _dedup_head, _head_text, _seats, _written_head, dedup_key
 from grn.archive.indexer import indexing_validator
-from grn.batch import GameResult
-from grn.notation import read
-from grn.record import Record
+from grn.check.batch import GameResult
+from grn.notation.read import read
+from grn.core.record import Record
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,6 +1,6 @@
 """R327: a file's lines decoded a block at a time are the lines read and decoded one by one.
 
-``grn validate FILE`` reads a GRN file through :func:`grn.sources.decoded_lines`, which now decodes
+``grn validate FILE`` reads a GRN file through :func:`grn.notation.sources.decoded_lines`, which now decodes
 whole blocks and cuts them into lines; the line-at-a-time reader it replaced stays as the reference
 (and still reads UTF-16 files).  Both must give the same lines, the same too-long-line markers and
 the same first undecodable byte (line and column), whatever the block size.
@@ -15,7 +15,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grn import notation, sources
+from grn.notation import read as notation
+from grn.notation import sources
 
 #: Pieces that move a line's cut or its decoding: every line break str.splitlines knows (only \n is
 #: GRN's), CRs alone and before \n, bytes of more than one byte, bytes that are not UTF-8, a BOM.

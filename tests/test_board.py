@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 
 from grn.games import find_ruleset
-from grn.ruleset import engine_for
-from grn.selfplay import to_record
-from grn.tiling.board import Board, cell_key
-from grn.errors import GrnError
-from grn.tiling.places import PLACE_INDEX, opposite_place, rotate_place
+from grn.rules.ruleset import engine_for
+from grn.rules.selfplay import to_record
+from grn.games.tiling.board import Board, cell_key
+from grn.core.errors import GrnError
+from grn.games.tiling.places import PLACE_INDEX, opposite_place, rotate_place
 from grn.games.goldrush import load_tileset
-from grn.tiling.tiles import load_shipped_tileset
-from grn.tiling.tiles import tileset_from_dict
+from grn.games.tiling.tiles import load_shipped_tileset
+from grn.games.tiling.tiles import tileset_from_dict
 
 from goldrush_fixtures import kit, rail, tile
 

@@ -7,14 +7,14 @@ import random
 import pytest
 from typer.testing import CliRunner
 
-import grn.cli
+import grn.cli.app
 from grn import games
 from grn.bots import GreedyBot, MctsBot, RandomBot, UnknownBot, make_bot
 from grn.bots.arena import match, new_game, play_game
-from grn.ruleset import Ruleset
-from grn.selfplay import to_record
-from grn.validate import validate_record
-from grn.world import NoBot
+from grn.rules.ruleset import Ruleset
+from grn.rules.selfplay import to_record
+from grn.check.validate import validate_record
+from grn.rules.world import NoBot
 from tests.toygame import RULESET as NIM, NimRuleset
 
 runner = CliRunner()
@@ -120,7 +120,7 @@ def test_unknown_bot_and_level():
 
 def test_selfplay_with_a_bot_writes_a_legal_game(tmp_path):
     out = tmp_path / "g.grn"
-    result = runner.invoke(grn.cli.app, ["selfplay", "--game", "carcassonne", "--bot", "greedy", "--seed", "3",
+    result = runner.invoke(grn.cli.app.app, ["selfplay", "--game", "carcassonne", "--bot", "greedy", "--seed", "3",
                                          "-o", str(out)])
     assert result.exit_code == 0, result.output
     record = grn.parse(out.read_text())[0]
@@ -131,7 +131,7 @@ def test_selfplay_with_a_bot_writes_a_legal_game(tmp_path):
 
 
 def test_arena_command(tmp_path):
-    result = runner.invoke(grn.cli.app, ["arena", "greedy", "random", "--game", "gold", "--deals", "2", "--seed", "4"])
+    result = runner.invoke(grn.cli.app.app, ["arena", "greedy", "random", "--game", "gold", "--deals", "2", "--seed", "4"])
     assert result.exit_code == 0, result.output
     assert "greedy vs random: 4 games" in result.output and "Elo" in result.output
 
@@ -143,7 +143,7 @@ def test_arena_command(tmp_path):
     (["selfplay", "--bot", "mcts:huge"], "unknown level 'huge'"),
 ])
 def test_bad_bot_options_are_one_line_usage_errors(args, message):
-    result = runner.invoke(grn.cli.app, args)
+    result = runner.invoke(grn.cli.app.app, args)
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1

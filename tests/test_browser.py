@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from grn.position import position_at
+from grn.rules.position import position_at
 from grn.render import render_html, render_svg
 from grn.games.goldrush import selfplay as selfplay_goldrush
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 
 CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(CHROMIUM is None,
@@ -118,7 +118,7 @@ def test_a_position_draws_in_the_browser(tmp_path, record):
 
 def hostile_record(record):
 
-    from grn.record import Comment, Markup, MarkupText
+    from grn.core.record import Comment, Markup, MarkupText
 
     rec = record.with_tags(Players=f"{HOSTILE_SCRIPT} (red), {HOSTILE_ATTR} (yellow)", Event=HOSTILE_ATTR)
     turns = list(rec.turns)
@@ -289,7 +289,7 @@ def test_two_embeds_on_one_page_work_independently_and_leak_no_globals(tmp_path,
 def test_the_site_index_filters_and_sorts(tmp_path, open_page):
     from typer.testing import CliRunner
 
-    from grn.cli import app
+    from grn.cli.app import app
 
     files = [str(EXAMPLES / n) for n in ("goldrush-2p.grn", "gold-2p.grn", "goldrush-first-game.grn",
                                          "gold-3p-match.grn")]
@@ -350,7 +350,7 @@ def test_focus_order_labels_and_marks_that_are_not_colour_alone(tmp_path, open_p
 
 def test_the_site_index_escapes_record_text(tmp_path, record, open_page):
     from grn.render.site import SiteGame, write_site
-    from grn.validate import validate_record
+    from grn.check.validate import validate_record
 
     rec = hostile_record(record)
     write_site([SiteGame(rec, validate_record(rec), "x.grn")], tmp_path / "site")

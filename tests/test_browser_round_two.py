@@ -61,7 +61,7 @@ def test_a_clicked_embed_takes_the_arrow_keys_and_keeps_them_after_the_last_move
 def test_the_site_index_of_a_mixed_archive_filters_by_game_and_sorts_results_by_the_numbers(tmp_path, open_page):
     from typer.testing import CliRunner
 
-    from grn.cli import app
+    from grn.cli.app import app
 
     files = [str(p) for p in sorted(EXAMPLES.glob("*.grn")) + sorted((EXAMPLES / "carcassonne").glob("*.grn"))]
     result = CliRunner().invoke(app, ["site", *files, "-o", str(tmp_path / "site")])
@@ -113,7 +113,7 @@ def big_board_page(tmp_path_factory):
     """A finished two-player Carcassonne game with The Gold Mines: 80 tiles on the board."""
     from grn import games
     from grn.render import render_html
-    from grn.selfplay import to_record
+    from grn.rules.selfplay import to_record
 
     ruleset = games.find_ruleset("carcassonne")
     record = to_record(ruleset.selfplay(2, 3, ruleset.parse_options({"goldmines": "on"})), seed=3)
@@ -153,8 +153,8 @@ def test_names_scores_pieces_and_coordinates_stay_readable_on_a_full_board(big_b
 
 
 def test_the_viewer_tells_the_projected_scores_and_the_squares_no_tile_left_can_fill(big_board_page, open_page):
-    from grn.aids import position_aids
-    from grn.position import position_at
+    from grn.analysis.aids import position_aids
+    from grn.rules.position import position_at
 
     path, record = big_board_page
     page = open_page(path.as_uri() + "#game=1&turn=40")

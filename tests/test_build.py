@@ -37,7 +37,7 @@ def test_pure_python_gives_the_same_reports(tmp_path):
     def run(path: str) -> subprocess.CompletedProcess[str]:
         env = {**os.environ, "PYTHONPATH": path}
         code = ("import sys, grn._compiled as c; print(c.status(), file=sys.stderr); "
-                "from grn.cli import main; sys.argv = ['grn', 'validate', '--format', 'json', *sys.argv[1:]]; main()")
+                "from grn.cli.app import main; sys.argv = ['grn', 'validate', '--format', 'json', *sys.argv[1:]]; main()")
         return subprocess.run([sys.executable, "-c", code, *examples], capture_output=True, text=True, env=env,
                               cwd=tmp_path)
 

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import grn.cli
+import grn.cli.app
 from grn.games.carcassonne.events import IngotTaken, ScoreEvent
-from grn.notation import parse
-from grn.validate import GameReport, validate_record
+from grn.notation.read import parse
+from grn.check.validate import GameReport, validate_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "carcassonne"
 ALL = sorted(EXAMPLES.glob("*.grn"))
@@ -30,9 +30,9 @@ def test_the_examples_are_there() -> None:
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_example_validates_and_is_canonical(path: Path) -> None:
-    result = runner.invoke(grn.cli.app, ["validate", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
-    result = runner.invoke(grn.cli.app, ["fmt", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", str(path)])
     assert result.exit_code == 0 and result.output == path.read_text(encoding="utf-8")
 
 
@@ -40,28 +40,28 @@ def test_example_validates_and_is_canonical(path: Path) -> None:
 def test_example_renders_shows_and_converts(path: Path, tmp_path: Path) -> None:
     # --legal where the record says which tile comes next (after turn 0); the end position plainly
     for args in (["--turn", "0", "--legal"], ["--turn", "1"], []):
-        result = runner.invoke(grn.cli.app, ["render", str(path), *args])
+        result = runner.invoke(grn.cli.app.app, ["render", str(path), *args])
         assert result.exit_code == 0, result.output
         ET.fromstring(result.output)  # well-formed SVG
         assert 'class="tile"' in result.output
-    result = runner.invoke(grn.cli.app, ["show", str(path), "--turn", "1"])
+    result = runner.invoke(grn.cli.app.app, ["show", str(path), "--turn", "1"])
     assert result.exit_code == 0 and "followers in supply" in result.output
     out = tmp_path / "page.html"
-    result = runner.invoke(grn.cli.app, ["html", str(path), "-o", str(out)])
+    result = runner.invoke(grn.cli.app.app, ["html", str(path), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "<svg" in out.read_text(encoding="utf-8")
     js = tmp_path / "game.json"
-    assert runner.invoke(grn.cli.app, ["convert", str(path), "--to", "json", "-o", str(js)]).exit_code == 0
-    back = runner.invoke(grn.cli.app, ["convert", str(js), "--to", "grn"])
+    assert runner.invoke(grn.cli.app.app, ["convert", str(path), "--to", "json", "-o", str(js)]).exit_code == 0
+    back = runner.invoke(grn.cli.app.app, ["convert", str(js), "--to", "grn"])
     assert back.exit_code == 0 and back.output == path.read_text(encoding="utf-8")
 
 
 def test_the_drawing_shows_followers_ingots_and_the_panel() -> None:
-    result = runner.invoke(grn.cli.app, ["render", str(EXAMPLES / "goldmines-shared-road.grn"), "--turn", "0"])
+    result = runner.invoke(grn.cli.app.app, ["render", str(EXAMPLES / "goldmines-shared-road.grn"), "--turn", "0"])
     svg = result.output
     assert svg.count('class="follower red thief"') == 1 and svg.count('class="follower blue thief"') == 1
     assert svg.count('class="ingots"') == 3 and "gold ingots held" in svg
-    result = runner.invoke(grn.cli.app, ["render", str(EXAMPLES / "carcassonne-rules-question.grn"), "--turn", "0"])
+    result = runner.invoke(grn.cli.app.app, ["render", str(EXAMPLES / "carcassonne-rules-question.grn"), "--turn", "0"])
     assert 'class="ghost"' in result.output and "markup" in result.output and 'class="pennant"' in result.output
 
 
@@ -121,7 +121,7 @@ def test_selfplay_command_makes_complete_legal_games(tmp_path: Path) -> None:
     """grn selfplay --game carcassonne [--options goldmines]: complete games that validate."""
     for options in ([], ["--options", "goldmines"], ["--options", "farmers=off, smallcity"]):
         out = tmp_path / "games.grn"
-        result = runner.invoke(grn.cli.app, ["selfplay", "--game", "carcassonne", "--players", "3", "--seed", "5",
+        result = runner.invoke(grn.cli.app.app, ["selfplay", "--game", "carcassonne", "--players", "3", "--seed", "5",
                                              "--games", "2", "-o", str(out), *options])
         assert result.exit_code == 0, result.output
         text = out.read_text(encoding="utf-8")

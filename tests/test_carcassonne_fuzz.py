@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 from test_fuzz import _apply
 
-from grn import notation
-from grn.position import PositionError, position_at
+from grn.notation import read as notation
+from grn.rules.position import PositionError, position_at
 from grn.render import render_svg
-from grn.validate import validate_record
+from grn.check.validate import validate_record
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples" / "carcassonne").glob("*.grn"))
 TEXTS = [p.read_text(encoding="utf-8") for p in EXAMPLES]

@@ -19,9 +19,9 @@ from grn.games.carcassonne import selfplay
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import AROUND, CarcassonneState
-from grn.record import Turn
-from grn.selfplay import to_record
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.core.record import Turn
+from grn.rules.selfplay import to_record
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 _CONFIGS = [(2, 31, Options()), (3, 32, Options(goldmines=True)), (4, 33, Options(goldmines=True, farmers=False)),
             (5, 34, Options(goldmines=True)), (2, 35, Options(goldmines=True, smallcity=True))]

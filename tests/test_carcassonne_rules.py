@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grn.errors import IllegalAction, Span
+from grn.core.errors import IllegalAction, Span
 from grn.games.carcassonne import RULESET, parse_options
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.events import IngotsPlaced, IngotsRemoved, IngotTaken, ScoreEvent
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import Q_FOLLOWER_FREE, Q_PLACE, Q_SHARE, ingot_value
-from grn.ruleset import SetupProblem
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.rules.ruleset import SetupProblem
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 _CODECS = {c.terminal: c for c in RULESET.codecs}
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grn.tiling.tiles import load_tileset
+from grn.games.tiling.tiles import load_tileset
 
 ROOT = Path(__file__).resolve().parents[1]
 PATH = ROOT / "grn" / "games" / "carcassonne" / "tileset.json"

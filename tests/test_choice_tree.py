@@ -1,4 +1,4 @@
-"""One tree of a turn's choices per game (grn.choices), and its walkers held equal on self-played positions.
+"""One tree of a turn's choices per game (grn.rules.choices), and its walkers held equal on self-played positions.
 
 For every registered game and the toy game (Nim, tests/toygame), at positions of self-played games
 (Hypothesis over the seed and the turn): the bots' decisions (``World.moves``, their fast path) are the
@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from grn import games
-from grn.analysis import replay
-from grn.choices import leaves
-from grn.errors import Span
-from grn.selfplay import to_record
+from grn.analysis.judge import replay
+from grn.rules.choices import leaves
+from grn.core.errors import Span
+from grn.rules.selfplay import to_record
 from tests.toygame import RULESET as NIM
 
 #: Every registered game with its default options, Carcassonne with The Gold Mines too (its second ingot), and Nim.
@@ -124,8 +124,8 @@ def test_r420_take_is_offered_by_the_editor_alone():
     """Carcassonne's ``take@`` (which tile an ingot handed out comes from) is the taker's choice, not the
     mover's: the tree, so the recorder and the bots, play the default choice; the editor offers it besides."""
     from grn.games.carcassonne import TakeIngot
-    from grn.notation import parse
-    from grn.position import position_at
+    from grn.notation.read import parse
+    from grn.rules.position import position_at
 
     with open("examples/carcassonne/goldmines-two-features.grn", encoding="utf-8") as f:
         record = parse(f.read())[0]

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from grn import games
-from grn.choices import ChoiceError
-from grn.position import position_at
-from grn.selfplay import to_record
+from grn.rules.choices import ChoiceError
+from grn.rules.position import position_at
+from grn.rules.selfplay import to_record
 
 POSITIONS = {}
 

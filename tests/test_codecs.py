@@ -16,9 +16,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from grn import games
-from grn.errors import Span
-from grn.jsonform import record_schema
-from grn.larkread import _parser
+from grn.core.errors import Span
+from grn.notation.jsonform import record_schema
+from grn.notation.larkread import _parser
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -85,7 +85,7 @@ def test_the_record_schema_holds_every_codec_and_the_file_is_in_step():
             # games that share a command but reserve other words give one schema each, all of which hold
             assert entry["then"] == codec.schema() or codec.schema() in entry["then"]["anyOf"]
     written = json.loads((ROOT / "schemas" / "record.schema.json").read_text(encoding="utf-8"))
-    assert written == schema, "run python -m grn.jsonform to write schemas/record.schema.json again"
+    assert written == schema, "run python -m grn.notation.jsonform to write schemas/record.schema.json again"
 
 
 def test_an_unknown_game_lists_the_known_ones():

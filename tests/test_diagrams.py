@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from grn.cli import app
+from grn.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = ROOT / "examples" / "goldrush-rules-question.grn"
@@ -133,7 +133,7 @@ def test_a_gold_picture_keeps_one_size_through_a_game():
 
 
 # ---------------------------------------------------------------------------
-# Carcassonne: the same diagrams (the drawing shared by the tile-laying games, grn.render.tiled)
+# Carcassonne: the same diagrams (the drawing shared by the tile-laying games, grn.games.tiling.render)
 # ---------------------------------------------------------------------------
 
 CA_QUESTION = ROOT / "examples" / "carcassonne" / "carcassonne-rules-question.grn"
@@ -198,7 +198,7 @@ def test_two_pieces_set_up_on_one_feature_of_one_tile_both_stand_on_the_board():
 
 def test_placed_followers_counts_two_on_one_segment():
     import grn
-    from grn.position import position_at
+    from grn.rules.position import position_at
 
     (record,) = grn.parse('[Game "carcassonne"]\n[Players "red, blue"]\n\n0. red W@1,0 +W\n0. blue +W\n')
     followers = position_at(record, "0").state.placed_followers()

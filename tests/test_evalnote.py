@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from grn.evalnote import JUDGEMENTS, EvalNote, parse_eval, write_eval
+from grn.analysis.evalnote import JUDGEMENTS, EvalNote, parse_eval, write_eval
 
 
 def test_the_documented_form():

@@ -21,9 +21,9 @@ import pytest
 
 import grn
 from grn import games
-from grn.analysis import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse
-from grn.evalnote import parse_eval, write_eval
-from grn.evaluation import Evaluation, least_squares, load, normal_cdf
+from grn.analysis.judge import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse
+from grn.analysis.evalnote import parse_eval, write_eval
+from grn.rules.evaluation import Evaluation, least_squares, load, normal_cdf
 
 ROOT = Path(__file__).resolve().parent.parent
 BGA = ROOT / "tests" / "data" / "bga-361578832.grn"
@@ -162,7 +162,7 @@ def _turn(n: int, player: str, win: float, judgement: str | None = None) -> Turn
 
 
 def test_the_review_says_from_which_turn_the_game_was_decided():
-    from grn.analysis import PlayerSummary
+    from grn.analysis.judge import PlayerSummary
 
     players = (PlayerSummary("red", 3, 0, 100, 0, 0, 0), PlayerSummary("blue", 3, 0, 100, 0, 0, 0))
     settings = Settings("quick", 60, None, 6, 1)
@@ -252,7 +252,7 @@ def test_the_last_followers_kept_back_in_a_championship_final_are_not_held_again
 def test_archive_stats_show_each_players_luck_and_skill(tmp_path):
     from typer.testing import CliRunner
 
-    from grn.cli import app
+    from grn.cli.app import app
 
     runner = CliRunner()
     db = tmp_path / "club.db"

@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import grn.cli
+import grn.cli.app
 from grn.games.goldrush.rules import ScoreEvent, TokensTaken
-from grn.notation import parse
-from grn.validate import GameReport, validate_record
+from grn.notation.read import parse
+from grn.check.validate import GameReport, validate_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 ALL = sorted(EXAMPLES.glob("*.grn"))
@@ -67,26 +67,26 @@ def test_the_examples_are_there() -> None:
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_example_validates(runner: CliRunner, path: Path) -> None:
-    result = runner.invoke(grn.cli.app, ["validate", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["validate", str(path)])
     assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_example_is_canonical(runner: CliRunner, path: Path) -> None:
-    result = runner.invoke(grn.cli.app, ["fmt", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", str(path)])
     assert result.exit_code == 0, result.output
     assert result.output == path.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_example_round_trips_through_json(runner: CliRunner, path: Path, tmp_path: Path) -> None:
-    as_json = runner.invoke(grn.cli.app, ["convert", str(path), "--to", "json"])
+    as_json = runner.invoke(grn.cli.app.app, ["convert", str(path), "--to", "json"])
     assert as_json.exit_code == 0, as_json.output
     data = json.loads(as_json.output)
     assert data["grn"] == 1 and data["games"]
     jpath = tmp_path / "game.json"
     jpath.write_text(as_json.output, encoding="utf-8")
-    back = runner.invoke(grn.cli.app, ["convert", str(jpath), "--to", "grn"])
+    back = runner.invoke(grn.cli.app.app, ["convert", str(jpath), "--to", "grn"])
     assert back.exit_code == 0, back.output
     assert back.output == path.read_text(encoding="utf-8")
 
@@ -94,7 +94,7 @@ def test_example_round_trips_through_json(runner: CliRunner, path: Path, tmp_pat
 @pytest.mark.parametrize("path", ALL, ids=lambda p: p.name)
 def test_example_renders_at_its_end(runner: CliRunner, path: Path, tmp_path: Path) -> None:
     out = tmp_path / "end.svg"
-    result = runner.invoke(grn.cli.app, ["render", str(path), "-o", str(out)])
+    result = runner.invoke(grn.cli.app.app, ["render", str(path), "-o", str(out)])
     assert result.exit_code == 0, result.output
     root = ET.fromstring(out.read_text(encoding="utf-8"))
     assert root.tag.endswith("svg")
@@ -129,7 +129,7 @@ def test_rules_question_answer_holds(runner: CliRunner, tmp_path: Path) -> None:
     for follow, ok in (("+S", False), ("tent@0,2", True), ("+WSW", True)):
         path = tmp_path / "q.grn"
         path.write_text(base + "1. red 26a@0,-1\n2. blue 17@0,2:90 " + follow + "\n", encoding="utf-8")
-        result = runner.invoke(grn.cli.app, ["validate", str(path)])
+        result = runner.invoke(grn.cli.app.app, ["validate", str(path)])
         assert (result.exit_code == 0) == ok, (follow, result.output)
 
 

@@ -1,4 +1,4 @@
-"""The fast path (:mod:`grn.fastread`) gives exactly what Lark gives.
+"""The fast path (:mod:`grn.notation.fastread`) gives exactly what Lark gives.
 
 ``parse_game(text, fast=True)`` may read a plain game with the grammar's own
 terminal regexes, or decline and let Lark read it; either way the result must
@@ -15,17 +15,17 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from grn.ruleset import COLOURS
+from grn.rules.ruleset import COLOURS
 
-from grn.tiling.places import LOCATIONS
+from grn.games.tiling.places import LOCATIONS
 from grn.games import find_ruleset
-from grn.fastread import first_char_table
-from grn.notation import _fast_reader, parse_game
-from grn.record import Record, Variation
+from grn.notation.fastread import first_char_table
+from grn.notation.read import _fast_reader, parse_game
+from grn.core.record import Record, Variation
 from grn.games.gold import selfplay as gold_play
 from grn.games.goldrush import selfplay as goldrush_play
-from grn.selfplay import to_record
-from grn.writer import write_record
+from grn.rules.selfplay import to_record
+from grn.notation.writer import write_record
 
 
 

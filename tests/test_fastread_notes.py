@@ -1,4 +1,4 @@
-"""Comments, diagram markup and variations on the fast path (:mod:`grn.fastread`): the same records as Lark's.
+"""Comments, diagram markup and variations on the fast path (:mod:`grn.notation.fastread`): the same records as Lark's.
 
 Every example with a comment and every Board Game Arena import went to Lark,
 whose import alone is a third of a small file's ``grn validate``
@@ -19,8 +19,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from grn import notation
-from grn.record import Comment, Markup, MarkupText, Variation
+from grn.notation import read as notation
+from grn.core.record import Comment, Markup, MarkupText, Variation
 from test_fastread import assert_same, fast_takes, mutated, record_text
 
 ROOT = Path(__file__).resolve().parent.parent

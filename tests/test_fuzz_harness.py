@@ -133,17 +133,17 @@ def test_the_harness_finds_planted_crashes(tmp_path: Path) -> None:
 
 
 def test_an_exception_is_placed_at_its_innermost_grn_frame(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import grn.writer
+    import grn.notation.writer
 
     def broken(*args: Any, **kwargs: Any) -> str:
         raise KeyError("planted")
 
-    monkeypatch.setattr(grn.writer, "write_record", broken)
-    fuzz._GRN_DIR = str(Path(grn.writer.__file__).resolve().parent) + os.sep
+    monkeypatch.setattr(grn.notation.writer, "write_record", broken)
+    fuzz._GRN_DIR = str(Path(grn.__file__).resolve().parent) + os.sep
     text = (ROOT / "examples" / "goldrush-2p.grn").read_bytes()
     inp = fuzz.Input(text, "grn", ["planted"], "1")
     findings, peak = fuzz.run_input(inp, str(tmp_path), [s for s in fuzz.STEPS if s[0] == "fmt"])
-    assert [(f["kind"], f["what"], f["where"]) for f in findings] == [("exception", "KeyError", "grn/cli.py:fmt")]
+    assert [(f["kind"], f["what"], f["where"]) for f in findings] == [("exception", "KeyError", "grn/cli/app.py:fmt")]
     assert peak > 0
 
 
@@ -176,7 +176,7 @@ def test_a_segfault_is_placed_by_the_faulthandler_dump() -> None:
             f'  File "{ROOT}/.venv/lib/python3.11/site-packages/lark/lexer.py", line 600 in lex\n'
             f'  File "{grn_dir}notation.py", line 300 in parse_game\n'
             f'  File "{grn_dir}cli.py", line 20 in validate\n')
-    assert fuzz._dump_where(dump, grn_dir) == "grn/notation.py:parse_game"
+    assert fuzz._dump_where(dump, grn_dir) == "grn/notation/read.py:parse_game"
     assert fuzz._dump_where("garbage", grn_dir) == ""
 
 

@@ -1,4 +1,4 @@
-"""grn.gamespans: the games of a file found over whole blocks are the games split_games cuts (R220, R240)."""
+"""grn.notation.gamespans: the games of a file found over whole blocks are the games split_games cuts (R220, R240)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grn import gamespans, notation, sources
-from grn.gamespans import SpanReader
+from grn.notation import gamespans
+from grn.notation import read as notation
+from grn.notation import sources
+from grn.notation.gamespans import SpanReader
 
 # Lines that move the cut: tag lines behind every kind of white space, movetext, blank lines, a lone CR,
 # characters of more than one byte ...

@@ -13,7 +13,7 @@ from grn.bots.arena import new_game
 from grn.games.gold.bot import GoldWorld, best_second, reaction, smart_move
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import GoldState
-from grn.world import rollout
+from grn.rules.world import rollout
 
 GOLD = games.find_ruleset("gold")
 # two players: red (red+yellow) against green (green+blue); black's miners belong to nobody

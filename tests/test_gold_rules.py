@@ -12,10 +12,10 @@ import time
 
 import pytest
 
-from grn.ruleset import COLOURS
+from grn.rules.ruleset import COLOURS
 
 from grn.games.gold.commands import Card, FlipCard
-from grn.errors import IllegalAction, Span
+from grn.core.errors import IllegalAction, Span
 from grn.games.gold.rules import GRID_8X8, CardDataError, CardRemoved, CardSet, CardsReturned, GameEnds, GoldState, GoldTaken, RushBegins, SetupError, expected_first_player, load_cards, match_result, seats_for
 
 

@@ -17,7 +17,7 @@ from grn.games.gold import bot
 from grn.games.gold.bot import REACT, GoldWorld, greedy_move, smart_move
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import GoldState
-from grn.world import margin, rollout
+from grn.rules.world import margin, rollout
 
 GOLD = games.find_ruleset("gold")
 SEATS = [("red", ("red", "yellow")), ("green", ("green", "blue"))]

@@ -16,16 +16,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn import games
-from grn.analysis import replay
+from grn.analysis.judge import replay
 from grn.bots import RandomBot
 from grn.bots.arena import play_game
 from grn.games.gold import selfplay
 from grn.games.gold.bot import greedy_move
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold.rules import RUSH_THRESHOLD, GoldState, seats_for
-from grn.notation import parse
-from grn.record import Record
-from grn.world import rollout
+from grn.notation.read import parse
+from grn.core.record import Record
+from grn.rules.world import rollout
 
 GOLD = games.find_ruleset("gold")
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "gold-2p.grn"

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn import games
-from grn.analysis import analyse
+from grn.analysis.judge import analyse
 from grn.bots import RandomBot
 from grn.bots.arena import play_game
 from grn.games.gold import playout, selfplay
@@ -41,10 +41,10 @@ def test_the_analysis_of_a_random_bots_record_is_the_one_before_round_nine(monke
     # The digest was taken on main f083776, before round nine; round nine's faster playouts give it too, and so
     # does the engine's round two once its fields and its rule on decided games (R335) are set aside: Gold's
     # search and margins are unchanged (its evaluation is a spread alone, R333).
-    import grn.analysis
+    import grn.analysis.judge
 
     record = play_game(GOLD, [RandomBot(GOLD), RandomBot(GOLD)], 100, 100).record(seed=100)
-    monkeypatch.setattr(grn.analysis, "DECIDED", 2.0)  # no game is ever decided: round one's judgements
+    monkeypatch.setattr(grn.analysis.judge, "DECIDED", 2.0)  # no game is ever decided: round one's judgements
     result = analyse(record, playouts=16, seed=5, only=list(range(1, 58, 6)))
     old = result.to_json()
     for t in [old] + old["turns"]:

@@ -18,15 +18,15 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from grn import games
-from grn.analysis import Thresholds, analyse, analyse_turn, replay, settings_for
+from grn.analysis.judge import Thresholds, analyse, analyse_turn, replay, settings_for
 from grn.bots import GreedyBot, RandomBot
 from grn.bots.arena import new_game, play_game
 from grn.bots.confirm import _close, confirm_loss
 from grn.bots.search import Estimate, candidate_moves, evaluate, make_worlds, with_played
 from grn.games.gold.bot import GoldWorld, PlaceOrder, _pair_worth, expected_worth
-from grn.notation import parse
-from grn.record import Turn
-from grn.world import World
+from grn.notation.read import parse
+from grn.core.record import Turn
+from grn.rules.world import World
 from tests.toygame import RULESET as NIM, Take
 
 GOLD = games.find_ruleset("gold")

@@ -10,13 +10,13 @@ the same side of every threshold.
 from __future__ import annotations
 
 from grn import games
-from grn.analysis import Thresholds, analyse, analyse_turn, settings_for
+from grn.analysis.judge import Thresholds, analyse, analyse_turn, settings_for
 from grn.bots import GreedyBot, RandomBot
 from grn.bots.arena import new_game, play_game
 from grn.bots.confirm import confirm_loss, settled
 from grn.games.gold.bot import GoldWorld
-from grn.record import Turn
-from grn.world import World
+from grn.core.record import Turn
+from grn.rules.world import World
 from tests.toygame import RULESET as NIM, Take
 
 GOLD = games.find_ruleset("gold")

@@ -1,6 +1,6 @@
 """A loss that straddles the mistake threshold (issue 21, stability round nine: R275-R279).
 
-R275: with :attr:`grn.world.World.judge_clear_z` set, a mistake or a blunder needs the loss's lower bound
+R275: with :attr:`grn.rules.world.World.judge_clear_z` set, a mistake or a blunder needs the loss's lower bound
 ``lost - z × se`` past its threshold; a loss whose interval still holds the threshold when its measuring ends
 is judged below it and named *near* it, in every output (text, JSON, the GRN comment).  R276: the
 confirmation's edge stage stops a loss that can no longer be judged past the edge by its cap.  The default
@@ -16,14 +16,14 @@ import jsonschema
 import pytest
 
 from grn import games
-from grn.analysis import Thresholds, analyse, analyse_turn, settings_for
+from grn.analysis.judge import Thresholds, analyse, analyse_turn, settings_for
 from grn.bots import GreedyBot, RandomBot
 from grn.bots.arena import new_game, play_game
 from grn.bots.confirm import confirm_loss
-from grn.evalnote import EvalNote, parse_eval, write_eval
+from grn.analysis.evalnote import EvalNote, parse_eval, write_eval
 from grn.games.gold.bot import GoldWorld
-from grn.record import Turn
-from grn.world import World
+from grn.core.record import Turn
+from grn.rules.world import World
 from tests.benchmods import load_bench
 from tests.toygame import RULESET as NIM, Take
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
-from grn.errors import IllegalAction, Span
+from grn.core.errors import IllegalAction, Span
 from grn.games.goldrush.rules import SEC_COWBOY, SEC_DIST, SEC_END, SEC_GENERAL, SEC_MINE, SEC_MOUNTAIN, SEC_PLACING, SEC_PLAYING, SEC_TENT, FollowerReturned, GoldRushState, Options, ScoreEvent, TileDiscarded, TokenMined, TokensPlaced, TokensReturned, TokensTaken
 
 from goldrush_fixtures import game, kit

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 from grn.games.goldrush.rules import FollowerReturned, GoldRushState, Options, ScoreEvent, TentReturned, TokensReturned, TokensTaken
 
 from goldrush_fixtures import game

@@ -19,10 +19,11 @@ import pytest
 from lark import Lark
 from lark.load_grammar import FromPackageLoader
 
-import grn.grammar_cache as gc
-from grn import larkread, notation
-from grn.grammar_cache import load_parser
-from grn.value import Value
+import grn.notation.grammar_cache as gc
+from grn.notation import larkread
+from grn.notation import read as notation
+from grn.notation.grammar_cache import load_parser
+from grn.core.value import Value
 
 EXAMPLES = sorted((Path(__file__).resolve().parent.parent / "examples").glob("*.grn"))
 GRAMMARS = ("goldrush.lark", "gold.lark")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn.cli import app
-from grn.record import MAX_VARIATION_DEPTH
+from grn.cli.app import app
+from grn.core.record import MAX_VARIATION_DEPTH
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -188,7 +188,7 @@ def test_convert_with_an_error_leaves_no_half_written_file(tmp_path: Path):
 
 
 def test_a_line_or_a_game_too_long_is_an_error_and_is_not_kept(tmp_path: Path):
-    from grn.notation import MAX_GAME_CHARS, MAX_LINE_CHARS
+    from grn.notation.read import MAX_GAME_CHARS, MAX_LINE_CHARS
 
     path = tmp_path / "long.grn"
     path.write_text(HEAD + "{" + "x" * (MAX_LINE_CHARS + 10) + "}\n1. red 47a@-1,0\n\n" + HEAD + "1. red 47a@-1,0\n",
@@ -254,7 +254,7 @@ def test_a_game_tag_quoted_in_another_tag_is_not_the_game_tag():
 
 
 def test_json_whose_grn_would_pass_the_line_limit_is_refused_not_written(tmp_path: Path):
-    from grn.notation import MAX_LINE_CHARS
+    from grn.notation.read import MAX_LINE_CHARS
 
     doc = _json(HEAD + "1. red 47a@-1,0 {x}\n")
     doc["games"][0]["turns"][0]["extras"][0]["text"] = "y" * (MAX_LINE_CHARS + 1)
@@ -270,7 +270,7 @@ def test_json_whose_grn_would_pass_the_line_limit_is_refused_not_written(tmp_pat
 @pytest.mark.parametrize("comment", ["{%s}", ";%s"])
 def test_fmt_and_convert_keep_every_line_within_the_limit(tmp_path: Path, comment: str):
     # a comment filling its own line, after a turn: written on the turn's line it would pass the limit
-    from grn.notation import MAX_LINE_CHARS
+    from grn.notation.read import MAX_LINE_CHARS
 
     body = comment % ("y" * (MAX_LINE_CHARS - 2))
     source = tmp_path / "long.grn"

@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from grn.cli import app
-from grn.importing import ImportProblem, Item, batch_items, convert
-from grn.interop import MAX_NAME_CHARS
-from grn.notation import parse
-from grn.validate import validate_record
+from grn.cli.app import app
+from grn.cli.importing import ImportProblem, Item, batch_items, convert
+from grn.rules.interop import MAX_NAME_CHARS
+from grn.notation.read import parse
+from grn.check.validate import validate_record
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "jcz"
@@ -49,7 +49,7 @@ def _lines(result) -> list[str]:
 # -- point 4: a size cap, and nothing written that cannot be read back -------------------------------
 
 def test_an_endless_input_is_refused_after_the_cap_with_memory_bounded():
-    code = ("import resource, sys; from grn.cli import main; sys.argv = ['grn', 'import', '/dev/zero', '--from', "
+    code = ("import resource, sys; from grn.cli.app import main; sys.argv = ['grn', 'import', '/dev/zero', '--from', "
             "'jcz']\ntry:\n    main()\nexcept SystemExit as e:\n    print(e.code, resource.getrusage("
             "resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import grn.cli
+import grn.cli.app
 from grn.games.carcassonne.carcassonnelab import decode_moves, decode_tiles, encode_tiles, link_to_grn
-from grn.interop import ConversionProblem
-from grn.notation import parse
-from grn.validate import validate_record
+from grn.rules.interop import ConversionProblem
+from grn.notation.read import parse
+from grn.check.validate import validate_record
 
 runner = CliRunner()
 
@@ -40,12 +40,12 @@ SCORES = {4: (0, 2), 10: (0, 4), 12: (0, 6), 13: (8, 6), 19: (11, 6), 24: (17, 1
 
 def test_a_real_board_game_arena_game_validates_with_its_scores(tmp_path: Path) -> None:
     out = tmp_path / "bga.grn"
-    result = runner.invoke(grn.cli.app, ["import", GAME, "-o", str(out), "--tag", "Date=2023.04.07"])
+    result = runner.invoke(grn.cli.app.app, ["import", GAME, "-o", str(out), "--tag", "Date=2023.04.07"])
     assert result.exit_code == 0, result.output
     text = out.read_text()
     assert '[Players "Anna K (red), Ben (blue)"]' in text and '[Date "2023.04.07"]' in text
     assert "1. red V@1,0:90 +N\n2. blue P@0,1:270 +S\n" in text  # BGA's y grows south, GRN's north
-    assert runner.invoke(grn.cli.app, ["validate", str(out)]).exit_code == 0
+    assert runner.invoke(grn.cli.app.app, ["validate", str(out)]).exit_code == 0
     report = validate_record(parse(text)[0])
     assert report.valid and report.complete
     turns = {t.number: (t.scores["red"], t.scores["blue"]) for t in report.turns}
@@ -100,7 +100,7 @@ def test_broken_links_are_refused_saying_where(link: str, where: str, message: s
     with pytest.raises(ConversionProblem) as info:
         link_to_grn(link)
     assert info.value.where == where and info.value.message.startswith(message)
-    result = runner.invoke(grn.cli.app, ["import", link])
+    result = runner.invoke(grn.cli.app.app, ["import", link])
     assert result.exit_code == 1 and result.output.count("\n") == 1
     assert result.output.startswith(f"<link>: {where}: error: ")
 

@@ -20,13 +20,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import grn.cli
+import grn.cli.app
 from grn.games.carcassonne import Options, selfplay
 from grn.games.carcassonne.jcz import GRN_KEY, grn_to_jcz, jcz_to_grn, location_place, place_location
-from grn.interop import ConversionProblem
-from grn.notation import parse
-from grn.selfplay import to_record
-from grn.validate import validate_record
+from grn.rules.interop import ConversionProblem
+from grn.notation.read import parse
+from grn.rules.selfplay import to_record
+from grn.check.validate import validate_record
 
 DATA = Path(__file__).resolve().parent / "data" / "jcz"
 runner = CliRunner()
@@ -61,7 +61,7 @@ EXPECTED: dict[str, tuple[dict[str, int], bool]] = {
 
 
 def _import(path: Path) -> str:
-    result = runner.invoke(grn.cli.app, ["import", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["import", str(path)])
     assert result.exit_code == 0, result.output
     return result.stdout
 
@@ -75,7 +75,7 @@ def test_imported_file_validates_with_the_scores_worked_out_by_hand(name: str, t
     text = _import(DATA / name)
     out = tmp_path / "game.grn"
     out.write_text(text, encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["validate", str(out)])
+    result = runner.invoke(grn.cli.app.app, ["validate", str(out)])
     assert result.exit_code == 0 and "1 valid" in result.output, text + result.output
     scores, ended = EXPECTED[name]
     report = validate_record(parse(text)[0])
@@ -118,19 +118,19 @@ def test_players_names_slots_and_date(tmp_path: Path) -> None:
 
 
 def test_tags_on_the_command_line_win(tmp_path: Path) -> None:
-    result = runner.invoke(grn.cli.app, ["import", str(DATA / "01-road.jcz"), "--tag", "Site=Brno",
+    result = runner.invoke(grn.cli.app.app, ["import", str(DATA / "01-road.jcz"), "--tag", "Site=Brno",
                                          "--tag", "Players=Ann (red), Ben (blue)", "-o", str(tmp_path / "g.grn")])
     assert result.exit_code == 0, result.output
     text = (tmp_path / "g.grn").read_text()
     assert '[Site "Brno"]' in text and '[Players "Ann (red), Ben (blue)"]' in text
-    bad = runner.invoke(grn.cli.app, ["import", str(DATA / "01-road.jcz"), "--tag", "nonsense"])
+    bad = runner.invoke(grn.cli.app.app, ["import", str(DATA / "01-road.jcz"), "--tag", "nonsense"])
     assert bad.exit_code == 2
 
 
 def test_standard_input_needs_from() -> None:
     text = (DATA / "01-road.jcz").read_text()
-    assert runner.invoke(grn.cli.app, ["import", "-"], input=text).exit_code == 2
-    result = runner.invoke(grn.cli.app, ["import", "-", "--from", "jcz"], input=text)
+    assert runner.invoke(grn.cli.app.app, ["import", "-"], input=text).exit_code == 2
+    result = runner.invoke(grn.cli.app.app, ["import", "-", "--from", "jcz"], input=text)
     assert result.exit_code == 0 and "2. blue W@-1,0" in result.stdout
 
 
@@ -198,12 +198,12 @@ def test_broken_json_and_the_command_line(tmp_path: Path) -> None:
         'f.jcz: $.setup.sets["basic:1"]: error: expected a whole number')
     bad = tmp_path / "bad.jcz"
     bad.write_text('{"setup": {"sets": {"basic:1": 1, "tower": 1}}, "players": [], "replay": []}')
-    result = runner.invoke(grn.cli.app, ["import", str(bad)])
+    result = runner.invoke(grn.cli.app.app, ["import", str(bad)])
     assert result.exit_code == 1
     assert result.output == (f'{bad}: $.setup.sets["tower"]: error: the expansion \'tower\' is not supported: '
                              "grn reads the base game and The Gold Mines\n")
-    assert runner.invoke(grn.cli.app, ["import", str(tmp_path / "none.jcz")]).exit_code == 1
-    assert runner.invoke(grn.cli.app, ["import", str(tmp_path / "game.xyz")]).exit_code == 2
+    assert runner.invoke(grn.cli.app.app, ["import", str(tmp_path / "none.jcz")]).exit_code == 1
+    assert runner.invoke(grn.cli.app.app, ["import", str(tmp_path / "game.xyz")]).exit_code == 2
 
 
 # ----------------------------------------------------------------------
@@ -252,7 +252,7 @@ def test_round_trip_through_jcloisterzone_alone_keeps_the_game() -> None:
 def test_export_command_and_what_jcloisterzone_gets(tmp_path: Path) -> None:
     src = Path(__file__).resolve().parent.parent / "examples" / "carcassonne" / "carcassonne-3p-goldmines.grn"
     out = tmp_path / "game.jcz"
-    result = runner.invoke(grn.cli.app, ["export", str(src), "--to", "jcz", "-o", str(out)])
+    result = runner.invoke(grn.cli.app.app, ["export", str(src), "--to", "jcz", "-o", str(out)])
     assert result.exit_code == 0, result.output
     doc = json.loads(out.read_text())
     assert doc["setup"]["sets"] == {"basic:1": 1, "goldmines": 1}
@@ -265,18 +265,18 @@ def test_export_command_and_what_jcloisterzone_gets(tmp_path: Path) -> None:
     assert len(doc["gameAnnotations"]["drawOrder"]) == sum(m["type"] == "PLACE_TILE" for m in doc["replay"])
     assert result.stderr == ("grn export: note: jcz files have no place for the record's 5 score checkpoints: "
                              "left out (docs/interop.md)\n")
-    back = runner.invoke(grn.cli.app, ["import", str(out)])
+    back = runner.invoke(grn.cli.app.app, ["import", str(out)])
     assert back.exit_code == 0
     assert _commands(parse(back.stdout)[0]) == _commands(parse(src.read_text())[0])
 
 
 def test_export_refuses_what_jcloisterzone_cannot_hold(tmp_path: Path) -> None:
     setup = Path(__file__).resolve().parent.parent / "examples" / "carcassonne" / "goldmines-two-features.grn"
-    result = runner.invoke(grn.cli.app, ["export", str(setup), "--to", "jcz"])
+    result = runner.invoke(grn.cli.app.app, ["export", str(setup), "--to", "jcz"])
     assert result.exit_code == 1
     assert result.output.strip().endswith("turn 0: error: a set-up turn (0.) has no counterpart in a "
                                           "JCloisterZone game")
-    result = runner.invoke(grn.cli.app, ["export", str(setup), "--to", "pdf"])
+    result = runner.invoke(grn.cli.app.app, ["export", str(setup), "--to", "pdf"])
     assert result.exit_code == 2
 
 
@@ -371,10 +371,10 @@ def test_the_mapping_data_follow_their_schemas_and_the_tile_set() -> None:
     """jcz.json and bga.json are data checked by a schema; each name maps to a real feature of a GRN tile."""
     import jsonschema
 
-    from grn.tiling.places import PLACE_INDEX, rotate_place
-    from grn.tiling.tiles import load_shipped_tileset
+    from grn.games.tiling.places import PLACE_INDEX, rotate_place
+    from grn.games.tiling.tiles import load_shipped_tileset
 
-    pkg = Path(grn.cli.__file__).parent / "games" / "carcassonne"
+    pkg = Path(grn.__file__).parent / "games" / "carcassonne"
     tileset = load_shipped_tileset("grn.games.carcassonne")
     for name in ("jcz", "bga"):
         data = json.loads((pkg / f"{name}.json").read_text())
@@ -408,7 +408,7 @@ def test_export_writes_only_a_game_that_follows_the_rules(tmp_path: Path, moves:
     source = tmp_path / "bad.grn"
     source.write_text('[Game "carcassonne"]\n[Players "Ann (red), Ben (blue)"]\n\n' + moves, encoding="utf-8")
     out = tmp_path / "bad.jcz"
-    result = CliRunner().invoke(grn.cli.app, ["export", str(source), "--to", "jcz", "-o", str(out)])
+    result = CliRunner().invoke(grn.cli.app.app, ["export", str(source), "--to", "jcz", "-o", str(out)])
     assert result.exit_code == 1 and not out.exists()
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert f"{source}:4:" in result.stderr and first_error in result.stderr

@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from grn.cli import app
+from grn.cli.app import app
 from grn.games.carcassonne import CarcassonneState, Options, selfplay
 from grn.games.carcassonne.jcz import grn_to_jcz, jcz_to_grn
-from grn.interop import ConversionProblem
-from grn.notation import parse
-from grn.selfplay import to_record
-from grn.validate import validate_record
+from grn.rules.interop import ConversionProblem
+from grn.notation.read import parse
+from grn.rules.selfplay import to_record
+from grn.check.validate import validate_record
 
 DATA = Path(__file__).resolve().parent / "data" / "jcz"
 runner = CliRunner()

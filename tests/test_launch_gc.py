@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from grn import launch
+from grn.cli import launch
 
 ROOT = Path(__file__).resolve().parent.parent
 
 _RUN = """
 import gc, sys
-from grn.launch import run
+from grn.cli.launch import run
 sys.argv = ["grn", *sys.argv[1:]]
 try:
     run()
@@ -44,7 +44,7 @@ def test_the_command_runs_with_its_imports_frozen_and_the_collector_on(args: tup
 
 def test_a_host_that_calls_main_keeps_its_collector_as_it_was(monkeypatch: pytest.MonkeyPatch,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
-    # a test, a notebook or a program calling grn.launch.main(): nothing of theirs is frozen
+    # a test, a notebook or a program calling grn.cli.launch.main(): nothing of theirs is frozen
     before = gc.get_freeze_count()
     monkeypatch.setattr(sys, "argv", ["grn", "validate", str(ROOT / "examples" / "gold-2p.grn")])
     with pytest.raises(SystemExit):

@@ -1,4 +1,4 @@
-"""The Pygments lexer for GRN (``grn.lexer``), found through Pygments' entry point.
+"""The Pygments lexer for GRN (``grn.notation.lexer``), found through Pygments' entry point.
 
 It colours every example and every self-played game without an error token;
 its tokens give back the text they were cut from; and on edited records it
@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.token import Error, Token
 
-from grn import games, notation
-from grn.lexer import GrnLexer
+from grn import games
+from grn.notation import read as notation
+from grn.notation.lexer import GrnLexer
 from tests.test_fuzz import _apply, edit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -61,8 +62,8 @@ def test_self_played_games_of_every_game() -> None:
         ruleset = games.find_ruleset(name)
         for seed in (1, 2):
             game = ruleset.selfplay(3, seed)
-            from grn.selfplay import to_record
-            from grn.writer import write_record
+            from grn.rules.selfplay import to_record
+            from grn.notation.writer import write_record
 
             text = write_record(to_record(game))
             assert errors(text) == [], (name, seed)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from grn.archive.db import register
-from grn.cli import app
+from grn.cli.app import app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 FILES = [str(EXAMPLES / "goldrush-2p.grn"), str(EXAMPLES / "gold-2p.grn"),

@@ -27,9 +27,9 @@ from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
 import grn  # noqa: E402
 from grn.lsp.document import Document, chunks_after_edit  # noqa: E402
-from grn.position import position_at  # noqa: E402
-from grn.sources import text_chunks  # noqa: E402
-from grn.writer import command_text  # noqa: E402
+from grn.rules.position import position_at  # noqa: E402
+from grn.notation.sources import text_chunks  # noqa: E402
+from grn.notation.writer import command_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 GRN = [sys.executable, "-m", "grn"]
@@ -140,7 +140,7 @@ async def test_typing_a_game_turn_by_turn(client: LanguageClient, tmp_path: Path
     for k, line in enumerate(turns[:6]):
         number, player, placement, *rest = line.split()
         tile = placement.split("@")[0]
-        state = position_at(grn.notation.parse(record_text)[0], k).state
+        state = position_at(grn.notation.read.parse(record_text)[0], k).state
         # the turn's number and player typed: the tile ids in the bag
         editor.type(record_text + f"{number} {player} ")
         offered = await editor.complete()
@@ -154,7 +154,7 @@ async def test_typing_a_game_turn_by_turn(client: LanguageClient, tmp_path: Path
         # the placement written: the cowboys, tents and mining the engine allows after it
         editor.type(record_text + f"{number} {player} {placement} ")
         offered = await editor.complete()
-        placed = grn.notation.parse(record_text + f"{number} {player} {placement}\n")[0].turns[-1].actions[0]
+        placed = grn.notation.read.parse(record_text + f"{number} {player} {placement}\n")[0].turns[-1].actions[0]
         assert set(offered) == {command_text(c, ruleset) for c in state.legal_followups(placed) if c is not None}
         for word in rest:
             if not word.startswith("score") and "=" not in word.split("@")[0]:
@@ -162,7 +162,7 @@ async def test_typing_a_game_turn_by_turn(client: LanguageClient, tmp_path: Path
         # a score checkpoint: each player's score after the turn, as the rules give it
         actions = line.split(" score ")[0]
         editor.type(record_text + actions + " score ")
-        after = position_at(grn.notation.parse(record_text + actions + "\n")[0], k + 1).state.scores
+        after = position_at(grn.notation.read.parse(record_text + actions + "\n")[0], k + 1).state.scores
         assert await editor.complete() == [f"{who}={pts}" for who, pts in after.items()]
         record_text += line + "\n"
         editor.type(record_text)
@@ -285,7 +285,7 @@ async def test_completion_of_tags_players_and_variations(client: LanguageClient)
     editor.type(body)
     assert (await editor.complete())[0] == "yellow"  # the player to play first
     # a variation of turn 3: the position before turn 3, whose tile may go elsewhere
-    state = position_at(grn.notation.parse(head + "\n".join(turns[:2]) + "\n")[0], 2).state
+    state = position_at(grn.notation.read.parse(head + "\n".join(turns[:2]) + "\n")[0], 2).state
     ruleset = grn.games.find_ruleset("goldrush")
     body = head + "\n".join(turns[:3]) + " (3. red 17"
     editor.type(body)
@@ -303,7 +303,7 @@ async def test_gold_offers_the_cards_still_face_down(client: LanguageClient) -> 
     body = "\n".join(lines[:first]) + "\n5. red "
     editor = Editor(client, "gold.grn")
     editor.open(body)
-    state = position_at(grn.notation.parse(body[:-len("5. red ")])[0], 4).state
+    state = position_at(grn.notation.read.parse(body[:-len("5. red ")])[0], 4).state
     offered = await editor.complete()
     assert offered == [f"{p}=" for p in state.legal_flips()]
     editor.type(body + "g5=")
@@ -346,7 +346,7 @@ async def test_outline_of_games_turns_and_variations(client: LanguageClient) -> 
     symbols = await client.text_document_document_symbol_async(lsp.DocumentSymbolParams(
         lsp.TextDocumentIdentifier(editor.uri)))
     assert [s.name for s in symbols] == ["1. Thursday club night", "2. grn selfplay"]
-    records = grn.notation.parse(two)
+    records = grn.notation.read.parse(two)
     assert [len(s.children) for s in symbols] == [len(r.turns) for r in records]
     thirtieth = symbols[0].children[29]
     assert thirtieth.name == "30. yellow 61@-2,4 +C"

@@ -4,10 +4,10 @@ engine takes, and a face whose every copy is already seen elsewhere is not offer
 from __future__ import annotations
 
 from grn import games
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.gold.commands import FlipCard, card_text
-from grn.position import position_at
-from grn.selfplay import to_record
+from grn.rules.position import position_at
+from grn.rules.selfplay import to_record
 
 GOLD = games.find_ruleset("gold")
 RECORD = to_record(GOLD.selfplay(2, 1))

@@ -20,10 +20,10 @@ from lsprotocol import types as lsp  # noqa: E402
 from grn import games  # noqa: E402
 from grn.lsp import context, features  # noqa: E402
 from grn.lsp.document import Document  # noqa: E402
-from grn.notation import parse_game  # noqa: E402
-from grn.position import position_at  # noqa: E402
-from grn.selfplay import to_record  # noqa: E402
-from grn.writer import write_record  # noqa: E402
+from grn.notation.read import parse_game  # noqa: E402
+from grn.rules.position import position_at  # noqa: E402
+from grn.rules.selfplay import to_record  # noqa: E402
+from grn.notation.writer import write_record  # noqa: E402
 
 TEXT = write_record(to_record(games.find_ruleset("goldrush").selfplay(3, 5)))
 LINES = TEXT.rstrip("\n").split("\n")
@@ -49,7 +49,7 @@ def typed_to(k: int, event: str = "") -> tuple[str, int, str, str]:
 
 def replayed(text: str, row: int, tile: str) -> tuple[dict[str, int], str, list[str]]:
     """The scores, the player to play and the placements of ``tile`` at the position before the turn on ``row``,
-    from a replay of the game from its start (grn.position)."""
+    from a replay of the game from its start (grn.rules.position)."""
     before = "\n".join(text.split("\n")[:row]) + "\n"
     record = parse_game(before)
     state = position_at(record, str(max((t.number for t in record.turns), default=0))).state
@@ -106,12 +106,12 @@ def test_an_earlier_turn_edited_is_replayed_again() -> None:
 def test_the_server_answers_initialize_before_loading_grns_reader_and_engines() -> None:
     """What ``grn lsp`` loads before it can answer: pygls and lsprotocol, and of grn only the server and its
     command line; the reader, the validator, the engines, grn's other commands and typer load after (R166)."""
-    code = ("import sys, json; import grn.launch, grn.lsp.command, grn.lsp.server; "
+    code = ("import sys, json; import grn.cli.launch, grn.lsp.command, grn.lsp.server; "
             "print(json.dumps(sorted(m for m in sys.modules if m.startswith(('grn', 'lark', 'typer')))))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(json.loads(run.stdout))
     assert {"grn.lsp.server", "grn.lsp.command"} <= loaded
-    for heavy in ("grn.cli", "grn.notation", "grn.validate", "grn.position", "grn.registry", "lark", "typer"):
+    for heavy in ("grn.cli.app", "grn.notation.read", "grn.check.validate", "grn.rules.position", "grn.core.registry", "lark", "typer"):
         assert heavy not in loaded, heavy
     # the lazily loaded modules are there when a request needs them
     code = "import grn.lsp.server as s; print(s.features.Lines.__name__, s.opened.Document.__name__)"

@@ -20,7 +20,7 @@ pytest.importorskip("pygls", reason="grn lsp needs the lsp extra (pygls)")
 from lsprotocol import types as lsp  # noqa: E402
 
 from grn import games  # noqa: E402
-from grn.cli import app  # noqa: E402
+from grn.cli.app import app  # noqa: E402
 from grn.lsp import features  # noqa: E402
 from grn.lsp.document import Document  # noqa: E402
 from grn.lsp.server import make_server  # noqa: E402
@@ -81,7 +81,7 @@ def test_a_game_with_only_the_default_hooks() -> None:
         games.unregister("nim")
 
 
-@pytest.mark.parametrize("entry", ["grn.launch", "grn.cli"])  # the console script's way, and grn.cli's own
+@pytest.mark.parametrize("entry", ["grn.cli.launch", "grn.cli.app"])  # the console script's way, and grn.cli.app's own
 def test_without_the_extra_the_command_says_what_to_install(entry: str) -> None:
     code = ("import sys; sys.modules['pygls'] = None; sys.modules['lsprotocol'] = None; "
             f"sys.argv = ['grn', 'lsp']; from {entry} import main; main()")
@@ -100,7 +100,7 @@ def test_a_negative_pause_is_a_usage_error() -> None:
 def test_the_tags_offered_are_checked_by_their_schema() -> None:
     data = json.loads((ROOT / "grn" / "lsp" / "tags.json").read_text(encoding="utf-8"))
     jsonschema.validate(data, json.loads((ROOT / "schemas" / "tags.schema.json").read_text(encoding="utf-8")))
-    from grn.record import TAG_ORDER
+    from grn.core.record import TAG_ORDER
 
     assert set(TAG_ORDER) <= {t["name"] for t in data["tags"]}
 
@@ -130,12 +130,12 @@ def test_the_editor_says_what_grn_validate_says(tmp_path: Path, which: int, edit
 
 def test_carcassonne_offers_the_tiles_gold_may_be_taken_from() -> None:
     """take@ is offered on the turns that hand gold out, and each one offered is a turn the engine takes."""
-    from grn.errors import IllegalAction
+    from grn.core.errors import IllegalAction
     from grn.games.carcassonne.commands import TakeIngot
     from grn.games.carcassonne.options import Options
-    from grn.position import position_at
-    from grn.selfplay import to_record
-    from grn.tiling.commands import PlaceTile
+    from grn.rules.position import position_at
+    from grn.rules.selfplay import to_record
+    from grn.games.tiling.commands import PlaceTile
 
     ruleset = games.find_ruleset("carcassonne")
     record = to_record(ruleset.selfplay(3, 1, Options(goldmines=True)))

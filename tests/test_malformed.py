@@ -13,9 +13,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-import grn.cli
-from grn import notation
-from grn.errors import Span
+import grn.cli.app
+from grn.notation import read as notation
+from grn.core.errors import Span
 
 GR = '[Game "goldrush"]\n\n'   # turns start on line 3
 GOLD = '[Game "gold"]\n\n'
@@ -90,7 +90,7 @@ def runner() -> CliRunner:
 
 
 def run_fmt(runner: CliRunner, path) -> object:
-    return runner.invoke(grn.cli.app, ["fmt", str(path)])
+    return runner.invoke(grn.cli.app.app, ["fmt", str(path)])
 
 
 def assert_clean_failure(result) -> None:
@@ -211,7 +211,7 @@ def test_missing_file_among_good_ones(runner, tmp_path):
     good = tmp_path / "good.grn"
     good.write_text(GR + "1. red 17@1,0\n", encoding="utf-8")
     missing = tmp_path / "missing.grn"
-    result = runner.invoke(grn.cli.app, ["fmt", str(good), str(missing)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", str(good), str(missing)])
     assert_clean_failure(result)
     assert f"{missing}: error: no such file" in result.output
     assert "1. red 17@1,0" in result.stdout
@@ -253,7 +253,7 @@ def test_invalid_json(runner, tmp_path):
 
 
 def test_fmt_without_arguments_is_a_usage_error(runner):
-    result = runner.invoke(grn.cli.app, ["fmt"])
+    result = runner.invoke(grn.cli.app.app, ["fmt"])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
     assert "Missing argument" in result.output
@@ -262,7 +262,7 @@ def test_fmt_without_arguments_is_a_usage_error(runner):
 def test_convert_reports_the_same_errors(runner, tmp_path):
     path = tmp_path / "game.grn"
     path.write_text(GR + "1. red 17@1,0 +Q\n", encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["convert", str(path), "--to", "json"])
+    result = runner.invoke(grn.cli.app.app, ["convert", str(path), "--to", "json"])
     assert_clean_failure(result)
     assert f"{path}:3:15: error: 'Q' is not a place" in result.output
     assert result.stdout == ""

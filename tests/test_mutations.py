@@ -24,27 +24,27 @@ from typing import Callable
 
 import pytest
 
-from grn.ruleset import COLOURS
+from grn.rules.ruleset import COLOURS
 
-from grn.tiling.places import LOCATIONS, POSITIONS
+from grn.games.tiling.places import LOCATIONS, POSITIONS
 
 from grn.games.gold.commands import Card, FlipCard
 
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.gold.rules import GoldState, GoldTaken, load_cards, seats_for
 from grn.games.goldrush.rules import GoldRushState, Options
-from grn.notation import parse
-from grn.record import Checkpoint, Record, Turn
-from grn.selfplay import SelfPlayGame, to_record
+from grn.notation.read import parse
+from grn.core.record import Checkpoint, Record, Turn
+from grn.rules.selfplay import SelfPlayGame, to_record
 from grn.games.gold import selfplay as gold_play
 from grn.games.goldrush import selfplay as goldrush_play
 from grn.games.gold.selfplay import deal
 from grn.games.goldrush import load_tileset
-from grn.validate import validate_record
-from grn.writer import write_record
+from grn.check.validate import validate_record
+from grn.notation.writer import write_record
 
 #: Samples tried per mutation kind, and the share that must really be checked.
 SAMPLES = 40

@@ -1,6 +1,6 @@
 """The GRN reader: every construct of the grammar and the values it produces.
 
-Each test feeds a small piece of GRN text to :func:`grn.notation.parse` and
+Each test feeds a small piece of GRN text to :func:`grn.notation.read.parse` and
 checks the record tree and the engine commands it gives (spans take no part in
 equality, so commands built here compare equal to the parsed ones).
 """
@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from grn import notation
-from grn.tiling.places import LOCATIONS
+from grn.notation import read as notation
+from grn.games.tiling.places import LOCATIONS
 from grn.games.gold.commands import Card, FlipCard
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
-from grn.errors import Span
-from grn.record import (
+from grn.core.errors import Span
+from grn.core.record import (
     Checkpoint, Comment, Markup, MarkupText, Nag, Seat, Turn, Variation, parse_options,
     parse_players,
 )
@@ -549,7 +549,7 @@ def test_the_analysed_grammar_is_cached_per_user_and_never_in_the_way(tmp_path):
     import sys
 
     example = Path(__file__).resolve().parent.parent / "examples" / "goldrush-2p.grn"
-    code = "import sys; from grn.cli import main; sys.argv = ['grn', 'validate', sys.argv[1]]; main()"
+    code = "import sys; from grn.cli.app import main; sys.argv = ['grn', 'validate', sys.argv[1]]; main()"
     for cache_home in (tmp_path / "cache", tmp_path / "cache", tmp_path / "not-a-folder"):
         if cache_home.name == "not-a-folder":
             cache_home.write_text("a file where the cache folder would go")
@@ -557,7 +557,7 @@ def test_the_analysed_grammar_is_cached_per_user_and_never_in_the_way(tmp_path):
         run = subprocess.run([sys.executable, "-c", code, str(example)], capture_output=True, text=True, env=env)
         assert run.returncode == 0 and run.stderr == "", run.stderr
     # for the one grammar read, one checked JSON file of Lark's tables and one of its terminal table (R246):
-    # grn.grammar_cache, never a pickle
+    # grn.notation.grammar_cache, never a pickle
     names = sorted(p.name for p in (tmp_path / "cache" / "grn").iterdir())
     assert len(names) == 2 and all(n.endswith(".json") for n in names)
     assert sum(n.endswith(".terms.json") for n in names) == 1

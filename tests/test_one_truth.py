@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 import grn
-from grn.cli import app
-from grn.notation import parse_game
+from grn.cli.app import app
+from grn.notation.read import parse_game
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""Output paths (issue 25, point 1; rulings R80-R84): every command that writes goes through grn.output.
+"""Output paths (issue 25, point 1; rulings R80-R84): every command that writes goes through grn.core.output.
 
 A missing folder or a folder named as the file is one line and exit 2; a full
 disk is one line and exit 1; a regular file is replaced whole or not at all; a
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn.cli import app
-from grn.output import OutputError, beside_input, check_target, output_folder, write_text, writing
+from grn.cli.app import app
+from grn.core.output import OutputError, beside_input, check_target, output_folder, write_text, writing
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "examples" / "goldrush-2p.grn"
@@ -154,7 +154,7 @@ def test_an_interrupted_process_leaves_the_old_file_or_the_new(tmp_path: Path):
     """A real process killed while writing: the target holds the old text or the whole new one."""
     target = tmp_path / "many.grn"
     target.write_text("old\n")
-    code = ("import sys, time; from pathlib import Path; from grn.output import writing\n"
+    code = ("import sys, time; from pathlib import Path; from grn.core.output import writing\n"
             "with writing(Path(sys.argv[1])) as out:\n"
             "    out.write('new ' * 1000); out.flush(); print('half', flush=True); time.sleep(60)\n")
     proc = subprocess.Popen([sys.executable, "-c", code, str(target)], stdout=subprocess.PIPE, text=True)

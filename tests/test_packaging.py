@@ -37,12 +37,12 @@ def test_wheel_carries_grammar_schemas_and_data(tmp_path):
                  "grn/schemas/tileset.schema.json", "grn/games/gold/cards.schema.json",
                  "grn/games/goldrush/tileset.json", "grn/games/gold/cards.json",
                  "grn/games/carcassonne/carcassonne.lark", "grn/games/carcassonne/tileset.json",
-                 "grn/render/__init__.py", "grn/selfplay.py", "grn/cli.py",
-                 "grn/lsp/server.py", "grn/lsp/tags.json", "grn/schemas/tags.schema.json", "grn/lexer.py"):
+                 "grn/render/__init__.py", "grn/rules/selfplay.py", "grn/cli/app.py",
+                 "grn/lsp/server.py", "grn/lsp/tags.json", "grn/schemas/tags.schema.json", "grn/notation/lexer.py"):
         assert name in names, name
     entry = wheel.read(next(n for n in names if n.endswith("entry_points.txt"))).decode()
-    assert "grn = grn.launch:run" in entry
-    assert "[pygments.lexers]\ngrn = grn.lexer:GrnLexer" in entry
+    assert "grn = grn.cli.launch:run" in entry
+    assert "[pygments.lexers]\ngrn = grn.notation.lexer:GrnLexer" in entry
 
 
 def test_without_a_c_compiler_the_wheel_is_pure_python(tmp_path):
@@ -53,4 +53,4 @@ def test_without_a_c_compiler_the_wheel_is_pure_python(tmp_path):
     wheel, printed = _build_wheel(tmp_path, env)
     names = wheel.namelist()
     assert "grn: cannot compile C extensions here" in printed
-    assert "grn/tiling/board.py" in names and not [n for n in names if n.endswith(".so")]
+    assert "grn/games/tiling/board.py" in names and not [n for n in names if n.endswith(".so")]

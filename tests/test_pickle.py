@@ -17,11 +17,11 @@ import grn
 from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
-from grn.tiling.commands import PlaceTile
-from grn.errors import Diagnostic, Span
+from grn.games.tiling.commands import PlaceTile
+from grn.core.errors import Diagnostic, Span
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush import selfplay as goldrush
-from grn.validate import validate_record
+from grn.check.validate import validate_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -84,7 +84,7 @@ def test_a_deep_copy_is_independent():
 
 
 def test_a_cowboy_is_not_a_follower():
-    """The games share the ``+N`` command (grn.tiling), but each names its own figure."""
+    """The games share the ``+N`` command (grn.games.tiling), but each names its own figure."""
     cowboy, follower = PlaceCowboy("N"), PlaceFollower("N")
     assert cowboy != follower and hash(cowboy) != hash(follower)
     assert (repr(cowboy), repr(follower)) == ("<PlaceCowboy N>", "<PlaceFollower N>")

@@ -89,12 +89,13 @@ def test_the_score_chart_has_its_whole_title_a_y_axis_and_counts(tmp_path):
 
 def render_at(name: str, turn, **kw) -> ET.Element:
     import grn
-    from grn.position import position_at
+    from grn.rules.position import position_at
+    from grn.rules.ruleset import Drawing
 
     with open(EXAMPLES / name, encoding="utf-8") as f:
         (record,) = list(grn.read(f))
     position = position_at(record, turn)
-    return ET.fromstring(position.ruleset.render_svg(position, **kw))
+    return ET.fromstring(position.ruleset.render_svg(position, Drawing(**kw)))
 
 
 @pytest.mark.parametrize("name", ["carcassonne/carcassonne-rules-question.grn", "goldrush-rules-question.grn"])

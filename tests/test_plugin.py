@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grn import games
-from grn.cli import app
+from grn.cli.app import app
 from tests.toygame import RULESET, LastStone, Take
 
 runner = CliRunner()
@@ -93,7 +93,7 @@ def test_fmt_and_convert_round_trip():
 
 
 def test_json_schema_includes_the_plugin_command():
-    from grn.jsonform import record_schema
+    from grn.notation.jsonform import record_schema
 
     action = record_schema()["$defs"]["action"]
     assert "take" in action["properties"]["type"]["enum"]
@@ -137,7 +137,7 @@ def test_selfplay_writes_games_that_validate():
 
 
 def test_engine_defaults():
-    from grn.errors import IllegalAction
+    from grn.core.errors import IllegalAction
     from tests.toygame import NimState
 
     state = NimState(["red", "blue"])

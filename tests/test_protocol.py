@@ -15,14 +15,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from typer.testing import CliRunner
 
-import grn.cli
-from grn import registry
+import grn.cli.app
+from grn.core import registry
 from grn.bots import make_bot
 from grn.bots.arena import match, new_game
 from grn.bots.external import EngineBot
-from grn.protocol import (Budget, Engine, EngineError, Info, ProtocolError, Query, read_go, read_info,
+from grn.bots.protocol import (Budget, Engine, EngineError, Info, ProtocolError, Query, read_go, read_info,
                           read_query)
-from grn.seen import PlayerView
+from grn.bots.seen import PlayerView
 
 ROOT = Path(__file__).resolve().parent.parent
 NODE = shutil.which("node")
@@ -222,7 +222,7 @@ def test_a_failing_engine_forfeits_the_game_with_its_words(fault, words):
 
 @needs_node
 def test_grn_arena_counts_an_illegal_answer_as_a_loss_and_prints_it():
-    result = runner.invoke(grn.cli.app, ["arena", f"engine:{js('--fault', 'illegal')}", "random", "--game", "gold",
+    result = runner.invoke(grn.cli.app.app, ["arena", f"engine:{js('--fault', 'illegal')}", "random", "--game", "gold",
                                          "--deals", "1", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert '"wins": 0' in result.stdout and "Traceback" not in result.output
@@ -235,7 +235,7 @@ def test_grn_arena_counts_an_illegal_answer_as_a_loss_and_prints_it():
     ("engine:true", "the engine died"),
 ])
 def test_an_engine_that_cannot_start_is_a_one_line_error(command, message):
-    result = runner.invoke(grn.cli.app, ["arena", command, "random", "--deals", "1"])
+    result = runner.invoke(grn.cli.app.app, ["arena", command, "random", "--deals", "1"])
     assert result.exit_code in (1, 2)
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
@@ -289,7 +289,7 @@ def test_an_engine_that_never_answers_the_handshake_times_out(tmp_path):
 
 
 def test_grn_engine_plays_against_grns_bots_in_the_arena():
-    result = runner.invoke(grn.cli.app, ["arena", f"engine:{sys.executable} -m grn engine --bot greedy", "random",
+    result = runner.invoke(grn.cli.app.app, ["arena", f"engine:{sys.executable} -m grn engine --bot greedy", "random",
                                          "--game", "gold", "--deals", "1"])
     assert result.exit_code == 0, result.output
     assert "engine:grn" in result.stdout and "forfeit" not in result.stderr
@@ -306,9 +306,9 @@ def test_grn_engine_refuses_an_unknown_bot():
 @needs_node
 def test_grn_analyse_puts_every_turn_to_an_engine(tmp_path):
     path = tmp_path / "game.grn"
-    result = runner.invoke(grn.cli.app, ["selfplay", "--game", "gold", "--seed", "4", "-o", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["selfplay", "--game", "gold", "--seed", "4", "-o", str(path)])
     assert result.exit_code == 0
-    result = runner.invoke(grn.cli.app, ["analyse", "--engine", js(), str(path), "--format", "json"])
+    result = runner.invoke(grn.cli.app.app, ["analyse", "--engine", js(), str(path), "--format", "json"])
     assert result.exit_code == 0, result.output
     import json
 
@@ -321,19 +321,19 @@ def test_grn_analyse_puts_every_turn_to_an_engine(tmp_path):
 
 def test_grn_analyse_with_an_engine_that_fails_is_a_one_line_error(tmp_path):
     path = tmp_path / "game.grn"
-    runner.invoke(grn.cli.app, ["selfplay", "--game", "carcassonne", "--seed", "4", "-o", str(path)])
-    result = runner.invoke(grn.cli.app, ["analyse", "--engine", "no-such-engine-here", str(path)])
+    runner.invoke(grn.cli.app.app, ["selfplay", "--game", "carcassonne", "--seed", "4", "-o", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["analyse", "--engine", "no-such-engine-here", str(path)])
     assert result.exit_code == 1
     assert result.stderr.strip() == "grn analyse: cannot start the engine 'no-such-engine-here': No such file or " \
                                     "directory"
-    result = runner.invoke(grn.cli.app, ["analyse", "--engine", "x", str(path), "--format", "grn"])
+    result = runner.invoke(grn.cli.app.app, ["analyse", "--engine", "x", str(path), "--format", "grn"])
     assert result.exit_code == 2 and "--engine writes text or json" in result.stderr
 
 
 def test_the_specifications_example_is_a_position_grn_reads_and_its_moves_are_legal():
-    from grn.notation import parse
-    from grn.position import position_at
-    from grn.tiling.commands import PlaceTile
+    from grn.notation.read import parse
+    from grn.rules.position import position_at
+    from grn.games.tiling.commands import PlaceTile
 
     text = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
     driver = [line[len("driver:  "):] if line.startswith("driver:  ") else ""
@@ -361,7 +361,7 @@ _MESSAGES = st.sampled_from(["position carcassonne red", "record 1", "record 0",
 def test_grn_engine_answers_any_lines_without_a_traceback(lines):
     import io
 
-    from grn.engine_cli import EngineSession
+    from grn.cli.engine import EngineSession
 
     out = io.StringIO()
     assert EngineSession("random", out).run(iter(lines)) == 0

@@ -13,13 +13,13 @@ import re
 
 from hypothesis import example, given, settings, strategies as st
 
-from grn.errors import Span
-from grn.fastread import digits_alike, word_shape
+from grn.core.errors import Span
+from grn.notation.fastread import digits_alike, word_shape
 from grn.games import find_ruleset
 from grn.games.goldrush.commands import PlaceTent, TentCodec
-from grn.notation import _fast_reader, parse, parse_game
-from grn.tiling.commands import PlacementCodec, PlaceTile
-from grn.tiling.places import LOCATIONS
+from grn.notation.read import _fast_reader, parse, parse_game
+from grn.games.tiling.commands import PlacementCodec, PlaceTile
+from grn.games.tiling.places import LOCATIONS
 
 _WORD_CHARS = "0123456789@,:-+=.?!$_abcdegikmnorstuADENSWXZ\u0663"
 
@@ -141,7 +141,7 @@ def test_a_players_tag_read_again_gives_the_same_seats_in_a_list_of_its_own() ->
     changes nothing for the next; a malformed tag is refused every time."""
     import pytest
 
-    from grn.record import parse_players
+    from grn.core.record import parse_players
 
     first = parse_players("Ada (red), Bo (yellow+green)")
     first.append(first[0])
@@ -178,7 +178,7 @@ def _result_from_pieces(parts: list[tuple[str, str, str]]) -> dict[str, int] | s
 @example([("red", " ", "61"), ("blue", " ", "58")])
 def test_a_result_tag_reads_its_parts_and_refuses_any_other_shape(parts) -> None:
     """A Result tag gives each seat its number, and refuses too long a number or any other shape."""
-    from grn.validate import parse_result
+    from grn.check.validate import parse_result
 
     value = ", ".join(name + sep + num for name, sep, num in parts)
     want = _result_from_pieces(parts)
@@ -191,7 +191,7 @@ def test_a_result_tag_reads_its_parts_and_refuses_any_other_shape(parts) -> None
 
 def _result_by_pattern(value: str) -> dict[str, int] | str:
     """parse_result as it was before its fast path (round fourteen): every part read by the pattern."""
-    from grn.validate import _RESULT_RE
+    from grn.check.validate import _RESULT_RE
 
     out: dict[str, int] = {}
     for part in value.split(","):
@@ -218,7 +218,7 @@ def _result_by_pattern(value: str) -> dict[str, int] | str:
 @example("red -0, blue 000000001")
 def test_the_result_tags_fast_path_reads_what_the_pattern_reads(value: str) -> None:
     """The common "red 61" parts skip the pattern (R326): every text reads, or is refused, as the pattern has it."""
-    from grn.validate import parse_result
+    from grn.check.validate import parse_result
 
     try:
         got: dict[str, int] | str = parse_result(value)

@@ -19,12 +19,13 @@ from typing import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from grn import notation, registry
-from grn.gamespans import brace_comments
-from grn.lexer import GrnLexer
-from grn.record import MAX_VARIATION_DEPTH
-from grn.selfplay import to_record
-from grn.writer import write_record
+from grn.notation import read as notation
+from grn.core import registry
+from grn.notation.gamespans import brace_comments
+from grn.notation.lexer import GrnLexer
+from grn.core.record import MAX_VARIATION_DEPTH
+from grn.rules.selfplay import to_record
+from grn.notation.writer import write_record
 
 #: The larger of a pair may take this many times the smaller (4x the text; quadratic is 16x).
 MOST_RATIO = 8.0

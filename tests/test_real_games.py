@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import grn
-from grn.record import Checkpoint
-from grn.validate import validate_record
+from grn.core.record import Checkpoint
+from grn.check.validate import validate_record
 
 DATA = Path(__file__).parent / "data"
 #: BGA table ids, and each game's final scores as BGA's result gives them (first player first).

@@ -263,8 +263,8 @@ def test_a_big_board_a_game_to_its_end_and_a_result(browser, tmp_path: Path) -> 
     before the list of places, every target is at least 24 px (the board zooms and pans), the page is no
     wider than the phone, and the end names the winner and writes the Result tag."""
     from grn import games
-    from grn.selfplay import to_record
-    from grn.writer import write_record
+    from grn.rules.selfplay import to_record
+    from grn.notation.writer import write_record
 
     record = to_record(games.find_ruleset("carcassonne").selfplay(2, 7))
     record = record.replace(tags=tuple((k, v) for k, v in record.tags if k != "Result"), turns=record.turns[:-4])
@@ -301,9 +301,9 @@ def test_a_big_board_a_game_to_its_end_and_a_result(browser, tmp_path: Path) -> 
         assert page.errors == []
         page.close()
     import grn
-    from grn.validate import validate_record
+    from grn.check.validate import validate_record
 
-    (saved,) = grn.notation.parse(text)
+    (saved,) = grn.notation.read.parse(text)
     report = validate_record(saved)
     assert report.valid and report.complete and not report.diagnostics
 

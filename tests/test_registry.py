@@ -22,7 +22,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from grn import registry
+from grn.core import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 GRN = ROOT / "grn"
@@ -47,7 +47,7 @@ def _fresh(code: str) -> str:
 
 def test_an_alias_finds_its_game_before_the_game_is_loaded():
     # R120: the registry knows the built-in aliases from its data, so "Gold Rush" works first
-    out = _fresh("import sys; from grn import registry; "
+    out = _fresh("import sys; from grn.rules import registry; "
                  "print(registry.loaded('goldrush') is None, registry.find_ruleset('Carcassonne: Gold Rush').name, "
                  "registry.find_ruleset('carcassonne base').name, 'grn.games.gold' in sys.modules)")
     assert out == "True goldrush carcassonne False"
@@ -144,6 +144,52 @@ def test_grn_has_no_import_circle():
     assert not found, "import circles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
+#: Package -> the packages it may import at run time (docs/design.md, "modules, layers and contracts").
+#: The leaves (archive, serve, lsp, cli) may import anything; that nothing below imports them follows.
+LAYERS: dict[str, set[str]] = {
+    "core": set(),
+    "rules": {"core"},
+    "notation": {"rules", "core"},
+    "check": {"notation", "rules", "core", "games.tiling"},
+    "games.tiling": {"render", "notation", "rules", "core"},
+    "games": {"games.tiling", "render", "notation", "rules", "core"},
+    "bots": {"notation", "rules", "core"},
+    "analysis": {"bots", "notation", "rules", "core"},
+    "render": {"analysis", "check", "notation", "rules", "core"},
+}
+
+
+def layer(module: str) -> str:
+    """The package of the layer picture ``module`` belongs to (``grn.games.tiling.board``: games.tiling)."""
+    parts = module.split(".")
+    if len(parts) > 2 and parts[1] == "games" and parts[2] == "tiling":
+        return "games.tiling"
+    return parts[1] if len(parts) > 1 else "grn"
+
+
+def upward_imports(package: Path) -> list[str]:
+    """Every run-time import of a module by a module of a lower layer (:data:`LAYERS`)."""
+    return sorted(f"{a} imports {b}" for a, targets in import_graph(package).items() for b in targets
+                  if layer(a) in LAYERS and layer(b) != layer(a) and layer(b) not in LAYERS[layer(a)])
+
+
+def test_packages_import_only_lower_layers():
+    wrong = upward_imports(GRN)
+    assert not wrong, "upward imports: " + "; ".join(wrong)
+
+
+def test_the_layer_check_sees_an_import_inside_a_function(tmp_path: Path):
+    root = tmp_path / "grn"
+    for folder in ("core", "cli", "games/tiling"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "__init__.py").write_text("")
+    (root / "__init__.py").write_text("")
+    (root / "cli" / "app.py").write_text("X = 1\n")
+    (root / "games" / "tiling" / "board.py").write_text("from grn.core import value\n")
+    (root / "core" / "value.py").write_text("def f():\n    from grn.cli.app import X\n    return X\n")
+    assert upward_imports(root) == ["grn.core.value imports grn.cli.app"]
+
+
 def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_path: Path):
     pkg = tmp_path / "pkg"
     (pkg / "sub").mkdir(parents=True)
@@ -160,7 +206,7 @@ def test_the_circle_finder_finds_a_circle_through_a_function_level_import(tmp_pa
 
 _LIST_MODULES = """
 import sys
-from grn.cli import main
+from grn.cli.app import main
 sys.argv = ["grn", "validate", sys.argv[1]]
 try:
     main()
@@ -170,8 +216,8 @@ print(code, " ".join(sorted(sys.modules)))
 """
 
 #: What no validation of a GRN file needs: the drawing, the archive's database and search, the JSON Schema.
-NEVER = ("grn.render", "svgwrite", "grn.archive.db", "grn.archive.search", "sqlite3", "jsonschema", "grn.jsonform",
-         "grn.selfplay", "grn.interop")
+NEVER = ("grn.render", "svgwrite", "grn.archive.db", "grn.archive.search", "sqlite3", "jsonschema", "grn.notation.jsonform",
+         "grn.rules.selfplay", "grn.rules.interop")
 
 
 def modules_of_validate(path: Path) -> set[str]:
@@ -187,7 +233,7 @@ def loaded_under(modules: set[str], prefix: str) -> list[str]:
 
 
 @pytest.mark.parametrize("example, game, others", [
-    ("examples/gold-2p.grn", "grn.games.gold", ("grn.games.goldrush", "grn.games.carcassonne", "grn.tiling")),
+    ("examples/gold-2p.grn", "grn.games.gold", ("grn.games.goldrush", "grn.games.carcassonne", "grn.games.tiling")),
     ("examples/goldrush-2p.grn", "grn.games.goldrush", ("grn.games.gold", "grn.games.carcassonne")),
     ("examples/carcassonne/carcassonne-3p-goldmines.grn", "grn.games.carcassonne",
      ("grn.games.gold", "grn.games.goldrush")),

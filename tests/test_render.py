@@ -10,16 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 import grn
-from grn.position import PositionError, position_at
-from grn.record import Comment, Markup, MarkupText, Record
+from grn.rules.position import PositionError, position_at
+from grn.rules.ruleset import Drawing
+from grn.core.record import Comment, Markup, MarkupText, Record
 from grn.render import render_html, render_svg, render_tile_sheet
 from grn.games.goldrush.render import board_view
 from grn.games.goldrush.drawing import tile_drawing
 from grn.games.gold import selfplay as selfplay_gold
 from grn.games.goldrush import selfplay as selfplay_goldrush
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 from grn.games.goldrush import load_tileset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +35,8 @@ NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")
 def _replay(record, tileset=None):
     """(position, turns that led to it) for the start and after each main-line turn; the state is live."""
     from grn import games
-    from grn.position import Position, _play
-    from grn.ruleset import engine_for
+    from grn.rules.position import Position, _play
+    from grn.rules.ruleset import engine_for
 
     ruleset = games.find_ruleset(record.game)
     seats = ruleset.seats(record)
@@ -315,7 +316,7 @@ def test_html_embeds_every_position(goldrush_records, gold_records):
     position = position_at(records[0], 10)
     # the board alone: the viewer shows the player panel beside it, in words (issue 22)
     assert position.ruleset.player_panel(position) is not None
-    drawn = position.ruleset.render_svg(position, shared_defs=position.ruleset.page_defs(), panel=False)
+    drawn = position.ruleset.render_svg(position, Drawing(panel=False), shared_defs=position.ruleset.page_defs())
     rebuilt = items[main[10]["f"][0]] + "".join(items[i] for i in pictures[goldrush["nodes"].index(main[10])])
     assert re.sub(r"#v[0-9a-f]{5}", "#", rebuilt) + "</svg>" == drawn
 
@@ -354,3 +355,14 @@ def test_a_variation_position_before_its_branch_is_a_usage_error():
 def _next_tile_of(position):
     turn = position.next_turn()
     return next(a.tile for a in turn.actions if isinstance(a, PlaceTile))
+
+
+def test_a_drawing_is_one_value_and_a_game_ignores_what_it_cannot_draw():
+    """R441: every option of render_svg is one Drawing; Gold has no board to crop, so its diagram is the table."""
+    assert Drawing() == Drawing(panel=True) and Drawing(legal=True) != Drawing()
+    assert repr(Drawing()) == "<Drawing plain>" and repr(Drawing(panel=False)) == "<Drawing panel=False>"
+    with open(ROOT / "examples" / "gold-2p.grn", encoding="utf-8") as f:
+        (record,) = list(grn.read(f))
+    position = position_at(record, 3)
+    table = position.ruleset.render_svg(position, Drawing(diagram=True, crop=(0, 0, 1, 1), caption="?"))
+    assert table == position.ruleset.render_svg(position)

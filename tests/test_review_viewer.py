@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 import grn
-from grn.cli import app
+from grn.cli.app import app
 from grn.render import render_html
 from grn.render.html import viewer_data
-from grn.analysis import Thresholds
-from grn.review import read_review
+from grn.analysis.judge import Thresholds
+from grn.analysis.review import read_review
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CHROMIUM = shutil.which("chromium")

@@ -16,20 +16,20 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
-import grn.cli
-from grn import notation
-from grn.jsonform import check
-from grn.ruleset import COLOURS
-from grn.tiling.places import LOCATIONS
+import grn.cli.app
+from grn.notation import read as notation
+from grn.notation.jsonform import check
+from grn.rules.ruleset import COLOURS
+from grn.games.tiling.places import LOCATIONS
 from grn.games.gold.commands import Card, FlipCard
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
-from grn.jsonform import records_from_json, records_to_json, schema
-from grn.record import (
+from grn.notation.jsonform import records_from_json, records_to_json, schema
+from grn.core.record import (
     MARKUP_KINDS, TAG_ORDER, Checkpoint, Comment, Markup, MarkupText, Nag, Record, Turn, Variation,
 )
-from grn.writer import tag_order, write_record, write_records
+from grn.notation.writer import tag_order, write_record, write_records
 
 SETTINGS = settings(max_examples=100, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -289,7 +289,7 @@ def runner() -> CliRunner:
 def test_fmt_prints_canonical_text(runner, tmp_path):
     path = tmp_path / "messy.grn"
     path.write_text(MESSY, encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["fmt", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", str(path)])
     assert result.exit_code == 0, result.output
     assert result.stdout == CANONICAL
 
@@ -299,14 +299,14 @@ def test_fmt_check(runner, tmp_path):
     good.write_text(CANONICAL, encoding="utf-8")
     bad = tmp_path / "bad.grn"
     bad.write_text(MESSY, encoding="utf-8")
-    ok = runner.invoke(grn.cli.app, ["fmt", "--check", str(good)])
+    ok = runner.invoke(grn.cli.app.app, ["fmt", "--check", str(good)])
     assert ok.exit_code == 0, ok.output
     assert ok.stdout == ""
-    not_ok = runner.invoke(grn.cli.app, ["fmt", "--check", str(bad)])
+    not_ok = runner.invoke(grn.cli.app.app, ["fmt", "--check", str(bad)])
     assert not_ok.exit_code == 1
     assert f"{bad}: not in canonical form" in not_ok.output
     assert not_ok.stdout == ""
-    both = runner.invoke(grn.cli.app, ["fmt", "--check", str(good), str(bad)])
+    both = runner.invoke(grn.cli.app.app, ["fmt", "--check", str(good), str(bad)])
     assert both.exit_code == 1
     assert bad.read_bytes() == MESSY.encode("utf-8"), "--check changes nothing"
 
@@ -316,7 +316,7 @@ def test_fmt_check_small_differences(runner, tmp_path):
                     CANONICAL.replace('[Game "gold"]\n[Layout "free"]', '[Layout "free"]\n[Game "gold"]')):
         path = tmp_path / "v.grn"
         path.write_bytes(variant.encode("utf-8"))
-        result = runner.invoke(grn.cli.app, ["fmt", "--check", str(path)])
+        result = runner.invoke(grn.cli.app.app, ["fmt", "--check", str(path)])
         assert result.exit_code == 1, repr(variant)
 
 
@@ -325,7 +325,7 @@ def test_fmt_check_crlf_file_is_not_canonical(runner, tmp_path):
     # file, so `--check` must not call a CRLF file canonical.
     path = tmp_path / "crlf.grn"
     path.write_bytes(CANONICAL.replace("\n", "\r\n").encode("utf-8"))
-    result = runner.invoke(grn.cli.app, ["fmt", "--check", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", "--check", str(path)])
     assert result.exit_code == 1
     assert "not in canonical form" in result.output
 
@@ -333,11 +333,11 @@ def test_fmt_check_crlf_file_is_not_canonical(runner, tmp_path):
 def test_fmt_write_rewrites_in_place(runner, tmp_path):
     path = tmp_path / "messy.grn"
     path.write_text(MESSY, encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["fmt", "--write", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", "--write", str(path)])
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
     assert path.read_bytes() == CANONICAL.encode("utf-8")
-    again = runner.invoke(grn.cli.app, ["fmt", "--check", str(path)])
+    again = runner.invoke(grn.cli.app.app, ["fmt", "--check", str(path)])
     assert again.exit_code == 0
 
 
@@ -345,7 +345,7 @@ def test_fmt_write_leaves_a_bad_file_alone(runner, tmp_path):
     path = tmp_path / "bad.grn"
     text = MESSY + "\n6. blue 17@1,,0\n"
     path.write_bytes(text.encode("utf-8"))
-    result = runner.invoke(grn.cli.app, ["fmt", "-w", str(path)])
+    result = runner.invoke(grn.cli.app.app, ["fmt", "-w", str(path)])
     assert result.exit_code == 1
     assert path.read_bytes() == text.encode("utf-8")
 
@@ -354,25 +354,25 @@ def test_convert_to_json_and_back(runner, tmp_path):
     src = tmp_path / "messy.grn"
     src.write_text(MESSY, encoding="utf-8")
     out = tmp_path / "game.json"
-    result = runner.invoke(grn.cli.app, ["convert", str(src), "--to", "json", "-o", str(out)])
+    result = runner.invoke(grn.cli.app.app, ["convert", str(src), "--to", "json", "-o", str(out)])
     assert result.exit_code == 0, result.output
     document = json.loads(out.read_text(encoding="utf-8"))
     assert document["grn"] == 1 and len(document["games"]) == 2
     assert list(_VALIDATOR.iter_errors(document)) == []
     assert document["games"][0]["turns"][0]["actions"][0] == {
         "type": "place", "tile": "17", "x": 1, "y": 0, "rotation": 90}
-    back = runner.invoke(grn.cli.app, ["convert", str(out), "--to", "grn"])
+    back = runner.invoke(grn.cli.app.app, ["convert", str(out), "--to", "grn"])
     assert back.exit_code == 0, back.output
     assert back.stdout == CANONICAL
     # fmt reads the JSON form too.
-    fmt = runner.invoke(grn.cli.app, ["fmt", str(out)])
+    fmt = runner.invoke(grn.cli.app.app, ["fmt", str(out)])
     assert fmt.exit_code == 0 and fmt.stdout == CANONICAL
 
 
 def test_convert_to_json_on_stdout(runner, tmp_path):
     src = tmp_path / "c.grn"
     src.write_text(CANONICAL, encoding="utf-8")
-    result = runner.invoke(grn.cli.app, ["convert", str(src), "--to", "json"])
+    result = runner.invoke(grn.cli.app.app, ["convert", str(src), "--to", "json"])
     assert result.exit_code == 0
     document = json.loads(result.stdout)
     recs, problems = records_from_json(document)
@@ -380,32 +380,32 @@ def test_convert_to_json_on_stdout(runner, tmp_path):
 
 
 def test_fmt_reads_stdin(runner):
-    result = runner.invoke(grn.cli.app, ["fmt", "-"], input=MESSY)
+    result = runner.invoke(grn.cli.app.app, ["fmt", "-"], input=MESSY)
     assert result.exit_code == 0, result.output
     assert result.stdout == CANONICAL
 
 
 def test_fmt_stdin_errors_name_stdin(runner):
-    result = runner.invoke(grn.cli.app, ["fmt", "-"], input='[Game "goldrush"]\n\n1. red 17@1,0 +Q\n')
+    result = runner.invoke(grn.cli.app.app, ["fmt", "-"], input='[Game "goldrush"]\n\n1. red 17@1,0 +Q\n')
     assert result.exit_code == 1
     assert "<stdin>:3:15: error:" in result.output
 
 
 def test_convert_reads_stdin(runner, tmp_path):
-    result = runner.invoke(grn.cli.app, ["convert", "-", "--to", "json"], input=MESSY)
+    result = runner.invoke(grn.cli.app.app, ["convert", "-", "--to", "json"], input=MESSY)
     assert result.exit_code == 0, result.output
     document = result.stdout
-    back = runner.invoke(grn.cli.app, ["convert", "-", "--from", "json", "--to", "grn"], input=document)
+    back = runner.invoke(grn.cli.app.app, ["convert", "-", "--from", "json", "--to", "grn"], input=document)
     assert back.exit_code == 0, back.output
     assert back.stdout == CANONICAL
 
 
 def test_fmt_check_reads_stdin(runner):
-    ok = runner.invoke(grn.cli.app, ["fmt", "--check", "-"], input=CANONICAL)
+    ok = runner.invoke(grn.cli.app.app, ["fmt", "--check", "-"], input=CANONICAL)
     assert "Traceback" not in ok.output
     assert ok.exception is None or isinstance(ok.exception, SystemExit), repr(ok.exception)
     assert ok.exit_code == 0, ok.output
-    bad = runner.invoke(grn.cli.app, ["fmt", "--check", "-"], input=MESSY)
+    bad = runner.invoke(grn.cli.app.app, ["fmt", "--check", "-"], input=MESSY)
     assert bad.exit_code == 1
 
 

@@ -14,9 +14,9 @@ from grn.games.carcassonne import selfplay as carcassonne
 from grn.games.carcassonne.options import Options as CarcassonneOptions
 from grn.games.carcassonne.terms import ingot_value
 from grn.games.goldrush import selfplay as goldrush
-from grn.selfplay import to_record
-from grn.tiling.events import ScoreEvent
-from grn.validate import validate_record
+from grn.rules.selfplay import to_record
+from grn.games.tiling.events import ScoreEvent
+from grn.check.validate import validate_record
 
 
 def _score_events(game: Any) -> list[ScoreEvent]:

@@ -8,14 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from grn import games
-from grn.analysis import Thresholds, analyse_turn, settings_for as analysis_settings
+from grn.analysis.judge import Thresholds, analyse_turn, settings_for as analysis_settings
 from grn.bots import MctsBot
 from grn.bots.arena import new_game
 from grn.bots.search import best_of, candidate_moves, evaluate, make_worlds, paired_difference
 from grn.games.gold.bot import REACT, GoldWorld, canonical, reaction
 from grn.games.gold.commands import Card, FlipCard
-from grn.record import Turn
-from grn.tiling.commands import PlaceTile
+from grn.core.record import Turn
+from grn.games.tiling.commands import PlaceTile
 from tests.toygame import RULESET as NIM, Take
 
 GOLD = games.find_ruleset("gold")

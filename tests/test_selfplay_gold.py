@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from grn.games.gold.commands import Card, FlipCard
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.gold.rules import CardRemoved, CardSet, GameEnds, GoldState, GoldTaken, load_cards, match_result, seats_for
-from grn.selfplay import PlayedTurn, SelfPlayGame
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame
 from grn.games.gold import selfplay as sp
 
 

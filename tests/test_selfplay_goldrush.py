@@ -6,7 +6,7 @@ import pytest
 
 from grn.games.goldrush.commands import Mine, RevealTokens
 
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.selfplay import play
 from grn.games.goldrush import load_tileset

@@ -1,7 +1,7 @@
 """Every self-played game validates through its written GRN text.
 
 Self-play works at the engine level; these tests take the long way a user's
-file takes: ``to_record`` -> ``write_record`` -> ``grn.notation.parse`` ->
+file takes: ``to_record`` -> ``write_record`` -> ``grn.notation.read.parse`` ->
 ``validate_record``, and the ``grn selfplay`` / ``grn validate -`` commands.
 """
 
@@ -12,15 +12,15 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from grn.cli import app
+from grn.cli.app import app
 from grn.games.goldrush.rules import Options
-from grn.notation import parse
+from grn.notation.read import parse
 from grn.games.gold import selfplay as gold_play
 from grn.games.goldrush import selfplay as goldrush_play
-from grn.selfplay import to_record
+from grn.rules.selfplay import to_record
 from grn.games.goldrush import load_tileset
-from grn.validate import parse_result, validate_record
-from grn.writer import write_record
+from grn.check.validate import parse_result, validate_record
+from grn.notation.writer import write_record
 
 runner = CliRunner()
 PLAYERS = [2, 3, 4, 5]

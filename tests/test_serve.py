@@ -17,12 +17,12 @@ pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip in
 
 import grn  # noqa: E402
 from grn import games  # noqa: E402
-from grn.choices import ChoiceError  # noqa: E402
-from grn.position import position_at  # noqa: E402
-from grn.recording import annotate, play, undo  # noqa: E402
-from grn.selfplay import to_record  # noqa: E402
-from grn.validate import validate_record  # noqa: E402
-from grn.writer import write_record  # noqa: E402
+from grn.rules.choices import ChoiceError  # noqa: E402
+from grn.rules.position import position_at  # noqa: E402
+from grn.rules.recording import annotate, play, undo  # noqa: E402
+from grn.rules.selfplay import to_record  # noqa: E402
+from grn.check.validate import validate_record  # noqa: E402
+from grn.notation.writer import write_record  # noqa: E402
 from serve_server import TOKEN, running  # noqa: E402
 
 
@@ -91,7 +91,7 @@ def test_choices_alone_play_a_whole_legal_game(game):
             picked.append(rng.choice(step.options).word)
             step = ruleset.turn_step(pos.state, picked)
         record, address = play(record, address, pos.state.current_player, step.actions)
-    report = validate_record(grn.notation.parse(write_record(record))[0])
+    report = validate_record(grn.notation.read.parse(write_record(record))[0])
     assert report.valid and report.complete, report
     assert int(address) > 20
 
@@ -122,7 +122,7 @@ def test_variation_undo_and_notes_edit_the_record():
     noted = annotate(annotate(branched, at, comment="a new idea"), at, glyph="!?")
     text = write_record(noted)
     assert "(3. red" in text and "{a new idea} !?" in text
-    assert validate_record(grn.notation.parse(text)[0]).valid
+    assert validate_record(grn.notation.read.parse(text)[0]).valid
     back, at2 = undo(noted, at)
     assert at2 == "2" and write_record(back) == write_record(record)
     # the same move again follows the main line instead of branching
@@ -143,7 +143,7 @@ def test_record_a_game_over_http_and_find_it_in_the_archive(server, tmp_path):
         state = tap_turn(server, gid, state, rng)
     assert [t["n"] for t in state["moves"]["turns"]] == [1, 2, 3, 4]
     status, text, _ = call(server, "GET", f"/api/games/{gid}/download?format=grn")
-    assert text.count("\n1. red ") == 1 and validate_record(grn.notation.parse(text)[0]).valid
+    assert text.count("\n1. red ") == 1 and validate_record(grn.notation.read.parse(text)[0]).valid
     status, found, _ = call(server, "GET", "/api/games?player=Ada&tag=Event~club")
     assert [g["id"] for g in found["games"]] == [gid] and found["games"][0]["turns"] == 4
     status, js, _ = call(server, "GET", f"/api/games/{gid}/download?format=json")
@@ -366,7 +366,7 @@ def test_r103_a_card_seen_before_shows_only_what_it_showed():
 
 def test_r105_only_the_last_turn_of_a_line_is_taken_back():
     (record,) = grn.read("examples/goldrush-2p.grn")
-    from grn.recording import EditError
+    from grn.rules.recording import EditError
 
     with pytest.raises(EditError, match="only the last turn"):
         undo(record, "3")
@@ -413,7 +413,7 @@ def test_the_command_prints_its_address_with_the_token(tmp_path):
 def test_a_game_without_choices_is_recorded_by_typing(server):
     """A plug-in game that defines no tree of choices (``choice_point``): the page asks for the turn in GRN.  The
     toy game (tests/toygame) defines one, so the page offers its takes."""
-    from grn.ruleset import Ruleset
+    from grn.rules.ruleset import Ruleset
     from tests.toygame import RULESET, NimRuleset
 
     class Silent(NimRuleset):

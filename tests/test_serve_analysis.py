@@ -12,7 +12,7 @@ pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip in
 
 import grn  # noqa: E402
 from grn.serve.analysis import MAX_PLAYOUTS, BudgetError, Busy, Task, Tasks, budget  # noqa: E402
-from grn.validate import validate_record  # noqa: E402
+from grn.check.validate import validate_record  # noqa: E402
 from serve_server import running  # noqa: E402
 from test_serve import call  # noqa: E402
 
@@ -115,7 +115,7 @@ def test_r107_a_game_analysed_is_a_new_game_with_the_review(server):
     assert call(server, "GET", f"/api/games/{gid}/download")[1] == before  # the game itself is untouched
     text = call(server, "GET", f"/api/games/{task['id']}/download")[1]
     assert "[%eval played=" in text
-    assert validate_record(grn.notation.parse(text)[0]).valid
+    assert validate_record(grn.notation.read.parse(text)[0]).valid
     status, page, _ = call(server, "GET", task["view"])
     assert status == 200 and "grn-viewer" in page and '"review":' in page  # the viewer shows the review
     assert call(server, "GET", "/api/tasks/999")[0] == 404

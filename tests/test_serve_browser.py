@@ -14,7 +14,7 @@ pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip in
 pytest.importorskip("playwright", reason="playwright is in the test extra")
 
 import grn  # noqa: E402
-from grn.validate import validate_record  # noqa: E402
+from grn.check.validate import validate_record  # noqa: E402
 from serve_server import TOKEN, running  # noqa: E402
 
 CHROMIUM = shutil.which("chromium")
@@ -117,9 +117,9 @@ def test_record_by_tapping_on_a_phone(browser, tmp_path: Path, game: str):
         text = page.text_content("#grn") or ""
         assert errors == []
         page.close()
-    (record,) = grn.notation.parse(text)
+    (record,) = grn.notation.read.parse(text)
     assert [f"{t.number}. {t.player} " + " ".join(
-        grn.writer.command_text(a) for a in t.actions) for t in record.turns] == turns
+        grn.notation.writer.command_text(a) for a in t.actions) for t in record.turns] == turns
     assert record.tag("Event") == HOSTILE and record.turns[-1].comments[0].text == HOSTILE
     assert validate_record(record).valid
 
@@ -145,8 +145,8 @@ def test_finish_a_game_by_tapping(browser, tmp_path: Path, game: str, cut: int):
     the game over, the final scores; the saved record is whole and valid."""
 
     from grn import games
-    from grn.selfplay import to_record
-    from grn.writer import write_record
+    from grn.rules.selfplay import to_record
+    from grn.notation.writer import write_record
 
     record = to_record(games.find_ruleset(game).selfplay(2, 7))
     record = record.replace(tags=tuple((k, v) for k, v in record.tags if k != "Result"),
@@ -173,7 +173,7 @@ def test_finish_a_game_by_tapping(browser, tmp_path: Path, game: str, cut: int):
         assert "final" in page.inner_text("#scores")
         text = page.text_content("#grn") or ""
         page.close()
-    (saved,) = grn.notation.parse(text)
+    (saved,) = grn.notation.read.parse(text)
     report = validate_record(saved)
     assert report.valid and report.complete
     assert saved.turns[:len(record.turns)] == record.turns

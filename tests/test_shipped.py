@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from grn import shipped
+from grn.core import shipped
 
 
 @pytest.mark.parametrize("package, name", [

@@ -6,13 +6,13 @@ from __future__ import annotations
 import time
 
 from grn import games
-from grn.analysis import Thresholds, agreement, analyse, analyse_turn, confirm, contenders_of, settings_for
+from grn.analysis.judge import Thresholds, agreement, analyse, analyse_turn, confirm, contenders_of, settings_for
 from grn.bots.arena import new_game
 from grn.bots.confirm import confirm_loss, settled
 from grn.bots.search import Estimate
-from grn.notation import parse
-from grn.record import Turn
-from grn.world import World
+from grn.notation.read import parse
+from grn.core.record import Turn
+from grn.rules.world import World
 from tests.toygame import RULESET as NIM, Take
 
 

@@ -9,16 +9,17 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn import launch, validate_cli
-from grn.cli import app
+from grn.cli import launch
+from grn.cli import validate as validate_cli
+from grn.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "rulebook-railroad-3.grn"
 
-#: sys.argv for grn.launch, then the exit code and every module loaded, as the console script runs it
+#: sys.argv for grn.cli.launch, then the exit code and every module loaded, as the console script runs it
 _LIST_MODULES = """
 import sys
-from grn.launch import main
+from grn.cli.launch import main
 sys.argv = ["grn", *sys.argv[1:]]
 try:
     main()
@@ -28,7 +29,7 @@ print(code, " ".join(sorted(sys.modules)))
 """
 
 #: What checking a file needs none of: the command-line framework and grn's other commands (and the bots they load).
-NOT_FOR_VALIDATE = ("typer", "click", "rich", "grn.cli", "grn.analyse_cli", "grn.arena_cli", "grn.archive.cli",
+NOT_FOR_VALIDATE = ("typer", "click", "rich", "grn.cli.app", "grn.cli.analyse", "grn.cli.arena", "grn.archive.cli",
                     "grn.serve", "grn.bots", "grn.lsp", "grn.render")
 
 
@@ -46,7 +47,7 @@ def loaded(modules: set[str], prefix: str) -> list[str]:
 def test_validate_of_a_file_loads_neither_typer_nor_the_other_commands():
     code, modules = modules_of("validate", str(EXAMPLE))
     assert code == "0"
-    assert "grn.validate_cli" in modules and "grn.games.goldrush" in modules
+    assert "grn.cli.validate" in modules and "grn.games.goldrush" in modules
     for prefix in NOT_FOR_VALIDATE:
         assert not loaded(modules, prefix), f"grn validate FILE imports {loaded(modules, prefix)}"
 
@@ -54,7 +55,7 @@ def test_validate_of_a_file_loads_neither_typer_nor_the_other_commands():
 def test_an_option_goes_through_typer():
     code, modules = modules_of("validate", "--format", "json", str(EXAMPLE))
     assert code == "0"
-    assert "typer" in modules and "grn.cli" in modules
+    assert "typer" in modules and "grn.cli.app" in modules
 
 
 @pytest.mark.parametrize("args, fast", [
@@ -97,7 +98,7 @@ def test_the_light_path_reports_what_typer_reports(files: dict[str, str | None],
         paths.append(str(path))
     typer_run = CliRunner().invoke(app, ["validate", *paths])
     monkeypatch.setattr(sys, "argv", ["grn", "validate", *paths])
-    monkeypatch.setattr("grn.cli.main", _not_typer)
+    monkeypatch.setattr("grn.cli.app.main", _not_typer)
     with pytest.raises(SystemExit) as ended:
         launch.main()
     light = capsys.readouterr()
@@ -114,7 +115,7 @@ def test_the_light_path_reads_standard_input(capsys: pytest.CaptureFixture[str],
 
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD_SCORE.encode("utf-8"))))
     monkeypatch.setattr(sys, "argv", ["grn", "validate", "-"])
-    monkeypatch.setattr("grn.cli.main", _not_typer)
+    monkeypatch.setattr("grn.cli.app.main", _not_typer)
     with pytest.raises(SystemExit) as ended:
         launch.main()
     assert ended.value.code == 1
@@ -129,7 +130,7 @@ def test_help_shows_the_defaults_the_light_path_uses():
     assert defaults == ("text", False, None, 1, None)
 
 
-_LIST_MODULES_CLI = _LIST_MODULES.replace("from grn.launch import main", "from grn.cli import main")
+_LIST_MODULES_CLI = _LIST_MODULES.replace("from grn.cli.launch import main", "from grn.cli.app import main")
 
 
 def test_other_commands_load_archive_serve_and_the_bots_only_when_asked_for(tmp_path: Path):
@@ -138,7 +139,7 @@ def test_other_commands_load_archive_serve_and_the_bots_only_when_asked_for(tmp_
     code, _, names = done.stdout.strip().rpartition("\n")[2].partition(" ")
     modules = set(names.split())
     assert code == "0" and "typer" in modules
-    for prefix in ("grn.bots", "grn.serve", "grn.archive.cli", "grn.analyse_cli", "grn.arena_cli", "sqlite3"):
+    for prefix in ("grn.bots", "grn.serve", "grn.archive.cli", "grn.cli.analyse", "grn.cli.arena", "sqlite3"):
         assert not loaded(modules, prefix), f"grn fmt imports {loaded(modules, prefix)}"
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn import launch
+from grn.cli import launch
 from grn.archive import add_cli
-from grn.cli import app
+from grn.cli.app import app
 from tests.test_startup import loaded, modules_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -21,7 +21,7 @@ GAMES = ROOT / "examples" / "goldrush-2p.grn"
 
 #: What adding files to an archive needs none of: the command-line framework, grn's other commands, and
 #: dataclasses (the archive's own types are grn's Struct and Value classes, R325).
-NOT_FOR_ADD = ("typer", "click", "rich", "grn.cli", "grn.archive.cli", "grn.archive.search", "grn.serve", "grn.bots",
+NOT_FOR_ADD = ("typer", "click", "rich", "grn.cli.app", "grn.archive.cli", "grn.archive.search", "grn.serve", "grn.bots",
                "grn.lsp", "grn.render", "dataclasses", "inspect")
 
 
@@ -92,7 +92,7 @@ def test_the_light_path_says_what_typer_says(case: str, tmp_path: Path, capsys: 
             outcomes.append((done.exit_code, done.stdout, done.stderr.replace(str(db), "DB")))
         else:
             monkeypatch.setattr(sys, "argv", ["grn", *args])
-            monkeypatch.setattr("grn.cli.main", _not_typer)
+            monkeypatch.setattr("grn.cli.app.main", _not_typer)
             with pytest.raises(SystemExit) as ended:
                 launch.main()
             said = capsys.readouterr()

@@ -6,7 +6,7 @@ table, which the grammar cache keeps after the first run, so a valid file of
 any game, comments and markup included, is checked without Lark; a game with
 a syntax error still goes to Lark, whose messages (file:line:col, the same
 wording) the user sees.  Each case runs the console
-script's own path (:mod:`grn.launch`) in a fresh interpreter with its own
+script's own path (:mod:`grn.cli.launch`) in a fresh interpreter with its own
 cache folder, once to fill the cache and once to list the modules.
 """
 
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 _LIST_MODULES = """
 import sys
-from grn.launch import main
+from grn.cli.launch import main
 sys.argv = ["grn", "validate", *sys.argv[1:]]
 try:
     main()
@@ -44,7 +44,7 @@ def validate_modules(cache: Path, *paths: Path) -> tuple[str, set[str], str]:
 
 
 def lark_modules(modules: set[str]) -> list[str]:
-    return sorted(m for m in modules if m == "lark" or m.startswith("lark.") or m == "grn.larkread")
+    return sorted(m for m in modules if m == "lark" or m.startswith("lark.") or m == "grn.notation.larkread")
 
 
 EXAMPLES = (
@@ -70,7 +70,7 @@ def test_a_valid_file_with_comments_is_checked_without_lark(warm_cache: Path, ex
     code, modules, _ = validate_modules(warm_cache, ROOT / example)
     assert code in ("0", "None")
     assert not lark_modules(modules), f"grn validate {example} imports {lark_modules(modules)}"
-    assert "grn.fastread" in modules
+    assert "grn.notation.fastread" in modules
 
 
 def test_a_syntax_error_goes_to_lark_with_its_own_words(tmp_path: Path, warm_cache: Path) -> None:
@@ -83,8 +83,9 @@ def test_a_syntax_error_goes_to_lark_with_its_own_words(tmp_path: Path, warm_cac
 
 def test_a_changed_grammar_file_is_not_read_from_a_stale_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The table names the grammar files it came from by their digests: one that no longer matches is rebuilt."""
-    from grn import grammar_cache, registry
-    from grn.larkread import terminal_table
+    from grn.notation import grammar_cache
+    from grn.core import registry
+    from grn.notation.larkread import terminal_table
 
     ruleset = registry.find_ruleset("gold")
     grammar = ruleset.grammar_text()

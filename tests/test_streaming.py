@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from grn import notation
-from grn.writer import write_record
+from grn.notation import read as notation
+from grn.notation.writer import write_record
 
 
 def game_text(i: int) -> str:
@@ -145,7 +145,7 @@ def test_write_of_streamed_records_matches(big_file):
 # ---------------------------------------------------------------------------
 
 def _json_file(tmp_path: Path, count: int) -> Path:
-    from grn.jsonform import records_to_json
+    from grn.notation.jsonform import records_to_json
 
     grn_path = tmp_path / "games.grn"
     write_games(grn_path, count, small_game_text)
@@ -158,7 +158,7 @@ def _json_file(tmp_path: Path, count: int) -> Path:
 
 
 def test_peak_memory_while_iterating_a_json_file_is_flat(tmp_path):
-    from grn.sources import load
+    from grn.notation.sources import load
 
     (tmp_path / "s").mkdir()
     (tmp_path / "b").mkdir()
@@ -182,7 +182,7 @@ def test_peak_memory_while_iterating_a_json_file_is_flat(tmp_path):
 def test_a_bad_game_in_a_json_file_does_not_hide_the_good_ones(tmp_path):
     import json
 
-    from grn.sources import load
+    from grn.notation.sources import load
 
     path = _json_file(tmp_path, 3)
     doc = json.loads(path.read_text(encoding="utf-8"))
@@ -196,7 +196,7 @@ def test_a_bad_game_in_a_json_file_does_not_hide_the_good_ones(tmp_path):
 
 @pytest.mark.parametrize("tail", ['{"grn": 1, "games": [], ', '{"grn": 1, "games": [] } x', '{"games": [{"tags": [["Event", "x"]], "turns": []}'])
 def test_broken_json_is_still_told_with_line_and_column(tmp_path, tail):
-    from grn.sources import load
+    from grn.notation.sources import load
 
     path = tmp_path / "broken.json"
     path.write_text(tail, encoding="utf-8")

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from grn.errors import Span
-from grn.tiling.board import CELL_STRIDE, MAX_Y, cell_key
-from grn.tiling.commands import PlacementCodec, PlaceTile
+from grn.core.errors import Span
+from grn.games.tiling.board import CELL_STRIDE, MAX_Y, cell_key
+from grn.games.tiling.commands import PlacementCodec, PlaceTile
 
 
 @settings(max_examples=300, deadline=None)

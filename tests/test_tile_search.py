@@ -6,14 +6,14 @@ from __future__ import annotations
 import random
 
 from grn import games
-from grn.analysis import replay
+from grn.analysis.judge import replay
 from grn.bots.arena import new_game
 from grn.bots.search import candidate_moves, greedy_rank, make_worlds
 from grn.games.carcassonne.bot import CarcassonneWorld
 from grn.games.carcassonne.commands import PlaceFollower
-from grn.tiling.commands import PlaceTile
-from grn.tiling.events import ScoreEvent
-from grn.tiling.world import TileWorld
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.events import ScoreEvent
+from grn.games.tiling.world import TileWorld
 from tests.test_analyse import _clear_blunder
 
 CARCASSONNE = games.find_ruleset("carcassonne")

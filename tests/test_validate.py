@@ -9,8 +9,8 @@ import pytest
 from typer.testing import CliRunner
 
 import grn
-from grn.cli import app
-from grn.validate import validate_record
+from grn.cli.app import app
+from grn.check.validate import validate_record
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -160,7 +160,7 @@ def test_match_rotation(tmp_path):
 def test_json_report_validates_against_its_schema(tmp_path):
     from jsonschema import Draft202012Validator
 
-    from grn.jsonform import schema
+    from grn.notation.jsonform import schema
 
     path = tmp_path / "g.grn"
     path.write_text(GOLD.replace("4. red a2=G1", "4. red a2=G2"), encoding="utf-8")
@@ -186,7 +186,7 @@ def test_examples_validate():
 
 def _selfplay_text(players: int = 2, seed: int = 5) -> str:
     from grn.games.goldrush import selfplay as goldrush
-    from grn.selfplay import to_record
+    from grn.rules.selfplay import to_record
 
     return grn.write_record(to_record(goldrush.play(players, seed=seed), seed=seed))
 
@@ -201,7 +201,7 @@ def test_setup_turns_place_without_scoring(tmp_path):
     spot = state.legal_placements(tile)[0]
     text = (
         '[Game "goldrush"]\n[Players "Anna (red), Ben (blue)"]\n\n'
-        f"0. red {grn.writer.command_text(spot)} score red=12 blue=7\n"
+        f"0. red {grn.notation.writer.command_text(spot)} score red=12 blue=7\n"
     )
     result, _ = run(tmp_path, text)
     assert result.exit_code == 0, result.output
@@ -209,7 +209,7 @@ def test_setup_turns_place_without_scoring(tmp_path):
     assert report.final_scores == {"red": 12, "blue": 7}
     assert report.turns_played == 0
     # A set-up placement that does not fit is refused with its line and column.
-    bad = text.replace(grn.writer.command_text(spot), f"{tile}@5,5")
+    bad = text.replace(grn.notation.writer.command_text(spot), f"{tile}@5,5")
     result, path = run(tmp_path, bad)
     assert result.exit_code == 1
     assert f"{path}:4:8: error:" in result.output
@@ -265,7 +265,7 @@ def test_validate_with_your_own_tileset(tmp_path):
     used = grn.parse((EXAMPLES / "goldrush-2p.grn").read_text(encoding="utf-8"))[0]
     from collections import Counter
 
-    from grn.tiling.commands import PlaceTile
+    from grn.games.tiling.commands import PlaceTile
 
     counts = Counter(a.tile for t in used.turns for a in t.actions if isinstance(a, PlaceTile))
     tile = next(t for t, n in counts.items() if n >= 2 and t != data["start"])
@@ -349,7 +349,7 @@ def test_good_markup_passes(tmp_path):
 
 
 def test_every_markup_colour_has_a_drawing_colour():
-    from grn.record import MARKUP_COLOURS
+    from grn.core.record import MARKUP_COLOURS
     from grn.render.style import MARKUP_DEFAULT, colour_of
 
     for word in MARKUP_COLOURS:

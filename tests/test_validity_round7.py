@@ -16,10 +16,10 @@ import pytest
 
 import grn
 from grn import games
-from grn.analysis import replay
-from grn.tiling.world import TileWorld
-from grn.validate import validate_record
-from grn.world import rollout
+from grn.analysis.judge import replay
+from grn.games.tiling.world import TileWorld
+from grn.check.validate import validate_record
+from grn.rules.world import rollout
 
 BGA = Path(__file__).parent / "data" / "bga-361578832.grn"
 
@@ -30,7 +30,7 @@ def _bga() -> grn.Record:
 
 def test_the_tile_games_playouts_stop_six_turns_after_the_move_and_a_variant_plays_to_the_end(monkeypatch):
     # R230: the default yardstick looks 6 turns ahead; the horizon is the World's attribute, so the bench
-    # (bench_bots.py validity --set grn.tiling.world.TileWorld.horizon=N) measures a longer one unchanged
+    # (bench_bots.py validity --set grn.games.tiling.world.TileWorld.horizon=N) measures a longer one unchanged
     ruleset = games.find_ruleset("carcassonne")
     _, _, line = replay(_bga())
     _, before = line[40]  # turn 41: 31 tiles are left in the bag

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import grn
-from grn.tiling.world import TileWorld
+from grn.games.tiling.world import TileWorld
 
 from tests.benchmods import load_bench
 
@@ -54,12 +54,12 @@ def test_a_stand_in_is_judged_on_the_players_position_with_its_own_move():
 
 
 def test_the_ladder_and_the_stability_bench_set_a_class_attribute_for_a_variant(monkeypatch):
-    # ladder.py --set grn.tiling.world.TileWorld.horizon=24 (the bot at the analysis's candidate horizon)
+    # ladder.py --set grn.games.tiling.world.TileWorld.horizon=24 (the bot at the analysis's candidate horizon)
     ladder = load_bench("ladder")
     monkeypatch.setattr(TileWorld, "horizon", TileWorld.horizon)  # undone after the test
-    ladder.apply_settings(["grn.tiling.world.TileWorld.horizon=24"])
+    ladder.apply_settings(["grn.games.tiling.world.TileWorld.horizon=24"])
     assert TileWorld.horizon == 24
     with pytest.raises(SystemExit, match="has no attribute horizn"):
-        ladder.apply_settings(["grn.tiling.world.TileWorld.horizn=24"])
+        ladder.apply_settings(["grn.games.tiling.world.TileWorld.horizn=24"])
     with pytest.raises(SystemExit, match="no module"):
         ladder.apply_settings(["nosuchmodule.x=1"])

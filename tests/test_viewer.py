@@ -9,7 +9,7 @@ from hypothesis import given, strategies as st
 from typer.testing import CliRunner
 
 import grn
-from grn.cli import app
+from grn.cli.app import app
 from grn.render.frames import FrameTable, apply_edits, split_items
 from grn.render.html import viewer_data
 from grn.render.site import Anonymiser
@@ -184,7 +184,7 @@ def test_issue_42_a_panel_like_its_parents_and_the_open_squares_are_sent_short(t
 
     from grn.render.html import render_html
 
-    (record,) = grn.notation.parse(open("examples/goldrush-2p.grn", encoding="utf-8").read())
+    (record,) = grn.notation.read.parse(open("examples/goldrush-2p.grn", encoding="utf-8").read())
     page = render_html([record], file_name="goldrush-2p.grn")
     assert len(page.encode()) < 172_000
     script = re_.search(r"<script>(.*?)</script>", page, re_.S).group(1)

@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 import grn
-from grn.cli import app
-from grn.position import PositionError, position_at
-from grn.validate import parse_result
+from grn.cli.app import app
+from grn.rules.position import PositionError, position_at
+from grn.check.validate import parse_result
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

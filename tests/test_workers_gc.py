@@ -9,8 +9,9 @@ from typing import Iterator
 
 import pytest
 
-from grn import launch, workers
-from grn.workers import TASK_YOUNG_THRESHOLD, packed, young_generation
+from grn.cli import launch
+from grn.check import workers
+from grn.check.workers import TASK_YOUNG_THRESHOLD, packed, young_generation
 
 
 @pytest.fixture(autouse=True)

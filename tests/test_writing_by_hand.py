@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grn.cli import app
+from grn.cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -46,7 +46,7 @@ def test_help_lists_the_games_and_the_default(command):
 
 def test_render_legal_asks_about_a_tile_the_record_does_not_name_yet(tmp_path):
     import grn
-    from grn.position import position_at
+    from grn.rules.position import position_at
 
     out = tmp_path / "x.svg"
     result = run("render", str(EXAMPLES / "carcassonne" / "carcassonne-2p.grn"), "--turn", "10", "--legal",

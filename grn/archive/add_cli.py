@@ -1,7 +1,7 @@
 """``grn archive add``: validate and index every game of some record files into an archive.
 
 The command is defined once, here: :func:`add` with its options in its annotations, which typer reads when
-:mod:`grn.archive.cli` registers it (:func:`register`).  The console script (:mod:`grn.launch`) calls
+:mod:`grn.archive.cli` registers it (:func:`register`).  The console script (:mod:`grn.cli.launch`) calls
 :func:`add` directly for the commonest use, ``grn archive add [-q] DB FILE ...`` with no other option, so that
 adding loads neither typer nor grn's other commands (R325), as ``grn validate FILE ...`` does (R190): every
 other option then has the default written below, the one typer shows in ``--help``.
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Iterator, List, Optional
 
-from grn.clicommon import Progress, jobs_problem, load_tileset_option
+from grn.cli.common import Progress, jobs_problem, load_tileset_option
 
 if TYPE_CHECKING:
     import typer
@@ -52,7 +52,7 @@ def add(
 
     from grn.archive.db import ArchiveError, add_files, connect
     from grn.archive.indexer import indexing_validator
-    from grn.workers import SchedulerError
+    from grn.check.workers import SchedulerError
 
     ts = load_tileset_option(tileset)
     if (problem := jobs_problem(jobs)) is not None:
@@ -119,7 +119,7 @@ def load() -> None:
     loaded (R319)."""
     import grn.archive.db  # noqa: F401
     import grn.archive.indexer  # noqa: F401
-    import grn.workers  # noqa: F401
+    import grn.check.workers  # noqa: F401
 
 
 def run_fast(args: List[str]) -> None:

@@ -1,4 +1,4 @@
-"""The ``grn archive`` commands (a typer sub-app that ``grn.cli`` registers).
+"""The ``grn archive`` commands (a typer sub-app that ``grn.cli.app`` registers).
 
 Exit codes as everywhere in grn: 0 all is well, 1 a file or the archive
 cannot be read (``DB: error: ...``), 2 a usage error (a filter that cannot be read).
@@ -15,9 +15,9 @@ from typing import IO, TYPE_CHECKING, Any, Iterator, List, Optional
 
 import typer
 
-from grn.output import check_target, output_folder, writing
+from grn.core.output import check_target, output_folder, writing
 from grn.archive.add_cli import register as register_add
-from grn.clicommon import jobs_problem, load_tileset_option
+from grn.cli.common import jobs_problem, load_tileset_option
 
 if TYPE_CHECKING:  # the commands import the archive's modules (and sqlite3) when they run: grn starts faster
     import sqlite3
@@ -81,7 +81,7 @@ def _usage(command: str, exc: FilterError) -> typer.Exit:
 
 @contextmanager
 def _output(path: Optional[Path]) -> Iterator[IO[str]]:
-    """A file (written whole, then renamed: grn.output), or standard output, streamed."""
+    """A file (written whole, then renamed: grn.core.output), or standard output, streamed."""
     with writing(path, whole=False) as fh:
         yield fh
 
@@ -113,7 +113,7 @@ def index(
 
     from grn.archive.points import expand
     from grn.archive.turns import build, runner_for
-    from grn.workers import SchedulerError
+    from grn.check.workers import SchedulerError
 
     if (problem := jobs_problem(jobs)) is not None:
         print(f"grn archive index: {problem}", file=sys.stderr)
@@ -149,7 +149,7 @@ def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Option
     transaction in which every game has them.  The filters ``f`` are read first: a usage error builds nothing."""
     from grn.archive.search import where
     from grn.archive.turns import TurnsUnbuilt, ensure
-    from grn.workers import SchedulerError
+    from grn.check.workers import SchedulerError
 
     if f is not None:
         where(f)  # raises FilterError
@@ -263,7 +263,7 @@ def analyse_games(
 
     Example: grn archive analyse club.db --level quick --jobs 2
     """
-    from grn.analyse_cli import budget
+    from grn.cli.analyse import budget
     from grn.archive.review import analyse_archive
 
     limits, runner, parts = budget(ctx, "grn archive analyse", level, playouts, seconds, thresholds, jobs,

@@ -25,9 +25,9 @@ from grn.archive.facts import GAME_WIDTH, PACKED_WIDTH, POINT_WIDTH, SEAT_WIDTH,
 from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.archive.transaction import write_transaction
-from grn.batch import GameResult, Problem, Validator
-from grn.errors import no_game
-from grn.value import Struct
+from grn.check.batch import GameResult, Problem, Validator
+from grn.core.errors import no_game
+from grn.core.value import Struct
 
 #: 2: the per-turn facts in ``game_turns``, one row a game (schema 1 had a row per command and event).
 #: 3: new per-turn facts packed with Zstandard (R216); schema 2's zlib rows are read as they are.
@@ -301,7 +301,7 @@ def file_sha256(path: str) -> tuple[str, int]:
 
 
 class AddSummary(Struct):
-    """What ``grn archive add`` did (a :class:`grn.value.Struct`: ``add`` starts without ``dataclasses``, R325)."""
+    """What ``grn archive add`` did (a :class:`grn.core.value.Struct`: ``add`` starts without ``dataclasses``, R325)."""
 
     __slots__ = ("files", "skipped", "games", "invalid", "problems")
     _fields = ("files", "skipped", "games", "invalid", "problems")
@@ -445,7 +445,7 @@ def add_files(con: sqlite3.Connection, paths: Iterable[str], validator: Validato
 def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary: AddSummary,
               progress: Callable[[str], None] | None, batch: int = BATCH) -> None:
     if path == "-":
-        from grn.sources import stdin_bytes
+        from grn.notation.sources import stdin_bytes
 
         data = stdin_bytes()
         sha, size = hashlib.sha256(data).hexdigest(), len(data)

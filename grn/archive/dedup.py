@@ -30,9 +30,9 @@ from typing import Any
 from grn.archive.facts import game_facts
 from grn.archive.stored import record_of
 from grn.archive.transaction import write_transaction
-from grn.batch import GameResult
-from grn.record import Checkpoint, Comment, Record
-from grn.validate import validate_record
+from grn.check.batch import GameResult
+from grn.core.record import Checkpoint, Comment, Record
+from grn.check.validate import validate_record
 
 MERGED_TAG = "merged tag"
 
@@ -85,7 +85,7 @@ def merge_records(kept: Record, others: list[Record]) -> Record:
 def merge_group(con: sqlite3.Connection, ids: list[int]) -> int:
     """Merge the games ``ids`` into the first; return the kept id.  One transaction."""
     from grn.archive.db import delete_game, insert_game
-    from grn.writer import write_record
+    from grn.notation.writer import write_record
 
     rows = {r[0]: r for r in con.execute(
         f"SELECT id, file_id, file_index, format, text FROM games WHERE id IN ({','.join('?' * len(ids))})", ids)}

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any, Iterator
 
 from grn.archive.dedup import record_of
-from grn.output import output_folder, writing
+from grn.core.output import output_folder, writing
 
 BATCH = 5000
 
@@ -32,7 +32,7 @@ def batches(con: sqlite3.Connection, ids: list[int], columns: str, table: str = 
 
 def grn_text(text: str, fmt: str) -> str:
     """An archived game as GRN text (the original text for GRN, written from the record for JSON)."""
-    from grn.writer import write_record
+    from grn.notation.writer import write_record
 
     if fmt == "grn":
         return text.rstrip("\r\n") + "\n"
@@ -41,7 +41,7 @@ def grn_text(text: str, fmt: str) -> str:
 
 def json_object(text: str, fmt: str) -> Any:
     """An archived game in the JSON form."""
-    from grn.jsonform import record_to_json
+    from grn.notation.jsonform import record_to_json
 
     if fmt == "json":
         return json.loads(text)
@@ -62,7 +62,7 @@ def write_grn(con: sqlite3.Connection, ids: list[int], out: IO[str]) -> int:
 
 def write_json(con: sqlite3.Connection, ids: list[int], out: IO[str]) -> int:
     """Write the games as one JSON collection (``grn convert --to json``'s form); return how many."""
-    from grn.jsonform import records_to_json
+    from grn.notation.jsonform import records_to_json
 
     header = records_to_json([])
     out.write('{"grn": ' + json.dumps(header["grn"]) + ', "games": [\n')
@@ -120,7 +120,7 @@ def write_parquet(con: sqlite3.Connection, ids: list[int], directory: Path) -> i
     output_folder(directory)
     games_schema, events_schema = _schemas()
     n = 0
-    # each table into a temporary file renamed at the end (grn.output): a stopped run leaves no half table
+    # each table into a temporary file renamed at the end (grn.core.output): a stopped run leaves no half table
     with writing(directory / "games.parquet", binary=True) as gfh, \
             writing(directory / "score_events.parquet", binary=True) as efh, \
             pq.ParquetWriter(pa.PythonFile(gfh, mode="w"), games_schema) as gw, \

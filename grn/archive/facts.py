@@ -1,7 +1,7 @@
 """What the archive knows about one game, computed from its record and its validation report.
 
 Everything here is generic: it names no game and no feature.  Per-turn facts
-are the turn's commands in their JSON form (:func:`grn.jsonform.command_to_json`)
+are the turn's commands in their JSON form (:func:`grn.notation.jsonform.command_to_json`)
 and the engine's events converted field by field (:func:`event_to_json`), so a
 new ruleset is archived without a change here.
 """
@@ -21,18 +21,18 @@ from typing import Any, Final, Sequence
 
 import zstandard
 
-from grn import registry
-from grn.jsonform import command_to_json
-from grn.record import Record, Seat
-from grn.validate import GameReport
-from grn.value import Struct, Value
+from grn.core import registry
+from grn.notation.jsonform import command_to_json
+from grn.core.record import Record, Seat
+from grn.check.validate import GameReport
+from grn.core.value import Struct, Value
 
 #: Columns of the ``actions`` view, in order (see docs/archive.md).
 ACTION_COLUMNS = ("turn", "seq", "player", "type", "tile", "x", "y", "json")
 #: Columns of the ``events`` view, in order.
 EVENT_COLUMNS = ("turn", "seq", "player", "type", "points", "feature", "detail", "final", "json")
 
-#: The sentence a score event describes itself with (``grn.validate`` keeps final events only as text).
+#: The sentence a score event describes itself with (``grn.check.validate`` keeps final events only as text).
 _SCORES_RE = re.compile(r"^(\S+) scores (-?\d+) for (.*)$")
 _DATE_RE = re.compile(r"^\s*(\d{4})[.\-/](\d{1,2}|\?\?)[.\-/](\d{1,2}|\?\?)\s*$")
 
@@ -241,7 +241,7 @@ _NAMES: dict[type, bytes] = {}
 
 
 def _key_values(a: Any) -> tuple[Any, ...] | None:
-    """What the dedup key reads of one command (R286): a :class:`grn.value.Value`'s ``_key()`` (the fields that
+    """What the dedup key reads of one command (R286): a :class:`grn.core.value.Value`'s ``_key()`` (the fields that
     make two commands equal, read natively: a compiled method), another command's constructor fields
     (``_fields`` less the span); None when it has neither or they are not all plain (its JSON text then)."""
     values: tuple[Any, ...]
@@ -345,7 +345,7 @@ PACKED_WIDTH: Final = 2
 class GameFacts(Struct):
     """The rows the archive stores for one game (but its text and file).
 
-    A :class:`grn.value.Struct`, not a dataclass (R325): ``grn archive add`` starts without ``dataclasses``.
+    A :class:`grn.core.value.Struct`, not a dataclass (R325): ``grn archive add`` starts without ``dataclasses``.
     """
 
     __slots__ = ("game", "players", "n_players", "date", "result", "valid", "complete", "turns_played", "errors",
@@ -553,7 +553,7 @@ def value_key(value: Any) -> tuple[Any, ...] | None:
     """What a command or event is, for remembering its JSON text: its class and every constructor field
     (``_fields``, the span left out), or None when a field is not a str, int, bool, None or a tuple of them.
 
-    Every field, not :meth:`grn.value.Value._key` (a score's ``_key`` leaves out counts its JSON holds); a
+    Every field, not :meth:`grn.core.value.Value._key` (a score's ``_key`` leaves out counts its JSON holds); a
     bool stands apart from 1 and 0, which compare equal to it.
     """
     values = _fields_of(value)
@@ -669,10 +669,10 @@ def _events_group(number: str, entries: list[tuple[str, str | None, int, str, st
 class EventFacts:
     """A game's engine events as the archive keeps them, gathered while the validator replays it.
 
-    A :class:`grn.validate.TurnObserver`: ``grn archive add`` hands one to
-    :func:`grn.validate.validate_record` per game, so the events are encoded
+    A :class:`grn.check.validate.TurnObserver`: ``grn archive add`` hands one to
+    :func:`grn.check.validate.validate_record` per game, so the events are encoded
     (from remembered texts, R196) and their points summed as each turn is
-    played, with no :class:`~grn.validate.TurnReport` a turn (R215).
+    played, with no :class:`~grn.check.validate.TurnReport` a turn (R215).
     """
 
     def __init__(self) -> None:
@@ -780,7 +780,7 @@ class PointSums:
     """A game's points by seat and feature kind, summed while the validator replays it: what ``stats``
     reads of the events, with no event's text (``grn archive add`` without ``--per-turn``, R251).
 
-    A :class:`grn.validate.TurnObserver`; the sums are those :class:`EventFacts` makes of the same events.
+    A :class:`grn.check.validate.TurnObserver`; the sums are those :class:`EventFacts` makes of the same events.
     """
 
     def __init__(self) -> None:

@@ -1,6 +1,6 @@
 """What the archive asks of each game it validates: its index rows, worked out where the game is validated.
 
-``grn archive add`` validates files with :class:`grn.batch.Validator` and hands
+``grn archive add`` validates files with :class:`grn.check.batch.Validator` and hands
 it :func:`index_game`, which the workers (processes or Dask) run on each game
 after validating it, so that indexing is spread over them as validating is.
 """
@@ -11,10 +11,10 @@ import json
 from typing import Any
 
 from grn.archive.facts import EventFacts, PointSums, game_facts, game_summary
-from grn.batch import Validator
-from grn.jsonform import record_to_json
-from grn.record import Record
-from grn.validate import GameReport
+from grn.check.batch import Validator
+from grn.notation.jsonform import record_to_json
+from grn.core.record import Record
+from grn.check.validate import GameReport
 
 #: What the process pool's fork server imports for the archive, beside the reader and the rules.
 PRELOAD = ("grn.archive.indexer",)

@@ -6,8 +6,8 @@ none and reads as "not analysed"):
 * ``analysed``: one row per game analysed (its settings, when, the turn it
   stopped at when the game breaks the rules, or why it could not be analysed);
 * ``analysis_turns``: one row per analysed turn (the figures of
-  :class:`grn.analysis.TurnAnalysis`);
-* ``analysis_players``: one row per seat (:class:`grn.analysis.PlayerSummary`,
+  :class:`grn.analysis.judge.TurnAnalysis`);
+* ``analysis_players``: one row per seat (:class:`grn.analysis.judge.PlayerSummary`,
   with the seat's name and the game's kind copied, so statistics read it alone).
 
 Each game is written in its own transaction once analysed: a stopped run keeps
@@ -22,10 +22,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from grn.analysis import GameAnalysis, Thresholds, analyse
+from grn.analysis.judge import GameAnalysis, Thresholds, analyse
 from grn.archive.dedup import record_of
 from grn.archive.transaction import write_transaction
-from grn.world import NoBot
+from grn.rules.world import NoBot
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS analysed (

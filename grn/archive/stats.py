@@ -14,7 +14,7 @@ from typing import Any
 
 from grn.archive.points import any_pending, source, try_expand
 from grn.archive.search import Filters, where
-from grn.output import output_folder, write_text
+from grn.core.output import output_folder, write_text
 
 #: Width of a bin of the score distribution.
 BIN = 10

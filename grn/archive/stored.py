@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from grn.jsonform import records_from_json, records_to_json
-from grn.notation import parse
-from grn.record import Record
+from grn.notation.jsonform import records_from_json, records_to_json
+from grn.notation.read import parse
+from grn.core.record import Record
 
 
 def record_of(text: str, fmt: str) -> Record:

@@ -28,8 +28,8 @@ from grn.archive.dedup import record_of
 from grn.archive.facts import EventFacts, game_facts, pack
 from grn.archive.transaction import write_transaction
 from grn.archive.search import Filters
-from grn.validate import validate_record
-from grn.workers import DaskClient, Inline, ProcessPool, Runner
+from grn.check.validate import validate_record
+from grn.check.workers import DaskClient, Inline, ProcessPool, Runner
 
 #: Games a worker builds at a time.
 CHUNK = 25

@@ -4,8 +4,8 @@
 * :mod:`grn.bots.search`: Monte-Carlo evaluation of candidate moves over determinised worlds.
 * :mod:`grn.bots.arena`: duplicate matches between bots, with an Elo difference.
 
-What a bot may know is a :class:`grn.world.World`, which each game's ruleset
-draws (:meth:`grn.ruleset.Ruleset.determinise`).
+What a bot may know is a :class:`grn.rules.world.World`, which each game's ruleset
+draws (:meth:`grn.rules.ruleset.Ruleset.determinise`).
 """
 
 from grn.bots.bot import BOTS, DEFAULT_LEVEL, LEVELS, Bot, GreedyBot, Level, MctsBot, RandomBot, UnknownBot, make_bot

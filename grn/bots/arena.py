@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from grn.bots.bot import Bot, Forfeit
-from grn.engine import Engine
-from grn.record import Record
-from grn.ruleset import engine_for
-from grn.selfplay import PlayedTurn, SelfPlayGame, to_record
-from grn.world import World
+from grn.rules.engine import Engine
+from grn.core.record import Record
+from grn.rules.ruleset import engine_for
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame, to_record
+from grn.rules.world import World
 
 #: No game of the three comes near this; it keeps a game that cannot end from running for ever.
 MAX_TURNS = 2000

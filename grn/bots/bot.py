@@ -1,9 +1,9 @@
 """The bots: ``random``, ``greedy`` and ``mcts``, generic over any game whose ruleset lists its turns.
 
 A bot sees what the player to move sees: the engine's public position and
-that player's ``hand`` (:meth:`grn.world.World.hand`: the tiles drawn this
+that player's ``hand`` (:meth:`grn.rules.world.World.hand`: the tiles drawn this
 turn), never the bag's order or an unseen card; :meth:`Bot.choose` returns a
-decision, which the game's true :class:`~grn.world.World` plays.  The same
+decision, which the game's true :class:`~grn.rules.world.World` plays.  The same
 seed (``rng``) gives the same choices.
 """
 
@@ -16,9 +16,9 @@ from importlib import resources
 from typing import Any
 
 from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
-from grn.engine import Engine
-from grn.record import Record
-from grn.world import Decision
+from grn.rules.engine import Engine
+from grn.core.record import Record
+from grn.rules.world import Decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ class Forfeit(Exception):
 
 
 class RandomBot(Bot):
-    """A legal move at random (:meth:`grn.world.World.random_move`: as self-play plays a tile game)."""
+    """A legal move at random (:meth:`grn.rules.world.World.random_move`: as self-play plays a tile game)."""
 
     name = "random"
 
@@ -97,7 +97,7 @@ class MctsBot(Bot):
     """Determinised Monte-Carlo search at the root: the ``width`` best moves by immediate worth (several
     placements in a tile game, R171) race through playouts in sampled worlds
     (:func:`grn.bots.search.evaluate`, the playouts playing the opponents by the world's model of them, R200);
-    the best mean wins when it beats the first candidate (the world's :meth:`~grn.world.World.lead`, else the
+    the best mean wins when it beats the first candidate (the world's :meth:`~grn.rules.world.World.lead`, else the
     best by immediate worth, R201) by more than one standard error (measured on the same worlds), else the first
     stands."""
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from grn.bots.search import Estimate, evaluate, paired_difference
-from grn.engine import Engine
-from grn.world import Decision
+from grn.rules.engine import Engine
+from grn.rules.world import Decision
 
 
 @dataclass(frozen=True, slots=True)

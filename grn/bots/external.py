@@ -1,7 +1,7 @@
 """The ``engine:CMD`` bot: another program plays a seat through the engine protocol (docs/protocol.md).
 
 At each of its turns the bot sends the engine what the player to move knows
-(:class:`grn.seen.PlayerView`: the record as that player saw it, the hand, the
+(:class:`grn.bots.seen.PlayerView`: the record as that player saw it, the hand, the
 hidden pools' contents) and the legal moves, and plays the listed move the
 engine answers.  An engine that dies, is late, says something malformed or
 answers a move not listed forfeits the game (:class:`~grn.bots.bot.Forfeit`,
@@ -15,11 +15,11 @@ import shlex
 from typing import Any
 
 from grn.bots.bot import Bot, Forfeit
-from grn.engine import Engine as RulesEngine
-from grn.protocol import Budget, Engine, EngineError
-from grn.record import Record
-from grn.seen import PlayerView
-from grn.world import Decision
+from grn.rules.engine import Engine as RulesEngine
+from grn.bots.protocol import Budget, Engine, EngineError
+from grn.core.record import Record
+from grn.bots.seen import PlayerView
+from grn.rules.world import Decision
 
 #: The budget an engine bot gives each move unless told otherwise (R366): a second.
 DEFAULT_BUDGET = Budget(movetime=1000)

@@ -1,12 +1,12 @@
 """Monte-Carlo evaluation of a player's candidate decisions over determinised worlds.
 
 Each *round* draws one world from what the player to move knows
-(:meth:`grn.ruleset.Ruleset.determinise`) and plays every candidate still in
+(:meth:`grn.rules.ruleset.Ruleset.determinise`) and plays every candidate still in
 the race in that same world, each followed by the same quick playout
 (common random numbers: the luck of the draw is shared, so differences
 between candidates are measured with less noise), truncated after the
 world's ``horizon`` turns and scored by the projected final margin
-(:meth:`grn.world.World.value`, :func:`grn.world.margin`).  Successive
+(:meth:`grn.rules.world.World.value`, :func:`grn.rules.world.margin`).  Successive
 halving drops the worse half of the candidates at rounds 4, 8, 16, ...
 (candidates in ``keep`` always stay: the played move of an analysis).  The
 search stops when the budget of playouts or of seconds is spent, always at
@@ -21,8 +21,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from grn.engine import Engine
-from grn.world import Decision, World, margin, rollout
+from grn.rules.engine import Engine
+from grn.rules.world import Decision, World, margin, rollout
 
 #: Rounds before the first halving (each candidate is played in at least this many worlds).
 FIRST_HALVING = 4
@@ -37,7 +37,7 @@ class Estimate:
     se: float
     playouts: int
     samples: tuple[float, ...] = ()
-    #: Each playout's chance to place first for the player to move (:meth:`grn.world.World.outcome`), beside
+    #: Each playout's chance to place first for the player to move (:meth:`grn.rules.world.World.outcome`), beside
     #: ``samples`` (R333).
     wins: tuple[float, ...] = ()
 
@@ -105,9 +105,9 @@ def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random
 def candidate_moves(worlds: Sequence[World], player: str, width: int, *,
                     from_position: bool = False) -> list[Decision]:
     """The decisions a search weighs: the ``width`` best by the greedy ranking over ``worlds`` (greedy's own
-    choice first), then the world's reactive decisions (:meth:`grn.world.World.reactions`); the world's
-    :meth:`~grn.world.World.lead`, when it has one, moves to the front (R201).  With ``from_position`` (an
-    analysis, R225) the world's own list read from the position (:meth:`grn.world.World.candidates`) replaces
+    choice first), then the world's reactive decisions (:meth:`grn.rules.world.World.reactions`); the world's
+    :meth:`~grn.rules.world.World.lead`, when it has one, moves to the front (R201).  With ``from_position`` (an
+    analysis, R225) the world's own list read from the position (:meth:`grn.rules.world.World.candidates`) replaces
     the greedy ranking when the world gives one."""
     own = worlds[0].candidates(width) if from_position else None
     listed = own if own is not None else [d for _, d in worlds[0].shortlist(greedy_rank(worlds, player), width)]
@@ -123,7 +123,7 @@ def candidate_moves(worlds: Sequence[World], player: str, width: int, *,
 
 def with_played(world: World, candidates: list[Decision], played: Decision) -> list[Decision]:
     """``candidates`` with the move played among them: in the place of the candidate of its effect
-    (:meth:`grn.world.World.effect`, R225), else last."""
+    (:meth:`grn.rules.world.World.effect`, R225), else last."""
     if played in candidates:
         return candidates
     same = world.effect(played)
@@ -139,15 +139,15 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
              opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
-    ``hand`` is what that player holds privately (:meth:`grn.ruleset.Ruleset.hand_of`); ``seed`` makes the
+    ``hand`` is what that player holds privately (:meth:`grn.rules.ruleset.Ruleset.hand_of`); ``seed`` makes the
     result reproducible (with a playout budget; a time budget depends on the machine's speed).  With
     ``opponents`` the playouts play the other players' turns by the world's model of them
-    (:meth:`grn.world.World.opponent_move`: a bot facing a known kind of player, R200), else as the player
+    (:meth:`grn.rules.world.World.opponent_move`: a bot facing a known kind of player, R200), else as the player
     to move plays (an analysis judges a player against any opponent).  The race halves the candidates first
-    after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.world.World.first_halving`,
+    after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.rules.world.World.first_halving`,
     R226), then at every power of two.  With ``learned`` (the default) a playout's end is valued by the game's
-    learned evaluation (:meth:`grn.world.World.estimate`, R332), else by its projected scores alone
-    (:meth:`grn.world.World.value`: the engine of round one, the ``classic`` level).  Returns one
+    learned evaluation (:meth:`grn.rules.world.World.estimate`, R332), else by its projected scores alone
+    (:meth:`grn.rules.world.World.value`: the engine of round one, the ``classic`` level).  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:

@@ -1,7 +1,7 @@
 """``grn lsp``: a Language Server for GRN records (``pip install 'grn[lsp]'``: pygls and lsprotocol).
 
 * :mod:`grn.lsp.document`: an open buffer's games, each read and checked by
-  :mod:`grn.validate` once until its text changes;
+  :mod:`grn.check.validate` once until its text changes;
 * :mod:`grn.lsp.context`: where the cursor stands in a half-typed game, and the
   position its turn is played from;
 * :mod:`grn.lsp.features`: diagnostics, completion, hover, symbols, quick fixes

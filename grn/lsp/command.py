@@ -1,6 +1,6 @@
 """``grn lsp``'s command line on its own: the console script runs it without loading grn's other commands or
-typer (:mod:`grn.launch`), so that the server answers an editor sooner (R166).  ``grn --help`` lists the
-command through :mod:`grn.cli`, which takes its option's name, default and help from here."""
+typer (:mod:`grn.cli.launch`), so that the server answers an editor sooner (R166).  ``grn --help`` lists the
+command through :mod:`grn.cli.app`, which takes its option's name, default and help from here."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ that turn is played from.
 A line being typed rarely reads: ``5. red 17@`` is a syntax error, and a game
 with one reads as no turns.  So the position is found from the text *before*
 the turn under the cursor (closing any variation left open), replayed with
-:func:`grn.position.position_at`; the words already written in the turn are
+:func:`grn.rules.position.position_at`; the words already written in the turn are
 read by the game's own grammar, as the text before the turn followed by them.
 """
 
@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple, Sequence
 
-from grn import registry
-from grn.notation import parse_game
-from grn.errors import IllegalAction
-from grn.position import PositionError, play_record_turn, position_at
-from grn.record import Record, Seat, Turn, Variation
-from grn.ruleset import Ruleset, SetupProblem, engine_for, player_key
+from grn.core import registry
+from grn.notation.read import parse_game
+from grn.core.errors import IllegalAction
+from grn.rules.position import PositionError, play_record_turn, position_at
+from grn.core.record import Record, Seat, Turn, Variation
+from grn.rules.ruleset import Ruleset, SetupProblem, engine_for, player_key
 
 #: A turn's start: its number, a dot and the player (``12. red``); the player may be half typed.
 _TURN = re.compile(r"(?<![\w@,:.=#-])(\d{1,9})\.[ \t\r\n]+([a-z][a-z0-9_]*)?")
@@ -269,7 +269,7 @@ def position_before(text: str, depth: int, fresh_variation: bool) -> Before | No
 
 
 def _played(turn: Turn) -> tuple[Any, ...]:
-    """What of a turn its replay reads (:func:`grn.position.play_record_turn`): not its comments or spans."""
+    """What of a turn its replay reads (:func:`grn.rules.position.play_record_turn`): not its comments or spans."""
     return (turn.number, turn.player, turn.actions, turn.checkpoint if turn.number == 0 else None)
 
 
@@ -290,7 +290,7 @@ class Replays:
 
     def replay(self, record: Record, turns: Sequence[Turn]) -> Before:
         """The position after ``turns`` (the start of ``record``'s main line); raises
-        :class:`~grn.errors.IllegalAction`, :class:`SetupProblem` or :class:`registry.UnknownGame`."""
+        :class:`~grn.core.errors.IllegalAction`, :class:`SetupProblem` or :class:`registry.UnknownGame`."""
         ruleset = registry.find_ruleset(record.game)
         seats = ruleset.seats(record)
         keys = [_played(t) for t in turns]

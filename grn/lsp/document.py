@@ -1,9 +1,9 @@
 """An open document as the language server sees it: its games, each read and checked once until its text changes.
 
 The diagnostics are exactly those of ``grn validate``: the text is cut into
-games by :func:`grn.notation.split_games` (through :func:`grn.sources.text_chunks`),
-each game read by :func:`grn.notation.read_chunk` and replayed by
-:func:`grn.validate.validate_record`, and the checks across the games of a file
+games by :func:`grn.notation.read.split_games` (through :func:`grn.notation.sources.text_chunks`),
+each game read by :func:`grn.notation.read.read_chunk` and replayed by
+:func:`grn.check.validate.validate_record`, and the checks across the games of a file
 (Gold's matches) made by the ruleset's series checker.  An edit to one game of
 a long file re-checks that game only: a game whose text is unchanged keeps its
 record and report, and its diagnostics move with it when lines above it were
@@ -15,13 +15,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from grn import registry
-from grn.errors import Diagnostic, Span
-from grn.notation import Chunk, read_chunk
-from grn.record import Record, Turn, Variation
-from grn.ruleset import SeriesChecker
-from grn.sources import text_chunks
-from grn.validate import GameReport, validate_record
+from grn.core import registry
+from grn.core.errors import Diagnostic, Span
+from grn.notation.read import Chunk, read_chunk
+from grn.core.record import Record, Turn, Variation
+from grn.rules.ruleset import SeriesChecker
+from grn.notation.sources import text_chunks
+from grn.check.validate import GameReport, validate_record
 
 
 @dataclass(slots=True)
@@ -88,7 +88,7 @@ def _walk(line: tuple[Turn, ...], steps: tuple[tuple[int, int], ...],
 
 
 def address(steps: tuple[tuple[int, int], ...], after: int) -> str:
-    """The address (:mod:`grn.position`) of the position after turn ``after`` on the line ``steps`` enter."""
+    """The address (:mod:`grn.rules.position`) of the position after turn ``after`` on the line ``steps`` enter."""
     return "".join(f"{n}({k})" for n, k in steps) + str(after)
 
 
@@ -220,7 +220,7 @@ def _common_suffix(a: str, b: str, most: int) -> int:
 
 
 def chunks_after_edit(old: list[Chunk], old_text: str, text: str) -> list[Chunk]:
-    """The games of ``text`` as :func:`grn.sources.text_chunks` cuts them, cutting again only around the edit
+    """The games of ``text`` as :func:`grn.notation.sources.text_chunks` cuts them, cutting again only around the edit
     that turned ``old_text`` (cut into ``old``) into ``text``.
 
     A game starts at a header tag line after movetext, which only the lines before it decide; so the cut is

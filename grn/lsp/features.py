@@ -17,14 +17,14 @@ from typing import Any, Callable, Sequence
 
 from lsprotocol import types as lsp
 
-from grn import registry
-from grn.errors import Diagnostic, GrnError
+from grn.core import registry
+from grn.core.errors import Diagnostic, GrnError
 from grn.lsp import context
 from grn.lsp.document import Document, Game, address
-from grn.position import PositionError, position_at
-from grn.record import Record, Turn, Variation
-from grn.ruleset import player_key
-from grn.writer import command_text, write_records
+from grn.rules.position import PositionError, position_at
+from grn.core.record import Record, Turn, Variation
+from grn.rules.ruleset import player_key
+from grn.notation.writer import command_text, write_records
 
 #: A word of movetext, as far as an editor selects one: up to white space, brackets or a comment.
 _WORD = re.compile(r"[^\s(){};<>\[\]\"]+")
@@ -131,7 +131,7 @@ def tag_list() -> tuple[dict[str, Any], ...]:
 
 def completion(doc: Document, lines: Lines, line: int, column: int) -> lsp.CompletionList:
     """What may be written at ``line``:``column`` (1-based): tag names and values, the player, then what
-    the game's rules allow in the turn (:meth:`grn.ruleset.Ruleset.suggestions`)."""
+    the game's rules allow in the turn (:meth:`grn.rules.ruleset.Ruleset.suggestions`)."""
     game = doc.game_at(line)
     if game is None:
         where: Any = context.TagContext("") if _in_tag_name(lines, line, column) else None

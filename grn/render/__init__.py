@@ -1,6 +1,6 @@
 """Drawing positions, tile sets and whole game files: SVG and self-contained HTML.
 
-* :func:`render_svg` -- one position (:func:`grn.position.position_at`) as an SVG
+* :func:`render_svg` -- one position (:func:`grn.rules.position.position_at`) as an SVG
   document drawn by the game's ruleset, with the record's diagram markup on top.
 * :func:`render_tile_sheet` -- every design of a tile set with its id, copies
   and symbols (the drawn sheet of ``docs/tileset.md``).
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from grn import registry
-from grn.record import Comment
+from grn.core import registry
+from grn.core.record import Comment
+from grn.rules.ruleset import Drawing
 
 
 __all__ = ["render_svg", "render_tile_sheet", "render_html", "RenderError"]
@@ -30,7 +31,7 @@ class RenderError(Exception):
 
 def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, width: int | None = None,
                diagram: bool = False, crop: tuple[int, int, int, int] | None = None) -> str:
-    """The SVG document of ``position`` (a :class:`grn.position.Position`).
+    """The SVG document of ``position`` (a :class:`grn.rules.position.Position`).
 
     ``legal`` (tile-laying games) overlays every legal placement of the next
     tile when the record names it; ``reveal`` (card games) shows the faces known
@@ -41,11 +42,10 @@ def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, widt
     pixels wide.
     """
     ruleset = position.ruleset
-    extra: dict[str, Any] = {}
-    if diagram:
-        extra = {"diagram": True, "crop": crop, "caption": diagram_caption(position)}
+    drawing = Drawing(legal=legal, reveal=reveal, width=width, diagram=diagram, crop=crop if diagram else None,
+                      caption=diagram_caption(position) if diagram else None)
     try:
-        return ruleset.render_svg(position, legal=legal, reveal=reveal, width=width, **extra)
+        return ruleset.render_svg(position, drawing)
     except NotImplementedError as exc:
         raise RenderError(str(exc)) from None
 

@@ -7,7 +7,7 @@ scores, the score events of the turn, a score chart, comments, glyphs and the
 validator's problems at their turn.  Pictures are sent as a table of SVG
 items, each once per page, and small edits from one position to the next
 (:mod:`grn.render.frames`): tile and card art is defined once per page by the
-ruleset's :meth:`~grn.ruleset.Ruleset.page_defs`.
+ruleset's :meth:`~grn.rules.ruleset.Ruleset.page_defs`.
 
 Safety: record text reaches the page only escaped (``html.escape`` in markup,
 :func:`grn.render.style.esc` in the SVG the rulesets draw) or inside the
@@ -26,8 +26,8 @@ import re
 from importlib import resources
 from typing import Any, Iterable, Sequence
 
-from grn import registry
-from grn.record import Record
+from grn.core import registry
+from grn.core.record import Record
 from grn.render.viewer import Page, game_view
 
 
@@ -159,7 +159,7 @@ def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = Non
     """The page for the games of ``records`` (``file_name`` names the file in the title).
 
     ``tileset`` replaces the shipped tile set; ``reports`` are the games'
-    :class:`~grn.validate.GameReport` when the caller has them already.
+    :class:`~grn.check.validate.GameReport` when the caller has them already.
     ``embed`` gives only the viewer's fragment (:func:`viewer_fragment`), to
     paste into another page.
     """

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from grn.record import Markup, MarkupText
+from grn.core.record import Markup, MarkupText
 from grn.render import style as st
 from grn.render.style import esc, num
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from grn.output import output_folder, write_text
-from grn.record import Comment, Record, Turn, Variation
+from grn.core.output import output_folder, write_text
+from grn.core.record import Comment, Record, Turn, Variation
 from grn.render.html import render_html
 from grn.render.viewer import player_names
 
@@ -173,7 +173,7 @@ td{border:0;padding:.05em .3em}td::before{content:attr(data-label) ": ";font-wei
 
 def index_page(games: list[SiteGame], title: str) -> str:
     """The index: a sortable, filterable table of the games, each linked to its page."""
-    from grn import registry
+    from grn.core import registry
 
     columns = ("#", "Game", "Date", "Event", "Players", "Result", "Winner", "License", "Validity")
     kinds: dict[str, str] = {}

@@ -19,16 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from grn import registry
-from grn.aids import position_aids
-from grn.position import Position, PositionError, _play, drawable, rejected_markup
-from grn.record import Comment, Markup, Record, Seat, Turn
-from grn.review import Review, ReviewError, eval_comment, is_best_variation, read_review
+from grn.core import registry
+from grn.analysis.aids import position_aids
+from grn.rules.position import Position, PositionError, _play, drawable, rejected_markup
+from grn.core.record import Comment, Markup, Record, Seat, Turn
+from grn.analysis.review import Review, ReviewError, eval_comment, is_best_variation, read_review
 from grn.render import style as st
 from grn.render.frames import FrameTable
-from grn.ruleset import engine_for
-from grn.validate import _describe, describe_events, validate_record
-from grn.writer import command_text
+from grn.rules.ruleset import Drawing, engine_for
+
+from grn.check.validate import _describe, describe_events, validate_record
+from grn.notation.writer import command_text
+
+#: The viewer's boards: without the panel, which it shows in words beside the board.
+BOARD_ALONE = Drawing(panel=False)
 
 
 @dataclass
@@ -82,7 +86,7 @@ class _Builder:
             if panel:
                 svg = self.ruleset.render_svg(position, shared_defs=defs)
             else:
-                svg = self.ruleset.render_svg(position, shared_defs=defs, panel=False)
+                svg = self.ruleset.render_svg(position, BOARD_ALONE, shared_defs=defs)
             root, ids = self.page.table.picture(svg)
         except NotImplementedError:
             root, ids = -1, []

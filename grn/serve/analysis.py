@@ -4,7 +4,7 @@ Both run the engine's own search (:mod:`grn.bots.search`, :func:`grn.analyse`) w
 request names a level (``quick`` by default) or a playout count, and anything past :data:`MAX_PLAYOUTS`
 per move is refused (:class:`BudgetError`), so no request can ask for an unbounded search.  A position is
 evaluated from what the player to move knows there: the position itself and what the recorder was told
-they drew (:meth:`grn.ruleset.Ruleset.picked_hand`), never the record's later turns.
+they drew (:meth:`grn.rules.ruleset.Ruleset.picked_hand`), never the record's later turns.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from grn import registry
-from grn.analysis import GameAnalysis, analyse
-from grn.annotate import annotate_record
+from grn.core import registry
+from grn.analysis.judge import GameAnalysis, analyse
+from grn.analysis.annotate import annotate_record
 from grn.bots.bot import LEVELS
 from grn.bots.search import best_of, candidate_moves, evaluate, make_worlds
-from grn.position import Position
-from grn.record import Record
-from grn.writer import command_text
+from grn.rules.position import Position
+from grn.core.record import Record
+from grn.notation.writer import command_text
 
 #: The level a request gets when it names none: answers in a few seconds.
 DEFAULT_LEVEL = "quick"

@@ -31,21 +31,21 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from grn import registry
+from grn.core import registry
 from grn.archive.search import FilterError, Filters
-from grn.choices import ChoiceError
-from grn.errors import IllegalAction
-from grn.interop import ConversionProblem, find_exporter, find_importer
-from grn.jsonform import loads, record_to_json, records_from_json
-from grn.notation import parse
-from grn.position import Position, PositionError
-from grn.record import Record, Turn
-from grn.recording import EditError, annotate, from_position, line_at, normalise, play, position, undo
+from grn.rules.choices import ChoiceError
+from grn.core.errors import IllegalAction
+from grn.rules.interop import ConversionProblem, find_exporter, find_importer
+from grn.notation.jsonform import loads, record_to_json, records_from_json
+from grn.notation.read import parse
+from grn.rules.position import Position, PositionError
+from grn.core.record import Record, Turn
+from grn.rules.recording import EditError, annotate, from_position, line_at, normalise, play, position, undo
 from grn.render.html import render_html
 from grn.serve.analysis import BudgetError, Busy, Task, Tasks, analysed_record, budget, evaluate_position
 from grn.serve.security import CSP, BodyTooLarge, Guard, Policy, security_headers
 from grn.serve.store import Store, StoreError, digest
-from grn.writer import write_record
+from grn.notation.writer import write_record
 from grn.serve.views import position_for, record_for, remember_position, state_view
 
 #: The page's own files: name -> content type (nothing else is served from the package).
@@ -569,7 +569,7 @@ def _in_reader(fn: Callable[..., T], *args: Any) -> T:
 
     with _READERS_LOCK:
         if not _READERS:
-            from grn.workers import ProcessPool
+            from grn.check.workers import ProcessPool
 
             _READERS.append(ProcessPool(READERS, preload=("grn.serve.app",)))
             atexit.register(_close_readers)

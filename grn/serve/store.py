@@ -25,14 +25,14 @@ from typing import Any
 
 from grn.archive.db import connect, delete_game, insert_game
 from grn.archive.facts import game_facts
-from grn.batch import GameResult
+from grn.check.batch import GameResult
 from grn.archive.search import Filters, game_ids
 from grn.archive.transaction import write_transaction
 from grn.archive.turns import build, needs_turns
-from grn.record import Record
+from grn.core.record import Record
 from grn.serve.views import record_for
-from grn.validate import validate_record
-from grn.writer import write_record
+from grn.check.validate import validate_record
+from grn.notation.writer import write_record
 
 #: The ``files.path`` of games recorded by ``grn serve``.
 SERVED = "grn serve"

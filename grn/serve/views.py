@@ -1,26 +1,26 @@
 """What the recorder page is sent for one position: the board, the next choice, the move list, the scores.
 
-Generic: the game's ruleset draws the board (:meth:`~grn.ruleset.Ruleset.render_svg`)
+Generic: the game's ruleset draws the board (:meth:`~grn.rules.ruleset.Ruleset.render_svg`)
 with the current step's options as diagram markup (highlights first, one per
 option, in order, so that the page can make each a tap target), words its
-moves (:meth:`~grn.ruleset.Ruleset.action_words`) and offers the choices
-(:meth:`~grn.ruleset.Ruleset.turn_step`).
+moves (:meth:`~grn.rules.ruleset.Ruleset.action_words`) and offers the choices
+(:meth:`~grn.rules.ruleset.Ruleset.turn_step`).
 """
 
 from __future__ import annotations
 
-import inspect
 import threading
 from collections import OrderedDict
 from typing import Any, Generic, Hashable, Sequence, TypeVar
 
-from grn import registry
+from grn.core import registry
 from grn.archive.dedup import record_of
-from grn.choices import Step
-from grn.position import Position
-from grn.record import Markup, Record, Turn
-from grn.recording import GLYPHS, address_of, line_at, normalise, position
-from grn.writer import command_text
+from grn.rules.choices import Step
+from grn.rules.position import Position
+from grn.core.record import Markup, Record, Turn
+from grn.rules.recording import GLYPHS, address_of, line_at, normalise, position
+from grn.rules.ruleset import Drawing
+from grn.notation.writer import command_text
 
 
 K = TypeVar("K", bound=Hashable)
@@ -109,10 +109,7 @@ def board(pos: Position, step: Step | None, preview: str | None = None) -> tuple
                      pos.address, pos.line, pos.ruleset, False)
     assert pos.ruleset is not None
     # no panel inside the board: its text shrinks with the board; the page shows it in words (``about``)
-    draw = pos.ruleset.render_svg
-    if "panel" in inspect.signature(draw).parameters:
-        return draw(shown, panel=False), where
-    return draw(shown), where  # a game of a plugin may draw no panel (and take no such argument)
+    return pos.ruleset.render_svg(shown, Drawing(panel=False)), where
 
 
 def _turn_view(ruleset: Any, turn: Turn, address: str, names: dict[str, str]) -> dict[str, Any]:

@@ -11,15 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any, Final, Sequence
 
-from grn.choices import ChoiceError, Option, Step, finished
-from grn.codec import CommandCodec, Json, Problems, object_schema
-from grn.engine import Engine, Event
-from grn.errors import IllegalAction, Span
-from grn.interop import ConversionProblem, Exporter, Importer
-from grn.record import Record, Seat
-from grn.ruleset import Ruleset
-from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.value import Value
+from grn.rules.codec import CommandCodec, Json, Problems, object_schema
+from grn.rules.engine import Engine, Event
+from grn.core.errors import IllegalAction, Span
+from grn.rules.interop import ConversionProblem, Exporter, Importer
+from grn.core.record import Record, Seat
+from grn.rules.ruleset import PLAIN, Drawing, Ruleset
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame
+from grn.core.value import Value
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.rules.ruleset import Ruleset
 
 GRAMMAR = r"""
 // Nim: take=N takes N stones from the heap.
@@ -188,8 +189,7 @@ class NimRuleset(Ruleset):
     def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> NimState:
         return NimState([s.key for s in seats], first)
 
-    def render_svg(self, position: Any, *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None) -> str:
+    def render_svg(self, position: Any, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         heap = position.state.heap
         stones = "".join(f'<circle cx="{20 + 30 * i}" cy="30" r="12" class="stone"/>' for i in range(heap))
         return f'<svg xmlns="http://www.w3.org/2000/svg" width="480" height="60">{stones}</svg>'
@@ -219,7 +219,7 @@ class NimRuleset(Ruleset):
         return {"nimmoves": NimMovesExporter()}
 
     def selfplay(self, players: int, seed: int, options: Any = None) -> SelfPlayGame:
-        from grn.ruleset import COLOURS
+        from grn.rules.ruleset import COLOURS
 
         rng = random.Random(seed)
         state = NimState(COLOURS[:players])

@@ -2,7 +2,7 @@
 
 The package holds the rules engine (:mod:`.rules`), the game's commands and
 codecs (:mod:`.commands`: followers, the second gold ingot, the ingots taken;
-placing and discarding tiles are :mod:`grn.tiling.commands`), its options
+placing and discarding tiles are :mod:`grn.games.tiling.commands`), its options
 (:mod:`.options`), grammar (``carcassonne.lark``), tile set (``tileset.json``:
 the 72 base tiles A-X and the 8 Gold Mines tiles), drawing (:mod:`.render`)
 and self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
@@ -17,15 +17,15 @@ from grn.games.carcassonne.commands import CODECS, PlaceFollower, PlaceIngot, Ta
 from grn.games.carcassonne.options import MAX_COPIES, OPTIONS_HELP, Options, parse_options, start_of
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import ROLE, SEC_GENERAL
-from grn.errors import IllegalAction
-from grn.record import Record, Seat
-from grn.ruleset import Panel, SetupProblem, Suggestion
-from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.tiling.ruleset import TileRuleset
+from grn.core.errors import IllegalAction
+from grn.core.record import Record, Seat
+from grn.rules.ruleset import PLAIN, Drawing, Panel, SetupProblem, Suggestion
+from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
+from grn.games.tiling.ruleset import TileRuleset
 
 if TYPE_CHECKING:
-    from grn.position import Position
-    from grn.selfplay import SelfPlayGame
+    from grn.rules.position import Position
+    from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
@@ -61,14 +61,12 @@ class CarcassonneRuleset(TileRuleset):
                 raise
             raise SetupProblem(f"Start tag: {exc.message}", "start", tag="Start") from None
 
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
-                   panel: bool = True) -> str:
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         from grn.games.carcassonne.render import render_position
 
-        return render_position(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption, panel=panel)
+        return render_position(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
+                               diagram=drawing.diagram, crop=drawing.crop, caption=drawing.caption,
+                               panel=drawing.panel)
 
     def player_panel(self, position: "Position") -> Panel:
         """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""
@@ -94,7 +92,7 @@ class CarcassonneRuleset(TileRuleset):
         from (any tile that holds one, the new tile and the second ingot's square included), each only if the
         engine takes the turn with it added.  Not a choice of the turn's tree: the taker, often another player,
         chooses, and the tree plays the default choice (R37, R102); a record may still write it (R420)."""
-        from grn.writer import command_text
+        from grn.notation.writer import command_text
 
         placement = next((c for c in written if isinstance(c, PlaceTile)), None)
         if placement is None or not engine.options.goldmines:

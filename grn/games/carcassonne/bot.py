@@ -9,9 +9,9 @@ from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.carcassonne.completion import Completion
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, ROAD
-from grn.tiling.board import Placement
-from grn.tiling.commands import PlaceTile
-from grn.tiling.world import TileWorld
+from grn.games.tiling.board import Placement
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.world import TileWorld
 
 
 class CarcassonneWorld(TileWorld):

@@ -27,11 +27,11 @@ from importlib import resources
 from typing import Any
 from urllib.parse import unquote
 
-from grn.interop import ConversionProblem, Importer, one_line, player_name
-from grn.ruleset import COLOURS
-from grn.tiling.places import PLACE_INDEX, POSITIONS, rotate_place
-from grn.tiling.tiles import load_shipped_tileset
-from grn.writer import quote
+from grn.rules.interop import ConversionProblem, Importer, one_line, player_name
+from grn.rules.ruleset import COLOURS
+from grn.games.tiling.places import PLACE_INDEX, POSITIONS, rotate_place
+from grn.games.tiling.tiles import load_shipped_tileset
+from grn.notation.writer import quote
 
 #: The link prefixes read (with and without ``www``).
 PREFIXES = ("https://www.carcassonnelab.com/#/", "https://carcassonnelab.com/#/",
@@ -165,7 +165,7 @@ def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
     header: dict[str, str] = {"Game": "carcassonne"}
     if tags and "Players" in tags:
         header["Players"] = tags["Players"]
-        from grn.record import parse_players
+        from grn.core.record import parse_players
 
         try:
             seat_colours = [s.key for s in parse_players(tags["Players"])]

@@ -3,17 +3,17 @@
 ``+N`` a follower on the new tile's feature at that place (``+C`` the
 cloister), ``ingot@1,1`` the second ingot of a Gold Mines tile, and
 ``take@1,0`` which tile an ingot is taken from when gold is distributed.
-Placing and discarding tiles are the shared commands of :mod:`grn.tiling.commands`.
+Placing and discarding tiles are the shared commands of :mod:`grn.games.tiling.commands`.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
-from grn.errors import Span
-from grn.tiling.commands import FigureCodec, PlaceFigure
-from grn.value import Value
+from grn.rules.codec import CommandCodec, Json, Problems, object_schema, read_int
+from grn.core.errors import Span
+from grn.games.tiling.commands import FigureCodec, PlaceFigure
+from grn.core.value import Value
 
 class PlaceFollower(PlaceFigure):
     """Put a follower on the feature of the new tile at ``location`` (a place on the board, ``C`` the cloister)."""

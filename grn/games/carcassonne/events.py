@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.engine import Event
-from grn.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
+from grn.rules.engine import Event
+from grn.games.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
 from grn.games.carcassonne.terms import counted
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.carcassonne.completion import seated
 from grn.games.carcassonne.options import Options
@@ -17,10 +17,10 @@ from grn.games.carcassonne.terms import (
     FIELD, FOLLOWERS, Q_FARMERS_OFF, Q_FOLLOWER_FREE, Q_FOLLOWER_NEW, Q_FOLLOWER_SUPPLY, ROLE, SEC_FARMERS,
     SEC_FOLLOWER,
 )
-from grn.tiling.board import Placement
-from grn.tiling.commands import PlaceTile
-from grn.tiling.engine import TileEngine
-from grn.tiling.tiles import TileDesign
+from grn.games.tiling.board import Placement
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.engine import TileEngine
+from grn.games.tiling.tiles import TileDesign
 
 #: The fields this layer adds.
 FOLLOWER_FIELDS: tuple[str, ...] = ("options", "supply", "follower_at")

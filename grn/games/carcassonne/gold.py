@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceIngot, TakeIngot
 from grn.games.carcassonne.completion import AROUND, Completion
 from grn.games.carcassonne.followers import Followers
 from grn.games.carcassonne.terms import INGOT_MARK, Q_PLACE, Q_SHARE, Q_STACK, SEC_GOLD_PLACE, SEC_GOLD_TAKE, counted
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 
 #: The fields this layer adds.
 GOLD_FIELDS: tuple[str, ...] = ("ingots", "held")

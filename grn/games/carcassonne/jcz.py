@@ -10,8 +10,8 @@ from __future__ import annotations
 from grn.games.carcassonne.jcz_format import GRN_KEY, location_place, place_location
 from grn.games.carcassonne.jcz_read import jcz_to_grn
 from grn.games.carcassonne.jcz_write import grn_to_jcz
-from grn.interop import Exporter, Importer
-from grn.record import Record
+from grn.rules.interop import Exporter, Importer
+from grn.core.record import Record
 
 
 class JczImporter(Importer):

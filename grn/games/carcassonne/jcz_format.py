@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Sequence
 
-from grn.interop import ConversionProblem, one_line
+from grn.rules.interop import ConversionProblem, one_line
 
 #: The replay messages a base game (with The Gold Mines) is made of.
 MESSAGES = ("PLACE_TILE", "PLACE_TOKEN", "DEPLOY_MEEPLE", "PASS", "COMMIT")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -19,10 +20,10 @@ from grn.games.carcassonne.jcz_format import (
     slot_colours,
 )
 from grn.games.carcassonne.options import MAX_COPIES
-from grn.interop import ConversionProblem, one_line, player_name
-from grn.ruleset import COLOURS
-from grn.tiling.tiles import load_shipped_tileset
-from grn.writer import quote
+from grn.rules.interop import ConversionProblem, one_line, player_name
+from grn.rules.ruleset import COLOURS
+from grn.games.tiling.tiles import load_shipped_tileset
+from grn.notation.writer import quote
 
 
 class _Turn:
@@ -320,8 +321,8 @@ def _refuse_old(doc: dict[str, Any]) -> None:
                                 if isinstance(version, str) else "$")
 
 
-def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
-    """The GRN record of the JCloisterZone saved game ``text``.  Raises :class:`ConversionProblem`."""
+def _load(text: str) -> dict[str, Any]:
+    """The saved game's top object; a problem for an XML save, text that is not JSON, or JSON grn cannot read."""
     if text.lstrip().startswith("<"):
         raise ConversionProblem("an XML save of JCloisterZone 4 or earlier: grn reads the JSON saves of "
                                 "JCloisterZone 5 and later; open it in JCloisterZone 5 and save it again", "$")
@@ -335,18 +336,33 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
         raise ConversionProblem(f"not JSON grn can read: {exc}", "$") from None
     doc = as_object(data, "$")
     _refuse_old(doc)
-    setup = as_object(required(doc, "setup", "$"), "$.setup")
-    words, gold, start = _options(setup)
+    return doc
+
+
+def _bag_size(words: list[str]) -> int:
+    """How many tiles the bag held at the start with these options (the start tile is not drawn)."""
     copies = {"basic": 1, "goldmines": 0}
     for word in words:
         option, _, count = word.partition("=")
         if option in copies:
             copies[option] = int(count) if count else 1
-    ext_tags, takes, written = _ext(doc)
-    names, colours, raw_names = _players(required(doc, "players", "$"))
-    replay = as_list(required(doc, "replay", "$"), "$.replay")
-    turns = _read_replay(replay, len(names), gold)
-    annotations = as_object(doc.get("gameAnnotations", {}), "$.gameAnnotations")
+    return sum(t.count * copies["goldmines" if t.id.startswith("GM") else "basic"]
+               for t in load_shipped_tileset(__package__)) - 1
+
+
+@dataclass
+class _Ending:
+    """Where the game ends: the turns played, the discards after the last of them, how many of the replay's
+    turns are cut off, and whether JCloisterZone's end (``endTurn``) is reached with every turn committed."""
+
+    turns: list[Any]
+    last_discards: list[str]
+    cut: int
+    ended: bool
+
+
+def _ending(annotations: dict[str, Any], turns: list[Any], bag: int) -> _Ending:
+    """The turns up to JCloisterZone's end of the game (``gameAnnotations.endTurn``, R86)."""
     cut = 0
     if "endTurn" in annotations:
         # JCloisterZone ends the game there, whatever the replay holds after it (R86): no more turns than
@@ -355,27 +371,30 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
         if end < len(turns):
             cut = len(turns) - end
             turns = turns[:end]
-    bag = sum(t.count * copies["goldmines" if t.id.startswith("GM") else "basic"]
-              for t in load_shipped_tileset(__package__)) - 1  # the start tile is not drawn
     last_discards = _draws(annotations, turns, bag)  # each turn's discards, and those that emptied the bag
     if cut:
         last_discards = []
+    if "endTurn" not in annotations:
+        return _Ending(turns, last_discards, cut, False)
+    # endTurn counts draws (ForcedDrawTilePack's drawLimit), a tile that fitted nowhere among them, so
+    # with discards the game ends before that many turns; cutting at endTurn turns above is the most
+    # it can hold (R86)
     drawn = 0
-    if "endTurn" in annotations:
-        # endTurn counts draws (ForcedDrawTilePack's drawLimit), a tile that fitted nowhere among them, so
-        # with discards the game ends before that many turns; cutting at endTurn turns above is the most
-        # it can hold (R86)
-        end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
-        for n, t in enumerate(turns):
-            if drawn + len(t.discards) + 1 > end:
-                last_discards = t.discards[:max(0, end - drawn)]
-                drawn += len(last_discards)
-                cut += len(turns) - n
-                turns = turns[:n]
-                break
-            drawn += len(t.discards) + 1
-        else:
+    for n, t in enumerate(turns):
+        if drawn + len(t.discards) + 1 > end:
+            last_discards = t.discards[:max(0, end - drawn)]
             drawn += len(last_discards)
+            cut += len(turns) - n
+            turns = turns[:n]
+            break
+        drawn += len(t.discards) + 1
+    else:
+        drawn += len(last_discards)
+    return _Ending(turns, last_discards, cut, end == drawn and all(t.committed for t in turns))
+
+
+def _written_back(turns: list[Any], takes: dict[int, Any], written: dict[int, dict[str, Any]]) -> None:
+    """What grn wrote into the save's extension data (gold ingot takes, a follower's or ingot's place)."""
     for n, spots in takes.items():
         if 1 <= n <= len(turns):
             turns[n - 1].takes = spots
@@ -386,21 +405,11 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
                 t.follower = entry["follower"]
             if t.ingot is None and "ingot" in entry:
                 t.ingot = entry["ingot"]
-    ended = False
-    if "endTurn" in annotations:
-        end = as_int(annotations["endTurn"], "$.gameAnnotations.endTurn", 0)
-        ended = end == drawn and all(t.committed for t in turns)
-    points, notes = _assertions(doc, raw_names, colours)
-    if cut:
-        notes.insert(0, f"the game ends after turn {len(turns)} (gameAnnotations.endTurn): the replay's "
-                     f"{cut} later turn{'s are' if cut != 1 else ' is'} not played")
-        if points:  # asserted of the whole replay, not of the game that ends early
-            notes.append("points asserted after the whole replay: " + ", ".join(f"{c} {p}" for c, p in points.items()))
-            points = {}
-    unread = sorted(k for k in annotations if k not in ("drawOrder", "endTurn"))
-    if unread:
-        notes.append("gameAnnotations not read: " + ", ".join(unread))
 
+
+def _header(doc: dict[str, Any], names: list[str], colours: list[str], words: list[str], start: Any,
+            ending: _Ending, points: dict[str, int]) -> dict[str, str]:
+    """The record's tags from the save: game, event, date, players, options, start tile, end and result."""
     header: dict[str, str] = {"Game": "carcassonne"}
     name = doc.get("name")
     if isinstance(name, str) and one_line(name):
@@ -417,16 +426,18 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
     if start is not None:
         tile, x, y, rotation = start
         header["Start"] = f"{tile}@{x},{y}" + (f":{rotation}" if rotation else "")
-    if ended:
+    if ending.ended:
         header["End"] = "now"
         if len(points) == len(colours):
             header["Result"] = ", ".join(f"{c} {points[c]}" for c in colours)
-    header.update(dict(ext_tags))
-    header.update({k: one_line(v) for k, v in (tags or {}).items()})
-    lines = [f"[{k} {quote(v)}]" for k, v in header.items()]
-    version = doc.get("appVersion")
-    source = "JCloisterZone" + (f" {version}" if isinstance(version, str) else "") + " saved game"
-    lines += ["", "{" + comment_text(source + (": " + "; ".join(notes) if notes else "")) + "}"]
+    return header
+
+
+def _turn_lines(ending: _Ending, colours: list[str], points: dict[str, int]) -> list[str]:
+    """A GRN line per turn (discards, the tile, an ingot, a follower, takes; the asserted points after the last
+    turn of a game that has not ended), then the discards that emptied the bag."""
+    lines: list[str] = []
+    turns = ending.turns
     for n, t in enumerate(turns, start=1):
         words_ = [f"discard {d}" for d in t.discards]
         x, y = t.xy
@@ -436,13 +447,46 @@ def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
         if t.follower is not None:
             words_.append("+" + t.follower)
         words_ += [f"take@{a},{b}" for a, b in t.takes]
-        if n == len(turns) and points and not ended:
+        if n == len(turns) and points and not ending.ended:
             words_.append("score " + " ".join(f"{c}={p}" for c, p in points.items()))
         lines.append(f"{n}. {colours[t.player]} " + " ".join(words_))
-    if last_discards:
+    if ending.last_discards:
         who = (turns[-1].player + 1) % len(colours) if turns else 0
-        lines.append(f"{len(turns) + 1}. {colours[who]} " + " ".join(f"discard {d}" for d in last_discards))
-    if points and ended and "Result" not in header:
+        lines.append(f"{len(turns) + 1}. {colours[who]} " + " ".join(f"discard {d}" for d in ending.last_discards))
+    return lines
+
+
+def jcz_to_grn(text: str, tags: dict[str, str] | None = None) -> str:
+    """The GRN record of the JCloisterZone saved game ``text``.  Raises :class:`ConversionProblem`."""
+    doc = _load(text)
+    setup = as_object(required(doc, "setup", "$"), "$.setup")
+    words, gold, start = _options(setup)
+    ext_tags, takes, written = _ext(doc)
+    names, colours, raw_names = _players(required(doc, "players", "$"))
+    replay = as_list(required(doc, "replay", "$"), "$.replay")
+    turns = _read_replay(replay, len(names), gold)
+    annotations = as_object(doc.get("gameAnnotations", {}), "$.gameAnnotations")
+    ending = _ending(annotations, turns, _bag_size(words))
+    _written_back(ending.turns, takes, written)
+    points, notes = _assertions(doc, raw_names, colours)
+    if ending.cut:
+        notes.insert(0, f"the game ends after turn {len(ending.turns)} (gameAnnotations.endTurn): the replay's "
+                     f"{ending.cut} later turn{'s are' if ending.cut != 1 else ' is'} not played")
+        if points:  # asserted of the whole replay, not of the game that ends early
+            notes.append("points asserted after the whole replay: " + ", ".join(f"{c} {p}" for c, p in points.items()))
+            points = {}
+    unread = sorted(k for k in annotations if k not in ("drawOrder", "endTurn"))
+    if unread:
+        notes.append("gameAnnotations not read: " + ", ".join(unread))
+    header = _header(doc, names, colours, words, start, ending, points)
+    header.update(dict(ext_tags))
+    header.update({k: one_line(v) for k, v in (tags or {}).items()})
+    lines = [f"[{k} {quote(v)}]" for k, v in header.items()]
+    version = doc.get("appVersion")
+    source = "JCloisterZone" + (f" {version}" if isinstance(version, str) else "") + " saved game"
+    lines += ["", "{" + comment_text(source + (": " + "; ".join(notes) if notes else "")) + "}"]
+    lines += _turn_lines(ending, colours, points)
+    if points and ending.ended and "Result" not in header:
         lines.append("{" + comment_text("points asserted after the final scoring: " + ", ".join(
             f"{c} {p}" for c, p in points.items())) + "}")
     return "\n".join(lines) + "\n"

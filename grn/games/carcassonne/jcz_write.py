@@ -12,20 +12,20 @@ import json
 import re
 from typing import Any, cast
 
-from grn import registry
-from grn.errors import IllegalAction
+from grn.core import registry
+from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import start_of
 from grn.games.carcassonne.rules import CarcassonneState
 from grn.games.carcassonne.jcz_format import (
     APP_VERSION, GRN_KEY, SMALL, jcz_tile_ids, location_place, place_location, slot_colours,
 )
-from grn.interop import ConversionProblem
-from grn.record import Record
-from grn.ruleset import SetupProblem, engine_for, player_key
-from grn.tiling.commands import DiscardTile, PlaceTile
-from grn.tiling.places import POSITIONS
-from grn.writer import write_record
+from grn.rules.interop import ConversionProblem
+from grn.core.record import Record
+from grn.rules.ruleset import SetupProblem, engine_for, player_key
+from grn.games.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.places import POSITIONS
+from grn.notation.writer import write_record
 
 def grn_to_jcz(record: Record) -> str:
     """The JCloisterZone saved game of ``record``'s main line.  Raises :class:`ConversionProblem`."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from grn.record import Record
-from grn.ruleset import SetupProblem
-from grn.value import Value
+from grn.core.record import Record
+from grn.rules.ruleset import SetupProblem
+from grn.core.value import Value
 
 
 class Options(Value):

@@ -1,4 +1,4 @@
-"""A Carcassonne turn's choices after the placement (:mod:`grn.choices`): the second gold ingot, then a follower.
+"""A Carcassonne turn's choices after the placement (:mod:`grn.rules.choices`): the second gold ingot, then a follower.
 
 The options come from the engine (:meth:`ingot_options`, :meth:`follower_options`)
 and the whole turn is tried on a copy before it is offered.  Gold is taken by
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.choices import ChoiceError, Option, Step, finished
-from grn.errors import IllegalAction
-from grn.tiling.commands import PlaceTile
-from grn.writer import command_text
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.core.errors import IllegalAction
+from grn.games.tiling.commands import PlaceTile
+from grn.notation.writer import command_text
 
 NONE = "none"
 

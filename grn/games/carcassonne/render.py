@@ -17,16 +17,17 @@ Class names (for tests and styling): ``tile``, ``city``, ``road``, ``cloister``,
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
 from grn.render import style as st
-from grn.render import tiled
-from grn.ruleset import Panel
-from grn.render.tiled import M, Frame, side_by_side
+from grn.games.tiling import render as tiled
+from grn.rules.ruleset import Panel
+from grn.games.tiling.render import M, Frame, side_by_side
 from grn.render.style import esc, num
-from grn.tiling.commands import PlaceTile
-from grn.tiling.tiles import TileDesign
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.tiles import TileDesign
 
 T = st.TILE
 FIELD_FILL, ROAD_FILL, CITY_FILL, WALL = "#8fbf5a", "#efe6d2", "#c9a46a", "#6b4a2b"
@@ -219,23 +220,24 @@ def _next_tile(position: Any) -> str | None:
     return next((a.tile for a in turn.actions if isinstance(a, PlaceTile)), None)
 
 
-def render_position(position: Any, *, legal: bool = False, width: int | None = None,
-                    defs: TileDefs | None = None, diagram: bool = False,
-                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
-                    panel: bool = True) -> str:
-    """The SVG of a Carcassonne position (``defs``: a shared :class:`TileDefs` the page writes once).
+@dataclass(slots=True)
+class _Scene:
+    """What a drawing shows: tiles, followers, ingots (cropped for a diagram), ghosts, legal squares, the box."""
 
-    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
-    (the viewer shows the panel in words beside it: :func:`panel_text`).
+    tiles: list[Any]
+    followers: list[Any]
+    ingot_places: list[Any]
+    ghosts: list[Any]
+    spots: dict[tuple[int, int], list[int]]
+    next_tile: str | None
+    minx: int
+    maxx: int
+    miny: int
+    maxy: int
 
-    ``diagram`` draws a picture for a rules discussion: only the board around
-    the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
-    ``caption`` written above, 700 pixels wide unless ``width`` says otherwise.
-    """
-    own = defs is None
-    tdefs = TileDefs() if defs is None else defs
-    from grn.writer import command_text
 
+def _scene(position: Any, legal: bool, diagram: bool, crop: tuple[int, int, int, int] | None) -> _Scene:
+    """The board's contents and the box that must fit them (the markup's cells, legal squares; a diagram's crop)."""
     state = position.state
     board = state.board
     tileset = state.tileset
@@ -266,56 +268,46 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         ingot_places = [i for i in ingot_places if inside(*i[0])]
         ghosts = [g for g in ghosts if inside(g[1], g[2])]
         spots = {xy: r for xy, r in spots.items() if inside(*xy)}
-    bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
-    n = len(state.players)
-    lines = tiled.caption_lines(caption, tiled.diagram_width(bw, caption)) if diagram else []
-    top = tiled.caption_height(lines)
-    alone = diagram or not panel
-    W = tiled.diagram_width(bw, caption) if diagram else bw if alone else max(bw, 640.0)
-    panel_h = 0 if alone else 110 + 60 * n
-    coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
-    H = top + bh + panel_h
-    if diagram:
-        width = width or 700
-    frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, top + M)
-    out = [f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>']
-    out += tiled.caption_svg(lines)
-    if own:
-        for x in range(minx, maxx + 1):
-            out.append(st.text(frame.xy(x, maxy)[0] + T / 2, frame.oy - 13, x, size=15, anchor="middle",
-                               fill=st.GRID_TEXT, cls="coord"))
-        for y in range(miny, maxy + 1):
-            out.append(st.text(frame.ox - 12, frame.xy(minx, y)[1] + T / 2 + 5, y, size=15, anchor="end",
-                               fill=st.GRID_TEXT, cls="coord"))
-    else:
-        # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) in one translated
-        # group, and each row of coordinates a group, so that a tile or label is drawn the same way in every
-        # position however the board grows
-        out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(frame.oy + maxy * T)})">')
-        frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
-        out.append(f'<g transform="translate(0,{num(-maxy * T - 13 - (coord - 15) / 2)})">' + "".join(
-            st.text(x * T + T / 2, 0, x, size=coord, anchor="middle", fill=st.GRID_TEXT, cls="coord")
-            for x in range(minx, maxx + 1)) + "</g>")
-        out.append(f'<g transform="translate({num(minx * T - 12)},0)">' + "".join(
-            st.text(0, -y * T + T / 2 + coord / 3, y, size=coord, anchor="end", fill=st.GRID_TEXT, cls="coord")
-            for y in range(miny, maxy + 1)) + "</g>")
-    for (x, y), rots in sorted(spots.items()):
+    return _Scene(tiles, followers, ingot_places, ghosts, spots, nxt, minx, maxx, miny, maxy)
+
+
+def _coordinates(frame: Frame, scene: _Scene, coord: float, page: bool) -> list[str]:
+    """The column numbers above the board and the row numbers left of it (on a page of many positions each row
+    of numbers is a group, so that a label is drawn the same way however the board grows)."""
+    minx, maxx, miny, maxy = scene.minx, scene.maxx, scene.miny, scene.maxy
+    if not page:
+        return ([st.text(frame.xy(x, maxy)[0] + T / 2, frame.oy - 13, x, size=15, anchor="middle",
+                         fill=st.GRID_TEXT, cls="coord") for x in range(minx, maxx + 1)]
+                + [st.text(frame.ox - 12, frame.xy(minx, y)[1] + T / 2 + 5, y, size=15, anchor="end",
+                           fill=st.GRID_TEXT, cls="coord") for y in range(miny, maxy + 1)])
+    return [f'<g transform="translate(0,{num(-maxy * T - 13 - (coord - 15) / 2)})">' + "".join(
+                st.text(x * T + T / 2, 0, x, size=coord, anchor="middle", fill=st.GRID_TEXT, cls="coord")
+                for x in range(minx, maxx + 1)) + "</g>",
+            f'<g transform="translate({num(minx * T - 12)},0)">' + "".join(
+                st.text(0, -y * T + T / 2 + coord / 3, y, size=coord, anchor="end", fill=st.GRID_TEXT, cls="coord")
+                for y in range(miny, maxy + 1)) + "</g>"]
+
+
+def _board(frame: Frame, position: Any, scene: _Scene, tdefs: TileDefs) -> list[str]:
+    """Legal squares (dashed, with their rotations), the tiles, the ghosts, the last tile's outline."""
+    out: list[str] = []
+    for (x, y), rots in sorted(scene.spots.items()):
         X, Y = frame.xy(x, y)
         out.append(f'<g class="legal"><rect x="{num(X + 4)}" y="{num(Y + 4)}" width="{T - 8}" height="{T - 8}" '
                    f'rx="8" fill="#ffffff" fill-opacity="0.45" stroke="#2f7d32" stroke-width="3" '
                    f'stroke-dasharray="8 5"/>' + st.text(X + T / 2, Y + T / 2 + 6, " ".join(map(str, sorted(rots))),
                                                         size=15, anchor="middle", fill="#1e5a22", weight="bold")
                    + "</g>")
-    for (x, y), t in tiles:
+    for (x, y), t in scene.tiles:
         X, Y = frame.xy(x, y)
         out.append(f'<use class="tile" data-tile="{esc(t.design.id)}" data-xy="{x},{y}" '
                    f'xlink:href="#{tdefs.ref(t.design)}" transform="translate({num(X)},{num(Y)}) '
                    f'rotate({t.rotation} 50 50)"/>')
-    for d, x, y, r in ghosts:
+    for d, x, y, r in scene.ghosts:
         X, Y = frame.xy(x, y)
         out.append(f'<g class="ghost" opacity="0.55">{_turned(X, Y, r, tile_drawing(d))}</g>')
     last = position.last
-    shown = {xy for xy, _ in tiles}
+    shown = {xy for xy, _ in scene.tiles}
     if last is not None and last.number > 0:
         for a in last.actions:
             if isinstance(a, PlaceTile) and (a.x, a.y) in shown:
@@ -325,7 +317,13 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
                            f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
                            f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" '
                            f'stroke="{st.player_fill(last.player)}" stroke-width="2.5" stroke-dasharray="9 5"/></g>')
-    for (colour, x, y, local, kind), shift in zip(followers, side_by_side([f[1:4] for f in followers])):
+    return out
+
+
+def _pieces_on_board(frame: Frame, board: Any, scene: _Scene) -> list[str]:
+    """Followers (upright, on their feature as the tile turns; side by side where they share a square) and ingots."""
+    out: list[str] = []
+    for (colour, x, y, local, kind), shift in zip(scene.followers, side_by_side([f[1:4] for f in scene.followers])):
         t = board.tiles[(x, y)]
         ax, ay = segment_anchor(t.design, local)
         X, Y = frame.xy(x, y)
@@ -334,22 +332,25 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         dx, dy = ax - 50, ay - 50
         rx, ry = 50 + dx * math.cos(a) - dy * math.sin(a), 50 + dx * math.sin(a) + dy * math.cos(a)
         out.append(follower(X + rx + shift, Y + ry, colour, kind))
-    for (x, y), count in ingot_places:
+    for (x, y), count in scene.ingot_places:
         X, Y = frame.xy(x, y)
         ix, iy = ingot_spot(board.tiles[(x, y)].rotation if (x, y) in board.tiles else 0)
         out.append(ingots(X + ix, Y + iy, count))
-    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, _feature_at(board), inside=diagram))
-    if not own:
-        out.append("</g>")
-    head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn carcassonne")
-    if alone:
-        return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
-    # the panel (on a page of many positions: drawn at 0 and moved, so that it does not change as the board grows)
+    return out
+
+
+def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, page: bool) -> list[str]:
+    """The player panel below the board: the event, the last turn and the bag, then a row per player (drawn at 0
+    and moved on a page of many positions, so that it does not change as the board grows)."""
+    from grn.notation.writer import command_text
+
+    state = position.state
+    last = position.last
     names = {s.key: s.name for s in position.seats}
-    py = bh if own else 0
-    moved = "" if own else f' transform="translate(0,{num(bh)})"'
-    out.append(f'<g class="panel"{moved}><rect x="10" y="{num(py)}" width="{num(W - 20)}" height="{num(panel_h - 10)}" '
-               f'rx="10" fill="{st.PANEL}" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
+    py = 0 if page else bh
+    moved = f' transform="translate(0,{num(bh)})"' if page else ""
+    out = [f'<g class="panel"{moved}><rect x="10" y="{num(py)}" width="{num(W - 20)}" height="{num(panel_h - 10)}" '
+           f'rx="10" fill="{st.PANEL}" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>']
     if last is None or last.number == 0:
         sub = "start of the game"
     else:
@@ -357,8 +358,8 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     event = position.record.tag("Event") or "Carcassonne"
     out.append(st.text(26, py + 30, event if len(event) <= 50 else event[:49] + "\u2026", size=19, weight="bold"))
     bag = f"{state.bag_left} tile{'s' if state.bag_left != 1 else ''} in the bag"
-    if nxt and spots:
-        bag += f"; next tile {nxt}: its legal places are dashed (with rotations)"
+    if scene.next_tile and scene.spots:
+        bag += f"; next tile {scene.next_tile}: its legal places are dashed (with rotations)"
     out.append(st.text(26, py + 52, (sub[:70] + "  \u00b7  " + bag)[:120], size=13, fill=st.INK_SOFT, cls="bag"))
     current = None if state.is_over else state.current_player
     gold = state.options.goldmines
@@ -377,7 +378,55 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
         out.append(st.text(W - 36, ry + 36, state.scores[p], size=26, weight="bold", anchor="end", cls="score"))
         out.append("</g>")
     out.append("</g>")
-    return head + (tdefs.defs() if own else "") + "".join(out) + "</svg>"
+    return out
+
+
+def render_position(position: Any, *, legal: bool = False, width: int | None = None,
+                    defs: TileDefs | None = None, diagram: bool = False,
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                    panel: bool = True) -> str:
+    """The SVG of a Carcassonne position (``defs``: a shared :class:`TileDefs` the page writes once).
+
+    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
+    (the viewer shows the panel in words beside it: :func:`panel_text`).
+
+    ``diagram`` draws a picture for a rules discussion: only the board around
+    the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
+    ``caption`` written above, 700 pixels wide unless ``width`` says otherwise.
+    """
+    page = defs is not None  # a page of many positions: the tile drawings are the page's, written once
+    tdefs = TileDefs() if defs is None else defs
+    board = position.state.board
+    scene = _scene(position, legal, diagram, crop)
+    minx, maxx, miny, maxy = scene.minx, scene.maxx, scene.miny, scene.maxy
+    bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
+    lines = tiled.caption_lines(caption, tiled.diagram_width(bw, caption)) if diagram else []
+    top = tiled.caption_height(lines)
+    alone = diagram or not panel
+    W = tiled.diagram_width(bw, caption) if diagram else bw if alone else max(bw, 640.0)
+    panel_h = 0 if alone else 110 + 60 * len(position.state.players)
+    coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
+    H = top + bh + panel_h
+    if diagram:
+        width = width or 700
+    frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, top + M)
+    out = [f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>']
+    out += tiled.caption_svg(lines)
+    if page:
+        # the board in its own coordinates (tile x,y at x*T, -y*T) in one translated group, so that a tile
+        # is drawn the same way in every position however the board grows
+        out.append(f'<g class="board-layer" transform="translate({num(frame.ox - minx * T)},{num(frame.oy + maxy * T)})">')
+        frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
+    out += _coordinates(frame, scene, coord, page)
+    out += _board(frame, position, scene, tdefs)
+    out += _pieces_on_board(frame, board, scene)
+    out.append(tiled.markup_layer(position.markup, frame, scene.ghosts, board.tiles, _feature_at(board), inside=diagram))
+    if page:
+        out.append("</g>")
+    head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn carcassonne")
+    if not alone:
+        out += _panel(position, scene, W, bh, panel_h, page)
+    return head + ("" if page else tdefs.defs()) + "".join(out) + "</svg>"
 
 
 def panel_text(position: Any) -> Panel:

@@ -1,20 +1,20 @@
-"""Carcassonne (base game) with The Gold Mines, on the tiling core's :class:`~grn.tiling.engine.TileEngine`.
+"""Carcassonne (base game) with The Gold Mines, on the tiling core's :class:`~grn.games.tiling.engine.TileEngine`.
 
 :class:`CarcassonneState` replays turns given as engine commands
-(:mod:`grn.games.carcassonne.commands`, :mod:`grn.tiling.commands`): a turn is
+(:mod:`grn.games.carcassonne.commands`, :mod:`grn.games.tiling.commands`): a turn is
 any discards of tiles that fit nowhere, one tile, with a Gold Mines tile the
 second ingot (``ingot@x,y``), at most one follower (``+N``), and optionally
 the tiles the turn's gold is taken from (``take@x,y``).  Everything is checked
 before anything changes, so an illegal turn raises
-:class:`~grn.errors.IllegalAction` (rule, section, hint, span) and leaves the
+:class:`~grn.core.errors.IllegalAction` (rule, section, hint, span) and leaves the
 game as it was.  Rulings where the rules are silent are in docs/rulings.md.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.engine import Event
-from grn.errors import IllegalAction
+from grn.rules.engine import Event
+from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.completion import AROUND, Completion
 from grn.games.carcassonne.events import (
@@ -29,11 +29,11 @@ from grn.games.carcassonne.terms import (
     FOLLOWERS, INGOT_MARK, Q_ORDER_BASE, Q_PLACE, Q_SEQUENCE, Q_SETUP, Q_TWO, SEC_GENERAL, SEC_GOLD_PLACE,
     SEC_GOLD_SETUP, SEC_PLAYING, TILE_RULES, counted,
 )
-from grn.record import Command
-from grn.ruleset import COLOURS
-from grn.tiling.commands import DiscardTile, PlaceTile
-from grn.tiling.engine import TILE_FIELDS
-from grn.tiling.tiles import TileSet, load_shipped_tileset
+from grn.core.record import Command
+from grn.rules.ruleset import COLOURS
+from grn.games.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.engine import TILE_FIELDS
+from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 
 #: Every field of a CarcassonneState (what copies take over and what pickle keeps).
 _STATE_FIELDS: tuple[str, ...] = TILE_FIELDS + FOLLOWER_FIELDS + GOLD_FIELDS + SCORING_FIELDS
@@ -45,7 +45,7 @@ class CarcassonneState(SetUp):
     Build with :meth:`new`; play with :meth:`play_turn`; end with
     :meth:`final_scoring`.  Players are colours in clockwise seat order.  The
     engine is built in layers, one job each: the tile-laying core
-    (:class:`grn.tiling.engine.TileEngine`), followers (:mod:`.followers`),
+    (:class:`grn.games.tiling.engine.TileEngine`), followers (:mod:`.followers`),
     gold ingots (:mod:`.gold`), scoring (:mod:`.scoring`) and set-up turns
     (:mod:`.setup_turn`); this class adds the turn itself.
     """
@@ -118,7 +118,7 @@ class CarcassonneState(SetUp):
     def _repr_svg_(self) -> str:
         """The position drawn as SVG, so that a Jupyter notebook shows the board (as python-chess's Board does)."""
         # imported here: drawing (svgwrite, the renderer) loads only when a notebook asks
-        from grn.position import state_svg
+        from grn.rules.position import state_svg
 
         return state_svg(self, "carcassonne")
 

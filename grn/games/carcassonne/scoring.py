@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.engine import Event
+from grn.rules.engine import Event
 from grn.games.carcassonne.completion import AROUND, Completion, seated
 from grn.games.carcassonne.events import FollowersReturned, IngotsRemoved, ScoreEvent
 from grn.games.carcassonne.gold import GoldMines
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, PENNANTS, ROAD, counted, ingot_value
-from grn.tiling.board import FeatureData, PlacedTile, Placement, cell_key
+from grn.games.tiling.board import FeatureData, PlacedTile, Placement, cell_key
 
 #: The fields this layer adds.
 SCORING_FIELDS: tuple[str, ...] = ("final_done",)
@@ -23,7 +23,7 @@ _KIND_ORDER: Final = {ROAD: 0, CITY: 1, CLOISTER: 2}
 _WORDS = {1: "one", 2: "two", 3: "three"}
 
 
-#: :data:`AROUND` as :func:`~grn.tiling.board.cell_key` offsets.
+#: :data:`AROUND` as :func:`~grn.games.tiling.board.cell_key` offsets.
 _AROUND_STEPS: Final[tuple[int, ...]] = tuple(cell_key(dx, dy) for dx, dy in AROUND)
 
 

@@ -14,10 +14,10 @@ from typing import Sequence
 
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.rules import CarcassonneState
-from grn.ruleset import COLOURS
-from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.tiling.selfplay import draw_placement, shuffled_bag
-from grn.tiling.tiles import TileSet, load_shipped_tileset
+from grn.rules.ruleset import COLOURS
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame
+from grn.games.tiling.selfplay import draw_placement, shuffled_bag
+from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 
 
 def play(players: int | Sequence[str], seed: int, options: Options = Options(),

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Sequence, cast
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.scoring import Scoring
 from grn.games.carcassonne.terms import (
     FIELD, FOLLOWERS, INGOT_MARK, Q_FARMERS_OFF, Q_FOLLOWER_NEW, Q_FOLLOWER_SUPPLY, Q_SETUP, Q_SHARE, Q_STACK,
     SEC_FARMERS, SEC_FOLLOWER, SEC_GOLD_PLACE, SEC_GOLD_SETUP, SEC_GOLD_TAKE, SEC_PLAYING,
 )
-from grn.record import Command
-from grn.tiling.board import PlacedTile
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.core.record import Command
+from grn.games.tiling.board import PlacedTile
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 
 class SetUp(Scoring):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.tiling.engine import TileRules
+from grn.games.tiling.engine import TileRules
 
 RULES: Final = "Carcassonne rules"
 SEC_GENERAL: Final = f"{RULES}, Game setup"

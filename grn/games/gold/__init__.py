@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
 from grn.games.gold.rules import SECTION, GoldState
-from grn.record import Markup, Record, Seat
-from grn.ruleset import Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.core.record import Markup, Record, Seat
+from grn.rules.ruleset import PLAIN, Drawing, Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
     from grn.games.gold.bot import GoldWorld
-    from grn.position import Position
-    from grn.selfplay import SelfPlayGame
+    from grn.rules.position import Position
+    from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRuleset", "GoldState", "Card", "FlipCard", "layout_positions"]
 
@@ -70,12 +70,11 @@ class GoldRuleset(Ruleset):
     def ghost_problem(self, word: str, engine: Any) -> str | None:
         return "<ghost> shows a tile: the card game has none"
 
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, panel: bool = True) -> str:
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         # the panel stays: the card grid has a fixed size, so the picture is never shrunk below reading size
         from grn.games.gold.render import render_gold
 
-        return render_gold(position, reveal=reveal, width=width, shared_defs=shared_defs is not None)
+        return render_gold(position, reveal=drawing.reveal, width=drawing.width, shared_defs=shared_defs is not None)
 
     def page_defs(self) -> Any:
         return True  # the card back, defined once per page
@@ -89,7 +88,7 @@ class GoldRuleset(Ruleset):
         """The choices of the turn's tree (:meth:`choice_point`), as words: the cards still face down (``c4=``,
         a card already turned this turn left out); after ``c4=``, the faces it may show: the one seen there
         before, or else a face not yet seen anywhere nor shown by this turn's other card (R169)."""
-        from grn.choices import ChoiceError
+        from grn.rules.choices import ChoiceError
         from grn.games.gold.commands import card_text
 
         flips = [c for c in written if isinstance(c, FlipCard)]

@@ -13,12 +13,12 @@ from __future__ import annotations
 import random
 from typing import Any, Hashable, Sequence
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold import playout
 from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
-from grn.world import Decision, World
+from grn.rules.world import Decision, World
 
 #: The playout player (R175): ``"smart"`` (:func:`smart_move`) or ``"memory"`` (self-play's player, the
 #: search's playouts before R175; kept to measure the two against each other, bench/gold_players.py).

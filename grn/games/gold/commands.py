@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
-from grn.errors import Span
-from grn.value import Value
+from grn.rules.codec import CommandCodec, Json, Problems, object_schema, read_int
+from grn.core.errors import Span
+from grn.core.value import Value
 
 #: Miner colours, in the order the box lists them.
 COLOURS: tuple[str, ...] = ("red", "yellow", "green", "blue", "black")

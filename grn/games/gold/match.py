@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from grn.errors import Diagnostic, Span
+from grn.core.errors import Diagnostic, Span
 from grn.games.gold.rules import expected_first_player, match_result
-from grn.record import Record
-from grn.ruleset import SeriesChecker
-from grn.value import Struct
+from grn.core.record import Record
+from grn.rules.ruleset import SeriesChecker
+from grn.core.value import Struct
 
 
 class _MatchGame(Struct):

@@ -1,4 +1,4 @@
-"""A turn of Gold's choices (:mod:`grn.choices`): a face-down card, then what it showed (a chance point).
+"""A turn of Gold's choices (:mod:`grn.rules.choices`): a face-down card, then what it showed (a chance point).
 
 The places offered are the engine's :meth:`~GoldState.legal_flips`; a card seen
 before can only show what it showed then, and a card never seen any face of
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.choices import ChoiceError, Option, Step, finished
-from grn.errors import IllegalAction
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard, card_text
 
 

@@ -119,55 +119,22 @@ def _entrance(x: float, y: float, colour: str) -> str:
             f'L{num(x + 28)},{num(y + 30)} Z" fill="#1b120b"/></g>')
 
 
-def render_gold(position: Any, *, reveal: bool = False, width: int | None = None,
-                shared_defs: bool = False) -> str:
-    """The SVG of a Gold position (``shared_defs``: the card back is defined by the caller)."""
-    state = position.state
-    positions: tuple[str, ...] = tuple(state.positions)
-    cells, ncol, nrow, lettered = layout_cells(positions)
+def _grid_labels(ncol: int, nrow: int) -> list[str]:
+    """The letters under the columns and the numbers left of the rows of a lettered layout."""
+    out = [st.text(LEFT + c * (CW + GAP) + CW / 2, TOP + nrow * (CH + GAP) + 24, chr(ord("a") + c), size=15,
+                   anchor="middle", fill=st.GRID_TEXT, weight="bold", cls="coord") for c in range(ncol)]
+    out += [st.text(26, TOP + r * (CH + GAP) + CH / 2 + 5, nrow - r, size=15, anchor="middle", fill="#e7dcc0",
+                    weight="bold", cls="coord") for r in range(nrow)]
+    return out
+
+
+def _table(state: Any, positions: tuple[str, ...], cells: dict[str, Any], lettered: bool,
+           flipped: dict[str, Card], known: dict[str, Card]) -> list[str]:
+    """The cards on the table that the last turn did not flip: face down (with a face seen before, when
+    revealed), or an empty place where a card has gone; each with its position's name unless lettered."""
     down = set(state.face_down())
     gone = set(state.removed())
-    known = state.known_faces() if reveal else {}
-    grid_w = LEFT + ncol * (CW + GAP) + 10
-    grid_h = TOP + nrow * (CH + GAP) + 34
-    panel_x = grid_w + 10
-    panel_w = 300
-    seats = list(position.seats)
-    names = {s.key: s.name for s in seats}
-    owned = {s.key: s.colours for s in seats}
-    for p in state.players:
-        names.setdefault(p, p)
-        owned.setdefault(p, tuple(state.colours.get(p, (p,))))
-    # every player's block has room for two rows of gold chips, so the line under them never overlaps
-    # them and the picture keeps one size from the first position to the last (pages scale it to fit)
-    heights = {p: 48 + 34 * 2 + 30 for p in state.players}
-    h = max(grid_h, 96 + sum(heights.values()) + 40)
-    w = panel_x + panel_w
-    out = [st.svg_open(w, h, (0, 0, w, h), px_width=width, cls="grn gold")]
-    if not shared_defs:
-        out.append("<defs>" + card_back_def() + "</defs>")
-    out.append(f'<rect class="background" width="{w}" height="{h}" fill="{st.PAPER}"/>')
-    out.append(f'<rect class="table" x="10" y="{TOP - 14}" width="{grid_w - 10}" height="{nrow * (CH + GAP) + 20}" '
-               f'rx="12" fill="{pal.TABLE}" stroke="{pal.TABLE_LINE}" stroke-width="3"/>')
-    title = _title(position)
-    out.append(st.text(16, 30, title, size=20, weight="bold"))
-    out.append(st.text(16, 52, _subtitle(position), size=14, fill=st.INK_SOFT))
-    # grid labels
-    if lettered:
-        for c in range(ncol):
-            x = LEFT + c * (CW + GAP) + CW / 2
-            out.append(st.text(x, TOP + nrow * (CH + GAP) + 24, chr(ord("a") + c), size=15, anchor="middle",
-                               fill=st.GRID_TEXT, weight="bold", cls="coord"))
-        for r in range(nrow):
-            y = TOP + r * (CH + GAP) + CH / 2 + 5
-            out.append(st.text(26, y, nrow - r, size=15, anchor="middle", fill="#e7dcc0", weight="bold",
-                               cls="coord"))
-    flipped: dict[str, Card] = {}
-    last = position.last
-    if last is not None and last.number > 0:
-        for a in last.actions:
-            if isinstance(a, FlipCard):
-                flipped[a.pos] = a.face
+    out: list[str] = []
     for pos in positions:
         x, y = _cell_xy(cells[pos])
         if pos in flipped:
@@ -183,11 +150,22 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
         if not lettered:
             out.append(st.text(x + CW / 2, y + CH - 5, pos, size=11, anchor="middle",
                                fill="#e7dcc0" if pos in down else st.GRID_TEXT, cls="coord"))
+    return out
+
+
+def _flipped_cards(position: Any, cells: dict[str, Any], flipped: dict[str, Card]) -> list[str]:
+    """The cards the last turn turned up, outlined in the colour of the player who turned them, each tagged
+    with where it went (left the table, or back face down)."""
+    state = position.state
+    down = set(state.face_down())
+    gone = set(state.removed())
+    last = position.last
     colour = st.player_fill(last.player) if last is not None else st.HIGHLIGHT
     if last is not None:
-        for s in seats:
+        for s in position.seats:
             if last.player in s.colours:
                 colour = st.player_fill(s.key)
+    out: list[str] = []
     for pos, face in flipped.items():
         if pos not in cells:
             continue
@@ -202,9 +180,37 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
         out.append(f'<rect x="{num(x + 2)}" y="{num(y + 2)}" width="{CW - 4}" height="13" rx="3" '
                    f'fill="#000000" fill-opacity="0.55"/>')
         out.append(st.text(x + CW / 2, y + 12, tag, size=10, anchor="middle", fill="#ffffff"))
-    # the players
-    out.append(f'<rect x="{panel_x}" y="66" width="{panel_w - 12}" height="{h - 76}" rx="10" fill="{st.PANEL}" '
-               f'stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
+    return out
+
+
+def _gold_cards(cards: list[Any], gx: float, gy: float) -> list[str]:
+    """A player's gold cards as chips, twelve a row, two rows at most (then a count of the rest)."""
+    out: list[str] = []
+    shown = cards if len(cards) <= 24 else cards[:22]
+    for k, g in enumerate(shown):
+        cx = gx + (k % 12) * 22
+        cy = gy + (k // 12) * 34
+        out.append(f'<g class="gold-card"><rect x="{cx}" y="{cy}" width="19" height="28" rx="3" fill="#fff3c4" '
+                   f'stroke="{pal.GOLD_LINE}" stroke-width="1.2"/>'
+                   + st.text(cx + 9.5, cy + 19, g.value, size=13, anchor="middle", weight="bold",
+                             fill=pal.GOLD_LINE) + "</g>")
+    if len(cards) > 24:
+        out.append(st.text(gx + 10 * 22 + 2, gy + 34 + 19, f"+{len(cards) - 22}", size=12, weight="bold",
+                           fill=st.INK_SOFT))
+    return out
+
+
+def _players(position: Any, panel_x: int, panel_w: int, h: int, row_h: int) -> list[str]:
+    """The panel beside the table: each player's entrance, colours, name, score and gold cards, then the
+    table's state (how many cards face down and gone, the Gold Rush, the end)."""
+    state = position.state
+    names = {s.key: s.name for s in position.seats}
+    owned = {s.key: s.colours for s in position.seats}
+    for p in state.players:
+        names.setdefault(p, p)
+        owned.setdefault(p, tuple(state.colours.get(p, (p,))))
+    out = [f'<rect x="{panel_x}" y="66" width="{panel_w - 12}" height="{h - 76}" rx="10" fill="{st.PANEL}" '
+           f'stroke="{st.PANEL_LINE}" stroke-width="1.5"/>']
     py = 80
     scores = state.scores
     current = state.current_player if not state.is_over else None
@@ -224,33 +230,56 @@ def render_gold(position: Any, *, reveal: bool = False, width: int | None = None
         out.append(st.text(panel_x + panel_w - 26, py + 24, scores.get(p, 0), size=26, weight="bold",
                            anchor="end", cls="score"))
         cards = state.gold_of(p)
-        gx, gy = panel_x + 14, py + 48
-        shown = cards if len(cards) <= 24 else cards[:22]
-        for k, g in enumerate(shown):
-            cx = gx + (k % 12) * 22
-            cy = gy + (k // 12) * 34
-            out.append(f'<g class="gold-card"><rect x="{cx}" y="{cy}" width="19" height="28" rx="3" fill="#fff3c4" '
-                       f'stroke="{pal.GOLD_LINE}" stroke-width="1.2"/>'
-                       + st.text(cx + 9.5, cy + 19, g.value, size=13, anchor="middle", weight="bold",
-                                 fill=pal.GOLD_LINE) + "</g>")
-        if len(cards) > 24:
-            out.append(st.text(gx + 10 * 22 + 2, gy + 34 + 19, f"+{len(cards) - 22}", size=12, weight="bold",
-                               fill=st.INK_SOFT))
+        out += _gold_cards(cards, panel_x + 14, py + 48)
         n = len(cards)
-        row_h = heights[p]
         out.append(st.text(panel_x + 14, py + row_h - 12,
                            f"{n} gold card{'s' if n != 1 else ''}, worth {scores.get(p, 0)}", size=12,
                            fill=st.INK_SOFT))
         out.append("</g>")
         py += row_h
-    info = f"{len(down)} face down, {len(gone)} gone"
+    info = f"{len(state.face_down())} face down, {len(state.removed())} gone"
     if state.is_over:
         info += " - game over"
     elif state.phase == "rush":
         info += " - Gold Rush!"
     out.append(st.text(panel_x + 14, py + 14, info, size=13, fill=st.INK))
-    # markup on top
-    out.append(_markup(position.markup, cells))
+    return out
+
+
+def render_gold(position: Any, *, reveal: bool = False, width: int | None = None,
+                shared_defs: bool = False) -> str:
+    """The SVG of a Gold position (``shared_defs``: the card back is defined by the caller)."""
+    state = position.state
+    positions: tuple[str, ...] = tuple(state.positions)
+    cells, ncol, nrow, lettered = layout_cells(positions)
+    known = state.known_faces() if reveal else {}
+    grid_w = LEFT + ncol * (CW + GAP) + 10
+    grid_h = TOP + nrow * (CH + GAP) + 34
+    panel_x = grid_w + 10
+    panel_w = 300
+    # every player's block has room for two rows of gold chips, so the line under them never overlaps
+    # them and the picture keeps one size from the first position to the last (pages scale it to fit)
+    row_h = 48 + 34 * 2 + 30
+    h = max(grid_h, 96 + row_h * len(state.players) + 40)
+    w = panel_x + panel_w
+    out = [st.svg_open(w, h, (0, 0, w, h), px_width=width, cls="grn gold")]
+    if not shared_defs:
+        out.append("<defs>" + card_back_def() + "</defs>")
+    out.append(f'<rect class="background" width="{w}" height="{h}" fill="{st.PAPER}"/>')
+    out.append(f'<rect class="table" x="10" y="{TOP - 14}" width="{grid_w - 10}" height="{nrow * (CH + GAP) + 20}" '
+               f'rx="12" fill="{pal.TABLE}" stroke="{pal.TABLE_LINE}" stroke-width="3"/>')
+    out.append(st.text(16, 30, _title(position), size=20, weight="bold"))
+    out.append(st.text(16, 52, _subtitle(position), size=14, fill=st.INK_SOFT))
+    if lettered:
+        out += _grid_labels(ncol, nrow)
+    flipped: dict[str, Card] = {}
+    last = position.last
+    if last is not None and last.number > 0:
+        flipped = {a.pos: a.face for a in last.actions if isinstance(a, FlipCard)}
+    out += _table(state, positions, cells, lettered, flipped, known)
+    out += _flipped_cards(position, cells, flipped)
+    out += _players(position, panel_x, panel_w, h, row_h)
+    out.append(_markup(position.markup, cells))  # on top
     out.append("</svg>")
     return "".join(out)
 
@@ -269,7 +298,7 @@ def _subtitle(position: Any) -> str:
     last = position.last
     if last is None or last.number == 0:
         return "start of the game"
-    from grn.writer import command_text
+    from grn.notation.writer import command_text
 
     acts = " ".join(command_text(a) for a in last.actions)
     return _clip(f"after turn {last.number}: {last.player} {acts}", 70)

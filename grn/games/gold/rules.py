@@ -39,11 +39,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Final, Literal, SupportsInt, Union, cast
 
-from grn import shipped
-from grn.engine import Engine, Event, not_playing
-from grn.errors import GrnError, IllegalAction
+from grn.core import shipped
+from grn.rules.engine import Engine, Event, not_playing
+from grn.core.errors import GrnError, IllegalAction
 from grn.games.gold.commands import COLOURS, Card, FlipCard, card_text, card_words
-from grn.value import Value
+from grn.core.value import Value
 
 __all__ = [
     "CardSet", "CardDataError", "SetupError", "load_cards", "grid_positions", "GRID_8X8",
@@ -640,7 +640,7 @@ class GoldState(Engine):
     def _repr_svg_(self) -> str:
         """The position drawn as SVG, so that a Jupyter notebook shows the board (as python-chess's Board does)."""
         # imported here: drawing (svgwrite, the renderer) loads only when a notebook asks
-        from grn.position import state_svg
+        from grn.rules.position import state_svg
 
         return state_svg(self, "gold")
 

@@ -21,7 +21,7 @@ from grn.games.gold.commands import Card, FlipCard
 # the players' choices are compiled with the playout player of the search (grn/games/gold/playout.py)
 from grn.games.gold.playout import best_partner, choose as _choose
 from grn.games.gold.rules import CardSet, GoldState, GRID_8X8, expected_first_player, load_cards, seats_for
-from grn.selfplay import PlayedTurn, SelfPlayGame
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame
 
 __all__ = ["play", "play_match", "deal"]
 

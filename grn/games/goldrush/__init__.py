@@ -3,7 +3,7 @@
 Rules: the community rules page and the publisher's rulebook (both cited as
 "Gold Rush rulebook").  The package holds the rules engine (:mod:`.rules`),
 the game's commands and codecs (:mod:`.commands`; placing and discarding tiles
-are :mod:`grn.tiling.commands`), its options, grammar (``goldrush.lark``), tile
+are :mod:`grn.games.tiling.commands`), its options, grammar (``goldrush.lark``), tile
 set (``tileset.json``), drawing (:mod:`.render`, :mod:`.drawing`) and
 self-play (:mod:`.selfplay`).  :data:`RULESET` is what :mod:`grn.games` finds.
 """
@@ -17,15 +17,16 @@ from grn.games.goldrush import bot
 from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.terms import ROLE
-from grn.record import Record, Seat
-from grn.ruleset import Panel, SetupProblem
-from grn.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.tiling.ruleset import TileRuleset
-from grn.tiling.tiles import TileSet, load_shipped_tileset
+from grn.core.record import Record, Seat
+from grn.rules.ruleset import PLAIN, Drawing, Panel, SetupProblem, Suggestion
+from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
+from grn.games.tiling.ruleset import TileRuleset
+from grn.games.tiling.tiles import TileSet, load_shipped_tileset
+from grn.rules.ruleset import Panel, SetupProblem
 
 if TYPE_CHECKING:
-    from grn.position import Position
-    from grn.selfplay import SelfPlayGame
+    from grn.rules.position import Position
+    from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRushRuleset", "GoldRushState", "Options", "load_tileset", "parse_options",
            "PlaceTile", "DiscardTile", "PlaceCowboy", "PlaceTent", "Mine", "RevealTokens"]
@@ -35,7 +36,7 @@ def load_tileset(path: str | Path | None = None) -> TileSet:
     """The shipped Gold Rush tile set, or the tile set of a JSON file."""
     if path is None:
         return load_shipped_tileset(__name__)
-    from grn.tiling.tiles import load_tileset as load_file
+    from grn.games.tiling.tiles import load_tileset as load_file
 
     return load_file(path)
 
@@ -86,14 +87,12 @@ class GoldRushRuleset(TileRuleset):
         options = self.parse_options(record.options())
         return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
-    def render_svg(self, position: "Position", *, legal: bool = False, reveal: bool = False,
-                   width: int | None = None, shared_defs: Any = None, diagram: bool = False,
-                   crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
-                   panel: bool = True) -> str:
+    def render_svg(self, position: "Position", drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
         from grn.games.goldrush.render import render_goldrush
 
-        return render_goldrush(position, legal=legal, width=width, defs=shared_defs, diagram=diagram, crop=crop,
-                               caption=caption, panel=panel)
+        return render_goldrush(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
+                               diagram=drawing.diagram, crop=drawing.crop, caption=drawing.caption,
+                               panel=drawing.panel)
 
     def player_panel(self, position: "Position") -> Panel:
         """The panel in words: the viewer shows it beside the board, readable whatever the board's size."""

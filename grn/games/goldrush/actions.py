@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Final, Sequence, cast
 
-from grn.errors import IllegalAction, Span
+from grn.core.errors import IllegalAction, Span
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.options import Options
 from grn.games.goldrush.terms import (
     FEATURE_NAME, MOUNTAIN, PRAIRIE, ROLE, SEC_COWBOY, SEC_MINE, SEC_PLAYING, SEC_TENT,
 )
 from grn.games.goldrush.tokens import MiningTokens
-from grn.record import Command
-from grn.tiling.board import FeatureData, Placement
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.core.record import Command
+from grn.games.tiling.board import FeatureData, Placement
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 #: The step-2 actions: a turn does at most one of them.
 STEP_2: Final = (PlaceCowboy, PlaceTent, Mine)

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, RevealTokens
 from grn.games.goldrush.rules import GoldRushState, TokenMined, TokensTaken
 from grn.games.goldrush.terms import PRAIRIE
-from grn.tiling.commands import PlaceTile
-from grn.tiling.world import TileWorld
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.world import TileWorld
 
 
 class GoldRushWorld(TileWorld):

@@ -2,18 +2,18 @@
 
 ``+N`` a cowboy, ``tent@2,-1[:N]`` the tent, ``mine[=3]`` mining, and
 ``tokens=2,?,0`` the faces of the mining tokens a turn's scoring hands out.
-Placing and discarding tiles are the shared commands of :mod:`grn.tiling.commands`.
+Placing and discarding tiles are the shared commands of :mod:`grn.games.tiling.commands`.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from grn.codec import CommandCodec, Json, Problems, object_schema, read_int
-from grn.errors import Span
-from grn.tiling.commands import LOCATION_SCHEMA, FigureCodec, PlaceFigure, bad_place, small_int
-from grn.tiling.places import LOCATIONS
-from grn.value import Value
+from grn.rules.codec import CommandCodec, Json, Problems, object_schema, read_int
+from grn.core.errors import Span
+from grn.games.tiling.commands import LOCATION_SCHEMA, FigureCodec, PlaceFigure, bad_place, small_int
+from grn.games.tiling.places import LOCATIONS
+from grn.core.value import Value
 
 _LOCATIONS: Final = frozenset(LOCATIONS)
 _TOKEN_SCHEMA: Json = {"type": ["integer", "null"], "minimum": 0}
@@ -22,7 +22,7 @@ _TOKEN_SCHEMA: Json = {"type": ["integer", "null"], "minimum": 0}
 class PlaceCowboy(PlaceFigure):
     """Put a follower (cowboy) on the feature of the new tile at ``location``.
 
-    ``location`` is one of :data:`~grn.tiling.places.LOCATIONS`, read on the board (after the
+    ``location`` is one of :data:`~grn.games.tiling.places.LOCATIONS`, read on the board (after the
     tile's rotation): an edge middle for a railroad or mountain, a half edge for a prairie, ``C``
     for a city.
     """

@@ -1,7 +1,7 @@
 """Drawing one tile design at any rotation, from its data alone.
 
 A tile is drawn in its own 100 x 100 box (y down, north up) *after* turning:
-the places of each segment are turned with :func:`grn.tiling.places.rotate_place` and
+the places of each segment are turned with :func:`grn.games.tiling.places.rotate_place` and
 the picture is built from them, so symbols and text stay upright at every
 rotation and any tile set draws.  Layers, bottom to top: prairie ground,
 mountain regions (whole edges, polygons reaching towards the centre; several
@@ -24,7 +24,7 @@ from typing import Callable, Iterable
 from grn.render import style as st
 from grn.games.goldrush import palette as pal
 from grn.render.style import lump as nugget, num, pts
-from grn.tiling.tiles import EDGE_MIDDLES, TileDesign
+from grn.games.tiling.tiles import EDGE_MIDDLES, TileDesign
 
 T = st.TILE
 C = (T / 2, T / 2)

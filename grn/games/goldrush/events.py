@@ -1,6 +1,6 @@
 """What a Gold Rush turn or the final scoring reports: points, tokens taken, cowboys and tents returned.
 
-Each is a small immutable :class:`~grn.engine.Event` with a sentence for
+Each is a small immutable :class:`~grn.rules.engine.Event` with a sentence for
 ``--explain`` and the page (:meth:`describe`).
 """
 
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Sequence
 
-from grn.engine import Event
-from grn.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
+from grn.rules.engine import Event
+from grn.games.tiling.events import ScoreEvent, TileDiscarded  # noqa: F401  (shared by the tile-laying games)
 from grn.games.goldrush.terms import counted
 
 

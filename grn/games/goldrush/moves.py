@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, PlaceTent
 from grn.games.goldrush.setup_turn import SetUp
 from grn.games.goldrush.terms import MOUNTAIN
-from grn.record import Command
-from grn.tiling.commands import PlaceTile
-from grn.tiling.tiles import TileDesign
+from grn.core.record import Command
+from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling.tiles import TileDesign
 
 
 class Moves(SetUp):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.value import Value
+from grn.core.value import Value
 
 
 class Options(Value):

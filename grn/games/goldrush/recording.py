@@ -1,4 +1,4 @@
-"""A Gold Rush turn's choices after the tile (:mod:`grn.choices`): step 2, and the token faces (chance).
+"""A Gold Rush turn's choices after the tile (:mod:`grn.rules.choices`): step 2, and the token faces (chance).
 
 Every option comes from the engine: the step-2 actions are
 :meth:`~grn.games.goldrush.moves.Moves.legal_followups`; the face of a mined
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.choices import ChoiceError, Option, Step, finished
-from grn.errors import IllegalAction
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.events import TokensTaken
-from grn.tiling.commands import PlaceTile
-from grn.writer import command_text
+from grn.games.tiling.commands import PlaceTile
+from grn.notation.writer import command_text
 
 UNKNOWN = "?"
 

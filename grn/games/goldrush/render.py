@@ -24,16 +24,16 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from grn.tiling.commands import PlaceTile
+from grn.games.tiling.commands import PlaceTile
 from grn.render import markup as mk
 from grn.render import style as st
-from grn.render import tiled
-from grn.ruleset import Panel
-from grn.render.tiled import M, Frame, side_by_side
+from grn.games.tiling import render as tiled
+from grn.rules.ruleset import Panel
+from grn.games.tiling.render import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
                                         tent_anchor, tile_drawing)
-from grn.tiling.tiles import TileDesign
+from grn.games.tiling.tiles import TileDesign
 
 T = st.TILE
 ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
@@ -205,25 +205,42 @@ def _next_tile(position: Any) -> str | None:
     return next((a.tile for a in turn.actions if isinstance(a, PlaceTile)), None)
 
 
-def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
-                    defs: TileDefs | None = None, diagram: bool = False,
-                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
-                    panel: bool = True) -> str:
-    """The SVG of a Gold Rush position (``defs``: a shared :class:`TileDefs`, emitted by the caller).
+@dataclass(slots=True)
+class _Scene:
+    """What a drawing shows: the board's pieces (cropped for a diagram), ghosts, legal squares, and the box."""
 
-    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
-    (the viewer shows the panel in words beside it: :func:`panel_text`).
+    view: BoardView
+    ghosts: list[Any]
+    legal_spots: dict[tuple[int, int], list[int]]
+    next_tile: str | None
+    minx: int
+    maxx: int
+    miny: int
+    maxy: int
 
-    ``diagram`` draws a picture for a rules discussion: only the board around
-    the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
-    ``caption`` written above, 700 pixels wide unless ``width`` says otherwise.
-    """
+
+@dataclass(slots=True)
+class _Layout:
+    """Where the board and the panel go in the picture, and its size."""
+
+    frame: Frame
+    W: float
+    H: float
+    k: float
+    px: float
+    py: float
+    panel_w: float
+    panel_h: float
+    side: bool
+    coord: float
+    caption_lines: list[str]
+
+
+def _scene(position: Any, legal: bool, diagram: bool, crop: tuple[int, int, int, int] | None) -> _Scene:
+    """The board's contents and the box that must fit them (the markup's cells, legal squares; a diagram's crop)."""
     state = position.state
     view = board_view(state)
     tileset = state.tileset
-    own_defs = defs is None
-    tdefs = TileDefs() if defs is None else defs
-    # what must fit on the board
     extent = tiled.markup_extent(position.markup, tileset, label_room=not diagram)
     ghosts = extent.ghosts
     xs = [t[0] for t in view.tiles] or [0]
@@ -250,54 +267,42 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
                        cowboys=[p for p in view.cowboys if inside(p.x, p.y)])
         ghosts = [g for g in ghosts if inside(g[1], g[2])]
         legal_spots = {xy: r for xy, r in legal_spots.items() if inside(*xy)}
+    return _Scene(view, ghosts, legal_spots, next_tile, minx, maxx, miny, maxy)
+
+
+def _layout(scene: _Scene, diagram: bool, panel: bool, caption: str | None) -> _Layout:
+    """The picture's size and where the board and the panel go: the panel beside a tall board, below a wide one
+    (``k`` scales the panel with a large board); a diagram or a board alone has none."""
+    minx, maxx, miny, maxy = scene.minx, scene.maxx, scene.miny, scene.maxy
     bw, bh = (maxx - minx + 1) * T + 2 * M, (maxy - miny + 1) * T + 2 * M
-    n = len(view.players)
+    n = len(scene.view.players)
     side = bh > bw * 1.05
-    panel_w: float
-    panel_h: float
     caption_lines = tiled.caption_lines(caption, tiled.diagram_width(bw, caption)) if diagram else []
     coord = 15.0 if diagram or panel else tiled.coord_size(bw, bh)
     if diagram or not panel:
-        k = 1.0
-        panel_w = panel_h = 0.0
         W: float = tiled.diagram_width(bw, caption) if diagram else bw
         top = tiled.caption_height(caption_lines)
-        H: float = bh + top
-        frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M + top)
-        px: float = 0
-        py: float = 0
-        if diagram:
-            width = width or 700
-    elif side:
+        return _Layout(Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M + top), W, bh + top, 1.0, 0, 0, 0.0, 0.0,
+                       side, coord, caption_lines)
+    if side:
         k = max(1.0, min(2.2, bh / 1000))
-        panel_w, panel_h = 430, 164 + 118 * n
-        W = bw + panel_w * k
-        H = max(bh, (panel_h + 20) * k)
-        frame = Frame(minx, maxx, miny, maxy, M, M + (H - bh) / 2)
-        px, py = bw, 10
-    else:
-        k = max(1.0, min(2.2, bw / 1100))
-        panel_w = max(bw / k, 640)
-        W = panel_w * k
-        panel_h = 126 + 86 * n
-        H = bh + panel_h * k
-        frame = Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M)
-        px, py = 0, bh
+        W = bw + 430 * k
+        H = max(bh, (164 + 118 * n + 20) * k)
+        return _Layout(Frame(minx, maxx, miny, maxy, M, M + (H - bh) / 2), W, H, k, bw, 10, 430, 164 + 118 * n,
+                       side, coord, caption_lines)
+    k = max(1.0, min(2.2, bw / 1100))
+    panel_w = max(bw / k, 640)
+    W = panel_w * k
+    return _Layout(Frame(minx, maxx, miny, maxy, (W - bw) / 2 + M, M), W, bh + (126 + 86 * n) * k, k, 0, bh,
+                   panel_w, 126 + 86 * n, side, coord, caption_lines)
+
+
+def _coordinates(frame: Frame, scene: _Scene, coord: float, page: bool) -> list[str]:
+    """The column and row numbers on the four sides of the board (on a page of many positions each side is a
+    group, so that a label is drawn the same way until the board grows past it)."""
+    minx, maxx, miny, maxy = scene.minx, scene.maxx, scene.miny, scene.maxy
     out: list[str] = []
-    out.append(f'<rect class="background" width="{num(W)}" height="{num(H)}" fill="{st.PAPER}"/>')
-    out += tiled.caption_svg(caption_lines)
-    board_start = len(out)
-    if not own_defs:
-        # a page of many positions: the board in its own coordinates (tile x,y at x*T, -y*T) inside one
-        # translated group, so that a tile is drawn the same way in every position however the board grows
-        shift = (frame.ox - minx * T, frame.oy + maxy * T)
-        frame = Frame(minx, maxx, miny, maxy, minx * T, -maxy * T)
-    bx, by = frame.ox - M / 2, frame.oy - M / 2
-    out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
-               f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
-    # coordinates at the margin (on a page of many positions each side is a group, so that a label is drawn
-    # the same way until the board grows past it)
-    if not own_defs:
+    if page:
         xs_at: list[tuple[float, int]] = [(frame.xy(x, maxy)[0] + T / 2, x) for x in range(minx, maxx + 1)]
         ys_at: list[tuple[float, int]] = [(frame.xy(minx, y)[1] + T / 2 + coord / 3, y)
                                           for y in range(miny, maxy + 1)]
@@ -309,19 +314,25 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
             row = [st.text(c if across else 0, 0 if across else c, v, size=coord, anchor=anchor, fill=st.GRID_TEXT,
                            cls="coord") for c, v in at]
             out.append(f'<g transform="translate({num(sx)},{num(sy)})">' + "".join(row) + "</g>")
-    for x in range(minx, maxx + 1) if own_defs else ():
+        return out
+    for x in range(minx, maxx + 1):
         cx = frame.xy(x, maxy)[0] + T / 2
         out.append(st.text(cx, frame.oy - 13 - (coord - 15) / 2, x, size=coord, anchor="middle", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(cx, frame.oy + frame.h + 25 + (coord - 15) / 2, x, size=coord, anchor="middle", fill=st.GRID_TEXT,
                            cls="coord"))
-    for y in range(miny, maxy + 1) if own_defs else ():
+    for y in range(miny, maxy + 1):
         cy = frame.xy(minx, y)[1] + T / 2 + coord / 3
         out.append(st.text(frame.ox - 12, cy, y, size=coord, anchor="end", fill=st.GRID_TEXT, cls="coord"))
         out.append(st.text(frame.ox + frame.w + 12, cy, y, size=coord, fill=st.GRID_TEXT, cls="coord"))
-    # legal placements: the next tile itself, ghosted, in each rotation that fits (on empty squares)
-    used: set[str] = set()
-    next_design = tileset[next_tile] if legal_spots and next_tile is not None else None
-    for (x, y), rots in sorted(legal_spots.items()):
+    return out
+
+
+def _legal_squares(frame: Frame, scene: _Scene, tileset: Any, tdefs: TileDefs, used: set[str]) -> list[str]:
+    """The next tile itself, ghosted, on each empty square where it fits, in each rotation that fits."""
+    out: list[str] = []
+    next_tile = scene.next_tile
+    next_design = tileset[next_tile] if scene.legal_spots and next_tile is not None else None
+    for (x, y), rots in sorted(scene.legal_spots.items()):
         X, Y = frame.xy(x, y)
         parts = [f'<g class="legal" data-xy="{x},{y}" data-rotations="{" ".join(map(str, sorted(rots)))}">']
         if next_design is not None:
@@ -345,39 +356,56 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         parts.append(mk.label(X + T / 2, Y + T - 11, label, size=11, colour="#1e5a22"))
         parts.append("</g>")
         out.append("".join(parts))
-    # tiles
-    for x, y, d, r in view.tiles:
+    return out
+
+
+def _tiles_and_ghosts(frame: Frame, scene: _Scene, tdefs: TileDefs, used: set[str]) -> list[str]:
+    """The placed tiles, then the markup's ghost tiles (dashed, half seen)."""
+    out: list[str] = []
+    for x, y, d, r in scene.view.tiles:
         ref = tdefs.ref(d, r)
         used.add(ref)
         X, Y = frame.xy(x, y)
         out.append(f'<use class="tile" data-tile="{esc(d.id)}" data-xy="{x},{y}" xlink:href="#{ref}" '
                    f'x="{num(X)}" y="{num(Y)}"/>')
-    # ghosts
-    for d, x, y, r in ghosts:
+    for d, x, y, r in scene.ghosts:
         ref = tdefs.ref(d, r)
         used.add(ref)
         X, Y = frame.xy(x, y)
         out.append(f'<g class="ghost" opacity="0.55"><use xlink:href="#{ref}" x="{num(X)}" y="{num(Y)}"/>'
                    f'<rect x="{num(X)}" y="{num(Y)}" width="{T}" height="{T}" fill="none" stroke="#ffffff" '
                    f'stroke-width="4" stroke-dasharray="10 6"/></g>')
-    # the last placed tile
+    return out
+
+
+def _last_tile(frame: Frame, position: Any, scene: _Scene, page: bool) -> list[str]:
+    """The outline, in the player's colour, of the tile the last turn placed."""
     last = position.last
-    if last is not None and last.number > 0:
-        who = st.player_fill(last.player)
-        for a in last.actions:
-            if isinstance(a, PlaceTile) and (a.x, a.y) in {(t[0], t[1]) for t in view.tiles}:
-                X, Y = frame.xy(a.x, a.y)
-                if not own_defs:  # one drawing per colour, moved
-                    out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
-                               f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
-                               f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" stroke="{who}" '
-                               f'stroke-width="2.5" stroke-dasharray="9 5"/></g>')
-                    continue
-                out.append(f'<g class="last"><rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" '
-                           f'height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
-                           f'<rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" fill="none" '
-                           f'stroke="{who}" stroke-width="2.5" stroke-dasharray="9 5"/></g>')
-    # pieces: stacks, tents, cowboys
+    if last is None or last.number <= 0:
+        return []
+    out: list[str] = []
+    who = st.player_fill(last.player)
+    shown = {(t[0], t[1]) for t in scene.view.tiles}
+    for a in last.actions:
+        if not (isinstance(a, PlaceTile) and (a.x, a.y) in shown):
+            continue
+        X, Y = frame.xy(a.x, a.y)
+        if page:  # one drawing per colour, moved
+            out.append(f'<g class="last" transform="translate({num(X)},{num(Y)})"><rect x="2" y="2" '
+                       f'width="{T - 4}" height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
+                       f'<rect x="2" y="2" width="{T - 4}" height="{T - 4}" fill="none" stroke="{who}" '
+                       f'stroke-width="2.5" stroke-dasharray="9 5"/></g>')
+            continue
+        out.append(f'<g class="last"><rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" '
+                   f'height="{T - 4}" fill="none" stroke="#ffffff" stroke-width="5"/>'
+                   f'<rect x="{num(X + 2)}" y="{num(Y + 2)}" width="{T - 4}" height="{T - 4}" fill="none" '
+                   f'stroke="{who}" stroke-width="2.5" stroke-dasharray="9 5"/></g>')
+    return out
+
+
+def _board_pieces(frame: Frame, view: BoardView) -> list[str]:
+    """The pieces on the tiles: mining-token stacks, tents, cowboys (side by side where they share a square)."""
+    out: list[str] = []
     for p in view.stacks:
         X, Y = frame.xy(p.x, p.y)
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
@@ -390,8 +418,12 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
         X, Y = frame.xy(p.x, p.y)
         ax, ay = segment_anchor(p.design, p.rotation, p.local)
         out.append(cowboy(X + ax + aside, Y + ay, p.owner, p.kind))
-    # markup on top
-    board = state.board
+    return out
+
+
+def _markup(frame: Frame, position: Any, scene: _Scene, diagram: bool) -> str:
+    """The diagram markup, on top of everything on the board, its labels placed clear of what they name."""
+    board = position.state.board
 
     def feature_at(x: int, y: int, place: int) -> tuple[float, float]:
         t = board.tiles.get((x, y))
@@ -399,18 +431,57 @@ def render_goldrush(position: Any, *, legal: bool = False, width: int | None = N
             return PLACE_XY[place]
         return segment_anchor(t.design, t.rotation, t.orientation.place_segment[place])
 
-    out.append(tiled.markup_layer(position.markup, frame, ghosts, board.tiles, feature_at, inside=diagram))
-    if not own_defs:
+    return tiled.markup_layer(position.markup, frame, scene.ghosts, board.tiles, feature_at, inside=diagram)
+
+
+def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
+                    defs: TileDefs | None = None, diagram: bool = False,
+                    crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
+                    panel: bool = True) -> str:
+    """The SVG of a Gold Rush position (``defs``: a shared :class:`TileDefs`, emitted by the caller).
+
+    ``panel=False`` draws the board alone, its coordinates large enough to read when the viewer shrinks it
+    (the viewer shows the panel in words beside it: :func:`panel_text`).
+
+    ``diagram`` draws a picture for a rules discussion: only the board around
+    the markup (or the ``crop`` box ``x0, y0, x1, y1``), no player panel, the
+    ``caption`` written above, 700 pixels wide unless ``width`` says otherwise.
+    """
+    page = defs is not None  # a page of many positions: the tile drawings are the page's, written once
+    tdefs = TileDefs() if defs is None else defs
+    scene = _scene(position, legal, diagram, crop)
+    lay = _layout(scene, diagram, panel, caption)
+    if diagram:
+        width = width or 700
+    frame = lay.frame
+    out = [f'<rect class="background" width="{num(lay.W)}" height="{num(lay.H)}" fill="{st.PAPER}"/>']
+    out += tiled.caption_svg(lay.caption_lines)
+    board_start = len(out)
+    if page:
+        # the board in its own coordinates (tile x,y at x*T, -y*T) inside one translated group, so that a
+        # tile is drawn the same way in every position however the board grows
+        shift = (frame.ox - scene.minx * T, frame.oy + scene.maxy * T)
+        frame = Frame(scene.minx, scene.maxx, scene.miny, scene.maxy, scene.minx * T, -scene.maxy * T)
+    bx, by = frame.ox - M / 2, frame.oy - M / 2
+    out.append(f'<rect class="board-area" x="{num(bx)}" y="{num(by)}" width="{num(frame.w + M)}" '
+               f'height="{num(frame.h + M)}" rx="10" fill="#e9dfc6" stroke="{st.PANEL_LINE}" stroke-width="1.5"/>')
+    used: set[str] = set()
+    out += _coordinates(frame, scene, lay.coord, page)
+    out += _legal_squares(frame, scene, position.state.tileset, tdefs, used)
+    out += _tiles_and_ghosts(frame, scene, tdefs, used)
+    out += _last_tile(frame, position, scene, page)
+    out += _board_pieces(frame, scene.view)
+    out.append(_markup(frame, position, scene, diagram))
+    if page:
         out[board_start:] = [f'<g class="board-layer" transform="translate({num(shift[0])},{num(shift[1])})">',
                              *out[board_start:], "</g>"]
-    # the panel
     if not diagram and panel:
-        out.append(_panel(position, view, px, py, panel_w, panel_h, side, not own_defs,
-                          next_tile if legal_spots else None, k))
-    head = st.svg_open(W, H, (0, 0, W, H), px_width=width, cls="grn goldrush")
-    if own_defs:
-        return head + tdefs.defs(used) + "".join(out) + "</svg>"
-    return head + "".join(out) + "</svg>"
+        out.append(_panel(position, scene.view, lay.px, lay.py, lay.panel_w, lay.panel_h, lay.side, page,
+                          scene.next_tile if scene.legal_spots else None, lay.k))
+    head = st.svg_open(lay.W, lay.H, (0, 0, lay.W, lay.H), px_width=width, cls="grn goldrush")
+    if page:
+        return head + "".join(out) + "</svg>"
+    return head + tdefs.defs(used) + "".join(out) + "</svg>"
 
 
 def _pieces(view: BoardView, p: str) -> tuple[str, str, str]:
@@ -447,7 +518,7 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
            legal_tile: str | None = None, scale: float = 1.0) -> str:
     """The player panel; ``page``: a page of many positions, where the texts that change every turn are
     written short, their size and colour in a group around them that stays the same."""
-    from grn.writer import command_text
+    from grn.notation.writer import command_text
 
     def text(x: float, y: float, content: object, *, size: float, fill: str, cls: str | None = None,
              **more: Any) -> str:

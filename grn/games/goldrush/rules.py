@@ -1,8 +1,8 @@
 """Carcassonne: Gold Rush rules on the generic board core (the Gold Rush rulebook and rules page).
 
 :class:`GoldRushState` replays turns given as engine commands
-(:mod:`grn.games.goldrush.commands`, :mod:`grn.tiling.commands`), refuses illegal ones with
-:class:`~grn.errors.IllegalAction` (rule, section, hint, span) and leaves the
+(:mod:`grn.games.goldrush.commands`, :mod:`grn.games.tiling.commands`), refuses illegal ones with
+:class:`~grn.core.errors.IllegalAction` (rule, section, hint, span) and leaves the
 state unchanged when it does, scores completed features (step 3) and the
 final scoring, and reports what happened as small :class:`Event` values.
 
@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from grn.engine import Event
-from grn.errors import IllegalAction
+from grn.rules.engine import Event
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.actions import STEP_2, STEP_2_FIELDS
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent, RevealTokens
 from grn.games.goldrush.events import (
@@ -50,12 +50,12 @@ from grn.games.goldrush.terms import (  # noqa: F401  (the section names tests a
     SEC_PLAYING, SEC_PRAIRIES, SEC_SCORING, SEC_TENT, SEC_TOKENS, TILE_RULES,
 )
 from grn.games.goldrush.tokens import TOKEN_FIELDS, GoldCount
-from grn.record import Command
-from grn.ruleset import COLOURS
-from grn.tiling.commands import DiscardTile, PlaceTile
-from grn.tiling.board import FeatureData
-from grn.tiling.engine import TILE_FIELDS
-from grn.tiling.tiles import TileSet, load_shipped_tileset
+from grn.core.record import Command
+from grn.rules.ruleset import COLOURS
+from grn.games.tiling.commands import DiscardTile, PlaceTile
+from grn.games.tiling.board import FeatureData
+from grn.games.tiling.engine import TILE_FIELDS
+from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 
 #: Every field of a GoldRushState (what copies take over and what pickle keeps).
 _STATE_FIELDS: tuple[str, ...] = TILE_FIELDS + TOKEN_FIELDS + STEP_2_FIELDS + SCORING_FIELDS
@@ -67,7 +67,7 @@ class GoldRushState(Moves):
     Build with :meth:`new`; play with :meth:`play_turn` (or :meth:`after` on a
     copy); end with :meth:`final_scoring`.  Players are colours, in clockwise
     seat order.  The engine is built in layers, one job each: the tile-laying
-    core (:class:`grn.tiling.engine.TileEngine`), mining tokens
+    core (:class:`grn.games.tiling.engine.TileEngine`), mining tokens
     (:mod:`.tokens`), step 2 (:mod:`.actions`), scoring (:mod:`.scoring`),
     set-up turns (:mod:`.setup_turn`) and move generation (:mod:`.moves`);
     this class adds the turn itself.
@@ -80,7 +80,7 @@ class GoldRushState(Moves):
             first: str | None = None) -> GoldRushState:
         """A new game: the start tile at 0,0 (with its mining tokens), the other tiles in the bag.
 
-        ``players`` are 2-5 distinct colours of :data:`grn.ruleset.COLOURS`
+        ``players`` are 2-5 distinct colours of :data:`grn.rules.ruleset.COLOURS`
         in clockwise seat order; ``first`` (default ``players[0]``) begins.
         """
         if tileset is None:
@@ -143,7 +143,7 @@ class GoldRushState(Moves):
     def _repr_svg_(self) -> str:
         """The position drawn as SVG, so that a Jupyter notebook shows the board (as python-chess's Board does)."""
         # imported here: drawing (svgwrite, the renderer) loads only when a notebook asks
-        from grn.position import state_svg
+        from grn.rules.position import state_svg
 
         return state_svg(self, "goldrush")
 
@@ -162,7 +162,7 @@ class GoldRushState(Moves):
         PlaceTile (unless the bag runs out), at most one of PlaceCowboy /
         PlaceTent / Mine, optionally RevealTokens (faces of the tokens handed
         out by this turn's scoring, in hand-out order).  Raises
-        :class:`~grn.errors.IllegalAction` and changes nothing when illegal.
+        :class:`~grn.core.errors.IllegalAction` and changes nothing when illegal.
         """
         seat = self._seat_to_play(player, actions)
         # a tuple (a record's turn already holds one: tuple() hands it back): compiled indexing is then a C read

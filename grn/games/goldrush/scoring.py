@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.actions import Step2
 from grn.games.goldrush.events import (
     FollowerReturned, ScoreEvent, TentReturned, TokensReturned, TokensTaken,
 )
-from grn.engine import Event
+from grn.rules.engine import Event
 from grn.games.goldrush.terms import CITY, MOUNTAIN, PRAIRIE, RAIL, SEC_FINAL, counted as _n
-from grn.tiling.board import FeatureData, Placement
+from grn.games.tiling.board import FeatureData, Placement
 
 #: The fields scoring adds.
 SCORING_FIELDS: tuple[str, ...] = ("final_done",)

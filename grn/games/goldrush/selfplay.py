@@ -15,12 +15,12 @@ import random
 from typing import Sequence
 
 from grn.games.goldrush.commands import Mine, RevealTokens
-from grn.record import Command
-from grn.ruleset import COLOURS
+from grn.core.record import Command
+from grn.rules.ruleset import COLOURS
 from grn.games.goldrush.rules import GoldRushState, Options, TokenMined, TokensTaken
-from grn.selfplay import PlayedTurn, SelfPlayGame
-from grn.tiling.selfplay import draw_placement, shuffled_bag
-from grn.tiling.tiles import TileSet, load_shipped_tileset
+from grn.rules.selfplay import PlayedTurn, SelfPlayGame
+from grn.games.tiling.selfplay import draw_placement, shuffled_bag
+from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 
 
 def play(players: int | Sequence[str], seed: int, options: Options = Options(),

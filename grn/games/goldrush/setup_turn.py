@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Sequence, cast
 
-from grn.errors import IllegalAction
+from grn.core.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, PlaceCowboy, PlaceTent
 from grn.games.goldrush.scoring import Scoring
 from grn.games.goldrush.terms import PRAIRIE, SEC_COWBOY, SEC_MINE, SEC_PLAYING, SEC_TENT
-from grn.record import Command
-from grn.tiling.board import PlacedTile, Placement
-from grn.tiling.commands import DiscardTile, PlaceTile
+from grn.core.record import Command
+from grn.games.tiling.board import PlacedTile, Placement
+from grn.games.tiling.commands import DiscardTile, PlaceTile
 
 
 class SetUp(Scoring):

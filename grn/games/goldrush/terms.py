@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from grn.tiling.engine import TileRules
+from grn.games.tiling.engine import TileRules
 
 #: How rule messages cite the rules: by the rulebook's own section names.
 RULEBOOK: Final = "Gold Rush rulebook"
@@ -45,7 +45,7 @@ def counted(count: int, noun: str, plural: str | None = None, words: bool = Fals
     return f"{word} {noun if count == 1 else (plural or noun + 's')}"
 
 
-#: How the rules word what every tile-laying game checks alike (:class:`grn.tiling.engine.TileRules`).
+#: How the rules word what every tile-laying game checks alike (:class:`grn.games.tiling.engine.TileRules`).
 TILE_RULES: Final = TileRules(
     general=SEC_GENERAL, playing=SEC_PLAYING, placing=SEC_PLACING, distribution=SEC_DIST, end=SEC_END,
     must_touch="The newly placed tile must be placed adjacent to at least one existing tile. "

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from grn.errors import IllegalAction, Span
+from grn.core.errors import IllegalAction, Span
 from grn.games.goldrush.events import TokensPlaced
 from grn.games.goldrush.terms import MOUNTAIN, SEC_DIST, SEC_GENERAL
-from grn.tiling.board import Placement
-from grn.tiling.engine import TileEngine
-from grn.tiling.tiles import TileDesign, TileSet
-from grn.value import Value
+from grn.games.tiling.board import Placement
+from grn.games.tiling.engine import TileEngine
+from grn.games.tiling.tiles import TileDesign, TileSet
+from grn.core.value import Value
 
 
 class GoldCount(Value):
@@ -59,7 +59,7 @@ def _nuggets_of(tileset: TileSet) -> dict[str, tuple[tuple[int, int], ...]]:
     return table
 
 
-#: The fields the mining tokens add to a :class:`~grn.tiling.engine.TileEngine`.
+#: The fields the mining tokens add to a :class:`~grn.games.tiling.engine.TileEngine`.
 TOKEN_FIELDS: tuple[str, ...] = ("token_supply", "stacks", "hands", "token_value", "known", "_nuggets",
                                  "_token_counts")
 
