@@ -418,6 +418,35 @@ def validity_paired(args: argparse.Namespace) -> None:
         print(f"all: first - second {_mean_se(every)[0]:+.2f} ± {_mean_se(every)[1]:.2f} over {len(every)} turns")
 
 
+def enumerate_(args: argparse.Namespace) -> None:
+    """CPU time of listing every decision of the player to move, at every position of seeded self-played games:
+    the bots' own list (``World.moves``, on the hot path of self-play and analysis) and the walk of the game's
+    tree of choices (``World.tree_moves``, docs/design.md), which lists the same decisions."""
+    print(f"# enumerate ({load()}; compiled: {_is_compiled()})")
+    for game in args.only.split(","):
+        ruleset = games.find_ruleset(game)
+        fast = tree = 0.0
+        positions = decisions = 0
+        for seed in range(1, args.games + 1):
+            _, _, line = replay(_record(game, seed))
+            for turn, before in line:
+                if before is None or before.is_over:
+                    continue
+                world = ruleset.determinise(before, random.Random(seed), ruleset.hand_of(turn.actions))
+                start = time.process_time()
+                moves = world.moves()
+                fast += time.process_time() - start
+                start = time.process_time()
+                walked = world.tree_moves()
+                tree += time.process_time() - start
+                assert set(moves) == set(walked), f"{game} seed {seed} turn {turn.number}: the lists differ"
+                positions += 1
+                decisions += len(moves)
+        print(f"{game} ({OPTIONS[game] or 'default options'}): {positions} positions, {decisions / positions:.0f} "
+              f"decisions a position; World.moves {1000 * fast / positions:.2f} CPU ms a position, the tree's walk "
+              f"{1000 * tree / positions:.1f} ms ({tree / fast:.0f}x)", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -461,8 +490,11 @@ def main() -> None:
                         "positions")
     vp.add_argument("real", help="validity --out of the real games, or of a stand-in bot")
     vp.add_argument("stand_in", help="validity --stand-in BOT --out of the same variant")
+    en = sub.add_parser("enumerate", help="a turn's decisions: the bots' list against the walk of the tree of choices")
+    en.add_argument("--games", type=int, default=2, help="self-played games per game (seeds 1..N)")
+    en.add_argument("--only", default=",".join(GAMES))
     args = ap.parse_args()
-    {"speed": speed, "stability": stability, "calibrate": calibrate, "validity": validity,
+    {"speed": speed, "enumerate": enumerate_, "stability": stability, "calibrate": calibrate, "validity": validity,
      "validity-summary": validity_summary, "validity-paired": validity_paired}[args.what](args)
 
 

@@ -195,7 +195,7 @@ def test_a_game_without_a_bot_is_a_one_line_error(tmp_path):
 
     class Silent(NimRuleset):
         name = "silentnim"
-        legal_turns = Ruleset.legal_turns
+        choice_point = Ruleset.choice_point  # no tree of choices, so no turns for a bot
 
     games.register(Silent())
     try:

@@ -28,7 +28,8 @@ def nim():
 
 
 def test_a_plugin_game_gets_every_bot_through_the_defaults(nim):
-    # Nim has no hidden information: the default World copies the engine and lists Ruleset.legal_turns
+    # Nim has no hidden information: the default World copies the engine and lists Ruleset.legal_turns, the
+    # leaves of its tree of choices
     for name in ("random", "greedy", "mcts"):
         bots = [make_bot(name, nim, playouts=20) if name == "mcts" else make_bot(name, nim)] * 2
         game = play_game(nim, bots, deal_seed=3, bot_seed=4)
@@ -51,11 +52,11 @@ def test_mcts_leaves_a_losing_heap_in_nim(nim):
     assert decision[0].count == 1
 
 
-def test_a_game_without_legal_turns_has_no_bot(nim):
+def test_a_game_without_choices_has_no_bot(nim):
     class Silent(NimRuleset):
         name = "silentnim"
 
-        legal_turns = Ruleset.legal_turns  # the default: the game lists no turns
+        choice_point = Ruleset.choice_point  # the default: the game defines no tree of choices
 
     silent = Silent()
     header, engine = new_game(silent, 2, 1)

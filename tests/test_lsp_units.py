@@ -60,7 +60,8 @@ def test_diagnostics_wait_for_a_pause_in_typing() -> None:
 
 
 def test_a_game_with_only_the_default_hooks() -> None:
-    """A plug-in game that lists no suggestions still gets diagnostics, hover on its turns and an outline."""
+    """A plug-in game that defines only its tree of choices gets diagnostics, hover on its turns, an outline, and
+    completion from the tree (its legal takes at the turn's position)."""
     games.register(RULESET)
     try:
         doc = Document("nim.grn")
@@ -70,7 +71,8 @@ def test_a_game_with_only_the_default_hooks() -> None:
         assert problem.span is not None and problem.span.line == 6
         (shown,) = features.diagnostics(doc, lines, "file:///nim.grn")
         assert shown.range.start.line == 5 and shown.message == features.message(problem)
-        assert features.completion(doc, lines, 6, len("3. red ") + 1).items == []
+        offered = [i.label for i in features.completion(doc, lines, 6, len("3. red ") + 1).items]
+        assert offered == ["take=1", "take=2", "take=3"]
         said = features.hover(doc, lines, 4, 1)
         assert said is not None and "Turn 1" in said.contents.value
         (game,) = features.symbols(doc, lines)

@@ -411,12 +411,23 @@ def test_the_command_prints_its_address_with_the_token(tmp_path):
 
 
 def test_a_game_without_choices_is_recorded_by_typing(server):
-    """The toy game (tests/toygame) implements no turn_step: the page asks for the turn in GRN."""
-    from tests.toygame import RULESET
+    """A plug-in game that defines no tree of choices (``choice_point``): the page asks for the turn in GRN.  The
+    toy game (tests/toygame) defines one, so the page offers its takes."""
+    from grn.rules.ruleset import Ruleset
+    from tests.toygame import RULESET, NimRuleset
+
+    class Silent(NimRuleset):
+        name = "silentnim"
+        aliases = ()
+        choice_point = Ruleset.choice_point  # the default: no tree
 
     games.register(RULESET)
+    games.register(Silent())
     try:
         gid = call(server, "POST", "/api/games", {"game": "nim", "players": "Ann (red), Bob (blue)"})[1]["id"]
+        state = call(server, "GET", f"/api/games/{gid}")[1]
+        assert [o["word"] for o in state["step"]["options"]] == ["take=1", "take=2", "take=3"]
+        gid = call(server, "POST", "/api/games", {"game": "silentnim", "players": "Ann (red), Bob (blue)"})[1]["id"]
         state = call(server, "GET", f"/api/games/{gid}")[1]
         assert state["step"] is None and state["player"] == "red"
         status, state, _ = call(server, "POST", f"/api/games/{gid}/play",
@@ -426,6 +437,7 @@ def test_a_game_without_choices_is_recorded_by_typing(server):
                               {"at": "1", "base": state["base"], "text": "take=9"})
         assert status == 400
     finally:
+        games.unregister("silentnim")
         games.unregister("nim")
 
 

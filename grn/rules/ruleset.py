@@ -315,11 +315,31 @@ class Ruleset:
 
         ``engine`` is the position before the turn (left unchanged), ``written`` the
         commands already written in the turn, ``word`` the part of the next word
-        already typed (the editor filters by it; the hook may use it to choose
-        what to list, as a tile-laying game lists the placements of the tile id
-        typed).  Default: the game lists nothing.
+        already typed (the editor filters by it).  Default: the commands the
+        turn's tree (:meth:`choice_point`) offers after those written
+        (:func:`grn.rules.choices.next_commands`), then :meth:`notation_extras`.
         """
+        from grn.rules.choices import next_commands
+
+        found = [Suggestion(*parts) for parts in next_commands(self, engine, written, word)]
+        return found + self.notation_extras(engine, player, written)
+
+    def notation_extras(self, engine: "Engine", player: str, written: Sequence[Any]) -> list[Suggestion]:
+        """Words the editor offers besides the tree's choices: commands a record may hold that are no choice
+        of the player to move (Carcassonne's ``take@``, another taker's choice, R420).  Default: none."""
         return []
+
+    def choice_words(self, command: Any) -> tuple[str, ...]:
+        """The words of :meth:`choice_point`'s tree that choose ``command`` (so the editor finds where the
+        commands written have got to).  Default: the command as the notation writes it, one option."""
+        return (self.command_word(command),)
+
+    def command_word(self, command: Any) -> str:
+        """``command`` as this game's notation writes it (its codec's spelling)."""
+        codec = self.codec_for(command)
+        if codec is None:
+            raise TypeError(f"not a command of {self.name}: {command!r}")
+        return codec.write(command)
 
     def word_info(self, word: str, engine: "Engine") -> str | None:
         """What one word of a turn stands for, in a line of text (an editor's hover on a tile id).
@@ -343,15 +363,29 @@ class Ruleset:
                 raise TypeError(f"not a command of a known game: {command!r}")
         return codec.write(command)
 
-    def turn_step(self, engine: "Engine", picked: Sequence[str]) -> "Step | None":
-        """The next choice of a turn entered by tapping, after the words ``picked`` (``grn serve``).
+    def choice_point(self, engine: "Engine", chosen: Sequence[str],
+                     memo: dict[Any, Any] | None = None) -> "Step | None":
+        """The turn's tree of choices: what the player to move may choose next at ``engine``, after the words
+        ``chosen`` (:mod:`grn.rules.choices`); a :class:`~grn.rules.choices.Step` whose ``actions`` are set is a whole
+        legal turn (a leaf).  A draw the player does not choose is a chance point (``Step.chance``).
 
-        Every option must come from the rules engine, so that the words offered
-        can only make a legal turn; a word in ``picked`` that was not offered
-        raises :class:`grn.rules.choices.ChoiceError`.  Default None: the game offers
-        no choices, and a turn is typed in GRN.
+        This is the game's one definition of a turn's choices: the recorder
+        (:meth:`turn_step`), the editor (:meth:`suggestions`), the bots
+        (:meth:`legal_turns`, :meth:`grn.rules.world.World.tree_moves`) and the engine
+        protocol's legal moves walk it.  Every option must come from the rules
+        engine, so that the words offered can only make a legal turn; a word in
+        ``chosen`` that was not offered raises :class:`grn.rules.choices.ChoiceError`.
+        ``memo`` (a walker's, for one position) may keep what a point computed
+        for the points below it.  Default None: the game defines no tree (a turn
+        is typed in GRN, and the game has no bot unless it lists
+        :meth:`legal_turns` itself).
         """
         return None
+
+    def turn_step(self, engine: "Engine", picked: Sequence[str]) -> "Step | None":
+        """The next choice of a turn entered by tapping, after the words ``picked`` (``grn serve``): the
+        point of :meth:`choice_point`'s tree those words lead to."""
+        return self.choice_point(engine, picked)
 
     def legal_problem(self, position: "PositionLike") -> str | None:
         """Why ``--legal`` cannot draw the next move at this position (None: it can)."""
@@ -408,13 +442,18 @@ class Ruleset:
     greedy_samples: int = 1
 
     def legal_turns(self, engine: "Engine") -> list[tuple[Any, ...]]:
-        """Every legal turn of the player to move, each a tuple of commands (default: the game has no bot).
+        """Every legal turn of the player to move, each a tuple of commands: the leaves of
+        :meth:`choice_point`'s tree (every outcome of a chance point).
 
-        A game without hidden information needs only this hook to get every
-        bot and ``grn analyse``; a game with hidden information overrides
-        :meth:`determinise` instead.
+        A game without hidden information needs only the tree to get every bot
+        and ``grn analyse``; a game with hidden information overrides
+        :meth:`determinise` instead (its world follows its own outcomes).
         """
-        raise NoBot(f"grn has no bot for {self.title or self.name}: the game lists no legal turns")
+        from grn.rules.choices import turns
+
+        if self.choice_point(engine, ()) is None:
+            raise NoBot(f"grn has no bot for {self.title or self.name}: the game defines no choices")
+        return turns(self, engine)
 
     def determinise(self, engine: "Engine", rng: Any, hand: tuple[Any, ...] = ()) -> World:
         """A :class:`~grn.rules.world.World`: a copy of ``engine`` in which what the player to move cannot know is

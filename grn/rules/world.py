@@ -12,14 +12,18 @@ A world's moves are *decisions*: hashable values (for most games the tuple of
 commands of a whole turn) that :meth:`World.play` applies and
 :meth:`World.commands` writes.  The base class serves a game without hidden
 information: its decisions are the turns :meth:`grn.rules.ruleset.Ruleset.legal_turns`
-lists.  Tile-laying games use :class:`grn.games.tiling.world.TileWorld`.
+lists, the leaves of the game's tree of choices (:mod:`grn.rules.choices`).
+Tile-laying games use :class:`grn.games.tiling.world.TileWorld`.  A world whose
+:meth:`World.moves` lists its decisions by a faster path of its own (the bots'
+hot path) lists the same as :meth:`World.tree_moves`, the tree walked with this
+world's outcomes at its chance points (``tests/test_choice_tree.py``).
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from typing import Any, Callable, Hashable, Iterable, cast
+from typing import Any, Callable, Hashable, Iterable, Sequence, cast
 
 from grn.rules.engine import Engine
 from grn.rules.evaluation import Evaluation, load
@@ -104,6 +108,29 @@ class World:
     def moves(self) -> list[Decision]:
         """Every decision the player to move may take, in a fixed order."""
         return list(self.ruleset.legal_turns(self.engine))
+
+    def tree_moves(self) -> list[Decision]:
+        """Every decision of the player to move, read from the game's tree of choices (:mod:`grn.rules.choices`):
+        its leaves with this world's outcome at each chance point (:meth:`chance_words`), each as the
+        decision it takes (:meth:`decision`), in the tree's order, each once.  :meth:`moves` lists the same."""
+        from grn.rules.choices import leaves
+
+        found = dict.fromkeys(self.decision(actions) for _, actions in
+                              leaves(self.ruleset, self.engine, self.chance_words))
+        return list(found)
+
+    def chance_words(self, step: Any, chosen: Sequence[str]) -> list[str]:
+        """The outcome this world follows at a chance point ``step`` of the tree, after the words ``chosen``
+        (:meth:`tree_moves`).  Default: the face not known (``?``) where it may stay unknown, else the first
+        outcome offered: a decision is what the player chooses, and where the turn goes on after a face is
+        turned up (Gold's second card) the choices offered do not depend on the face (R421)."""
+        words = [o.word for o in step.options]
+        return ["?"] if "?" in words else words[:1]
+
+    def decision(self, actions: Sequence[Any]) -> Decision:
+        """The decision that plays the turn ``actions`` in this world (default: the ruleset's
+        :meth:`~grn.rules.ruleset.Ruleset.decision_of`, without what the turn only revealed)."""
+        return cast(Decision, self.ruleset.decision_of(self.engine, actions))
 
     def commands(self, decision: Decision) -> tuple[Any, ...]:
         """The commands of ``decision`` in this world, as a record writes them."""

@@ -19,6 +19,8 @@ from grn.core.record import Record, Seat
 from grn.rules.ruleset import PLAIN, Drawing, Ruleset
 from grn.rules.selfplay import PlayedTurn, SelfPlayGame
 from grn.core.value import Value
+from grn.rules.choices import ChoiceError, Option, Step, finished
+from grn.rules.ruleset import Ruleset
 
 GRAMMAR = r"""
 // Nim: take=N takes N stones from the heap.
@@ -198,9 +200,17 @@ class NimRuleset(Ruleset):
     #: A stone is one point: a move that hands the last stone away loses 1.
     analysis_thresholds = (0.3, 0.6, 0.9)
 
-    def legal_turns(self, engine: Any) -> list[tuple[Any, ...]]:
-        """The one hook a game without hidden information adds to get every bot and ``grn analyse``."""
-        return [(Take(n),) for n in range(1, min(3, engine.heap) + 1)]
+    def choice_point(self, engine: Any, chosen: Sequence[str], memo: dict[Any, Any] | None = None) -> Step | None:
+        """The one hook a game without hidden information adds to get the recorder, the editor's completion,
+        every bot and ``grn analyse``: how many stones to take, then the whole turn."""
+        if engine.is_over:
+            return Step("The game is over: the heap is empty")
+        takes = {f"take={n}": Take(n) for n in range(1, min(3, engine.heap) + 1)}
+        if not chosen:
+            return Step("How many stones?", tuple(Option(w, f"takes {t.count}", command=t) for w, t in takes.items()))
+        if chosen[0] not in takes or len(chosen) > 1:
+            raise ChoiceError(f"{chosen[-1]!r} is not a choice here")
+        return finished((takes[chosen[0]],), f"takes {takes[chosen[0]].count}")
 
     def importers(self) -> list[Importer]:
         return [NimMovesImporter()]

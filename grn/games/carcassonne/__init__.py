@@ -86,24 +86,21 @@ class CarcassonneRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
-        """After the placement: the second ingot's squares (a Gold Mines tile), a follower's places, and the
-        tiles the next ingot handed out may come from; each one the engine takes after what is written."""
+    def notation_extras(self, engine: Any, player: str, written: Sequence[Any]) -> list[Suggestion]:
+        """With The Gold Mines, after the placement: ``take@`` on each tile the next ingot handed out may come
+        from (any tile that holds one, the new tile and the second ingot's square included), each only if the
+        engine takes the turn with it added.  Not a choice of the turn's tree: the taker, often another player,
+        chooses, and the tree plays the default choice (R37, R102); a record may still write it (R420)."""
         from grn.notation.writer import command_text
 
-        candidates: list[Any] = []
-        if not any(isinstance(c, PlaceIngot) for c in written):
-            candidates += engine.ingot_options(placement)
-        if not any(isinstance(c, PlaceFollower) for c in written):
-            candidates += engine.follower_options(placement)
-        if engine.options.goldmines:
-            # which tile the next ingot handed out comes from: any tile that holds one, the new tile and the
-            # square the second ingot goes to included (the engine refuses a take@ when no gold is handed out)
-            spots = {q for q, n in engine.ingots.items() if n > 0} | {(placement.x, placement.y)}
-            spots |= {(c.x, c.y) for c in written if isinstance(c, PlaceIngot)}
-            candidates += [TakeIngot(x, y) for x, y in sorted(spots)]
+        placement = next((c for c in written if isinstance(c, PlaceTile)), None)
+        if placement is None or not engine.options.goldmines:
+            return []
+        spots = {q for q, n in engine.ingots.items() if n > 0} | {(placement.x, placement.y)}
+        spots |= {(c.x, c.y) for c in written if isinstance(c, PlaceIngot)}
         out = []
-        for c in candidates:
+        for x, y in sorted(spots):
+            c = TakeIngot(x, y)
             try:
                 engine.copy().play_turn(player, [*written, c])
             except IllegalAction:
@@ -121,11 +118,12 @@ class CarcassonneRuleset(TileRuleset):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design) + "</svg>"
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any,
+                      memo: dict[Any, Any] | None = None) -> Any:
         """The second ingot and a follower, from the engine's options."""
         from grn.games.carcassonne.recording import followup_step
 
-        return followup_step(self, engine, before, placement, picked)
+        return followup_step(self, engine, before, placement, picked, memo)
     world_class = bot.CarcassonneWorld
     roles = ROLE
 

@@ -1,8 +1,9 @@
-"""Recording a Carcassonne turn by choosing (``grn serve``): the second gold ingot, then a follower.
+"""A Carcassonne turn's choices after the placement (:mod:`grn.rules.choices`): the second gold ingot, then a follower.
 
 The options come from the engine (:meth:`ingot_options`, :meth:`follower_options`)
 and the whole turn is tried on a copy before it is offered.  Gold is taken by
-the default choice (as self-play does, docs/rulings.md), so no ``take@`` is asked.
+the default choice (as self-play and the bots do, R37, R102), so no ``take@`` is
+asked: it is another taker's choice, which only the editor offers (R420).
 """
 
 from __future__ import annotations
@@ -18,26 +19,34 @@ NONE = "none"
 
 
 def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement: PlaceTile,
-                  picked: Sequence[str]) -> Step:
-    """The second ingot of a Gold Mines tile (when it has one), then a follower or none."""
+                  picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
+    """The second ingot of a Gold Mines tile (when it has one), then a follower or none (``memo``: the
+    walker's, which keeps each placement's options)."""
     scene = (f"ghost {placement.tile}@{placement.x},{placement.y}:{placement.rotation}",)
     actions: list[Any] = [*before, placement]
     rest = list(picked)
-    ingots = {command_text(i, ruleset): i for i in engine.ingot_options(placement)}
+    key = ("followups", placement.tile, placement.x, placement.y, placement.rotation)
+    known = memo.get(key) if memo is not None else None
+    if known is None:
+        known = (engine.ingot_options(placement), engine.follower_options(placement))
+        if memo is not None:
+            memo[key] = known
+    ingots = {command_text(i, ruleset): i for i in known[0]}
     if ingots:
         if not rest:
             return Step("Where does the second gold ingot go?",
-                        tuple(Option(w, ruleset.action_words(i), f"highlight {i.x},{i.y}") for w, i in ingots.items()),
+                        tuple(Option(w, ruleset.action_words(i), f"highlight {i.x},{i.y}", command=i)
+                              for w, i in ingots.items()),
                         scene=scene)
         word = rest.pop(0)
         if word not in ingots:
             raise ChoiceError(f"{word!r} is not a tile next to the new one")
         actions.append(ingots[word])
-    followers = {command_text(f, ruleset): f for f in engine.follower_options(placement)}
+    followers = {command_text(f, ruleset): f for f in known[1]}
     if not rest:
         offered = [Option(NONE, "no follower")]
-        offered += [Option(w, ruleset.action_words(f), f"highlight {placement.x},{placement.y}:{f.location}")
-                    for w, f in followers.items()]
+        offered += [Option(w, ruleset.action_words(f), f"highlight {placement.x},{placement.y}:{f.location}",
+                           command=f) for w, f in followers.items()]
         return Step("A follower on the new tile?", tuple(offered), scene=scene)
     word = rest.pop(0)
     if word != NONE:

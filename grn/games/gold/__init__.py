@@ -84,7 +84,7 @@ class GoldRuleset(Ruleset):
         return "<defs>" + card_back_def() + "</defs>"
 
     def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
-        """The choices the recorder offers (:meth:`turn_step`), as words: the cards still face down (``c4=``,
+        """The choices of the turn's tree (:meth:`choice_point`), as words: the cards still face down (``c4=``,
         a card already turned this turn left out); after ``c4=``, the faces it may show: the one seen there
         before, or else a face not yet seen anywhere nor shown by this turn's other card (R169)."""
         from grn.rules.choices import ChoiceError
@@ -93,12 +93,12 @@ class GoldRuleset(Ruleset):
         flips = [c for c in written if isinstance(c, FlipCard)]
         if len(flips) != len(written) or len(flips) >= engine.flips_due:
             return []
-        picked = [w for f in flips for w in (f.pos, card_text(f.face))]
+        picked = [w for f in flips for w in self.choice_words(f)]
         pos, eq, _ = word.partition("=")
         if eq:
             picked.append(pos)
         try:
-            step = self.turn_step(engine, picked)
+            step = self.choice_point(engine, picked)
         except ChoiceError:
             return []  # a place that is not face down, or a turn the rules refuse: the diagnostics say why
         known = engine.known_faces()
@@ -109,11 +109,20 @@ class GoldRuleset(Ruleset):
                                                           if o.word in known else ""), "position")
                 for o in step.options]
 
-    def turn_step(self, engine: Any, picked: Any) -> Any:
-        """The cards turned over: a place from the engine's face-down cards, then the face it showed."""
+    def choice_point(self, engine: Any, chosen: Any, memo: Any = None) -> Any:
+        """The cards turned over: a place from the engine's face-down cards, then the face it showed (a chance
+        point of the pool ``cards``)."""
         from grn.games.gold.recording import turn_step
 
-        return turn_step(self, engine, picked)
+        return turn_step(self, engine, chosen, memo)
+
+    def choice_words(self, command: Any) -> tuple[str, ...]:
+        """A card turned over is two points of the tree: its place, then its face."""
+        from grn.games.gold.commands import card_text
+
+        if isinstance(command, FlipCard):
+            return (command.pos, card_text(command.face))
+        return super().choice_words(command)
 
     def action_words(self, command: Any) -> str:
         """A card turned over, in words for the viewer's move list: ``b7: gold 1``, ``c4: red miner 2``."""

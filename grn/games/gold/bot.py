@@ -122,6 +122,11 @@ class GoldWorld(World):
             out.append((unseen[0], unseen[1]))
         return out
 
+    def decision(self, actions: Sequence[Any]) -> Decision:
+        """The places a turn turns over, taken in advance (the faces are not known when choosing), unseen cards
+        by their stand-ins (:func:`canonical` without the faces)."""
+        return canonical(self.state, [a.pos for a in actions])
+
     def effect(self, decision: Decision) -> Hashable:
         """What a turn does, places and colours aside (R225): a turn of remembered cards by the position it
         leads to (the scores, the gold cards, the remembered faces left, each miner by its owner and value, not

@@ -22,6 +22,7 @@ from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem,
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TileRuleset
 from grn.games.tiling.tiles import TileSet, load_shipped_tileset
+from grn.rules.ruleset import Panel, SetupProblem
 
 if TYPE_CHECKING:
     from grn.rules.selfplay import SelfPlayGame
@@ -111,14 +112,14 @@ class GoldRushRuleset(TileRuleset):
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
-        """Step 2 after the placement: a cowboy, a tent or mining (one of them), as the engine lists them."""
-        from grn.notation.writer import command_text
-
-        if len(written) > 1:
-            return []
-        return [Suggestion(command_text(c, self), self.action_words(c), "action")
-                for c in engine.legal_followups(placement) if c is not None]
+    def choice_words(self, command: Any) -> tuple[str, ...]:
+        """Mining is two points of the tree, the choice and the face turned up (``?``: not known); a scoring's
+        tokens one face each."""
+        if isinstance(command, Mine):
+            return ("mine", "?" if command.value is None else str(command.value))
+        if isinstance(command, RevealTokens):
+            return tuple("?" if v is None else str(v) for v in command.values)
+        return super().choice_words(command)
 
     def tile_picture(self, tile_id: str) -> str | None:
         """The tile alone, unturned: what the recorder's tile buttons show."""
@@ -130,11 +131,12 @@ class GoldRushRuleset(TileRuleset):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design, 0) + "</svg>"
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any) -> Any:
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any,
+                      memo: dict[Any, Any] | None = None) -> Any:
         """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
         from grn.games.goldrush.recording import followup_step
 
-        return followup_step(self, engine, before, placement, picked)
+        return followup_step(self, engine, before, placement, picked, memo)
     world_class = bot.GoldRushWorld
     roles = ROLE
     #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.

@@ -1,9 +1,10 @@
-"""Recording a Gold Rush turn by choosing (``grn serve``): step 2 after the tile, and the token faces.
+"""A Gold Rush turn's choices after the tile (:mod:`grn.rules.choices`): step 2, and the token faces (chance).
 
 Every option comes from the engine: the step-2 actions are
 :meth:`~grn.games.goldrush.moves.Moves.legal_followups`; the face of a mined
 token and of each token a scoring hands out is asked (or left unknown, ``?``,
-as GRN allows) and the whole turn is tried on a copy before it is offered.
+as GRN allows; a chance point of the pool ``tokens``) and the whole turn is
+tried on a copy before it is offered.
 """
 
 from __future__ import annotations
@@ -41,16 +42,22 @@ def _try(engine: Any, actions: list[Any]) -> list[Any] | None:
 
 
 def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement: PlaceTile,
-                  picked: Sequence[str]) -> Step:
-    """Step 2 (nothing, a cowboy, the tent, mining), the mined token's face, the faces handed out."""
+                  picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
+    """Step 2 (nothing, a cowboy, the tent, mining), the mined token's face, the faces handed out
+    (``memo``: the walker's, which keeps each placement's step 2)."""
     scene = (f"ghost {placement.tile}@{placement.x},{placement.y}:{placement.rotation}",)
-    options: dict[str, tuple[Any, Option]] = {}
-    for f in engine.legal_followups(placement):
-        if f is None:
-            options["none"] = (None, Option("none", "nothing more"))
-        else:
-            word = command_text(f, ruleset)
-            options[word] = (f, Option(word, ruleset.action_words(f), _markup(placement, f)))
+    key = ("followups", placement.tile, placement.x, placement.y, placement.rotation)
+    options: dict[str, tuple[Any, Option]] | None = memo.get(key) if memo is not None else None
+    if options is None:
+        options = {}
+        for f in engine.legal_followups(placement):
+            if f is None:
+                options["none"] = (None, Option("none", "nothing more"))
+            else:
+                word = command_text(f, ruleset)
+                options[word] = (f, Option(word, ruleset.action_words(f), _markup(placement, f), command=f))
+        if memo is not None:
+            memo[key] = options
     if not picked:
         return Step("Step 2: a cowboy, the tent, mining, or nothing?", tuple(o for _, o in options.values()),
                     scene=scene)
@@ -65,7 +72,7 @@ def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement:
             for v in _faces(engine):
                 if _try(engine, [*actions[:-1], Mine(v)]) is not None:
                     offered.append(Option(str(v), f"worth {v}"))
-            return Step("Which token was mined?", tuple(offered), scene=scene)
+            return Step("Which token was mined?", tuple(offered), scene=scene, chance="tokens")
         word = rest.pop(0)
         if word != UNKNOWN and not (word.isdigit() and int(word) in _faces(engine)):
             raise ChoiceError(f"{word!r} is not a token's face")
@@ -87,7 +94,7 @@ def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement:
             if _try(engine, [*actions, RevealTokens(tuple([*faces, v] + [None] * (handed - len(faces) - 1)))]) is not None:
                 offered.append(Option(str(v), f"worth {v}"))
         return Step(f"Scoring hands out {handed} mining token{'s' if handed > 1 else ''}: "
-                    f"the face of token {len(faces) + 1}?", tuple(offered), scene=scene)
+                    f"the face of token {len(faces) + 1}?", tuple(offered), scene=scene, chance="tokens")
     if handed:
         actions.append(RevealTokens(tuple(faces)))
     if _try(engine, actions) is None:

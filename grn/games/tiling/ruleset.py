@@ -17,6 +17,7 @@ from grn.games.tiling.commands import PlaceFigure, PlaceTile
 from grn.games.tiling import markup
 from grn.games.tiling.world import TileWorld, tile_hand
 from grn.games.tiling.places import LOCATIONS, ROTATIONS
+from grn.rules.ruleset import Ruleset
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
 _LEADING_NUMBER = re.compile(r"^(\d+)(.*)$")
@@ -156,31 +157,16 @@ class TileRuleset(Ruleset):
                 counts[xy] += left
         return {f"{x},{y}": n for (x, y), n in counts.items()}
 
-    def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
-        """Before a tile is written: the tile ids still in the bag, and every legal placement of the tile id
-        typed (``17`` or ``17@...``); after it: what may follow the placement (:meth:`follow_ups`)."""
-        from grn.games.tiling.commands import PlaceTile
-        from grn.notation.writer import command_text
+    def choice_words(self, command: Any) -> tuple[str, ...]:
+        """A placement is three choices of the tree (the tile, the square, the rotation), a discard the tile
+        drawn; the game's own commands are one each."""
+        from grn.games.tiling.commands import DiscardTile, PlaceTile
 
-        placed = [c for c in written if isinstance(c, PlaceTile)]
-        if placed:
-            return self.follow_ups(engine, player, written, placed[0])
-        bag = {t: n for t, n in engine.bag().items() if n > 0}
-        tile, at, _ = word.partition("@")
-        out: list[Suggestion] = []
-        if tile in bag:
-            try:
-                spots = engine.legal_placements(tile)
-            except IllegalAction:
-                spots = []
-            out += [Suggestion(command_text(p, self), self.action_words(p), "placement") for p in spots]
-        if not at:
-            out += [Suggestion(t, f"{n} left in the bag", "tile") for t, n in sorted(bag.items())]
-        return out
-
-    def follow_ups(self, engine: Any, player: str, written: Sequence[Any], placement: Any) -> list[Suggestion]:
-        """What may follow ``placement`` in the turn, after the commands ``written`` (default: nothing)."""
-        return []
+        if isinstance(command, PlaceTile):
+            return (command.tile, f"{command.x},{command.y}", str(command.rotation))
+        if isinstance(command, DiscardTile):
+            return (command.tile,)
+        return super().choice_words(command)
 
     def word_info(self, word: str, engine: Any) -> str | None:
         """A tile id: what lies on its edges and inside, its symbols, and how many are left in the bag."""
@@ -254,18 +240,19 @@ class TileRuleset(Ruleset):
             return f"<ghost>: rotation {rotation} is not one of 0, 90, 180, 270"
         return None
 
-    # -- recording a turn by choosing (grn serve) ------------------------------------------------
-    def turn_step(self, engine: Any, picked: Sequence[str]) -> Step | None:
-        """The tile drawn (from the bag, with its copies left; one that fits nowhere is discarded and the
-        next tile asked), the square (every square where it fits), the rotation (those that fit there),
-        then what the game lets follow (:meth:`followup_step`)."""
+    # -- the turn's choices (grn.rules.choices: the recorder, the editor, the bots) ----------------------
+    def choice_point(self, engine: Any, chosen: Sequence[str], memo: dict[Any, Any] | None = None) -> Step | None:
+        """The tile drawn (a chance point of the bag, with its copies left; one that fits nowhere is set aside
+        and the next tile drawn), the square (every square where it fits), the rotation (those that fit there:
+        the option adds the placement), then what the game lets follow (:meth:`followup_step`)."""
         from grn.games.tiling.commands import DiscardTile
 
         if engine.is_over:
             return Step("The game is over: no tile is left in the bag")
+        memo = {} if memo is None else memo
         bag = engine.bag()
         done: list[Any] = []
-        words = list(picked)
+        words = list(chosen)
         i = 0
         while True:
             left = {t: n for t, n in bag.items() if n > 0}
@@ -275,12 +262,14 @@ class TileRuleset(Ruleset):
                 return finished(tuple(done), "; ".join(self.action_words(a) for a in done))
             if i == len(words):
                 opts = tuple(Option(t, f"tile {t}", count=n, picture=t) for t, n in sorted(left.items(), key=_id_order))
-                return Step(f"{note}which tile was drawn?" if note else "Which tile was drawn?", opts)
+                return Step(f"{note}which tile was drawn?" if note else "Which tile was drawn?", opts, chance="bag")
             tile = words[i]
             if tile not in left:
                 raise ChoiceError(f"tile {tile!r} is not in the bag")
             i += 1
-            placements = engine.legal_placements(tile)
+            placements = memo.get(("placements", tile))
+            if placements is None:
+                placements = memo[("placements", tile)] = engine.legal_placements(tile)
             if placements:
                 break
             done.append(DiscardTile(tile))
@@ -299,20 +288,23 @@ class TileRuleset(Ruleset):
         i += 1
         if i == len(words):
             return Step(f"Turn tile {tile} at {x},{y}",
-                        tuple(Option(str(p.rotation), f"turned {p.rotation}\u00b0", f"ghost {tile}@{x},{y}:{p.rotation}")
+                        tuple(Option(str(p.rotation), f"turned {p.rotation}\u00b0", f"ghost {tile}@{x},{y}:{p.rotation}",
+                                     command=p)
                               for p in fits))
         placement = next((p for p in fits if str(p.rotation) == words[i]), None)
         if placement is None:
             raise ChoiceError(f"tile {tile} does not fit at {x},{y} turned {words[i]!r}")
-        return self.followup_step(engine, tuple(done), placement, words[i + 1:])
+        return self.followup_step(engine, tuple(done), placement, words[i + 1:], memo)
 
     def tile_picture(self, tile_id: str) -> str | None:
         """Tile ``tile_id`` of the shipped set, unturned, alone as a small SVG, for a page that offers it
         (None: the game draws no tile alone, or there is no such tile)."""
         return None
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Sequence[str]) -> Step:
-        """What may follow ``placement`` (after the tiles set aside, ``before``), after the words ``picked``.
+    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Sequence[str],
+                      memo: dict[Any, Any] | None = None) -> Step:
+        """What may follow ``placement`` (after the tiles set aside, ``before``), after the words ``picked``
+        (``memo``: :meth:`choice_point`'s).
 
         Default: nothing, the turn is the placement.  A game offers its pieces here, from its engine.
         """

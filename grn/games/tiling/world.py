@@ -96,8 +96,17 @@ class TileWorld(World):
         the draw, :mod:`grn.analysis.luck`; the tiles of a discard are left out: they are drawn and put back)."""
         return [(float(n), (tile,)) for tile, n in sorted(self.tiles.bag().items()) if n > 0]
 
+    def chance_words(self, step: Any, chosen: Sequence[str]) -> list[str]:
+        """The tile drawn is this world's next in the pile (after the tiles ``chosen`` and set aside); another
+        chance point as :meth:`grn.rules.world.World.chance_words` says."""
+        if step.chance == "bag":
+            k = len(chosen)  # each word before a draw is a tile drawn and set aside
+            return [self.pile[-1 - k]] if k < len(self.pile) else []
+        return super().chance_words(step, chosen)
+
     def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
-        """What may follow ``placement`` in the same turn, each a tuple of commands (``()``: nothing)."""
+        """What may follow ``placement`` in the same turn, each a tuple of commands (``()``: nothing); the same
+        as the game's tree of choices offers after it (:meth:`grn.rules.world.World.tree_moves`)."""
         return [()]
 
     def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
