@@ -28,7 +28,8 @@ from typing import Any, Iterable, Sequence
 
 from grn import registry
 from grn.record import Record
-from grn.render.viewer import Page, game_view
+from grn.render import style as st
+from grn.render.viewer import Page, game_view, read_open_words
 
 
 def _js_value(data: Any, *, markup: bool = False) -> str:
@@ -48,6 +49,39 @@ def _js_value(data: Any, *, markup: bool = False) -> str:
 
 def _asset(name: str) -> str:
     return resources.files("grn.render").joinpath(name).read_text(encoding="utf-8")
+
+
+_JS_COMMENT = re.compile(r"/\*(?!DATA\*/).*?\*/", re.S)
+_INDENT = re.compile(r"(?m)^[ \t]+")
+
+
+def _script() -> str:
+    """``viewer.js`` as the page carries it: without its comments and indentation (R431; the file keeps them)."""
+    return _INDENT.sub("", _JS_COMMENT.sub("", _asset("viewer.js")))
+
+
+#: What a picture's root ``<svg>`` says that an ``<svg>`` inside the page's HTML does not need: the HTML parser
+#: puts it in the SVG namespace, and the text takes the viewer's own font, the same (R431).
+_ROOT_NOISE = (' xmlns="http://www.w3.org/2000/svg"', ' xmlns:xlink="http://www.w3.org/1999/xlink"', ' version="1.1"',
+               ' font-family="DejaVu Sans, Verdana, Arial, sans-serif"')
+
+
+#: The colour of a board's coordinates, given once by the page's style (:data:`_COORD_STYLE`) and not on each.
+_COORD_FILL = f' fill="{st.GRID_TEXT}"'
+_COORD_STYLE = f'.grn-viewer .coord:not([fill]){{fill:{st.GRID_TEXT}}}'
+
+
+def inline_svg(text: str) -> str:
+    """A picture's item or the page's definitions as SVG inside HTML (R431): ``href`` for ``xlink:href`` (SVG 2,
+    every browser the viewer runs in), a root ``<svg>`` without what HTML gives it anyway, and a coordinate without
+    its colour, the page's style's."""
+    text = text.replace(" xlink:href=", " href=")
+    if text.startswith("<text") and ' class="coord"' in text:
+        text = text.replace(_COORD_FILL, "", 1)
+    if text.startswith("<svg"):
+        for noise in _ROOT_NOISE:
+            text = text.replace(noise, "", 1)
+    return text
 
 
 _ID = re.compile(r'(?<![\w:-])id="([^"]+)"')
@@ -72,7 +106,15 @@ def viewer_data(page: str) -> Any:
     end = page.index(";\nvar S=document.currentScript", start)
     data = json.loads(page[start:end])
     for game in data["games"]:  # what the script fills in (grn.render.viewer leaves it out)
+        opens: list[list[str] | None] = []
         for node in game["nodes"]:
+            # the open squares as the script reads them: "x,y:count" words in the game's order
+            if "o" in node:
+                squares = read_open_words(opens[node["p"]] if node["p"] >= 0 else None, node["o"])
+                node["o"] = " ".join(f"{k}:{n}" for k, n in squares.items())
+                opens.append(list(squares))
+            else:
+                opens.append(None)
             node.setdefault("d", 0)
             node.setdefault("a", str(node.get("n")))
             node["i"] = game["nodes"][node["p"]]["i"] + 1 if node["p"] >= 0 else 0
@@ -101,6 +143,7 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
     defs = "".join(registry.find_ruleset(name).page_defs_svg(d) for name, d in page.defs.items() if d is not None)
     digest = hashlib.sha1(json.dumps([page.table.items, data_games], sort_keys=True).encode()).hexdigest()
     defs, items = _prefix_ids(defs, page.table.items, f"v{digest[:5]}")
+    defs, items = inline_svg(defs), [inline_svg(i) for i in items]
     data = (f'{{"items":{_js_value(chr(10).join(items), markup=True)},"games":{_js_value(data_games)},'
             f'"hash":{"true" if follow_address else "false"}}}')
     picker = ""
@@ -114,11 +157,11 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
                                  ("prev", "previous move (left arrow)", "&#x25C0;"),
                                  ("next", "next move (right arrow)", "&#x25B6;"),
                                  ("last", "last position of this line (End)", "&#x25B6;&#x25B6;")))
-    script = _asset("viewer.js").replace("/*DATA*/null", data, 1)
+    script = _script().replace("/*DATA*/null", data, 1)
     # an embed listens only to keys given to it: the root takes the focus (a click on the board gives it)
     focus = ("" if follow_address else
              f' tabindex="0" role="region" aria-label="game viewer: {html.escape(title)}; arrow keys step through it"')
-    return (f'<div class="grn-viewer" lang="en"{focus}><style>{_asset("viewer.css")}</style>'
+    return (f'<div class="grn-viewer" lang="en"{focus}><style>{_asset("viewer.css")}{_COORD_STYLE}</style>'
             '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">'
             f'{defs}</svg>'
             f'<div class="grn-head"><h2>{html.escape(title)}</h2>{nav}{picker}'
