@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SCHEMA5 = ROOT / "tests" / "data" / "archive-schema5.db"
 #: The example files of archive-schema5.db, in its order: the first three added with ``add``, the last with
-#: ``add --per-turn`` (tests/test_archive_round11.py).
+#: ``add --per-turn`` (tests/test_archive_clustered_rows.py).
 SCHEMA5_FILES = ("goldrush-2p.grn", "gold-2p.grn", "carcassonne/carcassonne-3p-goldmines.grn",
                  "goldrush-4p-farmers.grn")
 FILTERS = [Filters(), Filters(players=["Ada"]), Filters(game="gold"), Filters(winners=["red"]),
