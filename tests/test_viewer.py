@@ -205,10 +205,16 @@ def test_issue_42_the_one_game_page_is_at_most_150_kb_and_shows_the_same(tmp_pat
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), unique=True, max_size=12),
        st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), unique=True, min_size=1, max_size=12),
-       st.lists(st.integers(0, 80), min_size=12, max_size=12))
+       st.lists(st.integers(0, 200), min_size=12, max_size=12))
 def test_r431_open_squares_written_against_the_parents_read_back_the_same(before, after, counts):
     from grn.render.viewer import open_words, read_open_words
 
     squares = {f"{x},{y}": n for (x, y), n in zip(after, counts)}
     parent = [f"{x},{y}" for x, y in before] or None
     assert list(read_open_words(parent, open_words(parent, squares)).items()) == list(squares.items())
+
+
+def test_r431_the_page_script_reads_the_counts_with_the_same_digits():
+    from grn.render.viewer import COUNT_DIGITS
+
+    assert f'var DIGITS="{COUNT_DIGITS}";' in (Path("grn") / "render" / "viewer.js").read_text(encoding="utf-8")

@@ -99,6 +99,13 @@ def _prefix_ids(defs: str, items: list[str], prefix: str) -> tuple[str, list[str
     return defs, [refs.sub(lambda m: f"#{prefix}{m.group(1)}", i) if "#" in i else i for i in items]
 
 
+def _panel_of(nodes: list[dict[str, Any]], i: int) -> list[Any] | None:
+    """The players' panel lines node ``i`` shows (its own, or its parent's when it sends none)."""
+    while i >= 0 and "pp" not in nodes[i]:
+        i = nodes[i]["p"]
+    return nodes[i]["pp"] if i >= 0 else None
+
+
 def viewer_data(page: str) -> Any:
     """The data of the first viewer in ``page`` (what :func:`viewer_fragment` wrote), read back: for tests
     and tools that check what a page shows."""
@@ -115,6 +122,9 @@ def viewer_data(page: str) -> Any:
                 opens.append(list(squares))
             else:
                 opens.append(None)
+            if node.get("pp") and node["p"] >= 0:  # a player's lines as the parent's: 0 (R431)
+                up = _panel_of(game["nodes"], node["p"])
+                node["pp"] = [up[i] if x == 0 and up is not None else x for i, x in enumerate(node["pp"])]
             node.setdefault("d", 0)
             node.setdefault("a", str(node.get("n")))
             node["i"] = game["nodes"][node["p"]]["i"] + 1 if node["p"] >= 0 else 0

@@ -36,7 +36,7 @@ from grn.writer import command_text
 def open_words(before: list[str] | None, after: dict[str, int]) -> str:
     """The open squares ``after`` (``x,y`` -> how many tiles left fit) as the page gets them (R431): the squares,
     written against the parent's (``before``, None: the parent has none) when it has some, then ``|`` and each
-    square's count in order.  A turn changes a few squares (``=k`` copies the parent's next k, ``~k`` skips them,
+    square's count in order, one character a count (:data:`COUNT_DIGITS`).  A turn changes a few squares (``=k`` copies the parent's next k, ``~k`` skips them,
     ``x,y`` is itself) but the counts of most, as the bag empties.  :func:`read_open_words` reads it back."""
     keys = list(after)
     out: list[str] = []
@@ -50,7 +50,33 @@ def open_words(before: list[str] | None, after: dict[str, int]) -> str:
             if i2 > i1:
                 out.append(f"~{i2 - i1}")
             out.extend(keys[j1:j2])
-    return " ".join(out) + "|" + " ".join(str(n) for n in after.values())
+    return " ".join(out) + "|" + "".join(_count(n) for n in after.values())
+
+
+#: The digits of the open squares' counts: one character a count under 62, ``_`` and two digits above.
+COUNT_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _count(n: int) -> str:
+    base = len(COUNT_DIGITS)
+    if 0 <= n < base:
+        return COUNT_DIGITS[n]
+    if n < 0 or n >= base * base:
+        raise ValueError(f"an open square's count out of range: {n}")
+    return "_" + COUNT_DIGITS[n // base] + COUNT_DIGITS[n % base]
+
+
+def _counts(text: str) -> list[int]:
+    out: list[int] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "_":
+            out.append(COUNT_DIGITS.index(text[i + 1]) * len(COUNT_DIGITS) + COUNT_DIGITS.index(text[i + 2]))
+            i += 3
+        else:
+            out.append(COUNT_DIGITS.index(text[i]))
+            i += 1
+    return out
 
 
 def read_open_words(before: list[str] | None, text: str) -> dict[str, int]:
@@ -66,7 +92,7 @@ def read_open_words(before: list[str] | None, text: str) -> dict[str, int]:
             at += k
         else:
             keys.append(word)
-    return dict(zip(keys, (int(c) for c in counts.split(" "))))
+    return dict(zip(keys, _counts(counts)))
 
 @dataclass
 class Page:
@@ -175,7 +201,9 @@ class _Builder:
             if up is None or up[0] != lines:
                 node["pl"] = lines
             if up is None or up[1] != players:
-                node["pp"] = players
+                # a player whose lines are the parent's is 0: the page takes the parent's (R431)
+                node["pp"] = (players if up is None or len(up[1]) != len(players) else
+                              [mine if mine != theirs else 0 for mine, theirs in zip(players, up[1])])
             self.panels.append((lines, players))
         else:
             if up is not None:
