@@ -179,7 +179,7 @@ def test_site_from_an_archive(tmp_path):
 def test_issue_42_the_one_game_page_is_at_most_150_kb_and_shows_the_same(tmp_path):
     """The one-game page of the Gold Rush example was 185 KB, then 172 KB: a panel the same as the parent's is left
     out, the open squares are written against the parent's, the script without its comments, the pictures without
-    what HTML gives them (R431); 147 KB.  What the page shows is the same: every position's open squares read back
+    what HTML gives them (R431); 142 KB.  What the page shows is the same: every position's open squares read back
     as the game's own."""
     import json as json_
     import re as re_
