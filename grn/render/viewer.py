@@ -203,7 +203,7 @@ class _Builder:
             if up is None or up[1] != players:
                 # a player whose lines are the parent's is 0: the page takes the parent's (R431)
                 node["pp"] = (players if up is None or len(up[1]) != len(players) else
-                              [mine if mine != theirs else 0 for mine, theirs in zip(players, up[1])])
+                              [own if own != before else 0 for own, before in zip(players, up[1])])
             self.panels.append((lines, players))
         else:
             if up is not None:
