@@ -11,6 +11,8 @@ resident memory is the children's ``ru_maxrss`` (with ``--jobs 2``: the
 largest of the main process and its workers).  Flat means the figure does not
 grow with the number of games.  The analysis options after ``--`` (default
 ``--level quick``, the smallest named level).
+
+Target: flat, `grn analyse`'s peak memory the same for 100 and 10,000 games (it streams, as validate).
 """
 
 from __future__ import annotations

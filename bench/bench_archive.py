@@ -39,6 +39,8 @@ Measured, with the targets:
    (``time.process_time``), which a loaded machine does not stretch;
 5. peak memory of ``grn archive add`` of a file of ``--memory-mb`` MB
    (the games again and again): under 200 MB.  ``--memory-mb 0`` skips it.
+
+Targets: `archive add` at most +25% over `validate`; `--jobs 2` at least 1.8x `--jobs 1`; Dask within 10% of `--jobs 2` (docs/performance.md).
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ the real CPU's cost put back in its place: the SHA-256 of the bytes ``add`` hash
 head and main line, the file's bytes) timed on this CPU with ``hashlib``, in instructions at the rate
 this CPU runs ``validate`` (its instructions over its CPU time, both over the same games, measured here:
 the load moves that rate, so the bench gives it).
+
+Target: `archive add` at most +25% over `validate`, a game's cost in instructions (bench_archive.py's target, without the load's noise).
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@
 
 Every run prints the machine's load average beside its figures: the machine
 is shared, and a figure means little without it.
+
+Targets: the figures of docs/analysis.md and docs/bots.md (playouts a second, stability of the judgements, calibration) stay where those pages give them.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ unchanged one (the build cache, build_cache.py), in a scratch copy of the commit
     nice .venv/bin/python bench/bench_install.py [--keep DIR]
 
 Prints each time with the load average before and after (the machine is shared: say so with the figures).
+
+Target: a second, unchanged `pip install -e .` takes seconds, not the first install's minutes (the build cache, README).
 """
 
 from __future__ import annotations

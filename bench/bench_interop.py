@@ -7,6 +7,8 @@ Half the games are played with The Gold Mines.  Each game is exported
 imported record is read back; the commands of every game must come back the
 same.  Also times importing the CarcassonneLab link of a whole Board Game Arena game, and a batch
 import of LINKS such links (default 2,000) from one list in one process (``grn import club.txt``).
+
+Target: export and import keep every game's commands; games per second reported in docs/interop.md.
 """
 
 from __future__ import annotations

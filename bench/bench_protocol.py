@@ -10,6 +10,8 @@ pools, the moves as text), sending it and parsing the answer, plus the round tri
 its part is printed beside it (on a loaded machine the wall-clock figures wait for a core).  grn's rules (the
 moves listed, the player's view replayed) and the engine's thinking are apart.  Prints figures; asserts
 nothing (the machine is shared: its load average is printed beside them).
+
+Target: the protocol's own cost a small part of a move's time beside the engine's choosing (docs/protocol.md gives today's split).
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ prints the issue's figures:
 
 ``--level classic`` measures the engine of round one (no learned evaluation) on the same positions: the baseline.
 Every run prints the machine's load beside its figures.
+
+Target: the review's diagnostics on the real games (docs/analysis.md): points lost a move against greedy self-play, the luck + skill balance.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ from grn.rules.position import play_record_turn  # noqa: E402
 from grn.core.record import Turn  # noqa: E402
 from grn.rules.ruleset import engine_for  # noqa: E402
 from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, shared)
+
+#: Where a run's files go by default (kept out of the tree: bench/results is ignored by git).
+RESULTS = Path(__file__).resolve().parent / "results"
 
 REAL = {"carcassonne": ["tests/data/bga-*.grn", "tests/data/japan-*.grn"],
         "goldrush": ["examples/goldrush-2p.grn"], "gold": ["examples/gold-2p.grn"]}
@@ -143,6 +148,7 @@ def run(args: argparse.Namespace) -> None:
         futures = [pool.submit(unit, p, i, seeds, args.stand_in or None, args.level, tuple(args.set)) for p, i in units]
         for f in futures:
             r = f.result()
+            Path(args.out).parent.mkdir(parents=True, exist_ok=True)
             with open(args.out, "a") as sink:
                 sink.write(json.dumps(r) + "\n")
             print(f"{r['record']}: cpu {[r.get(f'cpu{s}') for s in seeds]}", flush=True)
@@ -288,7 +294,7 @@ def main() -> None:
     r.add_argument("--level", default=None)
     r.add_argument("--stand-in", default="greedy", help="the bot judged in the player's place ('' for none)")
     r.add_argument("--jobs", type=int, default=1)
-    r.add_argument("--out", required=True)
+    r.add_argument("--out", default=str(RESULTS / "review.jsonl"))
     r.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
                    help="a variant: set an attribute first (bench/ladder.py's --set)")
     s = sub.add_parser("summary")

@@ -10,6 +10,8 @@
   runs (the analysis runs beside the server's requests, not in front of them).
 
 The game is a self-played Gold Rush game less its last turns (about 72 tiles on the board).
+
+Target: a position evaluated at the `quick` level in a few seconds (docs/serve-analysis.md); the server's plain reads answered while a game is analysed.
 """
 
 from __future__ import annotations

@@ -37,6 +37,8 @@ counts the stored losses of GAME in 0.2-point windows above its mistake
 threshold (or M) and prints where R278's rule places the threshold: the
 middle of the first window above it that holds fewer losses than the one
 before and no more than the next (the nearest valley).
+
+Target: two seeds agree on the mistakes and worse of the same games (docs/analysis.md gives today's agreement).
 """
 
 from __future__ import annotations
@@ -60,6 +62,9 @@ from grn.bots.arena import play_game  # noqa: E402
 from grn.core.record import parse_options  # noqa: E402
 from grn.rules.selfplay import to_record  # noqa: E402
 from ladder import apply_settings  # noqa: E402  (bench/ladder.py: --set, a variant of the yardstick)
+
+#: Where a run's files go by default (kept out of the tree: bench/results is ignored by git).
+RESULTS = Path(__file__).resolve().parent / "results"
 
 GAMES = ("goldrush", "carcassonne", "gold")
 OPTIONS = {"goldrush": "", "carcassonne": "goldmines", "gold": ""}
@@ -223,7 +228,7 @@ def main() -> None:
                                                   f"off: {', '.join(STEPS)} or all (R225-R228, R255-R256)")
     ap.add_argument("--seeds", default="1,2", help="the two analysis seeds (another pair checks that a figure "
                     "is not a property of seeds 1 and 2)")
-    ap.add_argument("--out", default="stability.jsonl")
+    ap.add_argument("--out", default=str(RESULTS / "stability.jsonl"))
     ap.add_argument("--summary", metavar="JSONL", nargs="+", help="print the agreement of runs and stop")
     ap.add_argument("--clear", action="store_true", help="with --summary: judge the stored losses on their lower "
                                                            "bound (R229's measure)")
@@ -262,6 +267,7 @@ def main() -> None:
     if len(seeds) != 2:
         ap.error(f"--seeds: two whole numbers, e.g. 3,4, not {args.seeds!r}")
 
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     done = {(x["game"], x["record"], x.get("bot", "selfplay")) for x in _read(args.out)}
     work = [(g, i) for i in range(args.games) for g in args.only.split(",") if (g, i, players(g)) not in done]
     print(f"# stability: {len(work)} records to analyse twice ({load()})", flush=True)

@@ -40,6 +40,8 @@ grouped by kind, exception type and innermost grn frame (file:function); the
 smallest input of each class is kept in ``--out`` with what it did, and a
 table is printed at the end (also ``--out``/summary.json, rewritten as the run
 goes).
+
+Target: no input makes a command fail with a traceback, hang or run out of memory (issue 16); the crash classes found are in summary.json.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import Any, Callable, Optional
+
+#: Where a run's files go by default (kept out of the tree: bench/results is ignored by git).
+RESULTS = Path(__file__).resolve().parent / "results"
 
 ROOT = Path(__file__).resolve().parent.parent
 try:
@@ -1740,7 +1745,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--time-limit", type=float, default=0.0, help="stop after this many seconds (0: no limit)")
-    ap.add_argument("--out", default="fuzz-out", help="folder for crash samples and summary.json")
+    ap.add_argument("--out", default=str(RESULTS / "fuzz-out"), help="folder for crash samples and summary.json")
     ap.add_argument("--selfplay", type=int, default=3, help="self-played games per game and player count")
     ap.add_argument("--input-timeout", type=float, default=120.0, help="seconds before one input counts as a hang")
     ap.add_argument("--mem-limit", type=int, default=4096, help="address-space limit of a worker in MB (0: none)")

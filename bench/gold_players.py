@@ -12,6 +12,8 @@ each twice with the seats swapped, to the end of the game; prints the first
 player's score (a tie counts half) and mean final margin with its standard
 error, once per value of the miner's worth (``MINER_WORTH``) asked for.  The
 players are quick: the whole run takes seconds.
+
+Target: the playout player R175 chose keeps its margin over the one it replaced (docs/bots.md, "Gold, round five"); grn/games/gold/bot.py keeps the old one for this comparison.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ pairing of 100 deals is 200 games.  Every finished pair of games is appended
 to ``--out`` as one JSON line at once, so a run stopped early still tells
 what it played; ``--summary`` turns the lines into the table of docs/bots.md.
 Deals are interleaved across games and pairings, so every pairing advances.
+
+Target: in every game the stronger bot beats the weaker in duplicate matches (mcts over greedy over random; docs/bots.md).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from grn import games  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import MatchResult, match  # noqa: E402
+
+#: Where a run's files go by default (kept out of the tree: bench/results is ignored by git).
+RESULTS = Path(__file__).resolve().parent / "results"
 
 GAMES = ("goldrush", "carcassonne", "gold")
 PAIRINGS = (("greedy", "random"), ("mcts", "greedy"))
@@ -143,7 +148,7 @@ def main() -> None:
     ap.add_argument("--first-deal", type=int, default=0, help="start at this deal (deals first-deal..deals-1)")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--games", default=",".join(GAMES))
-    ap.add_argument("--out", default="ladder.jsonl")
+    ap.add_argument("--out", default=str(RESULTS / "ladder.jsonl"))
     ap.add_argument("--pairings", default=",".join(f"{a}-{b}" for a, b in PAIRINGS),
                     help="which pairings, e.g. greedy-random")
     ap.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
@@ -160,6 +165,7 @@ def main() -> None:
         return
     done = set()
     out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
     if out.exists():  # resume: skip the deals already played
         for x in (json.loads(x) for x in out.read_text().splitlines() if x.strip()):
             done.add((x["game"], x["first"], x["second"], x["deal"]))

@@ -246,20 +246,37 @@ def test_the_gold_mines_tiles_are_analysed():
         assert t.best is not None and t.best.split()[0].startswith("GM") and "ingot@" in t.best
 
 
-def test_the_text_review_lists_the_five_costliest_counts_the_rest_and_explains_its_numbers():
+@pytest.fixture(scope="module")
+def goldrush_review():
+    """examples/goldrush-2p.grn analysed once as ``grn analyse --playouts 8`` analyses it (its level's defaults,
+    seed 0): the text review and the annotated record of the tests below are written from it, as the command
+    writes them (three whole analyses of the 72-turn game were most of this file's time)."""
+    from grn.cli.analyse import DEFAULT_LEVEL
+    from grn.analysis.judge import analyse
+
+    text = open("examples/goldrush-2p.grn", encoding="utf-8").read()
+    (record,) = grn.notation.read.parse(text)
+    return text, record, analyse(record, level=DEFAULT_LEVEL, playouts=8, seed=0)
+
+
+def test_the_text_review_lists_the_five_costliest_counts_the_rest_and_explains_its_numbers(goldrush_review):
     """R358: at most five moves (``--top`` says how many), the others counted, a legend of "expected margin";
     a follower is named by its role (thief, knight, farmer, monk; railwayman, gold miner...), a mined
     token by the face it showed."""
-    out = runner.invoke(grn.cli.app.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8"]).output
+    from grn.cli.analyse import _review
+
+    _, record, analysis = goldrush_review
+    out = _review(analysis, record, 1, "examples/goldrush-2p.grn")
     assert out.count("\n  turn ") == 5
     (rest,) = re.findall(r"and (\d+) other judged moves", out)
     assert int(rest) > 0 and "expected margin: the final score minus the opponents' mean" in out
-    every = runner.invoke(grn.cli.app.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--top", "99"])
-    assert every.output.count("\n  turn ") == 5 + int(rest) and "other judged" not in every.output
-    played = [line for line in every.output.splitlines() if line.startswith("    played ")]
+    every = _review(analysis, record, 1, "examples/goldrush-2p.grn", top=99)
+    assert every.count("\n  turn ") == 5 + int(rest) and "other judged" not in every
+    played = [line for line in every.splitlines() if line.startswith("    played ")]
     assert [line for line in played if "mine=" in line]
     assert all("mines a token worth " in line for line in played if "mine=" in line)
-    assert "cowboy on" not in every.output and re.search(r"(railwayman|farmer|gold miner|merchant) on", every.output)
+    assert "cowboy on" not in every and re.search(r"(railwayman|farmer|gold miner|merchant) on", every)
+    # the command itself, with --top, on a shorter game
     carc = grn.write_record(_record("carcassonne", 3, 24))
     text = runner.invoke(grn.cli.app.app, ["analyse", "-", "--playouts", "8", "--top", "99"], input=carc).output
     assert "follower on" not in text and re.search(r"(thief|knight|farmer|monk) on", text)
@@ -273,14 +290,17 @@ def test_no_accuracy_for_a_player_without_a_move():
     assert out.count("accuracy") == 1
 
 
-def test_r359_the_analysis_puts_no_glyph_beside_the_annotators_own():
+def test_r359_the_analysis_puts_no_glyph_beside_the_annotators_own(goldrush_review):
     """Turn 10 of the example carries the annotator's ``!``: the analysis adds its judgement in the comment
-    only, never ``?!`` beside it; other turns still get their glyph."""
-    out = runner.invoke(grn.cli.app.app, ["analyse", "examples/goldrush-2p.grn", "--playouts", "8", "--format", "grn"])
-    (ten,) = [line for line in out.output.splitlines() if line.startswith("10. ")]
+    only, never ``?!`` beside it; other turns still get their glyph (what ``--format grn`` writes)."""
+    from grn.analysis.annotate import annotate_text
+
+    text, record, analysis = goldrush_review
+    out = annotate_text(text, 1, record, analysis, games.find_ruleset(record.game))
+    (ten,) = [line for line in out.splitlines() if line.startswith("10. ")]
     assert "judgement=" in ten and " ! " in ten and not re.search(r" (\?!|\?\?|\?) ", ten)
-    assert re.search(r"^\d+\. .* (\?!|\?) \{\[%eval", out.output, re.M)
-    (again,) = grn.notation.read.parse(out.output)
+    assert re.search(r"^\d+\. .* (\?!|\?) \{\[%eval", out, re.M)
+    (again,) = grn.notation.read.parse(out)
     assert validate_record(again).valid
 
 

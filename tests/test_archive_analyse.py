@@ -15,7 +15,9 @@ from typer.testing import CliRunner
 
 import grn
 from grn.archive import review as archive_review
+from grn.archive import db as archive_db
 from grn.archive.db import connect
+from grn.check.validate import validate_record
 from grn.cli.app import app
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -169,3 +171,57 @@ def test_jobs_spread_the_turns_and_keep_the_same_figures(archive, tmp_path):
         assert result.exit_code == 0, result.output
     query = "SELECT turn, played, best, points_lost, judgement FROM analysis_turns ORDER BY turn"
     assert rows(one, query) == rows(two, query) and len(rows(one, query)) > 20
+
+
+# R430: an analysis belongs to its game
+# ---------------------------------------------------------------------------
+
+ANALYSIS_TABLES = ("analysed", "analysis_turns", "analysis_players", "analysis_balance", "analysis_review")
+
+
+def analysis_rows(db: Path, game_id: int) -> dict[str, int]:
+    return {t: rows(db, f"SELECT count(*) FROM {t} WHERE game_id = {game_id}")[0][0] for t in ANALYSIS_TABLES}
+
+
+def test_r430_an_analysed_game_is_listed_once_marked_with_its_review(analysed):
+    assert rows(analysed, "SELECT count(*) FROM games") == [(3,)]  # no second game
+    reviewed = [r[0] for r in rows(analysed, "SELECT game_id FROM analysis_review ORDER BY game_id")]
+    assert reviewed == [r[0] for r in rows(analysed, "SELECT game_id FROM analysed WHERE problem IS NULL "
+                                                     "ORDER BY game_id")] and reviewed
+    review = archive_review.review_of(connect(analysed, readonly=True), reviewed[0])
+    assert review is not None and "[%eval played=" in review
+    assert validate_record(grn.notation.read.parse(review)[0]).valid
+    table = runner.invoke(app, ["archive", "search", str(analysed)]).stdout.splitlines()
+    assert sum(line.endswith("[reviewed]") for line in table) == len(reviewed)
+    assert table[-1].endswith(f"{len(reviewed)} with a review, marked [reviewed])")
+
+
+def test_r430_deleting_a_game_deletes_its_analysis(analysed, tmp_path):
+    db = copy(analysed, tmp_path)
+    gid = rows(db, "SELECT min(game_id) FROM analysis_balance")[0][0]
+    assert all(analysis_rows(db, gid).values())
+    con = connect(db)
+    con.execute("BEGIN IMMEDIATE")
+    archive_db.delete_game(con, gid)
+    con.execute("COMMIT")
+    con.close()
+    assert analysis_rows(db, gid) == dict.fromkeys(ANALYSIS_TABLES, 0)
+    assert rows(db, "SELECT count(*) FROM analysed")[0][0] == 2  # the other games keep theirs
+
+
+def test_r430_the_upgrade_to_schema_8_removes_the_analysis_of_deleted_games(analysed, tmp_path):
+    db = copy(analysed, tmp_path)
+    gid = rows(db, "SELECT min(game_id) FROM analysis_balance")[0][0]
+    kept = {t: rows(db, f"SELECT count(*) FROM {t} WHERE game_id != {gid}")[0][0] for t in ANALYSIS_TABLES}
+    raw = sqlite3.connect(db)  # what an older grn did: the game deleted, its analysis left behind
+    for table in ("tags", "seats", "game_turns", "points", "points_packed"):
+        raw.execute(f"DELETE FROM {table} WHERE game_id = ?", (gid,))
+    raw.execute("DELETE FROM games WHERE id = ?", (gid,))
+    raw.execute("UPDATE meta SET value = '7' WHERE key = 'schema'")
+    raw.commit()
+    raw.close()
+    con = connect(db)
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8"
+    con.close()
+    assert analysis_rows(db, gid) == dict.fromkeys(ANALYSIS_TABLES, 0)
+    assert {t: rows(db, f"SELECT count(*) FROM {t}")[0][0] for t in ANALYSIS_TABLES} == kept

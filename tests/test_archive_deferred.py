@@ -149,8 +149,8 @@ def test_a_schema2_archive_upgraded_keeps_its_per_turn_rows_and_builds_nothing(t
     shutil.copy(SCHEMA2, db)
     before = _turn_rows(db)
     assert before > 0
-    con = connect(db)  # upgraded to schema 7
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7"
+    con = connect(db)  # upgraded to schema 8
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8"
     assert missing(con) == 0
     assert build(con).built == 0
     con.close()

@@ -102,7 +102,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema1_whole(schema1: Path, monk
         raise sqlite3.OperationalError("disk I/O error")
 
     monkeypatch.setattr(migrate, "_events_json", broken)
-    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 7"):
+    with pytest.raises(ArchiveError, match="cannot bring the archive to schema 8"):
         connect(schema1)
     con = sqlite3.connect(schema1)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "1"
@@ -231,7 +231,7 @@ def test_a_schema2_archive_is_upgraded_and_takes_zstandard_rows_beside_its_zlib_
     old_stats = compute(ro)
     ro.close()
     con = connect(schema2)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8" == str(
         archive_db.SCHEMA_VERSION)
     assert _old_rows(con) == old_rows  # nothing rewritten: the zlib rows read as before
     assert [game_ids(con, f) for f in SEARCHES] == old_found and compute(con) == old_stats

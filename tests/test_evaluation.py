@@ -256,7 +256,9 @@ def test_archive_stats_show_each_players_luck_and_skill(tmp_path):
 
     runner = CliRunner()
     db = tmp_path / "club.db"
-    game = ROOT / "examples" / "goldrush-2p.grn"
+    # a rulebook position of one turn to play: a whole game analysed with its luck, two players (the 72-turn
+    # example took 12 s of the suite for the same assertions)
+    game = ROOT / "examples" / "rulebook-city-6.grn"
     assert runner.invoke(app, ["archive", "add", str(db), str(game), "-q"]).exit_code == 0
     done = runner.invoke(app, ["archive", "analyse", str(db), "--playouts", "3", "--seed", "5"])
     assert done.exit_code == 0, done.output

@@ -318,7 +318,12 @@ def test_html_embeds_every_position(goldrush_records, gold_records):
     assert position.ruleset.player_panel(position) is not None
     drawn = position.ruleset.render_svg(position, Drawing(panel=False), shared_defs=position.ruleset.page_defs())
     rebuilt = items[main[10]["f"][0]] + "".join(items[i] for i in pictures[goldrush["nodes"].index(main[10])])
-    assert re.sub(r"#v[0-9a-f]{5}", "#", rebuilt) + "</svg>" == drawn
+    # as SVG inside HTML (R431): the same picture, without what the HTML parser and the page's style give it
+    from grn.render.frames import split_items
+    from grn.render.html import inline_svg
+
+    root, parts = split_items(drawn)
+    assert re.sub(r"#v[0-9a-f]{5}", "#", rebuilt) == inline_svg(root) + "".join(inline_svg(i) for i in parts)
 
 
 def test_legal_overlay_in_a_variation_shows_the_variations_next_tile(tmp_path):

@@ -99,10 +99,8 @@ def test_analysis_needs_the_token(server):
         assert status == 403 and "token" in out["error"]
 
 
-def test_r107_a_game_analysed_is_a_new_game_with_the_review(server):
-    gid = imported(server, "goldrush-first-game.grn")
-    before = call(server, "GET", f"/api/games/{gid}/download")[1]
-    status, task, _ = call(server, "POST", f"/api/games/{gid}/analyse", {"playouts": 4})
+def analysed_on_the_server(server: str, gid: int, playouts: int) -> dict:
+    status, task, _ = call(server, "POST", f"/api/games/{gid}/analyse", {"playouts": playouts})
     assert status == 200 and task["state"] == "running"
     # the server answers other requests meanwhile
     assert call(server, "GET", f"/api/games/{gid}")[0] == 200
@@ -112,13 +110,36 @@ def test_r107_a_game_analysed_is_a_new_game_with_the_review(server):
         time.sleep(0.2)
         task = call(server, "GET", f"/api/tasks/{task['task']}")[1]
     assert task["state"] == "done", task
+    return task
+
+
+def test_r430_a_game_analysed_keeps_its_review_and_stays_one_game(server):
+    # a short game (6 turns) at 2 playouts a move: what is kept and shown, not the analysis's quality
+    gid = imported(server, "rulebook-city-6.grn")
+    before = call(server, "GET", f"/api/games/{gid}/download")[1]
+
+    def marks() -> list[tuple[int, bool]]:
+        return [(g["id"], g["reviewed"]) for g in call(server, "GET", "/api/games")[1]["games"]]
+
+    assert marks() == [(gid, False)]
+    task = analysed_on_the_server(server, gid, 2)
+    assert task["id"] == gid and task["view"] == f"/games/{gid}/view?review=1"
     assert call(server, "GET", f"/api/games/{gid}/download")[1] == before  # the game itself is untouched
-    text = call(server, "GET", f"/api/games/{task['id']}/download")[1]
-    assert "[%eval played=" in text
-    assert validate_record(grn.notation.read.parse(text)[0]).valid
+    assert marks() == [(gid, True)]  # the archive lists the game once, marked as reviewed: no second game
     status, page, _ = call(server, "GET", task["view"])
     assert status == 200 and "grn-viewer" in page and '"review":' in page  # the viewer shows the review
+    status, plain, _ = call(server, "GET", f"/games/{gid}/view")
+    assert status == 200 and '"review":' not in plain  # the game's own view is the game as recorded
     assert call(server, "GET", "/api/tasks/999")[0] == 404
+    # a comment leaves the main line as analysed: the review stays
+    state = call(server, "GET", f"/api/games/{gid}")[1]
+    status, state, _ = call(server, "POST", f"/api/games/{gid}/note",
+                            {"at": state["address"], "base": state["base"], "comment": "well played"})
+    assert status == 200 and marks() == [(gid, True)]
+    # a turn taken back: the line analysed is gone, and its review with it
+    status, state, _ = call(server, "POST", f"/api/games/{gid}/undo", {"at": state["address"], "base": state["base"]})
+    assert status == 200 and marks() == [(gid, False)]
+    assert call(server, "GET", f"/games/{gid}/view?review=1")[0] == 404
 
 
 def test_one_game_analysed_at_a_time():

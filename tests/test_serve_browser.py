@@ -206,9 +206,15 @@ def test_evaluate_a_position_and_analyse_the_game_from_the_page(browser, tmp_pat
         assert "\u00b1" in page.inner_text("#best-moves li >> nth=0")
         assert page.locator("#analysis-board svg").count() == 1
         page.click("#analyse-game")
-        page.wait_for_url("**/games/2/view", timeout=60000)  # the token goes in the cookie, not the address (R342)
+        # the review of game 1, kept with it (R430); the token goes in the cookie, not the address (R342)
+        page.wait_for_url("**/games/1/view?review=1", timeout=60000)
         page.wait_for_selector(".grn-viewer .eval-chart")
         assert "accuracy" in page.inner_text(".grn-viewer")
+        # the archive lists the game once, with a link to its review (R430)
+        page.goto(f"{base}/")
+        page.wait_for_selector("#games tbody tr a.reviewed")
+        assert page.locator("#games tbody tr").count() == 1
+        assert page.get_attribute("#games tbody tr a.reviewed", "href") == "/games/1/view?review=1"
         assert errors == []
         page.close()
 

@@ -169,12 +169,13 @@ def _turns_ready(db: Path, con: sqlite3.Connection, jobs: int, scheduler: Option
 
 def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
     from grn.archive.export import batches
+    from grn.archive.review import reviewed
 
     # the widest game name of the archive: the columns stay in line however long a game's name is (the
     # table streams in batches, so the width is asked of the database once, up front)
     (longest,) = con.execute("SELECT MAX(LENGTH(game)) FROM games").fetchone()
     wide = max(4, longest or 0)
-    unfinished = 0
+    unfinished = reviews = 0
     out.write(f"{'id':>6}  {'game':<{wide}} {'date':<10}  {'event':<24} {'valid':<8} players (final scores)\n")
     for rows in batches(con, ids, "id, game, date, event, valid, complete"):
         marks = ",".join("?" * len(rows))
@@ -182,12 +183,16 @@ def _table(con: sqlite3.Connection, ids: List[int], out: IO[str]) -> None:
         for gid, name, score in con.execute(f"SELECT game_id, name, score FROM seats WHERE game_id IN ({marks}) "
                                             "ORDER BY game_id, seat", [r[0] for r in rows]):
             seats.setdefault(gid, []).append(name if score is None else f"{name} {score}")
+        marked = reviewed(con, [r[0] for r in rows])
         for gid, game, date, event, valid, complete in rows:
             state = ("valid" if valid else "INVALID") + ("" if complete else "*")
             unfinished += 0 if complete else 1
+            reviews += gid in marked
             out.write(f"{gid:>6}  {game:<{wide}} {(date or '-')[:10]:<10}  {(event or '-')[:24]:<24} {state:<8} "
-                      f"{', '.join(seats.get(gid, []))}\n")
-    legend = f" ({unfinished} unfinished, marked *)" if unfinished else ""
+                      f"{', '.join(seats.get(gid, []))}{'  [reviewed]' if gid in marked else ''}\n")
+    notes = ([f"{unfinished} unfinished, marked *"] if unfinished else []) + \
+        ([f"{reviews} with a review, marked [reviewed]"] if reviews else [])
+    legend = f" ({'; '.join(notes)})" if notes else ""
     out.write(f"{len(ids)} game{'s' if len(ids) != 1 else ''}{legend}\n")
 
 

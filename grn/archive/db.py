@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from grn.archive.facts import GAME_WIDTH, PACKED_WIDTH, POINT_WIDTH, SEAT_WIDTH, TAG_WIDTH, GameFacts, unpack
-from grn.archive.migrate import cluster_child_tables, rekey, upgrade_1_to_2
+from grn.archive.migrate import cluster_child_tables, rekey, remove_orphan_analysis, upgrade_1_to_2
 from grn.archive.indexer import indexing_validator
 from grn.archive.transaction import write_transaction
 from grn.check.batch import GameResult, Problem, Validator
@@ -39,7 +39,9 @@ from grn.core.value import Struct
 #: ``game_id`` index beside them; an upgrade copies their rows into the new tables.
 #: 7: ``add`` writes a game's ``points`` rows as one ``points_packed`` row, expanded into ``points`` when
 #: ``stats`` first needs them (R310); an older grn, whose stats would miss the packed games, is refused.
-SCHEMA_VERSION = 7
+#: 8: deleting a game deletes its analysis (R430); the upgrade removes the analysis rows an older grn left behind
+#: for deleted games, and an older grn, which would leave them again, is refused.
+SCHEMA_VERSION = 8
 #: Seconds a connection waits for a lock another process holds (making the archive, or writing it).
 BUSY_SECONDS = 30.0
 #: The page size of a new archive (SQLite's default is 4096).
@@ -281,6 +283,9 @@ def _upgrade(con: sqlite3.Connection) -> None:
             # 6 to 7: the table of packed points rows, empty: an older archive's points rows are all expanded
             # (R310); an older grn, whose stats would not read the packed rows, is refused
             con.execute(POINTS_PACKED)
+        if version <= 7:
+            # 7 to 8: the analysis rows of games no longer archived go (R430)
+            remove_orphan_analysis(con, ANALYSIS_TABLES)
         if version < SCHEMA_VERSION:
             con.execute("UPDATE meta SET value = ? WHERE key = 'schema'", (str(SCHEMA_VERSION),))
 
@@ -384,10 +389,27 @@ def insert_game(con: sqlite3.Connection, game_id: int, file_id: int, res: GameRe
     insert_games(con, [(game_id, file_id, res)])
 
 
-def delete_game(con: sqlite3.Connection, game_id: int) -> None:
-    """Remove one game and its facts (inside the caller's transaction)."""
+#: The tables of a game's analysis (:mod:`grn.archive.review`), made by the first analysis: none in an archive
+#: never analysed.
+ANALYSIS_TABLES = ("analysed", "analysis_turns", "analysis_players", "analysis_balance", "analysis_review")
+
+
+def delete_analysis(con: sqlite3.Connection, game_id: int) -> None:
+    """Remove one game's analysis, if it has one (inside the caller's transaction)."""
+    marks = ",".join("?" * len(ANALYSIS_TABLES))
+    for (table,) in con.execute(f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ({marks})",
+                                ANALYSIS_TABLES).fetchall():
+        con.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+
+
+def delete_game(con: sqlite3.Connection, game_id: int, *, analysis: bool = True) -> None:
+    """Remove one game and its facts, and its analysis unless ``analysis`` is false (the game is written again
+    at once with the same id, and the caller decides whether the analysis still holds: R430); inside the
+    caller's transaction."""
     for table in ("tags", "seats", "game_turns", "points", "points_packed"):
         con.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+    if analysis:
+        delete_analysis(con, game_id)
     con.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
 

@@ -134,6 +134,19 @@ def cluster_child_tables(con: sqlite3.Connection, tables_sql: str, indexes_sql: 
     _execute_each(con, indexes_sql)
 
 
+def remove_orphan_analysis(con: sqlite3.Connection, tables: tuple[str, ...]) -> int:
+    """Schema 7 to 8 (R430): delete the rows of the analysis ``tables`` (those the archive has) whose game is no
+    longer archived (an older grn's ``delete_game`` left them); inside the caller's transaction.  Returns the
+    rows deleted."""
+    marks = ",".join("?" * len(tables))
+    present = [t for (t,) in con.execute(f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ({marks})",
+                                         tables).fetchall()]
+    deleted = 0
+    for table in present:
+        deleted += con.execute(f"DELETE FROM {table} WHERE game_id NOT IN (SELECT id FROM games)").rowcount
+    return deleted
+
+
 def _execute_each(con: sqlite3.Connection, script: str) -> None:
     """Run each statement of ``script`` inside the caller's transaction (``executescript`` would commit it
     first: an upgrade is all or nothing)."""

@@ -8,7 +8,13 @@ none and reads as "not analysed"):
 * ``analysis_turns``: one row per analysed turn (the figures of
   :class:`grn.analysis.judge.TurnAnalysis`);
 * ``analysis_players``: one row per seat (:class:`grn.analysis.judge.PlayerSummary`,
-  with the seat's name and the game's kind copied, so statistics read it alone).
+  with the seat's name and the game's kind copied, so statistics read it alone);
+* ``analysis_balance``: one row per seat, its margin as luck and skill (R336);
+* ``analysis_review``: the game's review, the record annotated as ``grn analyse
+  --format grn`` writes it, which the viewer shows beside the game (R430).
+
+An analysis belongs to its game: the archive lists the game once, marked as
+reviewed, and deleting the game deletes its analysis (:func:`grn.archive.db.delete_game`).
 
 Each game is written in its own transaction once analysed: a stopped run keeps
 every game it finished and the next run goes on with the others.
@@ -22,10 +28,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from grn.rules import registry
 from grn.analysis.judge import GameAnalysis, Thresholds, analyse
+from grn.analysis.annotate import annotate_record
+from grn.archive.db import delete_analysis
 from grn.archive.dedup import record_of
 from grn.archive.transaction import write_transaction
+from grn.core.record import Record
 from grn.rules.world import NoBot
+from grn.notation.writer import write_record
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS analysed (
@@ -77,6 +88,10 @@ CREATE TABLE IF NOT EXISTS analysis_balance (
     rest REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS analysis_balance_game ON analysis_balance (game_id);
+CREATE TABLE IF NOT EXISTS analysis_review (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    text TEXT NOT NULL
+);
 """
 
 def has_analysis(con: sqlite3.Connection) -> bool:
@@ -102,9 +117,15 @@ def pending(con: sqlite3.Connection, limit: int | None = None) -> list[int]:
     return [r[0] for r in con.execute(sql)]
 
 
-def _write(con: sqlite3.Connection, game_id: int, result: GameAnalysis | None, settings: str,
-           names: dict[str, str], kind: str, problem: str | None) -> None:
+def store_analysis(con: sqlite3.Connection, game_id: int, result: GameAnalysis | None, settings: str,
+                   names: dict[str, str], kind: str, problem: str | None, review: str | None = None) -> None:
+    """Keep game ``game_id``'s analysis (``result``, or the ``problem`` why there is none) and its ``review`` (the
+    annotated record's GRN text), in place of any analysis it had; one transaction (R430)."""
+    con.executescript(TABLES)
     with write_transaction(con):
+        delete_analysis(con, game_id)
+        if review is not None:
+            con.execute("INSERT INTO analysis_review VALUES (?,?)", (game_id, review))
         con.execute("INSERT OR REPLACE INTO analysed VALUES (?,?,?,?,?)",
                     (game_id, settings, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                      result.stopped if result is not None else None, problem))
@@ -152,7 +173,8 @@ def analyse_archive(con: sqlite3.Connection, *, level: str | None = None, playou
             problem = f"not analysed: {exc}"
         except (ValueError, KeyError) as exc:
             problem = f"cannot be analysed: {exc}"
-        _write(con, game_id, result, settings, names, kind, problem)
+        store_analysis(con, game_id, result, settings, names, kind, problem,
+                       None if result is None else _review_text(record, result))
         summary.left -= 1
         if problem is not None:
             summary.skipped += 1
@@ -162,6 +184,34 @@ def analyse_archive(con: sqlite3.Connection, *, level: str | None = None, playou
         if progress is not None:
             progress(f"game {game_id} ({kind}): {'analysed' if problem is None else problem}; {summary.left} left")
     return summary
+
+
+def _review_text(record: Record, result: GameAnalysis) -> str | None:
+    """The review of ``record``: the record annotated with ``result``, as GRN (None: the game cannot be written)."""
+    try:
+        return write_record(annotate_record(record, result, registry.find_ruleset(record.game)))
+    except (ValueError, KeyError):
+        return None
+
+
+def review_of(con: sqlite3.Connection, game_id: int) -> str | None:
+    """Game ``game_id``'s review, the annotated record's GRN text (None: not reviewed)."""
+    if not has_analysis(con) or not _has_table(con, "analysis_review"):
+        return None
+    row = con.execute("SELECT text FROM analysis_review WHERE game_id = ?", (game_id,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def reviewed(con: sqlite3.Connection, ids: list[int]) -> set[int]:
+    """Which of the games ``ids`` have a review."""
+    if not ids or not _has_table(con, "analysis_review"):
+        return set()
+    marks = ",".join("?" * len(ids))
+    return {r[0] for r in con.execute(f"SELECT game_id FROM analysis_review WHERE game_id IN ({marks})", ids)}
+
+
+def _has_table(con: sqlite3.Connection, name: str) -> bool:
+    return con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
 
 
 @dataclass(slots=True)
@@ -259,5 +309,5 @@ def accuracy_table(players: list[Accuracy], kinds: list[Accuracy]) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["TABLES", "has_analysis", "analyse_archive", "pending", "AnalyseSummary", "Accuracy", "accuracy_stats",
+__all__ = ["TABLES", "has_analysis", "analyse_archive", "pending", "store_analysis", "review_of", "reviewed", "AnalyseSummary", "Accuracy", "accuracy_stats",
            "accuracy_table", "LuckSkill", "luck_stats", "luck_table"]

@@ -28,7 +28,8 @@ from typing import Any, Iterable, Sequence
 
 from grn.rules import registry
 from grn.core.record import Record
-from grn.render.viewer import Page, game_view
+from grn.render import style as st
+from grn.render.viewer import Page, game_view, read_open_words
 
 
 def _js_value(data: Any, *, markup: bool = False) -> str:
@@ -50,6 +51,39 @@ def _asset(name: str) -> str:
     return resources.files("grn.render").joinpath(name).read_text(encoding="utf-8")
 
 
+_JS_COMMENT = re.compile(r"/\*(?!DATA\*/).*?\*/", re.S)
+_INDENT = re.compile(r"(?m)^[ \t]+")
+
+
+def _script() -> str:
+    """``viewer.js`` as the page carries it: without its comments and indentation (R431; the file keeps them)."""
+    return _INDENT.sub("", _JS_COMMENT.sub("", _asset("viewer.js")))
+
+
+#: What a picture's root ``<svg>`` says that an ``<svg>`` inside the page's HTML does not need: the HTML parser
+#: puts it in the SVG namespace, and the text takes the viewer's own font, the same (R431).
+_ROOT_NOISE = (' xmlns="http://www.w3.org/2000/svg"', ' xmlns:xlink="http://www.w3.org/1999/xlink"', ' version="1.1"',
+               ' font-family="DejaVu Sans, Verdana, Arial, sans-serif"')
+
+
+#: The colour of a board's coordinates, given once by the page's style (:data:`_COORD_STYLE`) and not on each.
+_COORD_FILL = f' fill="{st.GRID_TEXT}"'
+_COORD_STYLE = f'.grn-viewer .coord:not([fill]){{fill:{st.GRID_TEXT}}}'
+
+
+def inline_svg(text: str) -> str:
+    """A picture's item or the page's definitions as SVG inside HTML (R431): ``href`` for ``xlink:href`` (SVG 2,
+    every browser the viewer runs in), a root ``<svg>`` without what HTML gives it anyway, and a coordinate without
+    its colour, the page's style's."""
+    text = text.replace(" xlink:href=", " href=")
+    if text.startswith("<text") and ' class="coord"' in text:
+        text = text.replace(_COORD_FILL, "", 1)
+    if text.startswith("<svg"):
+        for noise in _ROOT_NOISE:
+            text = text.replace(noise, "", 1)
+    return text
+
+
 _ID = re.compile(r'(?<![\w:-])id="([^"]+)"')
 
 
@@ -65,6 +99,13 @@ def _prefix_ids(defs: str, items: list[str], prefix: str) -> tuple[str, list[str
     return defs, [refs.sub(lambda m: f"#{prefix}{m.group(1)}", i) if "#" in i else i for i in items]
 
 
+def _panel_of(nodes: list[dict[str, Any]], i: int) -> list[Any] | None:
+    """The players' panel lines node ``i`` shows (its own, or its parent's when it sends none)."""
+    while i >= 0 and "pp" not in nodes[i]:
+        i = nodes[i]["p"]
+    return nodes[i]["pp"] if i >= 0 else None
+
+
 def viewer_data(page: str) -> Any:
     """The data of the first viewer in ``page`` (what :func:`viewer_fragment` wrote), read back: for tests
     and tools that check what a page shows."""
@@ -72,7 +113,18 @@ def viewer_data(page: str) -> Any:
     end = page.index(";\nvar S=document.currentScript", start)
     data = json.loads(page[start:end])
     for game in data["games"]:  # what the script fills in (grn.render.viewer leaves it out)
+        opens: list[list[str] | None] = []
         for node in game["nodes"]:
+            # the open squares as the script reads them: "x,y:count" words in the game's order
+            if "o" in node:
+                squares = read_open_words(opens[node["p"]] if node["p"] >= 0 else None, node["o"])
+                node["o"] = " ".join(f"{k}:{n}" for k, n in squares.items())
+                opens.append(list(squares))
+            else:
+                opens.append(None)
+            if node.get("pp") and node["p"] >= 0:  # a player's lines as the parent's: 0 (R431)
+                up = _panel_of(game["nodes"], node["p"])
+                node["pp"] = [up[i] if x == 0 and up is not None else x for i, x in enumerate(node["pp"])]
             node.setdefault("d", 0)
             node.setdefault("a", str(node.get("n")))
             node["i"] = game["nodes"][node["p"]]["i"] + 1 if node["p"] >= 0 else 0
@@ -101,6 +153,7 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
     defs = "".join(registry.find_ruleset(name).page_defs_svg(d) for name, d in page.defs.items() if d is not None)
     digest = hashlib.sha1(json.dumps([page.table.items, data_games], sort_keys=True).encode()).hexdigest()
     defs, items = _prefix_ids(defs, page.table.items, f"v{digest[:5]}")
+    defs, items = inline_svg(defs), [inline_svg(i) for i in items]
     data = (f'{{"items":{_js_value(chr(10).join(items), markup=True)},"games":{_js_value(data_games)},'
             f'"hash":{"true" if follow_address else "false"}}}')
     picker = ""
@@ -114,11 +167,11 @@ def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = Non
                                  ("prev", "previous move (left arrow)", "&#x25C0;"),
                                  ("next", "next move (right arrow)", "&#x25B6;"),
                                  ("last", "last position of this line (End)", "&#x25B6;&#x25B6;")))
-    script = _asset("viewer.js").replace("/*DATA*/null", data, 1)
+    script = _script().replace("/*DATA*/null", data, 1)
     # an embed listens only to keys given to it: the root takes the focus (a click on the board gives it)
     focus = ("" if follow_address else
              f' tabindex="0" role="region" aria-label="game viewer: {html.escape(title)}; arrow keys step through it"')
-    return (f'<div class="grn-viewer" lang="en"{focus}><style>{_asset("viewer.css")}</style>'
+    return (f'<div class="grn-viewer" lang="en"{focus}><style>{_asset("viewer.css")}{_COORD_STYLE}</style>'
             '<svg width="0" height="0" style="position:absolute" aria-hidden="true" focusable="false">'
             f'{defs}</svg>'
             f'<div class="grn-head"><h2>{html.escape(title)}</h2>{nav}{picker}'

@@ -4,6 +4,7 @@
 var D=/*DATA*/null;
 var S=document.currentScript,R=S&&S.previousElementSibling;
 if(!R||!R.classList||!R.classList.contains("grn-viewer")){return;}
+var DIGITS="0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 var items=D.items.split("\n"),g=-1,cur=0,G=null,kids=[],pics=[],buttons=[];
 function q(c){return R.querySelector(".grn-"+c);}
 function el(tag,cls,text){var e=document.createElement(tag);if(cls){e.className=cls;}if(text!==undefined&&text!==null){e.textContent=text;}return e;}
@@ -44,9 +45,17 @@ function load(k){
   g=k;G=D.games[k];kids=G.nodes.map(function(){return [];});pics=[];buttons=[];
   G.nodes.forEach(function(n,i){if(n.p>=0){kids[n.p].push(i);}
     if(n.d===undefined){n.d=0;}if(n.a===undefined){n.a=String(n.n);}n.i=n.p>=0?G.nodes[n.p].i+1:0;
-    /* left out of the data: the parent's panel, and the open squares as "x,y:count" words */
-    if(n.p>=0){if(n.pl===undefined){n.pl=G.nodes[n.p].pl;}if(n.pp===undefined){n.pp=G.nodes[n.p].pp;}}
-    if(typeof n.o==="string"){n.o=n.o.split(" ").map(function(x){var c=x.lastIndexOf(":");return [x.slice(0,c),+x.slice(c+1)];});}});
+    /* left out of the data: the parent's panel; the open squares are "SQUARES|COUNTS", the squares written
+       against the parent's when it has some: =k copies its next k, ~k skips them (grn.render.viewer.open_words) */
+    if(n.p>=0){var P=G.nodes[n.p];if(n.pl===undefined){n.pl=P.pl;}if(n.pp===undefined){n.pp=P.pp;}
+      else if(n.pp&&P.pp){n.pp=n.pp.map(function(x,i){return x===0?P.pp[i]:x;});}}
+    /* the counts: one digit of DIGITS a count, or "_" and two */
+    if(typeof n.o==="string"){var up=n.p>=0&&G.nodes[n.p].o||null,at=0,o=[],h=n.o.split("|"),c=[],t=h[1];
+      for(var ci=0;ci<t.length;ci++){if(t[ci]==="_"){c.push(DIGITS.indexOf(t[ci+1])*62+DIGITS.indexOf(t[ci+2]));ci+=2;}else{c.push(DIGITS.indexOf(t[ci]));}}
+      h[0].split(" ").forEach(function(x){var k=+x.slice(1);
+        if(up&&x[0]==="="){o=o.concat(up.slice(at,at+k).map(function(y){return y[0];}));at+=k;}
+        else if(up&&x[0]==="~"){at+=k;}else{o.push(x);}});
+      n.o=o.map(function(x,i){return [x,c[i]];});}});
   G.mainLen=G.nodes.filter(function(m){return m.d===0;}).length;
   var list=q("moves");clear(list);line(0,list);
   chart();review();

@@ -16,6 +16,7 @@ that branch there.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,68 @@ from grn.notation.writer import command_text
 #: The viewer's boards: without the panel, which it shows in words beside the board.
 BOARD_ALONE = Drawing(panel=False)
 
+
+
+def open_words(before: list[str] | None, after: dict[str, int]) -> str:
+    """The open squares ``after`` (``x,y`` -> how many tiles left fit) as the page gets them (R431): the squares,
+    written against the parent's (``before``, None: the parent has none) when it has some, then ``|`` and each
+    square's count in order, one character a count (:data:`COUNT_DIGITS`).  A turn changes a few squares (``=k`` copies the parent's next k, ``~k`` skips them,
+    ``x,y`` is itself) but the counts of most, as the bag empties.  :func:`read_open_words` reads it back."""
+    keys = list(after)
+    out: list[str] = []
+    if before is None:
+        out = keys
+    else:
+        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, before, keys, autojunk=False).get_opcodes():
+            if op == "equal":
+                out.append(f"={i2 - i1}")
+                continue
+            if i2 > i1:
+                out.append(f"~{i2 - i1}")
+            out.extend(keys[j1:j2])
+    return " ".join(out) + "|" + "".join(_count(n) for n in after.values())
+
+
+#: The digits of the open squares' counts: one character a count under 62, ``_`` and two digits above.
+COUNT_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _count(n: int) -> str:
+    base = len(COUNT_DIGITS)
+    if 0 <= n < base:
+        return COUNT_DIGITS[n]
+    if n < 0 or n >= base * base:
+        raise ValueError(f"an open square's count out of range: {n}")
+    return "_" + COUNT_DIGITS[n // base] + COUNT_DIGITS[n % base]
+
+
+def _counts(text: str) -> list[int]:
+    out: list[int] = []
+    i = 0
+    while i < len(text):
+        if text[i] == "_":
+            out.append(COUNT_DIGITS.index(text[i + 1]) * len(COUNT_DIGITS) + COUNT_DIGITS.index(text[i + 2]))
+            i += 3
+        else:
+            out.append(COUNT_DIGITS.index(text[i]))
+            i += 1
+    return out
+
+
+def read_open_words(before: list[str] | None, text: str) -> dict[str, int]:
+    """What :func:`open_words` wrote, read back (as the page's script reads it)."""
+    head, counts = text.split("|")
+    keys: list[str] = []
+    at = 0
+    for word in head.split(" "):
+        if before is not None and word[:1] in ("=", "~"):
+            k = int(word[1:])
+            if word[0] == "=":
+                keys += before[at:at + k]
+            at += k
+        else:
+            keys.append(word)
+    return dict(zip(keys, _counts(counts)))
 
 @dataclass
 class Page:
@@ -77,6 +140,8 @@ class _Builder:
         self.in_best = False
         #: Each node's panel in words, given or left to its parent's (the page fills in what is left out).
         self.panels: list[tuple[list[str], list[list[str]]] | None] = []
+        #: Each node's open squares (None: none sent), what a child's are written against (R431).
+        self.opens: list[list[str] | None] = []
 
     def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
         """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
@@ -140,7 +205,9 @@ class _Builder:
             if up is None or up[0] != lines:
                 node["pl"] = lines
             if up is None or up[1] != players:
-                node["pp"] = players
+                # a player whose lines are the parent's is 0: the page takes the parent's (R431)
+                node["pp"] = (players if up is None or len(up[1]) != len(players) else
+                              [own if own != before else 0 for own, before in zip(players, up[1])])
             self.panels.append((lines, players))
         else:
             if up is not None:
@@ -149,9 +216,12 @@ class _Builder:
         aids = position_aids(position)
         if aids.projected is not None and aids.projected != dict(scores):
             node["j"] = [int(aids.projected.get(k, 0)) for k in self.keys]
+        squares: list[str] | None = None
         if aids.open and not self.in_best:
             # a best-move variation is the analysis's aside: its open squares would double a long list per judged move
-            node["o"] = " ".join(f"{k}:{n}" for k, n in aids.open.items())  # "-5,2:25 -4,1:10": the page splits it
+            node["o"] = open_words(self.opens[parent] if parent >= 0 else None, aids.open)
+            squares = list(aids.open)
+        self.opens.append(squares)
         node["f"] = self.picture(position, parent, panel is None)
         self.nodes.append(node)
         return len(self.nodes) - 1

@@ -89,7 +89,7 @@ def evaluate_position(pos: Position, picked: Sequence[str], level: str, playouts
 
 @dataclass
 class Task:
-    """A game being analysed in the background: how far it got, and the game stored at the end."""
+    """A game being analysed in the background: how far it got, and at the end the game whose review it kept."""
 
     game: int
     level: str
@@ -105,7 +105,7 @@ class Task:
                                "playouts": self.playouts}
         if self.result is not None:
             out["id"] = self.result
-            out["view"] = f"/games/{self.result}/view"
+            out["view"] = f"/games/{self.result}/view?review=1"  # the game's review (R430)
         if self.error is not None:
             out["error"] = self.error
         return out
@@ -122,7 +122,7 @@ class Tasks:
         self._lock = threading.Lock()
 
     def start(self, task: Task, work: Callable[[], int]) -> int:
-        """Run ``work`` (it returns the id of the game it stored) for ``task``; the task's number."""
+        """Run ``work`` (it returns the id of the game whose review it kept) for ``task``; the task's number."""
         with self._lock:
             if sum(1 for t in self._tasks.values() if t.state == "running") >= self.limit:
                 raise Busy("the server is analysing another game: try again when it is done")

@@ -441,9 +441,12 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
         record, _ = await run_in_threadpool(store.load, game_id)
 
         def work() -> int:
-            annotated, _ = analysed_record(record, level, playouts)
-            return store.create(annotated, source=f"grn serve: analysis of game {game_id} ({level}, "
-                                f"{playouts} playouts a move)")
+            annotated, found = analysed_record(record, level, playouts)
+            # the review of the game, kept with it: no second game (R430)
+            store.keep_review(game_id, record, found, annotated,
+                              {"level": level, "playouts": playouts, "seconds": None, "seed": 0, "thresholds": None,
+                               "by": "grn serve"})
+            return game_id
 
         task = Task(game_id, level, playouts)
         return task.to_json(tasks.start(task, work))
@@ -457,8 +460,14 @@ def make_app(archive: str | Path, *, token: str, open_read: bool = False, max_bo
 
     # -- the viewer and share links ------------------------------------------------------------
     async def viewer(request: Request) -> Response:
+        """The game in the viewer; with ``?review=1`` its review (R430), the record annotated by its analysis."""
         game_id = _game_id(request)
         record, _ = await run_in_threadpool(store.load, game_id)
+        if request.query_params.get("review"):
+            text = await run_in_threadpool(store.review, game_id)
+            if text is None:
+                raise ApiError(f"game {game_id} has no review: analyse it first", 404)
+            return await run_in_threadpool(_viewer_page, record_for(text, "grn"), f"review of game {game_id}")
         return await run_in_threadpool(_viewer_page, record, f"game {game_id}")
 
     async def share_link(request: Request) -> dict[str, Any]:

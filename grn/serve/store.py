@@ -23,8 +23,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grn.archive.db import connect, delete_game, insert_game
-from grn.archive.facts import game_facts
+from grn.analysis.judge import GameAnalysis
+from grn.archive.db import connect, delete_analysis, delete_game, insert_game
+from grn.archive.facts import dedup_key, game_facts
+from grn.archive.review import review_of, reviewed, store_analysis
 from grn.check.batch import GameResult
 from grn.archive.search import Filters, game_ids
 from grn.archive.transaction import write_transaction
@@ -114,13 +116,14 @@ class Store:
             rows = con.execute(
                 f"SELECT g.id, g.game, g.date, g.event, g.players, g.result, g.turns, g.valid, g.complete, "
                 f"f.path FROM games g JOIN files f ON f.id = g.file_id WHERE g.id IN ({marks})", ids).fetchall()
+            marked = reviewed(con, ids)
         by_id = {r[0]: r for r in rows}
         out = []
         for i in ids:
             r = by_id[i]
             out.append({"id": r[0], "game": r[1], "date": r[2], "event": r[3], "players": json.loads(r[4]),
                         "result": r[5], "turns": r[6], "valid": bool(r[7]), "complete": bool(r[8]),
-                        "recorded": r[9] == SERVED})
+                        "recorded": r[9] == SERVED, "reviewed": r[0] in marked})
         return out
 
     # -- writing ---------------------------------------------------------------------------------
@@ -157,10 +160,33 @@ class Store:
             if digest(row[0]) != base:
                 raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
             result.index = int(row[2])
-            delete_game(con, game_id)
+            before = con.execute("SELECT dedup FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            delete_game(con, game_id, analysis=False)
             insert_game(con, game_id, int(row[1]), result)
+            if con.execute("SELECT dedup FROM games WHERE id = ?", (game_id,)).fetchone()[0] != before:
+                delete_analysis(con, game_id)  # the main line changed: its review no longer holds (R430)
             con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), row[1]))
         return text
+
+    def keep_review(self, game_id: int, analysed: Record, found: GameAnalysis, review: Record,
+                    settings: dict[str, Any]) -> None:
+        """Keep ``found``, the analysis of ``analysed``, and ``review``, the record annotated with it, as game
+        ``game_id``'s analysis (R430): the game is not rewritten and no game is added.  Refused when the game's
+        main line is no longer the one analysed (a phone recorded or took back a turn meanwhile)."""
+        with self.connection() as con:
+            row = con.execute("SELECT dedup, game FROM games WHERE id = ?", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"no game {game_id} in the archive", 404)
+            if row[0] != dedup_key(analysed):
+                raise StoreError("the game changed while it was analysed: analyse it again", 409)
+            names = {k: n for k, n in con.execute("SELECT key, name FROM seats WHERE game_id = ?", (game_id,))}
+            store_analysis(con, game_id, found, json.dumps(settings), names, str(row[1]), None,
+                           write_record(review))
+
+    def review(self, game_id: int) -> str | None:
+        """Game ``game_id``'s review as GRN text (None: it has none)."""
+        with self.connection() as con:
+            return review_of(con, game_id)
 
     def delete(self, game_id: int) -> None:
         """Remove a game and its facts."""

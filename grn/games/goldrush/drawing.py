@@ -486,9 +486,13 @@ def _draw(design: TileDesign, rotation: int, icons: str | None = None) -> str:
     # rails
     paths = [_rail_path(p) for p in g.rails.values() if p[0] != p[3]]
     if paths and icons is not None:
-        # a page of many tiles: the rail's four strokes are classes its <style> defines once (icon_defs)
+        # a page of many tiles: the rail's four strokes are classes its <style> defines once (icon_defs); the
+        # path is written once and used for the three strokes above the bed (its strokes are inherited: the
+        # path has none of its own), a third of the tile's art on a page of many tiles (R431)
         d = " ".join(paths)
-        out.append("".join(f'<path d="{d}" class="{icons}r{k}"/>' for k in range(4)))
+        rail = f"{icons}rl{len(_DRAWINGS)}"  # one id a drawing: each is made once (tile_drawing's cache)
+        out.append(f'<g class="{icons}r0"><path id="{rail}" d="{d}"/></g>'
+                   + "".join(f'<use xlink:href="#{rail}" class="{icons}r{k}"/>' for k in range(1, 4)))
     elif paths:
         d = " ".join(paths)
         out.append(f'<path d="{d}" fill="none" stroke="{pal.RAIL_BED}" stroke-width="13" stroke-linecap="butt"/>')

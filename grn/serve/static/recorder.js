@@ -84,6 +84,10 @@
           api("POST", "/api/games/" + g.id + "/delete", {confirm: g.id}).then(function () { status("game " + g.id + " deleted"); search(); }, fail);
         });
         td.appendChild(open); td.appendChild(document.createTextNode(" ")); td.appendChild(view);
+        if (g.reviewed) {  // the game's analysis, kept with it (R430)
+          var review = el("a", "Review"); review.href = "/games/" + g.id + "/view?review=1"; review.className = "reviewed";
+          td.appendChild(document.createTextNode(" ")); td.appendChild(review);
+        }
         td.appendChild(document.createTextNode(" ")); td.appendChild(del);
         tr.appendChild(td); body.appendChild(tr);
       });
@@ -467,7 +471,7 @@
         api("GET", "/api/tasks/" + t.task).then(function (d) {
           if (d.state === "running") { setTimeout(poll, 1000); return; }
           if (d.state === "failed") { $("analysis-status").textContent = "the analysis failed: " + d.error; return; }
-          $("analysis-status").textContent = "analysed: game " + d.id + " holds the review; opening it";
+          $("analysis-status").textContent = "analysed: the review is kept with game " + d.id + "; opening it";
           location.assign(d.view);
         }, function (err) { $("analysis-status").textContent = err.message || String(err); });
       };

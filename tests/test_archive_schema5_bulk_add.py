@@ -218,7 +218,7 @@ def test_a_schema4_archive_reads_as_it_is_and_upgrades_with_every_key_made_anew(
     ro.close()
     assert db.read_bytes() == before
     con = connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8" == str(
         archive_db.SCHEMA_VERSION)
     keys = dict(con.execute("SELECT id, dedup FROM games"))
     for game_id, fmt, text in con.execute("SELECT id, format, text FROM games"):

@@ -75,7 +75,7 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_new_archive_clusters_each_games_rows_and_has_no_game_id_index(archive: Path) -> None:
     con = connect(archive, readonly=True)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7" == str(
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8" == str(
         archive_db.SCHEMA_VERSION)
     for table in CLUSTERED:
         assert _without_rowid(con, table), table
@@ -135,7 +135,7 @@ def test_a_schema5_archive_reads_as_it_is_and_upgrades_keeping_every_row(tmp_pat
     assert db.read_bytes() == before  # reading does not upgrade
     assert all(old_rows[t] for t in ("games", "tags", "seats", "points", "game_turns"))
     con = connect(db)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7"
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8"
     assert _rows(con) == old_rows  # row for row, column for column, the keys unchanged
     for table in CLUSTERED:
         assert _without_rowid(con, table), table
@@ -210,7 +210,7 @@ def test_an_upgrade_that_fails_half_way_leaves_schema5_whole(tmp_path: Path,
     old_rows = _rows(ro)
     ro.close()
     monkeypatch.setattr(archive_db, "CHILD_INDEXES", "CREATE INDEX broken ON no_such_table (x);")
-    with pytest.raises(archive_db.ArchiveError, match="cannot bring the archive to schema 7"):
+    with pytest.raises(archive_db.ArchiveError, match="cannot bring the archive to schema 8"):
         connect(db)
     raw = sqlite3.connect(db)
     assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "5"

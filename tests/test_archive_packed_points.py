@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 SCHEMA5 = ROOT / "tests" / "data" / "archive-schema5.db"
 #: The example files of archive-schema5.db, in its order: the first three added with ``add``, the last with
-#: ``add --per-turn`` (tests/test_archive_round11.py).
+#: ``add --per-turn`` (tests/test_archive_clustered_rows.py).
 SCHEMA5_FILES = ("goldrush-2p.grn", "gold-2p.grn", "carcassonne/carcassonne-3p-goldmines.grn",
                  "goldrush-4p-farmers.grn")
 FILTERS = [Filters(), Filters(players=["Ada"]), Filters(game="gold"), Filters(winners=["red"]),
@@ -134,7 +134,7 @@ def legacy(archive: Path, files: list[Path], tmp_path_factory: pytest.TempPathFa
 
 def test_add_writes_one_packed_row_a_finished_valid_game_and_no_points_row(archive: Path, files: list[Path]) -> None:
     con = connect(archive, readonly=True)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7"
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8"
     assert con.execute("SELECT count(*) FROM points").fetchone()[0] == 0
     finished = {i for (i,) in con.execute("SELECT id FROM games WHERE valid = 1 AND complete = 1")}
     packed = {i for (i,) in con.execute("SELECT game_id FROM points_packed")}
@@ -398,7 +398,7 @@ def test_a_schema6_archive_upgrades_with_an_empty_packed_table_and_its_rows_kept
     rows = _points(db)
     con = connect(db)
     assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == str(
-        archive_db.SCHEMA_VERSION) == "7"
+        archive_db.SCHEMA_VERSION) == "8"
     assert pending(con) == 0 and _points(db) == rows
     assert _stats(con) == want
     con.close()
@@ -408,7 +408,7 @@ def test_a_schema5_archive_comes_through_to_7_with_the_rows_a_new_add_expands_to
     old = tmp_path / "five.db"
     shutil.copy(SCHEMA5, old)
     con = connect(old)
-    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "7"
+    assert con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "8"
     assert pending(con) == 0
     old_stats = _stats(con)
     con.close()
@@ -435,7 +435,7 @@ def test_an_upgrade_to_7_that_fails_leaves_the_archive_at_its_schema(legacy: Pat
     raw.commit()
     raw.close()
     monkeypatch.setattr(archive_db, "POINTS_PACKED", "CREATE TABLE points_packed (game_id REFERENCES no such")
-    with pytest.raises(archive_db.ArchiveError, match="cannot bring the archive to schema 7"):
+    with pytest.raises(archive_db.ArchiveError, match="cannot bring the archive to schema 8"):
         connect(db)
     raw = sqlite3.connect(db)
     assert raw.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "6"
