@@ -50,9 +50,9 @@ def _jobs(selfplay: int, only: set[str] | None) -> list[dict[str, Any]]:
             for seed in range(1, selfplay + 1):
                 out.append({"kind": "selfplay", "source": game, "index": seed})
     if only is None or "carcassonne" in only:
-        for path in sorted((ROOT / "tests" / "data").glob("*.grn")):
-            for i, _ in enumerate(grn.read(str(path)), start=1):
-                out.append({"kind": "real", "source": str(path.relative_to(ROOT)), "index": i})
+        for real in sorted((ROOT / "tests" / "data").glob("*.grn")):
+            for i, _ in enumerate(grn.read(str(real)), start=1):
+                out.append({"kind": "real", "source": str(real.relative_to(ROOT)), "index": i})
     return out
 
 

@@ -98,7 +98,7 @@ def speed(game: str, level: str, moves: int, seed: int) -> dict[str, Any]:
     table = ruleset.determinise(engine, random.Random(seed * 1000))
     greedy, bot = make_bot("easy", ruleset), make_bot(level, ruleset)
     rng = random.Random(seed)
-    positions = []
+    positions: list[tuple[Any, tuple[Any, ...]]] = []
     while not table.is_over and len(positions) < MAX_TURNS:
         positions.append((table.engine.copy(), table.hand()))
         table.play(greedy.choose(table.engine.copy(), rng, table.hand()))
