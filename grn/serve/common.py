@@ -25,6 +25,7 @@ from grn.errors import IllegalAction
 from grn.position import PositionError
 from grn.recording import EditError
 from grn.serve.analysis import BudgetError, Busy, Tasks
+from grn.serve.bots import Playing
 from grn.serve.security import BodyTooLarge
 from grn.serve.store import Store, StoreError
 
@@ -53,8 +54,10 @@ class Context:
     #: position searches at once (the analysis panel's and a hint's)
     searching: threading.BoundedSemaphore = field(default_factory=lambda: threading.BoundedSemaphore(2))
     tasks: Tasks = field(default_factory=lambda: Tasks(limit=1))
-    #: anything else a concern keeps for the application's life (e.g. the bots' turns under way)
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: the engines a bot seat may name (``engine:NAME``), given on the server's command line only
+    engines: dict[str, str] = field(default_factory=dict)
+    #: the games whose bot turns are being played
+    playing: Playing = field(default_factory=Playing)
 
 
 def context(request: Request) -> Context:

@@ -25,6 +25,7 @@ from grn.jsonform import loads, record_to_json, records_from_json
 from grn.notation import parse
 from grn.record import Record
 from grn.recording import from_position, position
+from grn.serve.bots import DEALER, DEALER_TAG, bot_names
 from grn.serve.common import ApiError, api, body, context, game_id, text_field
 from grn.serve.store import Store
 
@@ -67,10 +68,27 @@ def new_record(data: dict[str, Any]) -> Record:
     return Record(tuple(tags))
 
 
+def against_grn(record: Record, engines: dict[str, str]) -> Record:
+    """``record`` as a game against grn (R375): dealt by the server, which plays the seats named by a bot."""
+    seats = registry.find_ruleset(record.game).seats(record)
+    names = bot_names(engines)
+    for s in seats:
+        if s.name.startswith("engine:") and s.name not in names:
+            raise ApiError(f"{s.name}: the server knows no such engine (an engine is given on grn serve's command "
+                           f"line, --engine NAME=CMD)")
+    if not any(s.name in names for s in seats):
+        raise ApiError(f"a game against grn needs a seat named by a bot: {', '.join(names)}")
+    return record.replace(tags=(*record.tags, (DEALER_TAG, DEALER)))
+
+
 async def create(request: Request) -> dict[str, Any]:
-    """A new game in the archive, from the New game form; its id."""
-    record = new_record(await body(request))
-    store = context(request).store
+    """A new game in the archive, from the New game form (``against``: a game against grn); its id."""
+    data = await body(request)
+    record = new_record(data)
+    ctx = context(request)
+    store = ctx.store
+    if data.get("against") is True:
+        record = await run_in_threadpool(against_grn, record, ctx.engines)
 
     def make() -> int:
         position(record, "0")  # the players and options are checked by the game's set-up

@@ -19,6 +19,7 @@ from starlette.routing import Route
 from grn import registry
 from grn.record import Record
 from grn.render.html import render_html
+from grn.serve.bots import bot_names
 from grn.serve.common import ApiError, api, context, game_id
 from grn.serve.security import CSP, security_headers
 
@@ -45,14 +46,15 @@ async def asset(request: Request) -> Response:
 
 
 async def meta(request: Request) -> dict[str, Any]:
-    """The games the server knows (names, colours, player counts, options) and today's date."""
+    """The games the server knows (names, colours, player counts, options), today's date, and the bots a seat
+    may be given to (a game against grn)."""
     out = []
     for name in registry.names():
         r = registry.find_ruleset(name)
         out.append({"name": r.name, "title": r.title or r.name, "colours": list(r.colours),
                     "min": r.min_players, "max": r.max_players, "options": r.options_help,
                     "tiles": r.uses_tileset})
-    return {"games": out, "today": date.today().strftime("%Y.%m.%d")}
+    return {"games": out, "today": date.today().strftime("%Y.%m.%d"), "bots": bot_names(context(request).engines)}
 
 
 async def viewer(request: Request) -> Response:

@@ -17,10 +17,11 @@ from starlette.routing import Route
 
 from grn.notation import parse
 from grn.position import Position
-from grn.record import Record, Turn
+from grn.record import Record, Seat, Turn
 from grn.recording import annotate, line_at, normalise, play, undo
-from grn.serve.common import ApiError, api, body, context, game_id, text_field, words_field
-from grn.serve.store import Store, StoreError, digest
+from grn.serve.bots import bot_seats, dealt_actions, dealt_at, dealt_picks, is_dealt
+from grn.serve.common import ApiError, Context, api, body, context, game_id, text_field, words_field
+from grn.serve.store import StoreError, digest
 from grn.serve.views import position_for, record_for, remember_position, state_view
 from grn.writer import write_record
 
@@ -40,13 +41,33 @@ async def state(request: Request) -> dict[str, Any]:
     q = request.query_params
     picked = words_field(q.get("picked"))
     at = q.get("at") or "end"
-    store = context(request).store
+    return await run_in_threadpool(state_of, context(request), number, at, picked, q.get("preview"))
 
-    def work() -> dict[str, Any]:
-        record, text = store.load(number)
-        return state_view(number, record, text, at, picked, q.get("preview"), digest(text))
 
-    return await run_in_threadpool(work)
+def state_of(ctx: Context, number: int, at: str, picked: list[str], preview: str | None) -> dict[str, Any]:
+    """What the page shows of game ``number`` at ``at``: in a game against grn, at its end, a person's turn
+    starts with the deal's words (the tile drawn) and the page is told which seats grn plays."""
+    record, text = ctx.store.load(number)
+    address = normalise(record, at)
+    dealt = dealt_at(ctx.store.secret, number, record, text, address, ctx.engines)
+    words, auto = picked, list[int]()
+    if dealt is not None and dealt.bot is None:
+        assert dealt.position.ruleset is not None
+        words, auto = dealt_picks(dealt.position.ruleset, dealt.world, dealt.position.state, picked)
+    return with_seats(state_view(number, record, text, address, words, preview, digest(text)),
+                      record, ctx.engines, auto)
+
+
+def with_seats(view: dict[str, Any], record: Record, engines: dict[str, str], auto: list[int]) -> dict[str, Any]:
+    """A position's view with what a game against grn adds: the seats the server plays (key -> bot), whether
+    one is to move, and which of the words picked the deal gave (``dealt``: indexes)."""
+    bots = bot_seats(record, [Seat(s["name"], tuple(s["colours"])) for s in view["seats"]], engines)
+    view["bots"] = bots
+    view["dealer"] = is_dealt(record)
+    view["bot_to_move"] = bool(view["player"] in bots and not view["over"] and "(" not in view["address"]
+                               and view["address"] == normalise(record, "end"))
+    view["dealt"] = auto
+    return view
 
 
 async def changes(request: Request) -> dict[str, Any]:
@@ -64,8 +85,9 @@ async def changes(request: Request) -> dict[str, Any]:
         await asyncio.sleep(0.3)
 
 
-def apply_edit(store: Store, number: int, base: str, at: str, data: dict[str, Any], change: Change) -> dict[str, Any]:
+def apply_edit(ctx: Context, number: int, base: str, at: str, data: dict[str, Any], change: Change) -> dict[str, Any]:
     """``change`` made to game ``number`` if its stored text is still ``base``; stored; the new position's view."""
+    store = ctx.store
     record, text = store.load(number)
     if digest(text) != base:
         raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
@@ -80,7 +102,10 @@ def apply_edit(store: Store, number: int, base: str, at: str, data: dict[str, An
         last = next(t for t in line if t.number == turn)
         remember_position(new_text, address, Position(stored, pos.state, pos.seats, last, pos.turns_played + 1,
                                                       list(last.markup), events, address, line, pos.ruleset))
-    return state_view(number, stored, new_text, address, [], None, digest(new_text))
+    if is_dealt(stored):
+        return state_of(ctx, number, address, [], None)
+    return with_seats(state_view(number, stored, new_text, address, [], None, digest(new_text)), stored,
+                      ctx.engines, [])
 
 
 async def edit(request: Request, change: Change) -> dict[str, Any]:
@@ -89,7 +114,7 @@ async def edit(request: Request, change: Change) -> dict[str, Any]:
     data = await body(request)
     at = text_field(data, "at", "end", limit=200)
     base = text_field(data, "base", "", limit=64)
-    return await run_in_threadpool(apply_edit, context(request).store, number, base, at, data, change)
+    return await run_in_threadpool(apply_edit, context(request), number, base, at, data, change)
 
 
 def with_result(new: Record, after: Any, address: str) -> Record:
@@ -116,19 +141,30 @@ def play_actions(record: Record, text: str, at: str, actions: list[Any]) -> Edit
     return new, address, (moved, list(events))
 
 
-def _play(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
-    pos = position_for(record, text, at)
-    if pos.state.is_over:
-        raise ApiError("the game is over")
-    assert pos.ruleset is not None
-    if "text" in data:
-        actions = _typed_turn(record, pos.state.current_player, text_field(data, "text", limit=2000))
-    else:
-        step = pos.ruleset.turn_step(pos.state, words_field(data.get("picked")))
-        if step is None or step.actions is None:
-            raise ApiError("the words picked do not make a whole turn")
-        actions = list(step.actions)
-    return play_actions(record, text, at, actions)
+def _play_in(ctx: Context, number: int) -> Change:
+    """Playing a person's turn in game ``number``: in a game against grn at its end, the turn takes the deal's
+    tile and faces, and a bot's seat is not the page's to play."""
+
+    def change(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
+        pos = position_for(record, text, at)
+        if pos.state.is_over:
+            raise ApiError("the game is over")
+        assert pos.ruleset is not None
+        if "text" in data:
+            actions = _typed_turn(record, pos.state.current_player, text_field(data, "text", limit=2000))
+        else:
+            step = pos.ruleset.turn_step(pos.state, words_field(data.get("picked")))
+            if step is None or step.actions is None:
+                raise ApiError("the words picked do not make a whole turn")
+            actions = list(step.actions)
+        dealt = dealt_at(ctx.store.secret, number, record, text, at, ctx.engines)
+        if dealt is not None:
+            if dealt.bot is not None:
+                raise ApiError(f"it is {dealt.bot}'s turn: grn plays it", 409)
+            actions = list(dealt_actions(pos.ruleset, dealt.world, pos.state, actions))
+        return play_actions(record, text, at, actions)
+
+    return change
 
 
 def _back(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
@@ -151,7 +187,7 @@ def _note(record: Record, text: str, at: str, data: dict[str, Any]) -> Edit:
 
 async def play_turn(request: Request) -> dict[str, Any]:
     """A turn played: from the words picked on the page, or typed in GRN (``text``)."""
-    return await edit(request, _play)
+    return await edit(request, _play_in(context(request), game_id(request)))
 
 
 async def take_back(request: Request) -> dict[str, Any]:
@@ -185,4 +221,5 @@ ROUTES = [
     Route("/api/games/{game_id}/changes", api(changes)),
 ]
 
-__all__ = ["ROUTES", "Change", "Edit", "apply_edit", "play_actions", "with_result", "WATCH_SECONDS"]
+__all__ = ["ROUTES", "Change", "Edit", "apply_edit", "play_actions", "state_of", "with_result", "with_seats",
+           "WATCH_SECONDS"]

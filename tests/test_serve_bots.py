@@ -1,0 +1,146 @@
+"""A game against grn in grn serve (R375-R378), on a real uvicorn (loopback, a free port): the server plays the
+bot seats of each game, deals a person's tile and faces, takes back a person's move with the replies after it,
+refuses writes without the token, and archives the game with the bots named in the Players tag."""
+
+from __future__ import annotations
+
+import json
+import random
+import urllib.parse
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette", reason="grn serve needs the serve extra: pip install 'grn[serve]'")
+
+from grn.notation import parse  # noqa: E402
+from grn.position import position_at  # noqa: E402
+from grn.validate import validate_record  # noqa: E402
+from serve_server import running  # noqa: E402
+from test_serve import call  # noqa: E402
+
+#: Small tables: a Carcassonne of few tiles (basic=N copies of the base game's tiles), a Gold Rush, a Gold.
+TABLES = {
+    "carcassonne": ("Anna (red), random (blue)", "basic=1"),
+    "goldrush": ("Anna (red), greedy (blue)", ""),
+    "gold": ("Anna (red+blue), random (green+yellow)", ""),
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory):
+    with running(tmp_path_factory.mktemp("bots") / "club.db", open_read=False) as base:
+        yield base
+
+
+def new_game(base: str, game: str, players: str, options: str = "") -> dict[str, Any]:
+    status, made, _ = call(base, "POST", "/api/games", {"game": game, "players": players, "options": options,
+                                                        "against": True})
+    assert status == 200, made
+    status, state, _ = call(base, "GET", f"/api/games/{made['id']}")
+    assert status == 200, state
+    return state
+
+
+def person_turn(base: str, state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A person's turn: the first options the server offers (the deal's words given), then played."""
+    picked = list(state["picked"])
+    step = state["step"]
+    while not step["done"]:
+        picked.append(rng.choice(step["options"])["word"])
+        status, state, _ = call(base, "GET", f"/api/games/{state['id']}?at={state['address']}&picked="
+                                + urllib.parse.quote(json.dumps(picked)))
+        assert status == 200, state
+        picked = list(state["picked"])
+        step = state["step"]
+    status, state, _ = call(base, "POST", f"/api/games/{state['id']}/play",
+                            {"at": state["address"], "base": state["base"], "picked": picked})
+    assert status == 200, state
+    return state
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+def test_a_bot_seat_answers_a_persons_move(server, game):
+    """The person plays, the server plays the bot's seat: its turn is on the record with its words."""
+    players, options = TABLES[game]
+    state = new_game(server, game, players, options)
+    assert state["dealer"] and list(state["bots"].values()) == [players.split(", ")[1].split(" (")[0]]
+    assert not state["bot_to_move"]
+    if state["step"]["options"] and state["step"]["prompt"].lower().startswith("where"):
+        assert state["dealt"] == [0]  # the tile drawn is the deal's, not the person's to pick
+    state = person_turn(server, state, random.Random(1))
+    assert state["bot_to_move"]
+    status, after, _ = call(server, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+    assert status == 200, after
+    assert after["said"] and after["said"][0]["bot"] == state["bots"][state["player"]]
+    assert after["said"][0]["words"]
+    assert not after["bot_to_move"] and len(after["moves"]["turns"]) == 2
+    record = parse(after["grn"])[0]
+    assert dict(record.tags)["Dealer"] == "grn serve"
+    assert validate_record(record).valid
+
+
+def test_the_search_bot_says_its_expected_margin_and_the_archive_names_it(server):
+    state = new_game(server, "carcassonne", "mcts:quick (red), Anna (blue)", "basic=1")
+    assert state["bot_to_move"]
+    status, after, _ = call(server, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+    assert status == 200, after
+    said = after["said"][0]
+    assert said["bot"] == "mcts:quick" and said["expects"].startswith("mcts:quick expects a margin of ")
+    assert "\u00b1" in said["expects"]
+    assert said["expects"] in after["grn"]  # a comment on the bot's turn: the archive keeps it
+    status, found, _ = call(server, "GET", "/api/games?player=mcts:quick")
+    assert status == 200 and any(g["id"] == state["id"] for g in found["games"])
+
+
+def test_take_back_removes_the_persons_move_and_the_bots_reply(server):
+    state = new_game(server, "gold", "Anna (red+blue), random (green+yellow)")
+    start = state["base"]
+    state = person_turn(server, state, random.Random(2))
+    status, after, _ = call(server, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+    assert status == 200 and len(after["moves"]["turns"]) == 2
+    status, back, _ = call(server, "POST", f"/api/games/{state['id']}/take-back", {"base": after["base"]})
+    assert status == 200, back
+    assert back["moves"]["turns"] == [] and back["base"] == start
+    status, again, _ = call(server, "POST", f"/api/games/{state['id']}/take-back", {"base": back["base"]})
+    assert status == 400 and "no move" in again["error"]
+
+
+def test_the_deal_decides_a_persons_draw_not_the_page(server):
+    """A person's Carcassonne turn that places another tile than the dealt one is refused; a Gold card shows the
+    dealt face whatever face the page sent."""
+    state = new_game(server, "carcassonne", "Anna (red), greedy (blue)", "basic=1")
+    dealt = state["picked"][0]
+    engine = position_at(parse(state["grn"])[0], "end").state
+    other = next(t for t, n in sorted(engine.bag().items()) if n > 0 and t != dealt and engine.legal_placements(t))
+    place = engine.legal_placements(other)[0]
+    status, refused, _ = call(server, "POST", f"/api/games/{state['id']}/play",
+                              {"at": state["address"], "base": state["base"],
+                               "text": f"{other}@{place.x},{place.y}" + (f":{place.rotation}" if place.rotation else "")})
+    assert status == 400 and f"the tile drawn is {dealt}" in refused["error"], refused
+    gold = new_game(server, "gold", "Anna (red+blue), random (green+yellow)")
+    place = gold["step"]["options"][0]["word"]
+    status, shown, _ = call(server, "GET", f"/api/games/{gold['id']}?picked=" + f'%5B%22{place}%22%5D')
+    assert shown["picked"][0] == place and len(shown["picked"]) == 2 and shown["dealt"] == [1]
+
+
+def test_bots_and_take_back_need_the_token_and_a_request_names_no_command(server):
+    state = new_game(server, "gold", "random (red+blue), Anna (green+yellow)")
+    for path in ("bots", "take-back"):
+        status, refused, _ = call(server, "POST", f"/api/games/{state['id']}/{path}", {"base": state["base"]},
+                                  token=None)
+        assert status == 403, refused
+    status, refused, _ = call(server, "POST", "/api/games", {"game": "gold", "against": True,
+                                                            "players": "engine:sh (red+blue), Anna (green+yellow)"})
+    assert status == 400 and "--engine" in refused["error"]
+
+
+def test_a_game_recorded_at_a_table_is_never_played_by_the_server(server):
+    status, made, _ = call(server, "POST", "/api/games", {"game": "gold", "players": "random (red+blue), Anna "
+                                                                                   "(green+yellow)"})
+    assert status == 200
+    status, state, _ = call(server, "GET", f"/api/games/{made['id']}")
+    assert state["bots"] == {} and not state["bot_to_move"]
+    status, refused, _ = call(server, "POST", f"/api/games/{made['id']}/bots", {"base": state["base"]})
+    assert status == 400 and "not started against grn" in refused["error"]
