@@ -144,3 +144,34 @@ def test_a_game_recorded_at_a_table_is_never_played_by_the_server(server):
     assert state["bots"] == {} and not state["bot_to_move"]
     status, refused, _ = call(server, "POST", f"/api/games/{made['id']}/bots", {"base": state["base"]})
     assert status == 400 and "not started against grn" in refused["error"]
+
+
+def test_a_bot_sees_what_its_seat_saw_not_an_opponents_mined_token(monkeypatch):
+    """R377: the engine a bot seat chooses from holds no face of a token another player mined face down, and
+    its hand is the deal's draw; the deal (the table) writes the face of the bot's own token."""
+    from grn import registry
+    from grn.bots.bot import Bot, make_bot
+    from grn.games.goldrush.commands import Mine
+    from grn.selfplay import to_record
+    from grn.serve import bots
+
+    ruleset = registry.find_ruleset("goldrush")
+    record = to_record(ruleset.selfplay(2, 3))
+    mined = next(t for t in record.turns if any(isinstance(a, Mine) for a in t.actions))
+    turns = [t for t in record.turns if t.number <= mined.number]
+    truth = position_at(record, mined.number).state
+    assert truth.token_value  # the table knows the face
+    seen: list[Any] = []
+
+    class Spy(Bot):
+        def choose(self, state: Any, rng: random.Random, hand: tuple[Any, ...] = ()) -> Any:
+            seen.append((state, hand))
+            return make_bot("greedy", ruleset).choose(state, rng, hand)
+
+    monkeypatch.setattr(bots, "make_bot", lambda name, r: Spy(r) if name == "spy" else make_bot(name, r))
+    other = next(s.key for s in ruleset.seats(record) if s.key != mined.player)
+    table = bots.deal(ruleset, truth, "secret", 1, len(turns))
+    turn = bots.bot_turn(ruleset, record, turns, other, "spy", table)
+    view, hand = seen[0]
+    assert view.current_player == other and not view.token_value  # the opponent's face is unknown to it
+    assert hand == table.hand() and turn.actions[0].tile == hand[-1]
