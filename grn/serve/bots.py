@@ -30,7 +30,7 @@ from grn.bots.bot import LEVELS, Bot, MctsBot, make_bot
 from grn.bots.search import best_of
 from grn.choices import ChoiceError
 from grn.engine import Engine
-from grn.record import Record
+from grn.record import Markup, Record
 from grn.position import Position
 from grn.recording import normalise
 from grn.ruleset import Ruleset, player_key
@@ -135,6 +135,39 @@ def view_of(ruleset: Ruleset, record: Record, turns: Sequence[Any], viewer: str)
     return view.engine
 
 
+def seen_position(record: Record, pos: Position) -> Position:
+    """``pos`` (on the main line of a dealt game) with its engine as the player to move saw it: a hint or the
+    analysis panel searches from what that player knows (R378)."""
+    if not is_dealt(record) or "(" in pos.address or pos.ruleset is None or pos.state.is_over:
+        return pos
+    number = int(pos.address)
+    turns = [t for t in record.turns if 0 < t.number <= number]
+    engine = view_of(pos.ruleset, record, turns, pos.state.current_player)
+    return Position(pos.record, engine, pos.seats, pos.last, pos.turns_played, list(pos.markup), pos.events,
+                    pos.address, pos.line, pos.ruleset, False)
+
+
+def bots_last_move(record: Record, pos: Position, engines: Mapping[str, str] = {}) -> list[Markup]:
+    """Where the bot that played the main line's last turn played (a ring on each place; a tile's ghost becomes
+    a ring on its square, since the tile is there now), so that a person sees grn's reply on the board; nothing
+    when the last turn was a person's."""
+    played = [t for t in record.turns if t.number > 0]
+    if not played or pos.ruleset is None:
+        return []
+    last = played[-1]
+    bots = bot_seats(record, pos.seats, engines)
+    if player_key(pos.seats, last.player) not in bots:
+        return []
+    out = []
+    for m in pos.ruleset.best_move_markup(last.actions):
+        where = str(m.args[0]) if m.args else ""
+        if m.kind == "ghost" and "@" in where:
+            out.append(Markup("highlight", (where.split("@", 1)[1].split(":", 1)[0],)))
+        elif m.kind == "highlight":
+            out.append(m)
+    return out
+
+
 @dataclass(frozen=True)
 class BotTurn:
     """A bot's turn: the commands the table records, and its words (what it did, what it expects)."""
@@ -205,5 +238,5 @@ def game_ruleset(record: Record) -> Ruleset:
     return registry.find_ruleset(record.game)
 
 
-__all__ = ["DEALER", "DEALER_TAG", "BotTurn", "Dealt", "Playing", "bot_names", "bot_seats", "bot_turn", "deal", "dealt_at",
-           "dealt_actions", "dealt_picks", "is_dealt", "view_of"]
+__all__ = ["DEALER", "DEALER_TAG", "BotTurn", "bots_last_move", "Dealt", "Playing", "bot_names", "bot_seats", "bot_turn", "deal", "dealt_at",
+           "dealt_actions", "dealt_picks", "is_dealt", "seen_position", "view_of"]

@@ -11,6 +11,7 @@ from starlette.routing import Route
 
 from grn.recording import normalise
 from grn.serve.analysis import Busy, Task, analysed_record, budget, evaluate_position
+from grn.serve.bots import seen_position
 from grn.serve.common import ApiError, Context, api, body, context, game_id, number, text_field, words_field
 from grn.serve.views import position_for
 
@@ -18,7 +19,7 @@ from grn.serve.views import position_for
 def evaluate_at(ctx: Context, number_: int, at: str, picked: list[str], level: str, playouts: int) -> dict[str, Any]:
     """The best moves at ``at`` of a game (one of a few searches at once: more are refused, not queued)."""
     record, text = ctx.store.load(number_)
-    pos = position_for(record, text, normalise(record, at))
+    pos = seen_position(record, position_for(record, text, normalise(record, at)))
     if pos.state.is_over:
         raise ApiError("the game is over: there is no move to find")
     if not ctx.searching.acquire(blocking=False):

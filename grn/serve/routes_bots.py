@@ -44,8 +44,8 @@ def _bot_move(ctx: Context, number: int, said: list[dict[str, Any]]) -> Any:
         new, address, played = play_actions(record, text, at, list(turn.actions))
         if turn.expects:
             new = annotate(new, address, comment=turn.expects)
-        said.append({"player": player, "bot": dealt.bot, "address": address, "words": turn.words,
-                     "expects": turn.expects})
+        said.append({"player": player, "player_name": next((s.name for s in pos.seats if s.key == player), player),
+                     "bot": dealt.bot, "address": address, "words": turn.words, "expects": turn.expects})
         return new, address, played
 
     return change

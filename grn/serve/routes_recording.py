@@ -17,9 +17,9 @@ from starlette.routing import Route
 
 from grn.notation import parse
 from grn.position import Position
-from grn.record import Record, Seat, Turn
+from grn.record import Markup, Record, Seat, Turn
 from grn.recording import annotate, line_at, normalise, play, undo
-from grn.serve.bots import bot_seats, dealt_actions, dealt_at, dealt_picks, is_dealt
+from grn.serve.bots import bot_seats, bots_last_move, dealt_actions, dealt_at, dealt_picks, is_dealt
 from grn.serve.common import ApiError, Context, api, body, context, game_id, text_field, words_field
 from grn.serve.store import StoreError, digest
 from grn.serve.views import position_for, record_for, remember_position, state_view
@@ -50,11 +50,12 @@ def state_of(ctx: Context, number: int, at: str, picked: list[str], preview: str
     record, text = ctx.store.load(number)
     address = normalise(record, at)
     dealt = dealt_at(ctx.store.secret, number, record, text, address, ctx.engines)
-    words, auto = picked, list[int]()
+    words, auto, extra = picked, list[int](), list[Markup]()
     if dealt is not None and dealt.bot is None:
         assert dealt.position.ruleset is not None
         words, auto = dealt_picks(dealt.position.ruleset, dealt.world, dealt.position.state, picked)
-    return with_seats(state_view(number, record, text, address, words, preview, digest(text)),
+        extra = bots_last_move(record, dealt.position, ctx.engines)
+    return with_seats(state_view(number, record, text, address, words, preview, digest(text), extra),
                       record, ctx.engines, auto)
 
 
