@@ -175,3 +175,45 @@ def test_a_bot_sees_what_its_seat_saw_not_an_opponents_mined_token(monkeypatch):
     view, hand = seen[0]
     assert view.current_player == other and not view.token_value  # the opponent's face is unknown to it
     assert hand == table.hand() and turn.actions[0].tile == hand[-1]
+
+
+def test_an_engine_given_on_the_command_line_plays_a_seat(tmp_path):
+    """``grn serve --engine NAME=CMD``: a seat named ``engine:NAME`` is played by that engine over the protocol
+    (here the JavaScript engine of the protocol's tests, a program grn did not write)."""
+    import shutil
+    import sys
+
+    if shutil.which("node") is None:
+        pytest.skip("node not installed: the JavaScript engine cannot run")
+    follower = Path(__file__).parent / "engines" / "follower.js"
+    engines = {"follower": f"node {follower}", "grn": f"{sys.executable} -m grn engine --bot greedy",
+               "bad": f"node {follower} --fault illegal"}
+    with running(tmp_path / "club.db", engines=engines) as base:
+        status, meta, _ = call(base, "GET", "/api/meta")
+        assert "engine:follower" in meta["bots"] and not any("node" in b for b in meta["bots"])
+        state = new_game(base, "gold", "Anna (red), engine:follower (blue), engine:grn (green)")
+        state = person_turn(base, state, random.Random(3))
+        status, after, _ = call(base, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+        assert status == 200, after
+        assert [s["bot"] for s in after["said"]] == ["engine:follower", "engine:grn"]
+        assert validate_record(parse(after["grn"])[0]).valid
+        # an engine that answers an illegal move: its words, one line, and no turn is recorded for it
+        state = new_game(base, "gold", "engine:bad (red+yellow), Anna (green+blue)")
+        status, failed, _ = call(base, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+        assert status == 502 and failed["error"].startswith("engine:bad could not play: "), failed
+        assert "\n" not in failed["error"] and "Traceback" not in failed["error"]
+        status, still, _ = call(base, "GET", f"/api/games/{state['id']}")
+        assert still["moves"]["turns"] == [] and still["bot_to_move"]
+
+
+def test_several_people_at_one_table_with_bots_filling_seats(server):
+    """Two people and two bots: the server plays the bots' seats only, and stops at each person's turn."""
+    state = new_game(server, "goldrush", "Anna (red), greedy (blue), Ben (green), random (yellow)")
+    rng = random.Random(4)
+    for person in ("Anna", "Ben", "Anna"):
+        assert state["player_name"] == person and not state["bot_to_move"]
+        state = person_turn(server, state, rng)
+        assert state["bot_to_move"]
+        status, state, _ = call(server, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+        assert status == 200 and len(state["said"]) == 1, state
+    assert [t["player"] for t in state["moves"]["turns"]] == ["Anna", "greedy", "Ben", "random", "Anna", "greedy"]

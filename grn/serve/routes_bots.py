@@ -13,6 +13,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.routing import Route
 
+from grn.bots.bot import Forfeit
+from grn.protocol import EngineError
 from grn.record import Record
 from grn.ruleset import player_key
 from grn.recording import EditError, annotate, line_at, normalise, undo
@@ -39,8 +41,12 @@ def _bot_move(ctx: Context, number: int, said: list[dict[str, Any]]) -> Any:
         player = pos.state.current_player
         _, line = line_at(record, at)
         turns = [t for t in line if t.number > 0]
-        turn: BotTurn = bot_turn(pos.ruleset, record, turns, player, dealt.bot, dealt.world, ctx.engines,
-                                 seed=f"{ctx.store.secret}:{number}:{pos.turns_played}")
+        try:
+            turn: BotTurn = bot_turn(pos.ruleset, record, turns, player, dealt.bot, dealt.world, ctx.engines,
+                                     seed=f"{ctx.store.secret}:{number}:{pos.turns_played}")
+        except (Forfeit, EngineError) as exc:
+            # an engine that died, was late or answered an illegal move: its words, and the turn is not played
+            raise ApiError(f"{dealt.bot} could not play: {exc}", 502) from None
         new, address, played = play_actions(record, text, at, list(turn.actions))
         if turn.expects:
             new = annotate(new, address, comment=turn.expects)

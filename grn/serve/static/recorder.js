@@ -304,6 +304,7 @@
     api("GET", "/api/games/" + me.id + "/changes?base=" + encodeURIComponent(me.base)).then(function (d) {
       if (watching !== me) return;
       watching = null;
+      if (botPlaying) { watching = null; return; }  // grn's own turns: the page shows them when they are done
       if (d.changed && S && S.id === me.id && S.base === me.base) changedElsewhere("");
       else if (S) watch();
     }, function () {
