@@ -217,3 +217,21 @@ def test_several_people_at_one_table_with_bots_filling_seats(server):
         status, state, _ = call(server, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
         assert status == 200 and len(state["said"]) == 1, state
     assert [t["player"] for t in state["moves"]["turns"]] == ["Anna", "greedy", "Ben", "random", "Anna", "greedy"]
+
+
+def test_a_hint_searches_what_the_person_knows():
+    """R378: on a dealt game's main line the hint's position is the person to move's view (no face of a token
+    another player mined); a game recorded at a table is searched as recorded."""
+    from grn import registry
+    from grn.games.goldrush.commands import Mine
+    from grn.selfplay import to_record
+    from grn.serve.bots import DEALER, DEALER_TAG, seen_position
+
+    ruleset = registry.find_ruleset("goldrush")
+    played = to_record(ruleset.selfplay(2, 3))
+    mined = next(t for t in played.turns if any(isinstance(a, Mine) for a in t.actions))
+    record = played.replace(tags=(*played.tags, (DEALER_TAG, DEALER)))
+    pos = position_at(record, mined.number)
+    assert pos.state.token_value and pos.state.current_player != mined.player
+    assert not seen_position(record, pos).state.token_value
+    assert seen_position(played, position_at(played, mined.number)).state.token_value
