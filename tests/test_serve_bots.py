@@ -235,3 +235,13 @@ def test_a_hint_searches_what_the_person_knows():
     assert pos.state.token_value and pos.state.current_player != mined.player
     assert not seen_position(record, pos).state.token_value
     assert seen_position(played, position_at(played, mined.number)).state.token_value
+
+
+def test_engine_options_are_name_equals_command():
+    from grn.serve.cli import engine_commands
+
+    assert engine_commands(["ours=node our.js", "b.2=x --y"]) == {"ours": "node our.js", "b.2": "x --y"}
+    for bad, said in [(["ours"], "NAME=CMD"), (["=node x"], "the name"), (["a b=x"], "the name"),
+                      (["a=x", "a=y"], "given twice"), (["a= "], "NAME=CMD")]:
+        problem = engine_commands(bad)
+        assert isinstance(problem, str) and said in problem

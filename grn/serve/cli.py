@@ -44,7 +44,7 @@ def engine_commands(given: list[str]) -> dict[str, str] | str:
         name, eq, command = item.partition("=")
         name = name.strip()
         if not eq or not command.strip():
-            return f"--engine {item!r}: give NAME=CMD, as in --engine mine='node my-engine.js'"
+            return f"--engine {item!r}: give NAME=CMD, as in --engine ours='node our-engine.js'"
         if not name or not all(c.isalnum() or c in "-_." for c in name):
             return f"--engine {item!r}: the name is letters, digits, '-', '_' and '.'"
         if name in out:
