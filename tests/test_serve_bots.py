@@ -245,3 +245,30 @@ def test_engine_options_are_name_equals_command():
                       (["a=x", "a=y"], "given twice"), (["a= "], "NAME=CMD")]:
         problem = engine_commands(bad)
         assert isinstance(problem, str) and said in problem
+
+
+def test_a_gold_rush_token_mined_by_a_person_shows_the_dealt_face():
+    """R376: in a game against grn the page asks no face of a mined token: the deal gives it (and the turn
+    played carries it)."""
+    from grn import registry
+    from grn.games.goldrush.commands import Mine
+    from grn.selfplay import to_record
+    from grn.serve.bots import dealt_actions, dealt_picks
+
+    ruleset = registry.find_ruleset("goldrush")
+    record = to_record(ruleset.selfplay(2, 3))
+    turn = next(t for t in record.turns if any(isinstance(a, Mine) for a in t.actions))
+    engine = position_at(record, turn.number - 1).state
+    world = ruleset.determinise(engine, random.Random(5), ruleset.hand_of(turn.actions))
+    place = turn.actions[0]
+    words, auto = dealt_picks(ruleset, world, engine, [])
+    assert words == [place.tile] and auto == [0]
+    words += [f"{place.x},{place.y}", str(place.rotation)]
+    step = ruleset.turn_step(engine, words)
+    mine = next(o.word for o in step.options if "min" in o.label)
+    words, auto = dealt_picks(ruleset, world, engine, [*words, mine])
+    assert auto[-1] == 4 and len(words) >= 5 and words[4] != "?"
+    step = ruleset.turn_step(engine, words)
+    assert step.done, step.prompt
+    played = dealt_actions(ruleset, world, engine, step.actions)
+    assert next(a for a in played if isinstance(a, Mine)).value == int(words[4])
