@@ -148,23 +148,24 @@ def seen_position(record: Record, pos: Position) -> Position:
 
 
 def bots_last_move(record: Record, pos: Position, engines: Mapping[str, str] = {}) -> list[Markup]:
-    """Where the bot that played the main line's last turn played (a ring on each place; a tile's ghost becomes
-    a ring on its square, since the tile is there now), so that a person sees grn's reply on the board; nothing
-    when the last turn was a person's."""
+    """Where the bot that played the main line's last turn played, in its seat's colour (a ring on each place; a
+    tile's ghost becomes a ring on its square, since the tile is there now), so that a person sees grn's reply on
+    the board; nothing when the last turn was a person's."""
     played = [t for t in record.turns if t.number > 0]
     if not played or pos.ruleset is None:
         return []
     last = played[-1]
     bots = bot_seats(record, pos.seats, engines)
-    if player_key(pos.seats, last.player) not in bots:
+    colour = player_key(pos.seats, last.player)
+    if colour not in bots:
         return []
-    out = []
+    out = []  # in the bot's colour: the page's tap targets are rings of another colour
     for m in pos.ruleset.best_move_markup(last.actions):
         where = str(m.args[0]) if m.args else ""
         if m.kind == "ghost" and "@" in where:
-            out.append(Markup("highlight", (where.split("@", 1)[1].split(":", 1)[0],)))
-        elif m.kind == "highlight":
-            out.append(m)
+            out.append(Markup("highlight", (where.split("@", 1)[1].split(":", 1)[0], colour)))
+        elif m.kind == "highlight" and where:
+            out.append(Markup("highlight", (where, colour)))
     return out
 
 

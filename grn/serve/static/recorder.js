@@ -475,7 +475,7 @@
       var said = data.said || [];
       shown(data);
       $("bot-said").textContent = said.map(function (t) {
-        return t.player_name + " (" + t.bot + "): " + t.words + (t.expects ? " \u2014 " + t.expects.replace(t.bot + " ", "") : "");
+        return (t.player_name === t.bot ? t.bot : t.player_name + " (" + t.bot + ")") + ": " + t.words + (t.expects ? " \u2014 " + t.expects.replace(t.bot + " ", "") : "");
       }).join(" ");
       if (said.length) {  /* the board says a moment that it changed; the bot's places are ringed on it */
         var board = $("board");
