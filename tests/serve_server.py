@@ -13,13 +13,14 @@ TOKEN = "test-token-0123456789abcdef"
 
 @contextlib.contextmanager
 def running(archive: Path, *, open_read: bool = True, max_body: int = 4 << 20,
-            hosts: Iterable[str] | None = ()) -> Iterator[str]:
+            hosts: Iterable[str] | None = (), engines: dict[str, str] | None = None) -> Iterator[str]:
     """The base URL of a server on ``archive`` while the block runs."""
     from grn.serve.app import make_app
     from grn.serve.cli import bind, server
 
     sock = bind("127.0.0.1", 0)
-    srv = server(make_app(archive, token=TOKEN, open_read=open_read, max_body=max_body, hosts=hosts), sock)
+    srv = server(make_app(archive, token=TOKEN, open_read=open_read, max_body=max_body, hosts=hosts,
+                                engines=engines), sock)
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20

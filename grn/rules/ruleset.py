@@ -466,6 +466,22 @@ class Ruleset:
         drawn).  Default: nothing."""
         return ()
 
+    def dealt_turn(self, world: World, engine: "Engine", actions: Sequence[Any]) -> tuple[Any, ...]:
+        """The turn ``actions`` a player chose at ``engine`` (as the recorder built it), with what chance decides
+        taken from ``world``, the deal of a game the server deals (``grn serve`` against grn, R376): a face the
+        page offered is replaced by the dealt one.  Default: the world's record of the turn's decision
+        (:meth:`decision_of`, :meth:`grn.rules.world.World.recorded`)."""
+        return world.recorded(self.decision_of(engine, actions))
+
+    def dealt_word(self, world: World, engine: "Engine", picked: Sequence[str]) -> str | None:
+        """In a game the server deals, the word the next step of the turn being chosen takes from ``world``
+        when that step is chance (a tile drawn, a face turned), so that the page skips it; None when the player
+        chooses it.  Default: the words of the hand :meth:`grn.rules.world.World.hand` deals, first."""
+        hand = world.hand()
+        if len(picked) < len(hand) and all(isinstance(h, str) for h in hand) and list(picked) == list(hand[:len(picked)]):
+            return str(hand[len(picked)])
+        return None
+
     def picked_hand(self, engine: "Engine", picked: Sequence[str]) -> tuple[Any, ...]:
         """What the player to move holds privately once the recorder's words ``picked`` (the start of a turn
         being chosen, :meth:`turn_step`) are told: tile games, the tiles drawn.  Raises

@@ -3,7 +3,10 @@
 * :mod:`grn.serve.store` -- the games in ``grn archive``'s SQLite file: saving a record after every turn
 * :mod:`grn.serve.views` -- what the page is sent: a position, its board, the next choice, the move list
 * :mod:`grn.serve.security` -- the write token, cross-site refusal, size limits, the CSP header
-* :mod:`grn.serve.app` -- the Starlette application and its routes
+* :mod:`grn.serve.common` -- what the routes share: the context, the error answer, a request's fields
+* :mod:`grn.serve.routes_pages`, :mod:`~grn.serve.routes_archive`, :mod:`~grn.serve.routes_recording`,
+  :mod:`~grn.serve.routes_analysis` -- the routes by concern
+* :mod:`grn.serve.app` -- ``make_app``: the routes assembled behind the guard
 * :mod:`grn.serve.cli` -- the ``grn serve`` command (uvicorn)
 
 ``docs/serve.md`` says how to run it for a room and what the token protects.

@@ -37,6 +37,22 @@ def answered_hosts(host: str, allowed: list[str]) -> list[str] | None:
     return [*allowed, *([] if host in ("0.0.0.0", "::") else [host])]
 
 
+def engine_commands(given: list[str]) -> dict[str, str] | str:
+    """The ``--engine NAME=CMD`` options as NAME -> CMD, or what is wrong with one (a line to print)."""
+    out: dict[str, str] = {}
+    for item in given:
+        name, eq, command = item.partition("=")
+        name = name.strip()
+        if not eq or not command.strip():
+            return f"--engine {item!r}: give NAME=CMD, as in --engine ours='node our-engine.js'"
+        if not name or not all(c.isalnum() or c in "-_." for c in name):
+            return f"--engine {item!r}: the name is letters, digits, '-', '_' and '.'"
+        if name in out:
+            return f"--engine {name}: given twice"
+        out[name] = command.strip()
+    return out
+
+
 def bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port`` (port 0: a free one), for uvicorn."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -68,6 +84,10 @@ def serve(
                                          help="A name the server answers to besides localhost and the loopback "
                                               "addresses (repeat it; a loopback server refuses other names)."),
     max_upload: int = typer.Option(4, "--max-upload", help="Largest request body, in megabytes."),
+    engine: list[str] = typer.Option([], "--engine", metavar="NAME=CMD",
+                                     help="An engine that speaks grn's engine protocol (docs/protocol.md), which a "
+                                          "bot seat may name as engine:NAME (repeat it; a web request never "
+                                          "names a command)."),
 ) -> None:
     """Record games at the table by tapping, and keep the archive in the browser (docs/serve.md)."""
     try:
@@ -83,13 +103,17 @@ def serve(
     if max_upload < 1:
         print("grn serve: --max-upload must be at least 1 (megabyte)", file=sys.stderr)
         raise typer.Exit(2)
+    engines = engine_commands(engine)
+    if isinstance(engines, str):
+        print(f"grn serve: {engines}", file=sys.stderr)
+        raise typer.Exit(2)
     key = token or secrets.token_urlsafe(24)
     if len(key) < 16:
         print("grn serve: --token must be at least 16 characters", file=sys.stderr)
         raise typer.Exit(2)
     try:
         app = make_app(path, token=key, open_read=open_read, max_body=max_upload << 20,
-                       hosts=answered_hosts(host, allow_host))
+                       hosts=answered_hosts(host, allow_host), engines=engines)
     except ArchiveError as exc:
         print(f"grn serve: {path}: {exc}", file=sys.stderr)
         raise typer.Exit(1)

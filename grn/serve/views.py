@@ -79,10 +79,11 @@ def markup_of(words: str) -> Markup | None:
     return Markup(parts[0], tuple(parts[1:]))
 
 
-def board(pos: Position, step: Step | None, preview: str | None = None) -> tuple[str, list[int]]:
+def board(pos: Position, step: Step | None, preview: str | None = None,
+          extra: Sequence[Markup] = ()) -> tuple[str, list[int]]:
     """The position drawn with the step's options on it; for each option, the index of its highlight
     among the board's highlights (-1: not on the board).  A ghost option is drawn only when previewed
-    (the first when none is)."""
+    (the first when none is).  ``extra`` is drawn after them (a bot's last move, in a game against grn)."""
     marks: list[Markup] = []
     where: list[int] = []
     ghost_shown = False
@@ -105,6 +106,7 @@ def board(pos: Position, step: Step | None, preview: str | None = None) -> tuple
             m = markup_of(words)
             if m is not None:
                 marks.append(m)
+    marks.extend(extra)
     shown = Position(pos.record, pos.state, pos.seats, pos.last, pos.turns_played, marks, pos.events,
                      pos.address, pos.line, pos.ruleset, False)
     assert pos.ruleset is not None
@@ -143,15 +145,16 @@ def moves(record: Record, address: str, names: dict[str, str]) -> dict[str, Any]
 
 
 def state_view(game_id: int, record: Record, text: str, address: str, picked: Sequence[str],
-               preview: str | None, base: str) -> dict[str, Any]:
-    """Everything the page shows of one position of a game being recorded."""
+               preview: str | None, base: str, extra: Sequence[Markup] = ()) -> dict[str, Any]:
+    """Everything the page shows of one position of a game being recorded (``extra``: markup drawn besides the
+    choices, see :func:`board`)."""
     address = normalise(record, address)
     pos = position_for(record, text, address)
     ruleset = pos.ruleset
     assert ruleset is not None
     names = {s.key: s.name for s in pos.seats}
     step = None if pos.state.is_over else ruleset.turn_step(pos.state, list(picked))
-    svg, where = board(pos, step, preview)
+    svg, where = board(pos, step, preview, extra)
     over = bool(pos.state.is_over)
     final: dict[str, int] | None = None
     if over:

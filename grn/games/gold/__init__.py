@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard
+from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard, card_text
 from grn.games.gold.rules import SECTION, GoldState
 from grn.core.record import Markup, Record, Seat
 from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Ruleset, SeriesChecker, SetupProblem, Suggestion
@@ -146,6 +146,16 @@ class GoldRuleset(Ruleset):
         from grn.games.gold import bot
 
         return bot.GoldWorld.sample(self, engine, rng)
+
+    def dealt_turn(self, world: Any, engine: Any, actions: Any) -> tuple[Any, ...]:
+        """The places the player turned, each showing the dealt card there (``world.truth``, R376)."""
+        return tuple(FlipCard(a.pos, world.truth[a.pos]) if isinstance(a, FlipCard) else a for a in actions)
+
+    def dealt_word(self, world: Any, engine: Any, picked: Any) -> str | None:
+        """After a place is tapped, the face it shows in the deal (the page asks no face)."""
+        if len(picked) % 2 == 1 and picked[-1] in world.truth:
+            return card_text(world.truth[picked[-1]])
+        return None
 
     def decision_of(self, engine: Any, actions: Any) -> Any:
         """The places turned over; unseen cards are alike, so each stands as the bots' unseen stand-in."""

@@ -142,6 +142,31 @@ class GoldRushRuleset(TileRuleset):
     #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
     analysis_thresholds = (4.0, 8.0, 16.0)
 
+    def dealt_word(self, world: Any, engine: Any, picked: Any) -> str | None:
+        """The tile drawn (the default), then the face of a mined token and of each token a scoring hands out, as
+        the deal has them (R376): a person in a game against grn is not asked what the deal decides."""
+        word = super().dealt_word(world, engine, picked)
+        if word is not None:
+            return word
+        from grn.games.goldrush.recording import UNKNOWN
+
+        words, asked = list(picked), 0
+        step = self.turn_step(engine, words)
+        while step is not None and not step.done:
+            if not step.options or step.options[0].word != UNKNOWN or asked > 32:
+                return None
+            words.append(UNKNOWN)
+            asked += 1
+            step = self.turn_step(engine, words)
+        if not asked or step is None or step.actions is None:
+            return None
+        true = world.recorded(self.decision_of(engine, step.actions))
+        faces = [a.value for a in true if isinstance(a, Mine)]
+        faces += [v for a in true if isinstance(a, RevealTokens) for v in a.values]
+        index = len(faces) - asked
+        face = faces[index] if 0 <= index < len(faces) else None
+        return UNKNOWN if face is None else str(face)
+
     def decision_of(self, engine: Any, actions: Any) -> Any:
         """The turn without the token faces it revealed (the player chose before seeing them)."""
         return bot.decision_of(actions)

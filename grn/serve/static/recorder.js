@@ -164,15 +164,22 @@
       var row = el("div", null, "player-row");
       var name = el("input"); name.name = "player-name"; name.placeholder = "Player " + (i + 1); name.autocomplete = "off";
       name.setAttribute("aria-label", "player " + (i + 1) + "'s name");
-      var first = el("select"), second = el("select");
+      var first = el("select"), second = el("select"), who = el("select", null, "who");
       first.setAttribute("aria-label", "player " + (i + 1) + "'s colour");
       second.setAttribute("aria-label", "player " + (i + 1) + "'s second colour");
-      row.appendChild(name); row.appendChild(first); row.appendChild(second); box.appendChild(row);
+      /* a seat is a person or a bot, the bot by its name and level (R375) */
+      who.setAttribute("aria-label", "who plays seat " + (i + 1)); who.name = "player-who";
+      who.appendChild(new Option("a person", ""));
+      (meta.bots || []).forEach(function (b) { who.appendChild(new Option("grn: " + b, b)); });
+      who.addEventListener("change", (function (name, who) { return function () {
+        name.hidden = !!who.value; name.disabled = !!who.value;
+      }; })(name, who));
+      row.appendChild(name); row.appendChild(first); row.appendChild(second); row.appendChild(who); box.appendChild(row);
     }
     rows = box.querySelectorAll(".player-row");
     for (var k = 0; k < rows.length; k++) {
       rows[k].hidden = k >= n;
-      var pickers = rows[k].querySelectorAll("select");
+      var pickers = rows[k].querySelectorAll("select:not(.who)");
       [0, 1].forEach(function (j) {
         var sel = pickers[j], kept = sel.value;
         sel.textContent = "";
@@ -185,13 +192,13 @@
     var two = g.name === "gold" && n === 2, used = [];
     for (k = 0; k < rows.length; k++) {
       if (rows[k].hidden) continue;
-      var sel = rows[k].querySelectorAll("select");
+      var sel = rows[k].querySelectorAll("select:not(.who)");
       if (sel[1].dataset.auto && !two) sel[1].value = "";
       used.push(sel[0].value);
       if (sel[1].value) used.push(sel[1].value);
     }
     for (k = 0; k < n; k++) {
-      var second = rows[k].querySelectorAll("select")[1];
+      var second = rows[k].querySelectorAll("select:not(.who)")[1];
       second.dataset.auto = two ? "1" : "";
       if (two && !second.value) {
         second.value = g.colours.filter(function (c) { return used.indexOf(c) < 0; })[0] || "";
@@ -201,10 +208,12 @@
   }
   function newGame(ev) {
     ev.preventDefault();
-    var f = $("newgame").elements, players = [], options = [];
+    var f = $("newgame").elements, players = [], options = [], against = false;
     $("players").querySelectorAll(".player-row").forEach(function (row, i) {
       if (row.hidden) return;
-      var name = row.querySelector("input").value.trim() || "Player " + (i + 1), c = row.querySelectorAll("select");
+      var who = row.querySelector("select.who").value, c = row.querySelectorAll("select:not(.who)");
+      var name = who || row.querySelector("input").value.trim() || "Player " + (i + 1);
+      if (who) against = true;
       players.push(name + " (" + c[0].value + (c[1].value ? "+" + c[1].value : "") + ")");
     });
     $("option-boxes").querySelectorAll("[data-option]").forEach(function (input) {
@@ -215,7 +224,7 @@
     });
     if (f.options.value.trim()) options.push(f.options.value.trim());
     api("POST", "/api/games", {game: f.game.value, players: players.join(", "), options: options.join(", "),
-                               event: f.event.value, site: f.site.value, date: f.date.value})
+                               event: f.event.value, site: f.site.value, date: f.date.value, against: against})
       .then(function (d) { openGame(d.id, "0"); }, function (err) { fail(err, $("newgame").querySelector("button[type=submit]")); });
   }
 
@@ -234,7 +243,18 @@
                                                        function (e) { setBusy(false); throw e; });
   }
   function shown(data) {
-    S = data; render(); status("");
+    S = data;
+    if (S.dealer) {
+      /* a game against grn: the deal gave some of the turn's words (the tile drawn, a card's face): they are
+         the turn's, and Back passes over them */
+      picked = S.picked.slice();
+      autoAt = autoAt.filter(function (i) { return i < picked.length && S.dealt.indexOf(i) < 0; }).concat(S.dealt)
+        .sort(function (a, b) { return a - b; });
+    }
+    render(); status("");
+    $("vs").hidden = !S.dealer;
+    $("hint").hidden = S.over || S.bot_to_move || !S.step;
+    if (S.bot_to_move && !botPlaying) playBots();
     /* the address keeps the turn's choices too: a phone reloaded comes back with its taps */
     location.hash = "game=" + S.id + "&at=" + encodeURIComponent(S.address) +
       (picked.length ? "&picked=" + encodeURIComponent(JSON.stringify(picked)) : "");
@@ -288,6 +308,7 @@
     api("GET", "/api/games/" + me.id + "/changes?base=" + encodeURIComponent(me.base)).then(function (d) {
       if (watching !== me) return;
       watching = null;
+      if (botPlaying) { watching = null; return; }  // grn's own turns: the page shows them when they are done
       if (d.changed && S && S.id === me.id && S.base === me.base) changedElsewhere("");
       else if (S) watch();
     }, function () {
@@ -447,6 +468,47 @@
     $("sheet-box").hidden = !(g && g.tiles);
     if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = "/api/tiles/" + S.game + ".svg";
   }
+  // -- a game against grn: the server plays the bots' seats; a hint; a person's move taken back
+  var botPlaying = false;
+  function playBots() {
+    botPlaying = true;
+    $("bot-said").textContent = S.player_name + " is thinking\u2026";
+    $("hint-text").textContent = "";
+    api("POST", "/api/games/" + S.id + "/bots", {base: S.base}).then(function (data) {
+      botPlaying = false; picked = []; autoAt = []; preview = null;
+      var said = data.said || [];
+      shown(data);
+      $("bot-said").textContent = said.map(function (t) {
+        return (t.player_name === t.bot ? t.bot : t.player_name + " (" + t.bot + ")") + ": " + t.words + (t.expects ? " \u2014 " + t.expects.replace(t.bot + " ", "") : "");
+      }).join(" ");
+      if (said.length) {  /* the board says a moment that it changed; the bot's places are ringed on it */
+        var board = $("board");
+        board.classList.add("bot-moved");
+        setTimeout(function () { board.classList.remove("bot-moved"); }, 1500);
+      }
+    }, function (err) {
+      botPlaying = false;
+      if (err.status === 429) { setTimeout(function () { if (S && S.bot_to_move && !botPlaying) playBots(); }, 1500); return; }
+      if (err.status === 409) { changedElsewhere(""); return; }
+      $("bot-said").textContent = err.message || String(err);
+    });
+  }
+  function hint() {
+    var at = S.address, asked = picked.slice();
+    $("hint-text").textContent = "looking\u2026";
+    api("POST", "/api/games/" + S.id + "/evaluate", {at: at, picked: asked, level: "quick"}).then(function (d) {
+      if (S.address !== at) return;
+      $("hint-text").textContent = "Hint: " + d.moves.slice(0, 3).map(function (m) {
+        return m.words + " (" + (m.expected >= 0 ? "+" : "") + m.expected.toFixed(1) + " \u00b1 " + m.se.toFixed(1) + ")";
+      }).join("; ");
+      $("analysis-board").innerHTML = d.svg;
+    }, function (err) { $("hint-text").textContent = err.message || String(err); });
+  }
+  function takeBack() {
+    post("take-back", {}).then(function (data) {
+      if (data) { $("bot-said").textContent = ""; notice("Your last move is taken back, with grn's replies after it.", $("vs")); }
+    });
+  }
   // -- analysis: the best moves here, and a whole game analysed in the background (the page polls)
   function evaluateHere() {
     var at = S.address, asked = picked.slice();
@@ -572,6 +634,8 @@
     $("end").addEventListener("click", function () { var l = lineAddresses(); openGame(S.id, l.length ? l[l.length - 1] : "0"); });
     $("prev").addEventListener("click", function () { step(-1); });
     $("evaluate").addEventListener("click", evaluateHere);
+    $("hint").addEventListener("click", hint);
+    $("take-back").addEventListener("click", takeBack);
     $("analyse-game").addEventListener("click", analyseGame);
     $("next").addEventListener("click", function () { step(1); });
     $("share").addEventListener("click", function () {
