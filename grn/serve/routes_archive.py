@@ -20,7 +20,8 @@ from starlette.routing import Route
 
 from grn.rules import registry
 from grn.archive.search import Filters
-from grn.rules.interop import ConversionProblem, find_exporter, find_importer
+from grn.rules.formats import find_exporter, find_importer
+from grn.rules.interop import ConversionProblem
 from grn.notation.jsonform import loads, record_to_json, records_from_json
 from grn.notation.read import parse
 from grn.core.record import Record
