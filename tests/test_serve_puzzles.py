@@ -63,8 +63,37 @@ def test_next_attempt_and_ratings(archive: Path) -> None:
         assert call(base, "/api/puzzles/nope/attempt", {"solver": "Bo", "answer": "x"})[0] == 404
         assert call(base, "/api/puzzles/next?solver=")[0] == 400
         page = urllib.request.urlopen(urllib.request.Request(base + "/puzzles", headers={"X-GRN-Token": TOKEN}))
-        assert b'<script src="/puzzles/puzzles.js">' in page.read()
+        html = page.read()
+        assert b'<script src="/puzzles/puzzleboard.js">' in html and b'<script src="/puzzles/puzzles.js">' in html
     con = sqlite3.connect(archive)
     rows = list(con.execute("SELECT solver, solved, seconds FROM puzzle_attempts ORDER BY id"))
     con.close()
     assert rows == [("Ann", 1, 12.5), ("Bo", 0, None)]
+
+
+def test_the_page_is_solved_by_tapping_in_chromium(archive: Path, browser: Any) -> None:
+    """The Puzzles page in a real Chromium at a phone's size: a name, the puzzle drawn with its legal squares, a
+    tap on the solution's square solves it (one rotation fits there), the rating moves on the page."""
+    import shutil
+
+    if shutil.which("chromium") is None:
+        pytest.skip("chromium not installed: browser tests skipped (apt-get install chromium)")
+    with running(archive) as base:
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/?token={TOKEN}")  # the start-up address: the token goes into a cookie (an attempt writes)
+        page.goto(f"{base}/puzzles")
+        page.fill("#solver", "Cy")
+        page.click("#who button[type=submit]")
+        square = page.locator("#board g.legal[data-xy='0,4']")
+        square.wait_for()
+        assert "(puzzle rated " in (page.text_content("#question") or "")
+        square.scroll_into_view_if_needed()
+        box = square.bounding_box()
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#verdict.right")
+        said = page.text_content("#verdict") or ""
+        assert said.startswith("Solved: ") and "close a city" in said and "Your rating: 1500 \u2192 " in said
+        assert page.is_visible("#next") and not errors
+        page.close()

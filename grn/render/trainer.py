@@ -12,19 +12,19 @@ external asset; every text from a record is escaped.
 from __future__ import annotations
 
 import json
+from importlib import resources
 from typing import Any, Sequence
 
 from grn.rules import registry
 from grn.render.style import esc
 
-#: The page's script: it knows no game; it reads each puzzle's data and the ``g.legal[data-xy]`` squares a
-#: tile-laying game's picture marks (``data-rotations``: the rotations that fit there).
+#: The page's own script: one puzzle after another, judged at once; the board itself is the shared
+#: ``static/puzzleboard.js`` (grn serve's Puzzles page loads the same file), inlined before it.
 SCRIPT = r"""
 (function () {
   var data = JSON.parse(document.getElementById("puzzles").textContent);
   var at = 0, solved = 0, tried = 0, done = false;
   function $(id) { return document.getElementById(id); }
-  function answerOf(tile, xy, r) { return tile + "@" + xy + (r === "0" ? "" : ":" + r); }
   function judge(text) {
     if (done) return;
     done = true; tried += 1;
@@ -44,38 +44,20 @@ SCRIPT = r"""
     var p = data[i];
     $("count").textContent = "Puzzle " + (i + 1) + " of " + data.length;
     $("question").textContent = p.question;
-    $("board").innerHTML = p.svg;
     $("verdict").textContent = ""; $("verdict").className = "";
-    $("rotations").innerHTML = ""; $("next").hidden = true;
-    var choices = $("choices"); choices.innerHTML = "";
-    var squares = $("board").querySelectorAll("g.legal[data-xy]");
-    if (p.tile && squares.length) {
-      Array.prototype.forEach.call(squares, function (g) {
-        g.style.cursor = "pointer";
-        g.addEventListener("click", function () {
-          var rots = (g.getAttribute("data-rotations") || "0").split(" ");
-          if (rots.length === 1) { judge(answerOf(p.tile, g.getAttribute("data-xy"), rots[0])); return; }
-          var box = $("rotations"); box.innerHTML = "";
-          rots.forEach(function (r) {
-            var b = document.createElement("button");
-            b.textContent = "turned " + r + "\u00b0"; b.setAttribute("data-rotation", r);
-            b.addEventListener("click", function () { judge(answerOf(p.tile, g.getAttribute("data-xy"), r)); });
-            box.appendChild(b);
-          });
-        });
-      });
-    } else {
-      p.choices.slice().sort().forEach(function (c) {
-        var b = document.createElement("button");
-        b.textContent = c; b.addEventListener("click", function () { judge(c); });
-        choices.appendChild(b);
-      });
-    }
+    $("next").hidden = true;
+    grnPuzzleBoard.offer(p, $("board"), $("rotations"), $("choices"), judge);
   }
   $("next").addEventListener("click", function () { show(at + 1); });
   if (data.length) show(0); else $("question").textContent = "No puzzle was found.";
 })();
 """
+
+
+def board_script() -> str:
+    """The puzzle board's script shared with grn serve's Puzzles page (``grn/render/static/puzzleboard.js``)."""
+    return resources.files("grn.render").joinpath("static", "puzzleboard.js").read_text(encoding="utf-8")
+
 
 STYLE = """
 body { font: 16px/1.4 system-ui, sans-serif; margin: 0 auto; max-width: 60em; padding: 0.5em; }
@@ -124,8 +106,9 @@ def trainer_page(puzzles: Sequence[Any], title: str = "grn puzzles") -> str:
             f"<h1>{esc(title)}</h1><p id=\"count\"></p><p id=\"question\"></p><div id=\"board\"></div>"
             "<div id=\"rotations\"></div><div id=\"choices\"></div><p id=\"verdict\" aria-live=\"polite\"></p>"
             "<p><button id=\"next\" hidden>Next puzzle</button> <span id=\"score\"></span></p>"
-            f"<script type=\"application/json\" id=\"puzzles\">{data}</script><script>{SCRIPT}</script>"
+            f"<script type=\"application/json\" id=\"puzzles\">{data}</script>"
+            f"<script>{board_script()}</script><script>{SCRIPT}</script>"
             "</body></html>\n")
 
 
-__all__ = ["trainer_page", "puzzle_data"]
+__all__ = ["board_script", "trainer_page", "puzzle_data"]

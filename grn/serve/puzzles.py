@@ -2,7 +2,8 @@
 
 :func:`routes` gives the page's routes, added to the app by one line of :func:`grn.serve.app.make_app`:
 
-* ``GET /puzzles``: the page (``static/puzzles.html``, its script ``static/puzzles.js``);
+* ``GET /puzzles``: the page (``static/puzzles.html``, its script ``static/puzzles.js`` and the puzzle board
+  it shares with the static trainer, ``/puzzles/puzzleboard.js``: grn/render/static/puzzleboard.js);
 * ``GET /api/puzzles/next?solver=NAME``: the puzzle nearest the solver's rating they have not tried, its
   picture and the solver's rating (R404);
 * ``POST /api/puzzles/{id}/attempt`` ``{"solver", "answer", "seconds"}``: the attempt judged and kept, both
@@ -19,6 +20,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+
+from grn.render.trainer import board_script
 
 #: The page's files and their types.
 FILES = {"puzzles.html": "text/html; charset=utf-8", "puzzles.js": "text/javascript; charset=utf-8"}
@@ -89,6 +92,9 @@ def routes(store: Any, api: Callable[[Callable[[Request], Awaitable[Any]]], Any]
     async def script(request: Request) -> Response:
         return Response(_file("puzzles.js"), media_type=FILES["puzzles.js"])
 
+    async def board(request: Request) -> Response:  # the board the static trainer inlines (grn/render/trainer.py)
+        return Response(board_script(), media_type=FILES["puzzles.js"])
+
     def guarded(fn: Callable[[Request], Awaitable[Any]]) -> Callable[[Request], Awaitable[Any]]:
         async def inner(request: Request) -> Any:
             try:
@@ -141,6 +147,7 @@ def routes(store: Any, api: Callable[[Callable[[Request], Awaitable[Any]]], Any]
         return await run_in_threadpool(work)
 
     return [Route("/puzzles", page), Route("/puzzles/puzzles.js", script),
+            Route("/puzzles/puzzleboard.js", board),
             Route("/api/puzzles/next", api(guarded(next_one))),
             Route("/api/puzzles/{puzzle}/attempt", api(guarded(attempt)), methods=["POST"])]
 

@@ -1,5 +1,6 @@
-/* The Puzzles page of grn serve: the next puzzle near the solver's rating, answered by tapping the board (the
-   legal squares of the tile in hand, then a rotation) or a move; the server judges it and moves both ratings. */
+/* The Puzzles page of grn serve: the next puzzle near the solver's rating, answered on the shared puzzle board
+   (puzzleboard.js: the legal squares of the tile in hand, then a rotation, or a move); the server judges the
+   answer and moves both ratings. */
 (function () {
   "use strict";
   var solver = localStorage.getItem("grn-solver") || "", current = null, started = 0, done = false;
@@ -12,7 +13,6 @@
     });
   }
   function say(text, cls) { $("verdict").textContent = text; $("verdict").className = cls || ""; }
-  function answerOf(tile, xy, r) { return tile + "@" + xy + (r === "0" ? "" : ":" + r); }
   function judge(text) {
     if (done || !current) return;
     done = true;
@@ -29,32 +29,9 @@
   }
   function show(p) {
     current = p; done = false; started = Date.now();
-    $("rotations").innerHTML = ""; $("choices").innerHTML = ""; $("next").hidden = true; say("");
+    $("next").hidden = true; say("");
     $("question").textContent = p.question + " (puzzle rated " + p.rating + ")";
-    $("board").innerHTML = p.svg;
-    var squares = $("board").querySelectorAll("g.legal[data-xy]");
-    if (p.tile && squares.length) {
-      Array.prototype.forEach.call(squares, function (g) {
-        g.style.cursor = "pointer";
-        g.addEventListener("click", function () {
-          var rots = (g.getAttribute("data-rotations") || "0").split(" ");
-          if (rots.length === 1) { judge(answerOf(p.tile, g.getAttribute("data-xy"), rots[0])); return; }
-          var box = $("rotations"); box.innerHTML = "";
-          rots.forEach(function (r) {
-            var b = document.createElement("button");
-            b.textContent = "turned " + r + "\u00b0"; b.setAttribute("data-rotation", r);
-            b.addEventListener("click", function () { judge(answerOf(p.tile, g.getAttribute("data-xy"), r)); });
-            box.appendChild(b);
-          });
-        });
-      });
-    } else {
-      p.choices.forEach(function (c) {
-        var b = document.createElement("button");
-        b.textContent = c; b.addEventListener("click", function () { judge(c); });
-        $("choices").appendChild(b);
-      });
-    }
+    grnPuzzleBoard.offer(p, $("board"), $("rotations"), $("choices"), judge);  /* puzzleboard.js */
   }
   function next() {
     api("GET", "/api/puzzles/next?solver=" + encodeURIComponent(solver)).then(function (d) {
