@@ -103,6 +103,25 @@ def test_a_gold_bot_never_reads_an_unseen_card():
     assert bot.choose(one.engine.copy(), random.Random(3)) == bot.choose(two.engine.copy(), random.Random(3))
 
 
+def test_an_arena_bot_never_sees_a_token_another_mined_face_down():
+    # Gold Rush: a token mined is taken face down; in the arena a bot chooses from its own seat's view (R465),
+    # so the faces of the tokens its opponent holds are unknown to it
+    ruleset = games.find_ruleset("goldrush")
+    looked: list[tuple[int, int]] = []  # per choice: the opponent's tokens held, and how many of them it knew
+
+    class Spy(GreedyBot):
+        def choose(self, engine, rng, hand=()):
+            me = engine.players.index(engine.current_player)
+            theirs = engine.hands[1 - me]
+            looked.append((len(theirs), sum(t in engine.token_value for t in theirs)))
+            return super().choose(engine, rng, hand)
+
+    for deal in range(1, 4):
+        play_game(ruleset, [Spy(ruleset), Spy(ruleset)], deal, deal)
+    assert sum(held for held, _ in looked) > 0  # tokens were mined
+    assert all(known == 0 for _, known in looked), looked
+
+
 def test_greedy_beats_random_in_a_short_duplicate_match():
     ruleset = games.find_ruleset("carcassonne")
     result = match(ruleset, GreedyBot(ruleset), RandomBot(ruleset), deals=2, seed=1)

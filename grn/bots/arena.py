@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from grn.bots.bot import Bot, Forfeit
+from grn.bots.seen import PlayerView
 from grn.rules.engine import Engine
 from grn.core.record import Record
 from grn.rules.ruleset import engine_for
@@ -64,16 +65,29 @@ def play_game(ruleset: Any, bots: Sequence[Bot], deal_seed: int, bot_seed: int, 
         bot.new_game(header)
     forfeit: str | None = None
     words = ""
+    history: list[tuple[str, tuple[Any, ...]]] = []
+    # A seat's own view of the game, made once the table shows it less than the table holds (a token mined face
+    # down by another): a bot chooses from what its player knows, never from the table's engine (R465).
+    views: dict[str, PlayerView] = {}
     while not table.is_over and len(turns) < MAX_TURNS:
         player = table.player
         seat = keys.index(player)
+        view = views.get(player)
         try:
-            decision = bots[seat % len(bots)].choose(table.engine.copy(), rngs[seat], table.hand())
+            decision = bots[seat % len(bots)].choose((view.engine if view else table.engine).copy(), rngs[seat],
+                                                     table.hand())
         except Forfeit as exc:
             forfeit, words = player, str(exc)
             break
         commands = table.recorded(decision)
+        for key in keys:
+            if key not in views and ruleset.seen_by(table.engine, player, commands, key) != tuple(commands):
+                views[key] = PlayerView(ruleset, header, key)
+                views[key].catch_up(history)
         table.play_commands(commands)
+        history.append((player, tuple(commands)))
+        for v in views.values():
+            v.catch_up(history)
         turns.append(PlayedTurn(player, commands, table.engine.scores))
         for bot in seated:
             bot.turn_played(player, commands)
