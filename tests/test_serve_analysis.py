@@ -177,6 +177,18 @@ def test_budget_defaults_to_the_quick_level():
         budget({"playouts": True})
 
 
+def test_budget_takes_the_levels_people_play_against():
+    # the names of the New game form's bot levels that search work here as in grn analyse --level
+    assert budget({"level": "strong"}) == ("deep", 600)
+    assert budget({"level": "normal"}) == ("normal", 160)
+    with pytest.raises(BudgetError, match="at most 600 playouts a move on this server, not 3000 \\(level master\\)"):
+        budget({"level": "master"})
+    with pytest.raises(BudgetError, match="plays without a search"):
+        budget({"level": "beginner"})
+    with pytest.raises(BudgetError, match="unknown level 'hard': the levels are quick, normal"):
+        budget({"level": "hard"})
+
+
 #: Ada's two miners of 4 (red and yellow) can carry Bo's gold 3 out on turn 3: the same turn in effect (R225)
 TWIN_MINERS = """[Game "gold"]
 [Players "Ada (red+yellow), Bo (green+blue)"]

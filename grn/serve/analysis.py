@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from grn.rules import registry
 from grn.analysis.judge import GameAnalysis, analyse
 from grn.analysis.annotate import annotate_record
-from grn.bots.bot import LEVELS
+from grn.bots.bot import LEVELS, UnknownBot, search_level, search_level_names
 from grn.bots.search import best_of, candidate_moves, evaluate, make_worlds
 from grn.rules.position import Position
 from grn.core.record import Record
@@ -40,16 +40,21 @@ class Busy(BudgetError):
 
 
 def budget(data: dict[str, Any]) -> tuple[str, int]:
-    """The level and playouts per move a request asks for (``level``, ``playouts``), within the cap."""
-    level = data.get("level", DEFAULT_LEVEL)
-    if not isinstance(level, str) or level not in LEVELS:
-        raise BudgetError(f"unknown level {level!r}: the levels are {', '.join(LEVELS)}")
+    """The search budget's name and playouts per move a request asks for (``level``: a budget or a searching level
+    of the ladder, as ``grn analyse --level`` takes them; ``playouts``), within the cap."""
+    asked = data.get("level", DEFAULT_LEVEL)
+    if not isinstance(asked, str):
+        raise BudgetError(f"unknown level {asked!r}: the levels are {', '.join(search_level_names())}")
+    try:  # a budget (quick, normal, deep, ...) or a level a person plays against that searches (strong: deep)
+        level = search_level(asked).name
+    except UnknownBot as exc:
+        raise BudgetError(str(exc)) from None
     playouts = data.get("playouts", LEVELS[level].playouts)
     if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
         raise BudgetError("playouts must be a whole number, 1 or more")
     if playouts > MAX_PLAYOUTS:
         raise BudgetError(f"at most {MAX_PLAYOUTS} playouts a move on this server, not {playouts}"
-                          + (f" (level {level})" if "playouts" not in data else ""))
+                          + (f" (level {asked})" if "playouts" not in data else ""))
     return level, playouts
 
 
