@@ -104,3 +104,35 @@ def test_a_whole_game_of_gold_against_bots_by_tapping(browser: Any, tmp_path: Pa
         assert "[Result " in text
         assert errors == []
         page.close()
+
+
+def test_a_bot_seat_offers_the_person_no_choice_and_a_failed_engine_is_asked_again(browser: Any, tmp_path: Path) -> None:
+    """The page never picks for grn's seat, not even a choice that is the only one (a tap there would race the
+    server's own move), and an engine that fails says so in its words with a button to ask it again."""
+    import sys
+
+    if shutil.which("node") is None:
+        pytest.skip("node not installed: the JavaScript engine cannot run")
+    from test_serve_bots import new_game
+
+    follower = Path(__file__).parent / "engines" / "follower.js"
+    with running(tmp_path / "club.db", open_read=False, engines={"bad": f"node {follower} --fault illegal"}) as base:
+        page = browser.new_page(**PHONE)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{base}/?token={TOKEN}")
+        page.wait_for_selector("#games")
+        state = new_game(base, "gold", "engine:bad (red+yellow), Anna (green+blue)")
+        page.goto("about:blank")  # a change of the hash alone would not load the page again
+        page.goto(f"{base}/#game={state['id']}&at=end")
+        wait_until(page, lambda: page.is_visible("#bot-again"))
+        assert (page.text_content("#bot-said") or "").startswith("engine:bad could not play: ")
+        assert page.text_content("#prompt") == "engine:bad (red) to play: grn plays this seat."
+        assert page.locator("#options button").count() == 0
+        assert page.locator("#board .markup-layer .highlight[data-word]").count() == 0
+        assert page.get_attribute("#turn", "data-picked") == ""
+        page.click("#bot-again")  # asked again: the engine fails again, in its words, and nothing is recorded
+        wait_until(page, lambda: page.is_visible("#bot-again"))
+        assert (page.text_content("#bot-said") or "").startswith("engine:bad could not play: ")
+        assert page.locator("#moves li").count() == 0 and errors == []
+        page.close()

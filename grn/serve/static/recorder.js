@@ -365,7 +365,8 @@
     });
     var about = $("about"); about.textContent = "";
     (S.about || []).forEach(function (line) { about.appendChild(el("li", line)); });
-    var step = S.step, box = $("options");
+    /* a bot's seat is grn's to play: its choices are not offered (nor taken by themselves) to the person */
+    var step = S.bot_to_move ? null : S.step, box = $("options");
     box.textContent = "";
     if (!picked.length) $("auto-note").textContent = "";
     $("confirm").hidden = true; $("summary").textContent = "";
@@ -376,6 +377,7 @@
       $("prompt").textContent = "The game is over: " + (S.winners.length === 1 ? S.winners[0] + " wins" :
         S.winners.join(" and ") + " share the win") + " with " + top + " points.";
     }
+    else if (S.bot_to_move) $("prompt").textContent = S.player_name + " (" + S.player + ") to play: grn plays this seat.";
     else if (!step) $("prompt").textContent = S.player_name + " to play: type the turn in GRN.";
     else {
       $("prompt").textContent = S.player_name + " (" + S.player + "): " + step.prompt;
@@ -469,18 +471,20 @@
     if (g && g.tiles && !$("sheet").getAttribute("src")) $("sheet").src = "/api/tiles/" + S.game + ".svg";
   }
   // -- a game against grn: the server plays the bots' seats; a hint; a person's move taken back
-  var botPlaying = false;
+  var botPlaying = false, botWords = "";  // the words of the bots that just played, kept while the next one thinks
   function playBots() {
     botPlaying = true;
-    $("bot-said").textContent = S.player_name + " is thinking\u2026";
+    $("bot-said").textContent = (botWords ? botWords + " " : "") + S.player_name + " is thinking\u2026";
     $("hint-text").textContent = "";
+    $("bot-again").hidden = true;
     api("POST", "/api/games/" + S.id + "/bots", {base: S.base}).then(function (data) {
       botPlaying = false; picked = []; autoAt = []; preview = null;
       var said = data.said || [];
-      shown(data);
+      /* the words first: when another bot is still to move, shown() starts it and says it is thinking */
       $("bot-said").textContent = said.map(function (t) {
         return (t.player_name === t.bot ? t.bot : t.player_name + " (" + t.bot + ")") + ": " + t.words + (t.expects ? " \u2014 " + t.expects.replace(t.bot + " ", "") : "");
       }).join(" ");
+      botWords = $("bot-said").textContent; shown(data); botWords = "";
       if (said.length) {  /* the board says a moment that it changed; the bot's places are ringed on it */
         var board = $("board");
         board.classList.add("bot-moved");
@@ -491,6 +495,7 @@
       if (err.status === 429) { setTimeout(function () { if (S && S.bot_to_move && !botPlaying) playBots(); }, 1500); return; }
       if (err.status === 409) { changedElsewhere(""); return; }
       $("bot-said").textContent = err.message || String(err);
+      $("bot-again").hidden = false;  /* an engine that failed: ask again, or take back a move */
     });
   }
   function hint() {
@@ -585,6 +590,7 @@
     $("newgame").elements.game.addEventListener("change", describeGame);
     $("newgame").elements.count.addEventListener("change", playerRows);
     $("confirm").addEventListener("click", function () { post("play", {picked: picked}); });
+    $("bot-again").addEventListener("click", function () { if (S && S.bot_to_move && !botPlaying) playBots(); });
     $("back").addEventListener("click", back);
     $("undo").addEventListener("click", function () {
       var t = S.moves.turns.filter(function (x) { return x.address === S.address; })[0];
