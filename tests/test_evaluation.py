@@ -271,3 +271,23 @@ def test_archive_stats_show_each_players_luck_and_skill(tmp_path):
     assert values[0]["margin"] == pytest.approx(-values[1]["margin"], abs=0.02)
     text = runner.invoke(app, ["archive", "stats", str(db)]).stdout
     assert "luck of the draw and skill, per player" in text
+
+
+def test_a_city_shared_on_purpose_in_a_tournament_game_is_judged_sound():
+    """Turn 17 of the Board Game Arena game: red's tile joins red's city to blue's, so that both score it (a
+    city shared on purpose, which hands the opponent points).  The review finds it the best move, not a mistake."""
+    from grn.analysis.judge import replay
+    from grn.games.tiling.themes import placement_facts
+    from grn.rules.ruleset import player_key
+
+    record = next(iter(grn.read(BGA)))
+    ruleset, seats, line = replay(record)
+    at = next(i for i, (turn, _) in enumerate(line) if turn.number == 17)
+    turn, before = line[at]
+    after = line[at + 1][1]
+    assert before is not None and after is not None
+    facts = placement_facts(before, after, player_key(seats, turn.player), turn.actions)
+    assert facts.joined == ("city",) and facts.stolen == ()  # shared, not taken over
+    (judged,) = analyse(record, seed=1, only=[17]).turns
+    assert judged.judgement is None and judged.points_lost < 1.0, (judged.best, judged.points_lost)
+    assert judged.best == judged.played or judged.played in judged.equal
