@@ -2,9 +2,12 @@
 
 A game being recorded is one archived game with a file row of its own (path
 ``grn serve``, a random key instead of the text's SHA-256: the text changes
-every turn).  After every turn the record is written again as canonical GRN,
-validated and indexed (:func:`grn.archive.db.insert_game`), so that
-``grn archive search`` finds it at once.  A write is checked against the text
+every turn).  A turn recorded at the end of the main line is stored as that
+turn: its line appended to the canonical text and the rows it changes updated,
+with no replay (:meth:`Store._append`, R458-R461: the rows a full save would
+write); any other edit writes the record again as canonical GRN, validated and
+indexed (:func:`grn.archive.db.insert_game`).  Either way ``grn archive
+search`` finds the game at once.  A write is checked against the text
 the client edited (``base``, its SHA-256): two phones editing one game cannot
 overwrite each other's turns; the loser is told to reload.  The work is done
 before the write transaction, which holds only the short ``BEGIN IMMEDIATE``
@@ -27,7 +30,7 @@ from grn.analysis.judge import GameAnalysis
 from grn.archive.db import connect, delete_analysis, delete_game, insert_game
 from grn.archive.facts import appended_facts, dedup_key, game_facts
 from grn.archive.review import review_of, reviewed, store_analysis
-from grn.check.batch import GameResult
+from grn.check.files import GameResult
 from grn.archive.search import Filters, game_ids
 from grn.archive.transaction import write_transaction
 from grn.archive.turns import build, needs_turns
