@@ -208,3 +208,23 @@ def test_the_last_turn_of_the_game_is_saved_whole_with_its_result(tmp_path, monk
     assert replays == [1] and view["over"]
     record, _ = store.load(game_id)
     assert record.tag("Result") == full.tag("Result")
+
+
+def test_bots_playing_in_a_row_store_each_turn_as_one_turn(tmp_path, monkeypatch):
+    """In a game against grn the server plays its seats' turns one after another: each is stored as one turn,
+    and the archive's rows at the end are those of the whole game written at once."""
+    from grn.serve.bots import DEALER, DEALER_TAG
+    from grn.serve.routes_bots import MAX_BOT_TURNS, play_bots
+
+    start = Record((("Game", "carcassonne"), ("Players", "random (red), greedy (blue)"), ("Options", "basic=1"),
+                    (DEALER_TAG, DEALER)))
+    store = Store(tmp_path / "tap.db")
+    game_id = store.create(start)
+    _, text = store.load(game_id)
+    replays = replaying(monkeypatch)
+    view = play_bots(Context(store, 10**6), game_id, digest(text))
+    assert replays == [] and len(view["said"]) == MAX_BOT_TURNS
+    record, new_text = store.load(game_id)
+    assert len(record.turns) == MAX_BOT_TURNS
+    other, full_text = full_save_of(tmp_path, "full.db", start, record)
+    assert new_text == full_text and rows_of(tmp_path / "tap.db", game_id) == rows_of(other, 1)
