@@ -955,3 +955,36 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
             final.append(_event_entry_of(sentence))
         groups.append(_events_group("null", final, sums, True))
     return _facts(record, report, seats, first, line, pack(actions), pack("[" + ",".join(groups) + "]"), sums)
+
+
+def _with_piece(packed: bytes, piece: str) -> bytes:
+    """A packed JSON list (:func:`pack`) with one more item, the JSON text ``piece``, at its end."""
+    text = unpack(packed) or "[]"
+    return pack(text[:-1] + ("," if text != "[]" else "") + piece + "]")
+
+
+def appended_facts(record: Record, report: GameReport, actions: bytes, events: bytes,
+                   turn_events: Sequence[Any]) -> GameFacts:
+    """The rows of a game whose main line is a stored game's with one more turn, ``record``'s last (R460).
+
+    ``report`` is the validation report of ``record`` (the stored game's, valid and unfinished, with the turn
+    played: a turn more, the scores after it), ``actions`` and ``events`` the stored game's packed per-turn texts,
+    ``turn_events`` the events the engine gave for the turn.  What :func:`game_facts` gives of the record and its
+    report, with no replay: the turn's command and event texts are added to the stored ones, and the dedup key and
+    the game's other facts are made as :func:`game_facts` makes them.
+    """
+    seats = _seats(record)
+    keys: dict[str, str] = {}
+    for s in seats:
+        for c in s.colours:
+            keys[c] = s.key
+    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    turn = record.turns[-1]
+    first, line = _main_line(record, keys, ruleset)
+    _, one, _ = _actions_text(Record(record.tags, (turn,)), keys, ruleset)
+    packed_actions = _with_piece(actions, one[1:-1])
+    packed_events = events
+    if turn_events:
+        group = _events_group(str(turn.number), [_event_entry(e) for e in turn_events], {}, False)
+        packed_events = _with_piece(events, group)
+    return _facts(record, report, seats, first, line, packed_actions, packed_events, {})

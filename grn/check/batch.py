@@ -48,6 +48,7 @@ from grn.notation.read import Chunk, read_chunk
 from grn.core.record import Record
 from grn.check.validate import GameReport, validate_record
 from grn.core.value import Struct, Value
+from grn.check.files import GameResult, Item, Problem
 from grn.check.workers import (DaskClient, Inline, ProcessPool, Runner, SchedulerError, Unit, can_fork, cpu_count,
                          game_units)
 
@@ -74,39 +75,6 @@ DASK_MIN_CHUNK_CHARS = 64 * 1024
 DASK_GUIDE = 2
 
 
-class GameResult(Struct):
-    """What validating one game of a file gave.
-
-    ``record`` is kept only when the caller needs it back (a game with a
-    ``Match`` tag, which the match checker reads; or ``keep_records``).
-    ``text`` is the game's original text (GRN), or for a game read from JSON what the ``index``
-    function made of it (empty without one); ``facts`` what the ``index`` function returned.
-    """
-
-    __slots__ = ("index", "report", "record", "text", "fmt", "facts")
-    _fields = ("index", "report", "record", "text", "fmt", "facts")
-
-    def __init__(self, index: int, report: GameReport, record: Record | None, text: str, fmt: str,
-                 facts: Any = None) -> None:
-        self.index = index
-        self.report = report
-        self.record = record
-        self.text = text
-        self.fmt = fmt
-        self.facts = facts
-
-
-class Problem(Struct):
-    """A problem that stopped reading a file (no such file, not UTF-8, bad JSON)."""
-
-    __slots__ = ("problem",)
-    _fields = ("problem",)
-
-    def __init__(self, problem: Diagnostic) -> None:
-        self.problem = problem
-
-
-Item = GameResult | Problem
 
 
 class FileRef(Value):

@@ -12,7 +12,7 @@ and hand them to a :class:`Runner`:
 Whatever runs them, results are taken back in the order the units were sent,
 so a parallel run reports exactly what a serial run reports.
 
-:func:`game_units` reads a file into the units the workers parse: the text of
+:func:`game_units` (:mod:`grn.check.files`) reads a file into the units the workers parse: the text of
 each game of a GRN file (cut, not parsed) or the records of a JSON file.
 """
 
@@ -21,13 +21,10 @@ from __future__ import annotations
 import gc
 import os
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from grn.notation import read as notation
-from grn.notation import sources
-from grn.core.errors import Diagnostic
-from grn.notation.read import Chunk
-from grn.core.record import Record
+# what a file's games are: cut in grn.check.files, where grn validate reads them without this module (R462)
+from grn.check.files import Unit, game_units
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -40,8 +37,6 @@ CONNECT_TIMEOUT = 10
 #: young generation a few hundred times a 10,000 games (3% of a worker's time).
 TASK_YOUNG_THRESHOLD = 20_000
 
-#: A unit of a file's games: a GRN game's text and its number in the file, or a record read from JSON.
-Unit = tuple[Chunk, int] | Record
 
 
 class Runner(Protocol):
@@ -221,37 +216,6 @@ class young_generation:
 def _import_grn() -> None:
     """The default warm-up of a Dask worker: import grn's reader."""
     import grn.notation.read  # noqa: F401
-
-
-def game_units(path: str) -> Iterator[Unit | Diagnostic]:
-    """The games of ``path`` in order: (text, index) for GRN, records for JSON, and problems in their place.
-
-    Reading a GRN file only cuts it into games (cheap); parsing is left to the
-    workers.  Every problem is the one :func:`grn.notation.sources.load` reports.
-    """
-    if path == "-" or sources.is_json(path):
-        for item in sources.load(path):
-            if item.problem is not None:
-                yield item.problem
-            elif item.record is not None:
-                yield item.record
-        return
-    try:
-        fh = open(path, "rb")
-    except OSError:
-        # the same one-line problem a serial run gives
-        for item in sources.load(path):
-            if item.problem is not None:
-                yield item.problem
-        return
-    with fh:
-        try:
-            for index, chunk in enumerate(notation.split_games(sources.decoded_lines(fh))):
-                yield (chunk, index)
-        except sources.BadEncoding as exc:
-            yield sources.encoding_problem(exc, path)
-        except IsADirectoryError:  # pragma: no cover - open() refuses directories first on Linux
-            yield Diagnostic("is a directory, not a record file", None, path, code="io")
 
 
 def can_fork() -> bool:

@@ -12,14 +12,13 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, List, Optional
+from typing import TYPE_CHECKING, Annotated, Callable, Iterable, List, Optional
 
 from grn.rules import registry
-from grn.check.batch import Problem, Validator
+from grn.check.files import Item, Problem, validate_file
 from grn.cli.common import jobs_problem, load_tileset_option, no_game as _no_game, report as _report
 from grn.rules.ruleset import SeriesChecker
 from grn.check.validate import GameReport
-from grn.check.workers import SchedulerError
 
 if TYPE_CHECKING:
     import typer
@@ -48,10 +47,19 @@ def validate(
         print(f"grn validate: {problem}", file=sys.stderr)
         raise SystemExit(2)
     ts = load_tileset_option(tileset)
+    keep_turns = explain or format == "json"
+    if jobs == 1 and dask_scheduler is None:
+        # one process: each game straight through the reader and the validator, no chunks, no runner (R462)
+        raise SystemExit(_check(lambda path: validate_file(path, tileset=ts, keep_turns=keep_turns), files,
+                                format, explain))
+    # other processes or a Dask cluster: the parallel machinery, loaded only for them
+    from grn.check.batch import Validator
+    from grn.check.workers import SchedulerError
+
     try:
         validator = Validator(jobs=jobs, scheduler=dask_scheduler, tileset=ts,
                               tileset_path=None if tileset is None else str(tileset),
-                              keep_turns=explain or format == "json", texts=False,
+                              keep_turns=keep_turns, texts=False,
                               slim=format == "text" and not explain,
                               # the first file's first games may be validated here while the Dask client starts (R241, off: R298)
                               head_start=files[0] if dask_scheduler is not None else None)
@@ -59,12 +67,13 @@ def validate(
         print(f"grn validate: error: {exc}", file=sys.stderr)
         raise SystemExit(1)
     with validator:  # the worker processes (or the Dask client) end with the command
-        code = _check(validator, files, format, explain)
+        code = _check(validator.run, files, format, explain)
     raise SystemExit(code)
 
 
-def _check(validator: Validator, files: List[str], format: str, explain: bool) -> int:
-    """Validate ``files`` with ``validator``, print the report, and return the exit code."""
+def _check(run: Callable[[str], Iterable[Item]], files: List[str], format: str, explain: bool) -> int:
+    """Validate ``files`` with ``run`` (a file's results in file order), print the report, and return the exit
+    code."""
     games = valid = unfinished = 0
     errors = 0
     # The report streams: each game is written (or printed) as it is checked and then forgotten,
@@ -76,7 +85,7 @@ def _check(validator: Validator, files: List[str], format: str, explain: bool) -
         index = 0
         if out is not None:
             out.start_file(path)
-        for item in validator.run(path):  # serially, or in processes / on Dask, always in file order
+        for item in run(path):  # in this process, or in processes / on Dask, always in file order
             if isinstance(item, Problem):
                 problems.append(item.problem)
                 errors += 1

@@ -107,6 +107,11 @@ def tag_order(tags: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
     return known + [t for t in items if t[0] not in rank]
 
 
+def turn_line(turn: Turn, ruleset: Ruleset | None = None) -> str:
+    """One main-line turn as :func:`write_record` writes its line, without the line break after it."""
+    return _join(_turn_pieces(turn, ruleset))
+
+
 def write_record(record: Record) -> str:
     """One game as canonical GRN text, ending with a newline."""
     ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
@@ -119,7 +124,7 @@ def write_record(record: Record) -> str:
             pieces += _note_pieces(note, ruleset)
         lines.append(_join(pieces))
     for turn in record.turns:
-        lines.append(_join(_turn_pieces(turn, ruleset)))
+        lines.append(turn_line(turn, ruleset))
     if not record.turns and not record.intro and lines and lines[-1] == "":
         lines.pop()
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """``grn serve``: record games at the table by tapping, and keep a club's archive in the browser.
 
 * :mod:`grn.serve.store` -- the games in ``grn archive``'s SQLite file: saving a record after every turn
+* :mod:`grn.serve.append` -- a turn at the end of the main line stored as one turn (its line, its record)
 * :mod:`grn.serve.views` -- what the page is sent: a position, its board, the next choice, the move list
 * :mod:`grn.serve.security` -- the write token, cross-site refusal, size limits, the CSP header
 * :mod:`grn.serve.common` -- what the routes share: the context, the error answer, a request's fields

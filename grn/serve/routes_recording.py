@@ -21,6 +21,7 @@ from grn.core.record import Markup, Record, Seat, Turn
 from grn.rules.recording import annotate, line_at, normalise, play, undo
 from grn.serve.bots import bot_seats, bots_last_move, dealt_actions, dealt_at, dealt_picks, is_dealt
 from grn.serve.common import ApiError, Context, api, body, context, game_id, text_field, words_field
+from grn.serve.append import Appended
 from grn.serve.store import StoreError, digest
 from grn.serve.views import position_for, record_for, remember_position, state_view
 from grn.notation.writer import write_record
@@ -93,7 +94,9 @@ def apply_edit(ctx: Context, number: int, base: str, at: str, data: dict[str, An
     if digest(text) != base:
         raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
     new, address, played = change(record, text, normalise(record, at), data)
-    new_text = store.save(number, new, base)
+    # a turn played: the store may keep it as one turn at the end of the main line (R458)
+    appended = None if played is None else Appended(record, text, played[0].state, played[1])
+    new_text = store.save(number, new, base, appended)
     stored = record_for(new_text, "grn")
     if played is not None:
         # the position the turn leads to is worked out already: no replay to draw it

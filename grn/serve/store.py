@@ -2,9 +2,12 @@
 
 A game being recorded is one archived game with a file row of its own (path
 ``grn serve``, a random key instead of the text's SHA-256: the text changes
-every turn).  After every turn the record is written again as canonical GRN,
-validated and indexed (:func:`grn.archive.db.insert_game`), so that
-``grn archive search`` finds it at once.  A write is checked against the text
+every turn).  A turn recorded at the end of the main line is stored as that
+turn: its line appended to the canonical text and the rows it changes updated,
+with no replay (:meth:`Store._append`, R458-R461: the rows a full save would
+write); any other edit writes the record again as canonical GRN, validated and
+indexed (:func:`grn.archive.db.insert_game`).  Either way ``grn archive
+search`` finds the game at once.  A write is checked against the text
 the client edited (``base``, its SHA-256): two phones editing one game cannot
 overwrite each other's turns; the loser is told to reload.  The work is done
 before the write transaction, which holds only the short ``BEGIN IMMEDIATE``
@@ -25,16 +28,17 @@ from typing import Any
 
 from grn.analysis.judge import GameAnalysis
 from grn.archive.db import connect, delete_analysis, delete_game, insert_game
-from grn.archive.facts import dedup_key, game_facts
+from grn.archive.facts import appended_facts, dedup_key, game_facts
 from grn.archive.review import review_of, reviewed, store_analysis
-from grn.check.batch import GameResult
+from grn.check.files import GameResult
 from grn.archive.search import Filters, game_ids
 from grn.archive.transaction import write_transaction
 from grn.archive.turns import build, needs_turns
 from grn.core.record import Record
-from grn.serve.views import record_for
-from grn.check.validate import validate_record
+from grn.serve.views import record_for, remember_record
+from grn.check.validate import GameReport, validate_record
 from grn.notation.writer import write_record
+from grn.serve.append import Appended, appended_text, remember_canonical
 
 #: The ``files.path`` of games recorded by ``grn serve``.
 SERVED = "grn serve"
@@ -133,6 +137,7 @@ class Store:
         # the stored text is what is read back: spans then point into it
         again = record_for(text, "grn")
         report = validate_record(again, file="<archive>", index=0, keep_turns=True)
+        remember_canonical(text)
         return GameResult(0, report, None, text, "grn", game_facts(again, report)), text
 
     def create(self, record: Record, source: str = SERVED) -> int:
@@ -147,11 +152,17 @@ class Store:
             insert_game(con, game_id, file_id, result)
         return game_id
 
-    def save(self, game_id: int, record: Record, base: str) -> str:
+    def save(self, game_id: int, record: Record, base: str, appended: Appended | None = None) -> str:
         """Replace game ``game_id`` by ``record`` if its text is still ``base`` (a digest); the new text.
 
-        One transaction: the game's rows are all old or all new, whoever reads.
+        One transaction: the game's rows are all old or all new, whoever reads.  ``appended``: ``record`` is the
+        stored game with a turn the recorder played at the end of its main line, and what the recorder knows of
+        it; such a turn is stored as one turn (:meth:`_append`, R458), the same text and rows as the full save.
         """
+        if appended is not None:
+            text = self._append(game_id, record, base, appended)
+            if text is not None:
+                return text
         result, text = self._result(record)
         with self.connection() as con, write_transaction(con):
             row = con.execute("SELECT text, file_id, file_index FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -166,6 +177,51 @@ class Store:
             if con.execute("SELECT dedup FROM games WHERE id = ?", (game_id,)).fetchone()[0] != before:
                 delete_analysis(con, game_id)  # the main line changed: its review no longer holds (R430)
             con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), row[1]))
+        return text
+
+    def _append(self, game_id: int, record: Record, base: str, appended: Appended) -> str | None:
+        """Store ``record``, game ``game_id`` with one more turn at the end of its main line, as that turn: its line
+        after the stored text, and the rows it changes updated (R458-R460); the new text.  None where the turn is not
+        stored so (:func:`grn.serve.append.appended_text`, or a stored game not valid and unfinished without a
+        problem, or without its per-turn rows): the full save stores it.  The checks of ``base`` are the full
+        save's, under the same write transaction."""
+        made = appended_text(record, appended)
+        if made is None:
+            return None
+        text, stored = made
+        with self.connection() as con:
+            row = con.execute("SELECT text, file_id, file_index, turns, valid, complete, errors, problems, dedup "
+                              "FROM games WHERE id = ?", (game_id,)).fetchone()
+            per_turn = con.execute("SELECT actions, events FROM game_turns WHERE game_id = ?",
+                                   (game_id,)).fetchone()
+        if (row is None or row[0] != appended.text or digest(row[0]) != base or not row[4] or row[5] or row[6]
+                or row[7] != "[]" or per_turn is None):
+            return None
+        file_id, index = int(row[1]), int(row[2])
+        report = GameReport(index, "<archive>", stored.game, stored.tags, turns_played=int(row[3]) + 1,
+                            final_scores=dict(appended.after.scores))
+        facts = appended_facts(stored, report, per_turn[0], per_turn[1], appended.events)
+        seats: list[Any] = []
+        values = facts.rows(game_id, file_id, index, "grn", text, [], seats, [], [])
+        with self.connection() as con, write_transaction(con):
+            now = con.execute("SELECT text FROM games WHERE id = ?", (game_id,)).fetchone()
+            if now is None:
+                raise StoreError(f"no game {game_id} in the archive", 404)
+            if digest(now[0]) != base:
+                raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
+            columns = [c[1] for c in con.execute("PRAGMA table_info(games)")][1:]
+            con.execute(f"UPDATE games SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
+                        (*values[1:], game_id))
+            con.executemany("UPDATE seats SET key = ?, name = ?, score = ?, won = ?, first = ?, done = ?, game = ?, "
+                            "n_players = ? WHERE game_id = ? AND seat = ?",
+                            [(*seats[i + 2:i + 10], game_id, seats[i + 1]) for i in range(0, len(seats), 10)])
+            con.execute("UPDATE game_turns SET actions = ?, events = ? WHERE game_id = ?",
+                        (facts.actions, facts.events, game_id))
+            if facts.dedup != row[8]:
+                delete_analysis(con, game_id)  # the main line changed: its review no longer holds (R430)
+            con.execute("UPDATE files SET size = ? WHERE id = ?", (len(text.encode()), file_id))
+        remember_canonical(text)
+        remember_record(text, stored)
         return text
 
     def keep_review(self, game_id: int, analysed: Record, found: GameAnalysis, review: Record,

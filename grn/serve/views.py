@@ -61,6 +61,11 @@ def record_for(text: str, fmt: str) -> Record:
     return _RECORDS.get((text, fmt)) or _RECORDS.put((text, fmt), record_of(text, fmt))
 
 
+def remember_record(text: str, record: Record) -> None:
+    """Keep the record of a stored text worked out already (a turn stored as one turn: R459)."""
+    _RECORDS.put((text, "grn"), record)
+
+
 def position_for(record: Record, text: str, address: str) -> Position:
     """The position at ``address`` (normalised) of the game whose stored text is ``text``, kept a while."""
     return _POSITIONS.get((text, address)) or _POSITIONS.put((text, address), position(record, address))
