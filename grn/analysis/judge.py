@@ -425,7 +425,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     # search's worlds stay as they were; the next turn's seed values the moves as the next turn reads its position)
     luck = turn_luck(ruleset, engine, turn.number, player, hand, seed=luck_seed(settings, turn.number),
                      next_seed=luck_seed(settings, turn.number + 1), rounds=rounds_for(settings.playouts),
-                     learned=settings.learned, played=played, best=best.decision)
+                     learned=settings.learned, played=played, best=best.decision, actions=turn.actions)
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
