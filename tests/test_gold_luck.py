@@ -127,3 +127,27 @@ def test_the_text_review_shows_golds_balance():
     lines = [line for line in result.output.splitlines() if "margin +12 = expected" in line or
              "margin -12 = expected" in line]
     assert len(lines) == 2 and all("luck " in line and "skill " in line for line in lines)
+
+
+def test_archive_stats_keep_a_players_gold_luck_apart_from_their_tile_luck(tmp_path):
+    # R456: the same two names at a Gold table and a Gold Rush table: one row per player and game kind
+    import json
+
+    text = GOLD.read_text().replace('[Players "Ines (red+yellow), Paul (green+blue)"]',
+                                    '[Players "blue (red+yellow), red (green+blue)"]')
+    assert "blue (red+yellow)" in text
+    gold = tmp_path / "gold.grn"
+    gold.write_text(text)
+    db = tmp_path / "club.db"
+    runner = CliRunner()
+    for game in (gold, ROOT / "examples" / "rulebook-city-6.grn"):  # its players: blue, red
+        assert runner.invoke(app, ["archive", "add", str(db), str(game), "-q"]).exit_code == 0
+    done = runner.invoke(app, ["archive", "analyse", str(db), "--playouts", "3", "--seed", "5"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(runner.invoke(app, ["archive", "stats", str(db), "--format", "json"]).stdout)
+    rows = {(r["name"], r["game"]): r for r in data["analysis"]["luck"]}
+    assert set(rows) == {("blue", "gold"), ("red", "gold"), ("blue", "goldrush"), ("red", "goldrush")}
+    assert rows["blue", "gold"]["margin"] == 12 and rows["red", "gold"]["margin"] == -12
+    assert rows["blue", "gold"]["luck"] == pytest.approx(-rows["red", "gold"]["luck"], abs=0.02)
+    table = runner.invoke(app, ["archive", "stats", str(db)]).stdout
+    assert any(line.split()[:2] == ["blue", "gold"] for line in table.splitlines())
