@@ -129,8 +129,12 @@ def test_a_player_reads_the_evaluation_chart_and_jumps_to_a_blunder(gold, tmp_pa
     result = runner.invoke(app, ["html", str(gold), "-o", str(page_file)])
     assert result.exit_code == 0, result.output
     page = open_page(page_file.as_uri(), height=900)  # the fixture fails the test on any script error
-    chart = page.locator(".grn-evalchart svg")
+    chart = page.locator(".grn-evalchart svg.eval-chart")
     assert chart.get_attribute("role") == "img"
+    # beside it the luck bar (R453, R456): Gold's cards turned, in Gold's words
+    luck = page.locator(".grn-evalchart svg.luck-chart")
+    assert luck.get_attribute("aria-label").startswith("Luck of the cards, turn by turn: ")
+    assert luck.locator("rect title").first.text_content().startswith("turn ")
     assert "Judged moves: turn" in chart.get_attribute("aria-label")
     # one line per player, told apart by dash as well as colour
     series = chart.locator("polyline.series")

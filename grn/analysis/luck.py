@@ -24,6 +24,14 @@ successive turns chain (R410):
   worth above a quick player's (the **edge**: what the position offered, read
   on the same worlds as the move played, ``B - P`` measured here beside it).
 
+Where chance comes inside the move (Gold: the player chooses a card, then its face
+is turned, R453), the chain runs the other way round within the turn, every
+stage on the turn's own rounds (:meth:`grn.rules.world.World.turn_stages`,
+:func:`staged`): V0, a quick player's whole turn; the player's first choice,
+played on as a quick player would; the face it showed (luck); the player's own
+second choice; its face (luck).  A stage shows a face by
+:meth:`grn.rules.world.World.revealing`: the same world, the face known.
+
 Per player, :func:`balance` sets the final margin out as ``expected + luck +
 skill + edge + rest``, where skill is the review's points lost (the
 opponents' mean less the player's own) and the rest is the difference between
@@ -191,6 +199,8 @@ def _turned_luck(ruleset: Any, engine: Engine, turn: int, player: str, stages: S
     v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned), players)
     luck_rows = {p: [0.0] * rounds for p in players}
     previous = v0
+    if not any(chance for _, _, chance in stages):
+        stages = ()  # every card turned was seen before: no luck, and nothing to play for it
     for decision, shown, chance in stages:
         here = _margins(staged(ruleset, engine, seed, rounds, learned, decision, shown), players)
         if chance:
@@ -222,7 +232,8 @@ def turn_luck(ruleset: Any, engine: Engine, turn: int, player: str, hand: tuple[
 
     ``seed`` is this turn's luck seed, ``next_seed`` the next turn's (the move's value is read with it, as the
     next turn reads its position); ``played`` and ``best`` the review's move played and best move: when they
-    differ, both are played on the next position's worlds and their difference kept beside the review's.
+    differ, both are played on the next position's worlds (a turn whose chance comes inside the move: on this
+    turn's, R455) and their difference kept beside the review's.
     """
     probe = ruleset.determinise(engine, random.Random(seed), hand)
     draws = probe.draws()
