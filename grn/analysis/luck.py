@@ -56,9 +56,10 @@ ROUNDS_SHARE = 8
 MIN_ROUNDS = 8
 
 
-def rounds_for(playouts: int | None) -> int:
-    """The luck's rounds a turn for a level of ``playouts`` playouts a move (a time budget: the default level's)."""
-    return max(MIN_ROUNDS, (playouts or 160) // ROUNDS_SHARE)
+def rounds_for(playouts: int | None, scale: int = 1) -> int:
+    """The luck's rounds a turn for a level of ``playouts`` playouts a move (a time budget: the default level's),
+    times the game's ``scale`` (:attr:`grn.rules.ruleset.Ruleset.luck_rounds_scale`, R457)."""
+    return max(MIN_ROUNDS, (playouts or 160) // ROUNDS_SHARE) * max(1, scale)
 
 
 Pairs = tuple[tuple[str, float], ...]
