@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 import grn
 from grn.cli.app import app
 from grn.analysis.judge import analyse, luck_seed, replay, settings_for
-from grn.analysis.luck import before_draw, staged, turn_luck
+from grn.analysis.luck import before_draw, rounds_for, staged, turn_luck
 from grn.games.gold.bot import REACT, reaction
 from grn.games.gold.commands import Card, FlipCard
 from grn.rules.world import margin
@@ -116,28 +116,37 @@ def test_gold_luck_skill_and_edge_add_up_to_the_margin_less_the_expectation():
     # the first turn's V0 is a quick player's whole turn from the start, read on the luck's own rounds
     ruleset, _, line = replay(record)
     turn, start = line[0]
-    rows = before_draw(ruleset, start, luck_seed(settings_for(playouts=8, seed=2), turn.number), 8, True)
+    rounds = rounds_for(8, ruleset.luck_rounds_scale)
+    assert rounds == 32  # R457: four times the level's rounds
+    rows = before_draw(ruleset, start, luck_seed(settings_for(playouts=8, seed=2), turn.number), rounds, True)
     assert red.expected == pytest.approx(sum(margin(r, "red") for r in rows) / len(rows))
 
 
-def test_the_text_review_shows_golds_balance():
-    result = CliRunner().invoke(app, ["analyse", str(GOLD), "--playouts", "8", "--seed", "2"])
+def _first_turns(tmp_path: Path, turns: int, players: str | None = None) -> Path:
+    """examples/gold-2p.grn up to turn ``turns`` (a balance reads a record that stops as a game not over, R410),
+    its players renamed to ``players`` when given."""
+    record = next(iter(grn.read(GOLD)))
+    tags = tuple((k, players if k == "Players" and players else v) for k, v in record.tags if k != "Result")
+    out = tmp_path / "gold-cut.grn"
+    out.write_text(grn.write_record(record.replace(tags=tags, turns=tuple(t for t in record.turns
+                                                                          if t.number <= turns))))
+    return out
+
+
+def test_the_text_review_shows_golds_balance(tmp_path):
+    result = CliRunner().invoke(app, ["analyse", str(_first_turns(tmp_path, 12)), "--playouts", "8", "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "luck and skill (points of final margin: expected + luck of the cards + skill + edge" in result.output
-    lines = [line for line in result.output.splitlines() if "margin +12 = expected" in line or
-             "margin -12 = expected" in line]
-    assert len(lines) == 2 and all("luck " in line and "skill " in line for line in lines)
+    lines = [line.strip() for line in result.output.splitlines() if " = expected " in line]
+    assert [line.split(":")[0] for line in lines] == ["Ines (red+yellow)", "Paul (green+blue)"]
+    assert all("luck " in line and "skill " in line and "edge " in line and "rest " in line for line in lines)
 
 
 def test_archive_stats_keep_a_players_gold_luck_apart_from_their_tile_luck(tmp_path):
     # R456: the same two names at a Gold table and a Gold Rush table: one row per player and game kind
     import json
 
-    text = GOLD.read_text().replace('[Players "Ines (red+yellow), Paul (green+blue)"]',
-                                    '[Players "blue (red+yellow), red (green+blue)"]')
-    assert "blue (red+yellow)" in text
-    gold = tmp_path / "gold.grn"
-    gold.write_text(text)
+    gold = _first_turns(tmp_path, 12, "blue (red+yellow), red (green+blue)")
     db = tmp_path / "club.db"
     runner = CliRunner()
     for game in (gold, ROOT / "examples" / "rulebook-city-6.grn"):  # its players: blue, red
@@ -147,7 +156,7 @@ def test_archive_stats_keep_a_players_gold_luck_apart_from_their_tile_luck(tmp_p
     data = json.loads(runner.invoke(app, ["archive", "stats", str(db), "--format", "json"]).stdout)
     rows = {(r["name"], r["game"]): r for r in data["analysis"]["luck"]}
     assert set(rows) == {("blue", "gold"), ("red", "gold"), ("blue", "goldrush"), ("red", "goldrush")}
-    assert rows["blue", "gold"]["margin"] == 12 and rows["red", "gold"]["margin"] == -12
+    assert rows["blue", "gold"]["margin"] == pytest.approx(-rows["red", "gold"]["margin"], abs=0.02)
     assert rows["blue", "gold"]["luck"] == pytest.approx(-rows["red", "gold"]["luck"], abs=0.02)
     table = runner.invoke(app, ["archive", "stats", str(db)]).stdout
     assert any(line.split()[:2] == ["blue", "gold"] for line in table.splitlines())
