@@ -4,6 +4,7 @@
     nice .venv/bin/python bench/bench_review.py run --jobs 2 --level classic --out classic.jsonl  # round one's engine
     .venv/bin/python bench/bench_review.py summary review.jsonl
     nice .venv/bin/python bench/bench_review.py balance --games 10 --jobs 2   # luck + skill = margin - expectation?
+    nice .venv/bin/python bench/bench_review.py balance --only gold --games 12 --examples   # Gold's cards (R455)
 
 ``run`` analyses every real game (tests/data: the Board Game Arena games and the Japan 2015 final; the
 Gold Rush and Gold examples with ``--only``) twice, with seeds 1 and 2, and lets the greedy bot choose in the

@@ -265,6 +265,7 @@ def test_archive_stats_show_each_players_luck_and_skill(tmp_path):
     data = json.loads(runner.invoke(app, ["archive", "stats", str(db), "--format", "json"]).stdout)
     luck = {r["name"]: r for r in data["analysis"]["luck"]}
     assert len(luck) == 2 and all(r["games"] == 1 for r in luck.values())
+    assert all(r["game"] == "goldrush" for r in luck.values())  # R456: each game kind apart
     # the same figures as the analysis of the record itself (R336): two players' luck and margins are opposite
     values = list(luck.values())
     assert values[0]["luck"] == pytest.approx(-values[1]["luck"], abs=0.02)

@@ -30,9 +30,10 @@ from grn.games.gold.rules import GoldState, seats_for
 GOLD = games.find_ruleset("gold")
 
 
-#: What the engine's round two added to the JSON of an analysis (win chances, equal moves, decided games, luck).
+#: What the engine's round two added to the JSON of an analysis (win chances, equal moves, decided games, luck;
+#: Gold's turns have their luck and its error since R453).
 ROUND_TWO_FIELDS = ("by", "decided_at_turn", "balance", "win_played", "win_best", "win_lost", "win_lost_se",
-                    "best_named", "equal", "decided", "luck")
+                    "best_named", "equal", "decided", "luck", "luck_se")
 
 
 def test_the_analysis_of_a_random_bots_record_is_the_one_before_round_nine(monkeypatch):

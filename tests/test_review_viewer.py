@@ -71,6 +71,19 @@ def test_the_viewer_reads_the_review_back_from_the_record_and_matches_the_analys
     assert best and not any("[%best]" in c for n in best for c in n.get("c", ()))
 
 
+def test_golds_luck_bar_weighs_the_cards_turned_and_a_tile_games_the_draw(gold, city):
+    # R453, R456: Gold's review carries the luck of each card turned, and the page names it in Gold's words
+    game = viewer_data(render_html([grn.parse(gold.read_text())[0]], file_name="g.grn"))["games"][0]
+    assert game["lw"] == ["luck of the cards", "the cards turned against what the cards not seen yet could have shown"]
+    lucks = [n["v"][8] for n in game["nodes"] if n.get("v") and not n.get("d")]
+    assert lucks and all(x is not None for x in lucks)
+    assert any(x > 0 for x in lucks) and any(x < 0 for x in lucks)
+    # turn 7 turns two cards seen before: nothing left to chance
+    assert next(n["v"][8] for n in game["nodes"] if n.get("n") == 7 and not n.get("d")) == 0
+    tiles = viewer_data(render_html(grn.parse(city.read_text()), file_name="c.grn"))["games"][0]
+    assert "lw" not in tiles  # the page's own words, the tile drawn
+
+
 def test_an_unanalysed_record_shows_no_analysis_and_a_malformed_evaluation_is_a_problem_line():
     text = (EXAMPLES / "gold-2p.grn").read_text()
     plain = viewer_data(render_html(grn.parse(text), file_name="g.grn"))["games"][0]
@@ -116,8 +129,12 @@ def test_a_player_reads_the_evaluation_chart_and_jumps_to_a_blunder(gold, tmp_pa
     result = runner.invoke(app, ["html", str(gold), "-o", str(page_file)])
     assert result.exit_code == 0, result.output
     page = open_page(page_file.as_uri(), height=900)  # the fixture fails the test on any script error
-    chart = page.locator(".grn-evalchart svg")
+    chart = page.locator(".grn-evalchart svg.eval-chart")
     assert chart.get_attribute("role") == "img"
+    # beside it the luck bar (R453, R456): Gold's cards turned, in Gold's words
+    luck = page.locator(".grn-evalchart svg.luck-chart")
+    assert luck.get_attribute("aria-label").startswith("Luck of the cards, turn by turn: ")
+    assert luck.locator("rect title").first.text_content().startswith("turn ")
     assert "Judged moves: turn" in chart.get_attribute("aria-label")
     # one line per player, told apart by dash as well as colour
     series = chart.locator("polyline.series")

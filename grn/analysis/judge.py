@@ -424,8 +424,8 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     # R336, R410: the luck of the draw, by the search's own playouts, from the same position (its own seeds: the
     # search's worlds stay as they were; the next turn's seed values the moves as the next turn reads its position)
     luck = turn_luck(ruleset, engine, turn.number, player, hand, seed=luck_seed(settings, turn.number),
-                     next_seed=luck_seed(settings, turn.number + 1), rounds=rounds_for(settings.playouts),
-                     learned=settings.learned, played=played, best=best.decision)
+                     next_seed=luck_seed(settings, turn.number + 1), rounds=rounds_for(settings.playouts, ruleset.luck_rounds_scale),
+                     learned=settings.learned, played=played, best=best.decision, actions=turn.actions)
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
@@ -572,7 +572,8 @@ def game_balance(ruleset: Ruleset, record: Record, seats: list[Seat], turns: Seq
     for turn in record.turns:
         play_record_turn(engine, seats, turn)
     keys = [s.key for s in seats]
-    final = final_values(ruleset, engine, luck_seed(settings, turns[-1].turn + 1), rounds_for(settings.playouts),
+    final = final_values(ruleset, engine, luck_seed(settings, turns[-1].turn + 1),
+                         rounds_for(settings.playouts, ruleset.luck_rounds_scale),
                          settings.learned)
     lucks = [t.luck for t in turns if t.luck is not None]
     return balance(keys, {k: final.get(k, 0.0) for k in keys}, lucks,

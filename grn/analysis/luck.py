@@ -24,6 +24,14 @@ successive turns chain (R410):
   worth above a quick player's (the **edge**: what the position offered, read
   on the same worlds as the move played, ``B - P`` measured here beside it).
 
+Where chance comes inside the move (Gold: the player chooses a card, then its face
+is turned, R453), the chain runs the other way round within the turn, every
+stage on the turn's own rounds (:meth:`grn.rules.world.World.turn_stages`,
+:func:`staged`): V0, a quick player's whole turn; the player's first choice,
+played on as a quick player would; the face it showed (luck); the player's own
+second choice; its face (luck).  A stage shows a face by
+:meth:`grn.rules.world.World.revealing`: the same world, the face known.
+
 Per player, :func:`balance` sets the final margin out as ``expected + luck +
 skill + edge + rest``, where skill is the review's points lost (the
 opponents' mean less the player's own) and the rest is the difference between
@@ -48,9 +56,10 @@ ROUNDS_SHARE = 8
 MIN_ROUNDS = 8
 
 
-def rounds_for(playouts: int | None) -> int:
-    """The luck's rounds a turn for a level of ``playouts`` playouts a move (a time budget: the default level's)."""
-    return max(MIN_ROUNDS, (playouts or 160) // ROUNDS_SHARE)
+def rounds_for(playouts: int | None, scale: int = 1) -> int:
+    """The luck's rounds a turn for a level of ``playouts`` playouts a move (a time budget: the default level's),
+    times the game's ``scale`` (:attr:`grn.rules.ruleset.Ruleset.luck_rounds_scale`, R457)."""
+    return max(MIN_ROUNDS, (playouts or 160) // ROUNDS_SHARE) * max(1, scale)
 
 
 Pairs = tuple[tuple[str, float], ...]
@@ -162,20 +171,80 @@ def _margins(rows: Sequence[dict[str, float]], players: Sequence[str]) -> dict[s
     return {p: [margin(r, p) for r in rows] for p in players}
 
 
+def staged(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool, decision: Decision,
+           shown: Sequence[tuple[Any, Any]] = ()) -> list[dict[str, float]]:
+    """Each round's expected final scores once the player to move at ``engine`` takes ``decision`` in the
+    round's world showing ``shown`` (:meth:`World.revealing`; place, face pairs), then quick players for the
+    world's horizon: a stage of a turn whose chance comes inside the move (R453).  The rounds are
+    :func:`before_draw`'s (the same seeds: the same worlds, the same playouts), the world not dealt again after
+    the decision, so that two stages of a turn differ only by what the stage changed."""
+    out = []
+    for draw_seed, world_seed, playout_seed in _round_seeds(seed, rounds):
+        world = ruleset.determinise(engine, random.Random(world_seed), ())
+        if shown:
+            world = world.revealing(shown, random.Random(draw_seed))
+        world.play(decision)
+        world.play_out(random.Random(playout_seed), world.horizon)
+        out.append(_scores(world, learned))
+    return out
+
+
+def _turned_luck(ruleset: Any, engine: Engine, turn: int, player: str, stages: Sequence[Any], *, seed: int,
+                 rounds: int, learned: bool, played: Decision | None, best: Decision | None,
+                 kinds: int) -> TurnLuck:
+    """The luck of the faces turned inside a move (R453): the chain of :meth:`World.turn_stages` read on this
+    turn's rounds, from V0 (a quick player's whole turn) through each choice and each face; the luck is the sum
+    of the chance stages' steps, round by round (its error from the rounds' sums).  The review's best move and
+    the move played, when they differ, are read on the same rounds (R455)."""
+    players = list(engine.scores)
+    v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned), players)
+    luck_rows = {p: [0.0] * rounds for p in players}
+    previous = v0
+    if not any(chance for _, _, chance in stages):
+        stages = ()  # every card turned was seen before: no luck, and nothing to play for it
+    for decision, shown, chance in stages:
+        here = _margins(staged(ruleset, engine, seed, rounds, learned, decision, shown), players)
+        if chance:
+            for p in players:
+                luck_rows[p] = [acc + a - b for acc, a, b in zip(luck_rows[p], here[p], previous[p])]
+        previous = here
+    before = tuple((p, sum(v0[p]) / rounds) for p in players)
+    luck = {p: _mean_se(luck_rows[p]) for p in players}
+    lost: Pairs = ()
+    lost_se: Pairs = ()
+    if best is not None and played is not None and best != played:
+        b = _margins(staged(ruleset, engine, seed, rounds, learned, best), players)
+        pl = _margins(staged(ruleset, engine, seed, rounds, learned, played), players)
+        diff = {p: _mean_se([x - y for x, y in zip(b[p], pl[p])]) for p in players}
+        lost = tuple((p, diff[p][0]) for p in players)
+        lost_se = tuple((p, diff[p][1]) for p in players)
+    expected = dict(before)[player]
+    own, own_se = luck[player]
+    return TurnLuck(turn, player, own, expected + own, expected, kinds, own_se, before,
+                    tuple((p, luck[p][0]) for p in players), tuple((p, luck[p][1]) for p in players), lost, lost_se)
+
+
 def turn_luck(ruleset: Any, engine: Engine, turn: int, player: str, hand: tuple[Any, ...], *, seed: int,
               next_seed: int, rounds: int, learned: bool = True, played: Decision | None = None,
-              best: Decision | None = None) -> TurnLuck | None:
+              best: Decision | None = None, actions: Sequence[Any] = ()) -> TurnLuck | None:
     """The luck of the draw of the turn ``turn`` played from ``engine`` by ``player``, who drew ``hand``, and
-    what the balance needs of it (R410); None where the game has no draw to weigh (:meth:`World.draws`).
+    what the balance needs of it (R410); None where the game has no chance to weigh (:meth:`World.draws`, and
+    :meth:`World.turn_stages` of the recorded turn ``actions``: Gold's cards turned, R453).
 
     ``seed`` is this turn's luck seed, ``next_seed`` the next turn's (the move's value is read with it, as the
     next turn reads its position); ``played`` and ``best`` the review's move played and best move: when they
-    differ, both are played on the next position's worlds and their difference kept beside the review's.
+    differ, both are played on the next position's worlds (a turn whose chance comes inside the move: on this
+    turn's, R455) and their difference kept beside the review's.
     """
     probe = ruleset.determinise(engine, random.Random(seed), hand)
     draws = probe.draws()
     if not draws:
-        return None
+        stages = probe.turn_stages(actions) if actions else []
+        if not stages:
+            return None
+        return _turned_luck(ruleset, engine, turn, player, stages, seed=seed, rounds=rounds, learned=learned,
+                            played=played, best=best,
+                            kinds=sum(len(v) for v in ruleset.unseen(engine, hand).values()))
     players = list(engine.scores)
     v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned), players)
     if hand:
@@ -271,5 +340,5 @@ def balance(players: Sequence[str], final: dict[str, float], lucks: Sequence[Tur
     return out
 
 
-__all__ = ["TurnLuck", "Balance", "turn_luck", "before_draw", "final_values", "balance", "rounds_for",
+__all__ = ["TurnLuck", "Balance", "turn_luck", "before_draw", "staged", "final_values", "balance", "rounds_for",
            "ROUNDS_SHARE", "MIN_ROUNDS"]

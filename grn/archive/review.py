@@ -254,39 +254,45 @@ def accuracy_stats(con: sqlite3.Connection, cond: str, params: list[Any]) -> tup
 
 @dataclass(slots=True)
 class LuckSkill:
-    """One player's analysed whole games (by name): their mean final margin, luck of the draw and skill a game
-    (R336)."""
+    """One player's analysed whole games of one game kind (by name): their mean final margin, luck (of the draw,
+    or of the cards turned in Gold) and skill a game (R336; R456: each game kind apart, its points its own)."""
 
     name: str
     games: int
     margin: float
     luck: float
     skill: float
+    #: The game kind (``goldrush``, ``carcassonne``, ``gold``).
+    game: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for ``--format json``."""
-        return {"name": self.name, "games": self.games, "margin": round(self.margin, 2), "luck": round(self.luck, 2),
-                "skill": round(self.skill, 2)}
+        return {"name": self.name, "game": self.game, "games": self.games, "margin": round(self.margin, 2),
+                "luck": round(self.luck, 2), "skill": round(self.skill, 2)}
 
 
 def luck_stats(con: sqlite3.Connection, cond: str, params: list[Any]) -> list[LuckSkill]:
-    """Per player (by name), over the analysed whole games that ``cond`` on ``games g`` selects: the mean final
-    margin, luck and skill a game (an archive analysed before R336 has none)."""
+    """Per player (by name) and game kind, over the analysed whole games that ``cond`` on ``games g`` selects: the
+    mean final margin, luck and skill a game (an archive analysed before R336 has none).  A game kind's points are
+    its own (a Gold game's margin is tens of points, a Carcassonne game's can be a hundred), so a player of two
+    kinds has a row for each (R456)."""
     if con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'analysis_balance'").fetchone() is None:
         return []
     some = "" if cond == "1" else f" WHERE game_id IN (SELECT g.id FROM games g WHERE {cond})"
     return [LuckSkill(*row) for row in con.execute(
-        f"SELECT min(name), count(DISTINCT game_id), avg(margin), avg(luck), avg(skill) FROM analysis_balance{some} "
-        "GROUP BY lower(name) ORDER BY count(DISTINCT game_id) DESC, lower(name)", params)]
+        f"SELECT min(name), count(DISTINCT game_id), avg(margin), avg(luck), avg(skill), game FROM analysis_balance{some} "
+        "GROUP BY game, lower(name) ORDER BY game, count(DISTINCT game_id) DESC, lower(name)", params)]
 
 
 def luck_table(rows: list[LuckSkill]) -> str:
     """The players' luck and skill as a plain text table (nothing when no game has them)."""
     if not rows:
         return ""
-    lines = ["", "luck of the draw and skill, per player (points of final margin a game):",
-             f"  {'player':<20} {'games':>6} {'margin':>7} {'luck':>6} {'skill':>6}"]
-    lines += [f"  {r.name[:20]:<20} {r.games:>6} {r.margin:>+7.1f} {r.luck:>+6.1f} {r.skill:>+6.1f}" for r in rows]
+    lines = ["", "luck of the draw and skill, per player (points of final margin a game; in Gold the luck of the "
+             "cards turned):",
+             f"  {'player':<20} {'game':<12} {'games':>6} {'margin':>7} {'luck':>6} {'skill':>6}"]
+    lines += [f"  {r.name[:20]:<20} {r.game[:12]:<12} {r.games:>6} {r.margin:>+7.1f} {r.luck:>+6.1f} {r.skill:>+6.1f}"
+              for r in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -185,8 +185,8 @@ def _review(analysis: GameAnalysis, record: Record, index: int, file: str, top: 
     if not judged and analysis.turns:
         lines.append("  no move judged: every loss was small or within the noise of the estimates")
     if analysis.balances:  # R336, R410
-        lines.append("  luck and skill (points of final margin: expected + luck of the draw + skill + edge, what the "
-                     "best moves offered beyond a quick player's, + the rest, the estimates' noise):")
+        lines.append(f"  luck and skill (points of final margin: expected + {ruleset.luck_words[0]} + skill + edge, "
+                     "what the best moves offered beyond a quick player's, + the rest, the estimates' noise):")
         for b in analysis.balances:
             lines.append(f"    {who.get(b.player, b.player)}: margin {b.margin:+.0f} = expected "
                          f"{b.expected:+.1f}, luck {b.luck:+.1f} (± {b.luck_se:.1f}), skill {b.skill:+.1f}, "

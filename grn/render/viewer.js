@@ -126,7 +126,9 @@ function review(){
   s.setAttribute("aria-label","Evaluation chart: each player's expected final margin (points ahead of the others) after each of their moves, from "+
     sgn(-top)+" to "+sgn(top)+". "+(worst.length?"Judged moves: "+worst.slice(0,5).map(function(m){return "turn "+m.n+" "+(G.names[m.k]||m.k)+" "+m.v[5];}).join(", ")+".":"No move judged."));
   G.evalChart={x0:L,dx:dx};
-  /* the luck of the draw, turn by turn (R336): a bar up for a draw better than the bag's mean, down for worse */
+  /* the luck of the draw, turn by turn (R336): a bar up for a draw better than the bag's mean, down for worse;
+     G.lw names what it weighs where it is not a tile drawn (R456: Gold's cards turned) */
+  var LW=G.lw||["luck of the draw","the tile drawn against what the bag held"];
   var lucky=main.filter(function(m){return m.v&&m.v.length>8&&m.v[8]!==null;});
   if(lucky.length){var LH=60,lm=LH/2,lt=1;lucky.forEach(function(m){lt=Math.max(lt,Math.abs(m.v[8]));});
     var ls=svgEl("svg",{viewBox:"0 0 "+W+" "+LH,"class":"luck-chart",role:"img","font-size":"10"},box),ly=(LH/2-4)/lt;
@@ -138,8 +140,8 @@ function review(){
       sums[m.k]=(sums[m.k]||0)+m.v[8];
       var b=svgEl("rect",{x:(L+i*dx-Math.max(1,dx*0.35)).toFixed(1),y:(h>0?lm-h:lm).toFixed(1),width:Math.max(2,dx*0.7).toFixed(1),
         height:Math.max(0.5,Math.abs(h)).toFixed(1),fill:G.colours[Math.max(0,j)]},ls);
-      svgEl("title",{},b).textContent="turn "+m.n+", "+(G.names[m.k]||m.k)+": luck of the draw "+sgn(m.v[8]);});
-    ls.setAttribute("aria-label","Luck of the draw, turn by turn: "+G.players.map(function(p){return (G.names[p[0]]||p[0])+" "+sgn(sums[p[0]]||0);}).join(", ")+" in all.");}
+      svgEl("title",{},b).textContent="turn "+m.n+", "+(G.names[m.k]||m.k)+": "+LW[0]+" "+sgn(m.v[8]);});
+    ls.setAttribute("aria-label",LW[0].charAt(0).toUpperCase()+LW[0].slice(1)+", turn by turn: "+G.players.map(function(p){return (G.names[p[0]]||p[0])+" "+sgn(sums[p[0]]||0);}).join(", ")+" in all.");}
   /* a click on the chart goes to that turn, as lichess's advantage chart does */
   s.addEventListener("click",function(e){var b=s.getBoundingClientRect(),x=(e.clientX-b.left)*W/b.width,i=Math.round((x-L)/dx);
     i=Math.max(0,Math.min(main.length-1,i));go(G.nodes.indexOf(main[i]));});
@@ -156,7 +158,8 @@ function turnEval(n){var box=q("turneval");clear(box);if(!G.review){return;}
     v[4]>0?"Not judged: "+who+" lost "+v[4].toFixed(1)+" points (within the thresholds or the noise)":"The best move found"));
   box.appendChild(el("p",null,"Expected final margin after the move played: "+sgn(v[0])+" \u00b1 "+v[1].toFixed(1)+"; after the best move found: "+sgn(v[2])+" \u00b1 "+v[3].toFixed(1)+"."));
   if(v.length>7&&v[6]!==null){box.appendChild(el("p","grn-win","Chance to win after the move played: "+Math.round(100*v[6])+"%; after the best move found: "+Math.round(100*v[7])+"%."));}
-  if(v.length>8&&v[8]!==null){box.appendChild(el("p","grn-luck","Luck of the draw: "+sgn(v[8])+" points (the tile drawn against what the bag held)."));}
+  if(v.length>8&&v[8]!==null){var LW=G.lw||["luck of the draw","the tile drawn against what the bag held"];
+    box.appendChild(el("p","grn-luck",LW[0].charAt(0).toUpperCase()+LW[0].slice(1)+": "+sgn(v[8])+" points ("+LW[1]+")."));}
   if(n.bw){box.appendChild(el("p","grn-best","Best move: "+n.bw+" ("+n.bm+"), drawn on the board."));}}
 function fill(box,xs,none){clear(box);if(!xs||!xs.length){box.appendChild(el("li","grn-none",none));return;}
   for(var k=0;k<xs.length;k++){box.appendChild(el("li",null,xs[k]));}}

@@ -27,7 +27,7 @@ from grn.core.record import Comment, Markup, Record, Seat, Turn
 from grn.analysis.review import Review, ReviewError, eval_comment, is_best_variation, read_review
 from grn.render import style as st
 from grn.render.frames import FrameTable
-from grn.rules.ruleset import Drawing, engine_for
+from grn.rules.ruleset import Drawing, Ruleset, engine_for
 
 from grn.check.validate import _describe, describe_events, validate_record
 from grn.notation.writer import command_text
@@ -312,6 +312,8 @@ def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, re
             trouble = [f"cannot read the analysis: {where}{exc.message}"]
         else:
             trouble = []
+        if builder.review is not None and ruleset.luck_words != Ruleset.luck_words:
+            data["lw"] = list(ruleset.luck_words)  # R456: what the luck bar weighs, when not the page's tile draw
         if builder.review is not None:
             data["review"] = [[p.player, p.moves, round(p.average_points_lost, 2), round(p.accuracy, 1),
                                p.inaccuracies, p.mistakes, p.blunders] for p in builder.review.players]

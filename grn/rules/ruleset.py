@@ -440,6 +440,12 @@ class Ruleset:
     analysis_thresholds: tuple[float, float, float] = (3.0, 6.0, 12.0)
     #: Determinisations a greedy bot averages its immediate values over (more than one where faces are hidden).
     greedy_samples: int = 1
+    #: What a turn's luck weighs, in words (R456): its name and what it compares, for the text review, the
+    #: viewer's luck bar and ``archive stats``.
+    luck_words: tuple[str, str] = ("luck of the draw", "the tile drawn against what the bag held")
+    #: How many times the level's rounds (R412) the luck of a turn plays (R457): a game whose luck's rounds
+    #: spread wide against its margins, and whose analysis is cheap, buys a narrower luck with more of them.
+    luck_rounds_scale: int = 1
 
     def legal_turns(self, engine: "Engine") -> list[tuple[Any, ...]]:
         """Every legal turn of the player to move, each a tuple of commands: the leaves of

@@ -269,8 +269,25 @@ class World:
     def draws(self) -> list[tuple[float, tuple[Any, ...]]]:
         """What the chance event of this turn could have given the player to move, each with its weight: a
         ``hand`` (:meth:`hand`) for :meth:`grn.rules.ruleset.Ruleset.determinise`, for the luck of the draw
-        (:mod:`grn.analysis.luck`).  Default: none (the game's luck is not measured)."""
+        (:mod:`grn.analysis.luck`).  Default: none (the game's luck is not measured, or it is turned inside the
+        move: :meth:`turn_stages`)."""
         return []
+
+    def turn_stages(self, actions: Sequence[Any]) -> list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]]:
+        """The recorded turn ``actions`` as the chain of its choices and the faces chance turned inside it, for a
+        game whose chance comes after the player chose (Gold: a card is turned where the player chose, R453).
+
+        Each stage is (a decision played from the position before the turn, the faces the world must show, as
+        (place, face) pairs for :meth:`revealing`, whether the stage is chance): a chance stage's value less the
+        stage's before it is luck, a choice stage's is the move.  The last stage is the turn as recorded.
+        Default: none (a game whose chance, if any, comes before the choice: :meth:`draws`)."""
+        return []
+
+    def revealing(self, shown: Sequence[tuple[Any, Any]], rng: random.Random) -> "World":
+        """A copy of this world whose hidden part shows ``shown`` (place, face pairs) and is otherwise this
+        world's as far as it can be (the same deal but for what must change): common random numbers between a
+        world and the same world once a face is known (R453).  Default: the world unchanged (nothing hidden)."""
+        return self.copy()
 
 
 def rollout(world: World, rng: random.Random, horizon: int, searcher: str | None = None) -> None:

@@ -139,6 +139,11 @@ class GoldRuleset(Ruleset):
     analysis_thresholds = (1.0, 2.5, 5.0)
     #: Turning an unseen card is a gamble: a greedy bot averages its immediate value over this many deals.
     greedy_samples = 8
+    #: The luck is of the cards turned, inside the move (R453, R456).
+    luck_words = ("luck of the cards", "the cards turned against what the cards not seen yet could have shown")
+    #: Four times the level's rounds for the luck (R457): ±13 points a game at the quick level with one, for
+    #: margins of ten or twenty; a Gold game's analysis is cheap.
+    luck_rounds_scale = 4
 
     def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> "GoldWorld":
         """The cards nobody has seen, dealt again at random among their places."""

@@ -177,11 +177,70 @@ class GoldWorld(World):
         return [(unseen[0], REACT)] if unseen and len(down) >= 2 else []
 
     def commands(self, decision: Decision) -> tuple[Any, ...]:
+        """The cards ``decision`` turns in this deal; the reactive turn's second card is :func:`reaction`'s for
+        the first card's face here.  ``(first, REACT, place)``, the luck's reactive turn (R454), turns ``place``
+        where the reaction turns a card not seen yet: the card the player turned stands for the reaction's."""
         truth = self.truth
         places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
-        if len(places) == 2 and places[1] == REACT:
-            places = (places[0], reaction(self.state, places[0], truth[places[0]]))
+        if len(places) >= 2 and places[1] == REACT:
+            second = reaction(self.state, places[0], truth[places[0]])
+            if len(places) == 3:
+                known = self.state.known_faces()
+                if second not in known and places[2] not in known and places[2] != places[0]:
+                    second = places[2]
+            places = (places[0], second)
         return playout.flips(truth, places)
+
+    def turn_stages(self, actions: Sequence[Any]) -> list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]]:
+        """A Gold turn as its choices and the faces turned (R453, R454): the first card chosen (played on with the
+        quick player's second card for whatever face shows: :func:`reaction`, the player's own card standing for an
+        unseen one), its face shown (chance, when it was not remembered), the second card the player chose when it
+        is not the reaction's to that face, its face shown (chance, when not remembered).  In the rush, one card
+        and its face."""
+        flips = [a for a in actions if isinstance(a, FlipCard)]
+        if not flips or len(flips) > 2:
+            return []
+        state = self.state
+        known = state.known_faces()
+        first = flips[0]
+        if len(flips) == 1:
+            alone: tuple[str, ...] = (first.pos,)
+            stages: list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]] = [(alone, (), False)]
+            if first.pos not in known:
+                stages.append((alone, ((first.pos, first.face),), True))
+            return stages
+        second = flips[1]
+        react = (first.pos, REACT, second.pos)
+        shown: tuple[tuple[Any, Any], ...] = () if first.pos in known else ((first.pos, first.face),)
+        stages = [(react, (), False)]
+        if shown:
+            stages.append((react, shown, True))
+        quick = reaction(state, first.pos, first.face)
+        pair = (first.pos, second.pos)
+        if not (quick == second.pos or (quick not in known and second.pos not in known)):
+            stages.append((pair, shown, False))  # the player's second card is not the quick player's
+        if second.pos not in known:
+            stages.append((pair, shown + ((second.pos, second.face),), True))
+        return stages
+
+    def revealing(self, shown: Sequence[tuple[Any, Any]], rng: random.Random) -> "GoldWorld":
+        """This deal with each place of ``shown`` showing its face (R453): where the deal put another face there,
+        it trades places with a card of that face drawn at random among the places nobody has seen (and not
+        already fixed).  A deal drawn at random and traded so is a deal drawn at random among those that show
+        ``shown``, and it keeps all but two places of this one: the same world, the face known."""
+        truth = dict(self.truth)
+        known = self.state.known_faces()
+        fixed = set(known)
+        for place, face in shown:
+            if place not in fixed and truth.get(place) != face:
+                holders = [q for q in truth if q not in fixed and q != place and truth[q] == face]
+                if holders:
+                    q = rng.choice(sorted(holders))
+                    truth[q], truth[place] = truth[place], truth[q]
+                else:  # a face the deal cannot hold (a record that breaks the card list): shown as it is
+                    truth[place] = face
+            fixed.add(place)
+        return GoldWorld(self.ruleset, self.state.copy(), truth, self.order)
 
     def lead(self) -> Decision | None:
         """:func:`smart_move`'s turn as a decision (R201): the best remembered gold carried out, else the
