@@ -111,8 +111,9 @@ WIN_THRESHOLDS = (0.06, 0.12, 0.25)
 DECIDED = 0.95
 
 #: Standard errors by which the best move must beat every other move measured beside it before it is named
-#: (R334); a move within them is "as good".
-EQUAL_Z = 2.0
+#: (R334); a move within them is "as good".  Three, not two (R468): at two, another seed named the same best
+#: move on 74% of the eight real games' turns; at three on 84% (the issue asks 80%).
+EQUAL_Z = 3.0
 
 
 def settings_for(*, level: str | None = None, playouts: int | None = None, seconds: float | None = None,
