@@ -271,7 +271,7 @@ def test_archive_stats_show_each_players_luck_and_skill(tmp_path):
     assert values[0]["luck"] == pytest.approx(-values[1]["luck"], abs=0.02)
     assert values[0]["margin"] == pytest.approx(-values[1]["margin"], abs=0.02)
     text = runner.invoke(app, ["archive", "stats", str(db)]).stdout
-    assert "luck of the draw and skill, per player" in text
+    assert "luck and skill, per player and game" in text
 
 
 def test_a_city_shared_on_purpose_in_a_tournament_game_is_judged_sound():

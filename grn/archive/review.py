@@ -254,15 +254,16 @@ def accuracy_stats(con: sqlite3.Connection, cond: str, params: list[Any]) -> tup
 
 @dataclass(slots=True)
 class LuckSkill:
-    """One player's analysed whole games of one game kind (by name): their mean final margin, luck (of the draw,
-    or of the cards turned in Gold) and skill a game (R336; R456: each game kind apart, its points its own)."""
+    """One player's analysed whole games of one game kind (by name): their mean final margin, luck (of what the
+    game hides: a tile drawn, a face turned) and skill a game (R336; R456: each game kind apart, its points its
+    own)."""
 
     name: str
     games: int
     margin: float
     luck: float
     skill: float
-    #: The game kind (``goldrush``, ``carcassonne``, ``gold``).
+    #: The game kind (the record's Game tag).
     game: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -274,8 +275,8 @@ class LuckSkill:
 def luck_stats(con: sqlite3.Connection, cond: str, params: list[Any]) -> list[LuckSkill]:
     """Per player (by name) and game kind, over the analysed whole games that ``cond`` on ``games g`` selects: the
     mean final margin, luck and skill a game (an archive analysed before R336 has none).  A game kind's points are
-    its own (a Gold game's margin is tens of points, a Carcassonne game's can be a hundred), so a player of two
-    kinds has a row for each (R456)."""
+    its own (one game's margins are tens of points, another's can be a hundred), so a player of two kinds has a
+    row for each (R456)."""
     if con.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'analysis_balance'").fetchone() is None:
         return []
     some = "" if cond == "1" else f" WHERE game_id IN (SELECT g.id FROM games g WHERE {cond})"
@@ -288,8 +289,8 @@ def luck_table(rows: list[LuckSkill]) -> str:
     """The players' luck and skill as a plain text table (nothing when no game has them)."""
     if not rows:
         return ""
-    lines = ["", "luck of the draw and skill, per player (points of final margin a game; in Gold the luck of the "
-             "cards turned):",
+    lines = ["", "luck and skill, per player and game (points of final margin a game; the luck is what each game "
+             "hides: the tile drawn, the face turned):",
              f"  {'player':<20} {'game':<12} {'games':>6} {'margin':>7} {'luck':>6} {'skill':>6}"]
     lines += [f"  {r.name[:20]:<20} {r.game[:12]:<12} {r.games:>6} {r.margin:>+7.1f} {r.luck:>+6.1f} {r.skill:>+6.1f}"
               for r in rows]
