@@ -54,7 +54,9 @@ class GoldRushWorld(TileWorld):
         return world
 
     def copy(self) -> "GoldRushWorld":
-        return GoldRushWorld(self.ruleset, self.engine.copy(), list(self.pile), self.faces)
+        world = GoldRushWorld(self.ruleset, self.engine.copy(), list(self.pile), self.faces)
+        world.claims = self.claims
+        return world
 
     def recorded(self, decision: Any) -> tuple[Any, ...]:
         """The turn as a table that knows the token faces writes it: the mined token's face, the faces handed out."""
@@ -81,12 +83,17 @@ class GoldRushWorld(TileWorld):
 
     def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
         """Half the time nothing, else a random cowboy or mining: listing every tent costs a playout three
-        times what the placement costs, and a tent pays only turns later."""
+        times what the placement costs, and a tent pays only turns later.  A world whose playouts claim (R443)
+        keeps its last cowboy and puts none on a prairie at random."""
         if rng.random() < 0.5:
             return ()
         state = self.state
         p = state._preview(placement, state._design(placement.tile, None))
         options: list[Any] = list(state._cowboy_options(state.seat, p))
+        if self.claims:  # R443: the last cowboy kept, none on a prairie at random
+            options = [] if state.supply[state.seat] < 2 else [
+                c for c in options if p.design.kinds[state._segment_of(p.design, p.orientation, 0, c.location)]
+                != PRAIRIE]
         if state.tent[state.seat] >= 0:
             try:
                 state._check_mine(state.seat, p, Mine(), state._alloc_tokens(p.design))
