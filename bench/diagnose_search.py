@@ -5,7 +5,7 @@
 At every ``--every``-th turn: the default level's candidates (greedy's best 8), whether they hold a farmer, a
 move without a follower, greedy's best farmer move and best move without a follower; whether the bot's choice
 overturns greedy's; and an oracle (the ``deep`` budget over the candidates plus those two moves), whether its
-best is among the 8.  The oracle shares the search's playouts and evaluation: it tells where the search would go
+best is among the 8.  ``--claims``: the oracle and the bot with R443's playouts, else round two's.  The oracle shares the search's playouts and evaluation: it tells where the search would go
 with more room, not what is right.
 """
 
@@ -46,6 +46,7 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=4)
     ap.add_argument("--every", type=int, default=5)
     ap.add_argument("--oracle", default="deep")
+    ap.add_argument("--claims", action="store_true", help="the oracle's playouts claim (R443), as the bot's do")
     args = ap.parse_args()
     ruleset = registry.find_ruleset(args.game)
     greedy = make_bot("greedy", ruleset)
@@ -81,7 +82,7 @@ def main() -> None:
                 extra = cands + [d for d in (best_farm, best_none) if d is not None and d not in cands]
                 lvl = make_bot(f"mcts:{args.oracle}", ruleset)
                 est = evaluate(ruleset, state, hand, extra, seed=turn * 7 + deal, playouts=lvl.playouts * len(extra) // 8,
-                               keep=extra[:1], opponents=True)
+                               keep=extra[:1], opponents=True, claims=args.claims)
                 best = best_of(est)
                 diff, se = paired_difference(best, est[0])
                 chosen = best.decision if diff > se else extra[0]
@@ -92,6 +93,7 @@ def main() -> None:
                 count("oracle_picks_extra_farm", chosen == best_farm and best_farm not in cands)
                 count("oracle_picks_extra_none", chosen == best_none and best_none not in cands)
                 bot = make_bot("mcts", ruleset)
+                bot.claims = args.claims  # type: ignore[attr-defined]
                 mine = bot.choose(state.copy(), random.Random(turn), hand)
                 count("mcts_overturns_greedy", mine != cands[0])
                 count("mcts_agrees_oracle", mine == chosen)

@@ -81,7 +81,8 @@ def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
 def ladder_bot(name: str, ruleset: Any) -> Any:
     """The bot ``name`` names (:func:`grn.bots.make_bot`), with variants of the search after a ``+`` for screening
     ideas on the same deals: ``+noclaims`` (the playouts of round two, R443), ``+noextra`` (the candidates of
-    round two, R444), ``+classiceval`` (projected scores alone), e.g. ``mcts:quick+noclaims``."""
+    round two, R444), ``+classiceval`` (projected scores alone), ``+z0.5`` (the best overturns the first candidate by half a
+    standard error), e.g. ``mcts:quick+noclaims``."""
     base, *flags = name.split("+")
     bot = make_bot(base, ruleset)
     for flag in flags:
@@ -91,6 +92,8 @@ def ladder_bot(name: str, ruleset: Any) -> Any:
             bot.extra = False
         elif flag == "classiceval":
             bot.learned = False
+        elif flag.startswith("z"):  # +z0, +z0.5: the standard errors the best must beat the first candidate by
+            bot.overturn_z = float(flag[1:])
         else:
             raise SystemExit(f"unknown variant +{flag} of {base}")
     bot.name = name

@@ -190,3 +190,54 @@ def test_mcts_classic_plays_exactly_as_before(game):
             picks.append((repr(table.commands(d)), round(sum(e.mean for e in bot.last_estimates), 6)))  # type: ignore[attr-defined]
         table.play_commands(table.recorded(greedy.choose(table.engine.copy(), rng, table.hand())))
     assert picks == CLASSIC[game]
+
+
+def test_a_prairies_worth_is_what_a_farmer_there_would_score_and_a_claiming_playout_takes_a_rich_one():
+    """Gold Rush: prairie_worth is what a cowboy on the new tile's prairie adds to the mover's projected score (2
+    a tipi camp, 4 a herd of horses, the whole prairie); a claiming playout with cowboys to spare puts one on the
+    richest prairie of PRAIRIE_CLAIM points or more, and with one cowboy left places none."""
+    from grn.games.goldrush.bot import PRAIRIE_CLAIM, GoldRushWorld
+    from grn.games.goldrush.commands import PlaceCowboy
+    from grn.games.goldrush.terms import PRAIRIE
+
+    checked = claimed = 0
+    for deal, turns in ((3, 10), (5, 6), (6, 22), (15, 14), (15, 15)):
+        _, world = _position("goldrush", deal, turns)
+        assert isinstance(world, GoldRushWorld)
+        state = world.state
+        seat = state.seat
+        mover = world.player
+        _, tile, legal = world._draw()
+        assert tile is not None
+        for place in legal:
+            p = state._preview(place, state._design(place.tile, None))
+            cowboys = state._cowboy_options(seat, p)
+            rich = []
+            for c in cowboys:
+                local = state._segment_of(p.design, p.orientation, 0, c.location)
+                if p.design.kinds[local] != PRAIRIE:
+                    continue
+                worth = world.prairie_worth(p, local)
+                bare, farm = world.copy(), world.copy()
+                bare.play((place,))
+                farm.play((place, c))
+                assert farm.value()[mover] - bare.value()[mover] == pytest.approx(worth), (deal, turns, place, c)
+                checked += 1
+                rich.append((worth, c))
+            if state.supply[seat] < 2 or not rich or max(w for w, _ in rich) < PRAIRIE_CLAIM:
+                continue
+            claiming = world.copy()
+            claiming.claim_playouts()
+            best = max(w for w, _ in rich)
+            for k in range(4):
+                follow = claiming.quick_followup(place, random.Random(k))
+                assert len(follow) == 1 and isinstance(follow[0], PlaceCowboy)
+                local = state._segment_of(p.design, p.orientation, 0, follow[0].location)
+                assert claiming.prairie_worth(p, local) == best
+            last = claiming.copy()
+            last.state.supply[seat] = 1
+            assert not any(isinstance(c, PlaceCowboy) for k in range(8)
+                           for c in last.quick_followup(place, random.Random(k)))
+            claimed += 1
+    assert checked > 20
+    assert claimed >= 2

@@ -188,6 +188,8 @@ class MctsBot(Bot):
         self.width = width if width is not None else chosen.width
         self.learned = chosen.learned
         self.claims = chosen.claims
+        #: Standard errors by which the search's best must beat the first candidate to be played (1: R142's rule).
+        self.overturn_z = 1.0
         #: The estimates of the last search, best decision's among them (``grn engine`` tells them as info).
         self.last_estimates: list[Any] = []
 
@@ -205,7 +207,7 @@ class MctsBot(Bot):
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)
-        return best.decision if diff > se else candidates[0]
+        return best.decision if diff > self.overturn_z * se else candidates[0]
 
 
 #: The bots by name.
