@@ -78,11 +78,33 @@ def restore_settings(before: list[tuple[Any, str, Any]]) -> None:
             setattr(obj, name, value)
 
 
+def ladder_bot(name: str, ruleset: Any) -> Any:
+    """The bot ``name`` names (:func:`grn.bots.make_bot`), with variants of the search after a ``+`` for screening
+    ideas on the same deals: ``+noclaims`` (the playouts of round two, R443), ``+noextra`` (the candidates of
+    round two, R444), ``+classiceval`` (projected scores alone), ``+z0.5`` (the best overturns the first candidate by half a
+    standard error), e.g. ``mcts:quick+noclaims``."""
+    base, *flags = name.split("+")
+    bot = make_bot(base, ruleset)
+    for flag in flags:
+        if flag == "noclaims":
+            bot.claims = False
+        elif flag == "noextra":
+            bot.extra = False
+        elif flag == "classiceval":
+            bot.learned = False
+        elif flag.startswith("z"):  # +z0, +z0.5: the standard errors the best must beat the first candidate by
+            bot.overturn_z = float(flag[1:])
+        else:
+            raise SystemExit(f"unknown variant +{flag} of {base}")
+    bot.name = name
+    return bot
+
+
 def one_deal(game: str, first: str, second: str, deal: int, seed: int) -> dict:
     """Play deal ``deal`` twice (both seatings); the pair's result as a JSON-able dict."""
     ruleset = games.find_ruleset(game)
     start, cpu = time.perf_counter(), time.process_time()
-    r = match(ruleset, make_bot(first, ruleset), make_bot(second, ruleset), 1, seed * 1000 + deal)
+    r = match(ruleset, ladder_bot(first, ruleset), ladder_bot(second, ruleset), 1, seed * 1000 + deal)
     return {"game": game, "first": first, "second": second, "deal": deal, "wins": r.wins, "games": r.games,
             "margins": r.margins, "seconds": round(time.perf_counter() - start, 2),
             "cpu": round(time.process_time() - cpu, 2), "load": os.getloadavg()[0]}

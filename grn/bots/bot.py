@@ -24,12 +24,14 @@ from grn.rules.world import Decision
 @dataclass(frozen=True, slots=True)
 class Level:
     """A named search budget: ``playouts`` per move, over the ``width`` best moves by the greedy bot; ``learned``:
-    whether the game's learned evaluation values a playout's end (R332; False: the projected scores alone)."""
+    whether the game's learned evaluation values a playout's end (R332; False: the projected scores alone);
+    ``claims``: whether the playouts claim as people do (R443; False: round one's and round two's playouts)."""
 
     name: str
     playouts: int
     width: int
     learned: bool = True
+    claims: bool = True
 
 
 class UnknownBot(ValueError):
@@ -62,7 +64,8 @@ class PlayLevel:
 def _load_levels() -> tuple[str, dict[str, Level], dict[str, PlayLevel]]:
     # shipped data: its schema is checked by the tests, not on every run (R122)
     doc = json.loads(resources.files("grn.bots").joinpath("levels.json").read_text(encoding="utf-8"))
-    levels = {name: Level(name, v["playouts"], v["width"], v.get("learned", True)) for name, v in doc["levels"].items()}
+    levels = {name: Level(name, v["playouts"], v["width"], v.get("learned", True), v.get("claims", True))
+              for name, v in doc["levels"].items()}
     play = {v["name"]: PlayLevel(v["name"], v["bot"], v["about"], v.get("level"), v.get("slip", 0.0),
                                  v.get("slip_width", 1)) for v in doc.get("play", ())}
     return doc["default"], levels, play
@@ -184,6 +187,9 @@ class MctsBot(Bot):
         self.seconds = seconds
         self.width = width if width is not None else chosen.width
         self.learned = chosen.learned
+        self.claims = chosen.claims
+        #: Standard errors by which the search's best must beat the first candidate to be played (1: R142's rule).
+        self.overturn_z = 1.0
         #: The estimates of the last search, best decision's among them (``grn engine`` tells them as info).
         self.last_estimates: list[Any] = []
 
@@ -196,12 +202,12 @@ class MctsBot(Bot):
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
                              playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
-                             learned=self.learned)
+                             learned=self.learned, claims=self.claims)
         self.last_estimates = estimates
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)
-        return best.decision if diff > se else candidates[0]
+        return best.decision if diff > self.overturn_z * se else candidates[0]
 
 
 #: The bots by name.

@@ -136,7 +136,8 @@ def with_played(world: World, candidates: list[Decision], played: Decision) -> l
 def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
-             opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True) -> list[Estimate]:
+             opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True,
+             claims: bool = False) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.rules.ruleset.Ruleset.hand_of`); ``seed`` makes the
@@ -147,7 +148,9 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.rules.world.World.first_halving`,
     R226), then at every power of two.  With ``learned`` (the default) a playout's end is valued by the game's
     learned evaluation (:meth:`grn.rules.world.World.estimate`, R332), else by its projected scores alone
-    (:meth:`grn.rules.world.World.value`: the engine of round one, the ``classic`` level).  Returns one
+    (:meth:`grn.rules.world.World.value`: the engine of round one, the ``classic`` level).  With ``claims`` the
+    playouts play as people claim (:meth:`grn.rules.world.World.claim_playouts`, R443: the bot's search; an analysis
+    keeps the game's playouts).  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:
@@ -165,6 +168,8 @@ def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Se
     searcher = player if opponents else None
     while alive:
         world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
+        if claims:
+            world.claim_playouts()
         depth = world.horizon if horizon is None else horizon
         playout_seed = rng.getrandbits(64)
         for d in alive:

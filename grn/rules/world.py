@@ -200,6 +200,10 @@ class World:
             return m, None
         return m, evaluation.win_chance(m, 0.0 if self.is_over else self.phase())
 
+    def claim_playouts(self) -> None:
+        """Make this world's playouts play as people claim (issue 41 item 5, R443): the bot's search asks for it,
+        an analysis does not; a world passes it on to its copies.  Default: nothing (the game's playouts)."""
+
     def reserve(self, player: str) -> float:
         """Points a greedy bot credits for what ``player`` keeps for later (followers left); default none."""
         return 0.0

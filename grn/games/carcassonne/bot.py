@@ -13,6 +13,13 @@ from grn.games.tiling.board import Placement
 from grn.games.tiling.commands import PlaceTile
 from grn.games.tiling.world import TileWorld
 
+#: A playout that claims (R443) puts a farmer on a field of the new tile when a farmer there would score at least
+#: this many points: 3 a city beside it closed now or by the placement, half that an open one (two closed cities).
+FARM_CLAIM = 6.0
+#: The share of a claimed field's points a claiming playout adds to its placement's worth (a farmer's points
+#: come at the end, and the opponent may still contest the field).
+FARM_WEIGHT = 0.5
+
 
 class CarcassonneWorld(TileWorld):
     """A Carcassonne game with one order of the bag."""
@@ -69,10 +76,76 @@ class CarcassonneWorld(TileWorld):
                 gain += points if w == seat else -points / others
         return gain
 
+    def field_worth(self, preview: Placement, local: int) -> float:
+        """What a farmer on the new tile's field segment ``local`` is worth to a claiming playout (R443): 3 points
+        a city beside the field that is closed now or by the placement, 1.5 an open one (:meth:`field_cities`)."""
+        closed, open_ = self.field_cities(preview, local)
+        return 3.0 * closed + 1.5 * open_
+
+    def field_cities(self, preview: Placement, local: int) -> tuple[int, int]:
+        """The cities beside the field of the new tile's segment ``local`` once the tile is placed: how many are
+        closed (a farmer there would score 3 points each if the game ended now) and how many are open."""
+        state = self.state
+        board = state.board
+        find = board.find
+        design = preview.design
+        g = preview.group[local]
+        roots = preview.group_roots[g]
+        root_group = preview.root_group
+        group_open = preview.group_open
+        # a city is keyed by the new tile's group when the placement joins it, else by its root
+        cities: dict[int, bool] = {}
+        for ls in preview.group_segments[g]:
+            for bi in design.segments[ls].borders:
+                cg = preview.group[bi]
+                cities[-1 - cg] = not group_open[cg]
+        if roots:
+            field = set(roots)
+            root_data = board.root_data
+            tiles = board.tiles
+            seen: set[tuple[int, int]] = set()
+            for r in roots:
+                data = root_data[r]
+                if data is None:
+                    continue
+                for pos in data.tiles:
+                    if pos in seen:
+                        continue
+                    seen.add(pos)
+                    t = tiles[pos]
+                    for i, seg in enumerate(t.design.segments):
+                        if not seg.borders or find(t.base + i) not in field:
+                            continue
+                        for bi in seg.borders:
+                            c = find(t.base + bi)
+                            if c in root_group:
+                                cg = root_group[c]
+                                cities[-1 - cg] = not group_open[cg]
+                            else:
+                                cities[c] = board.is_closed(c)
+        closed = sum(1 for c in cities.values() if c)
+        return closed, len(cities) - closed
+
+    def _claim(self, preview: Placement) -> tuple[float, int]:
+        """The best field of the new tile for a farmer (R443): its worth and local segment (-1: none worth it)."""
+        state = self.state
+        best, where = 0.0, -1
+        for i, kind in enumerate(preview.design.kinds):
+            if kind != FIELD or state._occupied(preview, i):
+                continue
+            worth = self.field_worth(preview, i)
+            if worth > best:
+                best, where = worth, i
+        return (best, where) if best >= FARM_CLAIM else (0.0, -1)
+
     def quick_worth(self, placement: PlaceTile, preview: Placement,
                     rng: random.Random) -> tuple[float, tuple[Any, ...]]:
         """The points the placement scores at once for the mover (less the opponents' mean), with a follower
-        on a feature it completes when that scores more; else a quick follow-up as before (R170)."""
+        on a feature it completes when that scores more; else a quick follow-up as before (R170).
+
+        A world whose playouts claim (:attr:`claims`, R443) plays as people do: a farmer on a field worth
+        :data:`FARM_CLAIM` points or more (its worth, times :data:`FARM_WEIGHT`, added to the placement's), the
+        last follower kept for a feature it completes, and no farmer at random."""
         state = self.state
         seat = state.seat
         ingots = state.ingot_options(placement)
@@ -92,6 +165,22 @@ class CarcassonneWorld(TileWorld):
                     follow = (PlaceFollower(state._location_name(preview.orientation, i)),)
         if follow is not None:
             return best, head + follow
+        if self.claims:
+            supply = state.supply[seat]
+            if supply < 2:
+                return best, head  # the last follower is kept for a feature it completes
+            if state.options.farmers:
+                worth, where = self._claim(preview)
+                if where >= 0:
+                    return (best + FARM_WEIGHT * worth,
+                            head + (PlaceFollower(state._location_name(preview.orientation, where)),))
+            if rng.random() < 0.5:
+                kinds = preview.design.kinds
+                options = [i for i, kind in enumerate(kinds) if kind != FIELD and not state._occupied(preview, i)]
+                if options:
+                    return best, head + (PlaceFollower(state._location_name(preview.orientation,
+                                                                            rng.choice(options))),)
+            return best, head
         if rng.random() < 0.5:
             followers = state.follower_options(placement)
             if followers:
@@ -99,4 +188,4 @@ class CarcassonneWorld(TileWorld):
         return best, head
 
 
-__all__ = ["CarcassonneWorld"]
+__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT"]

@@ -12,6 +12,10 @@ from grn.games.goldrush.terms import PRAIRIE
 from grn.games.tiling.commands import PlaceTile
 from grn.games.tiling.world import TileWorld
 
+#: A claiming playout (R443) puts a farmer on a prairie of the new tile worth at least this many points at the end
+#: (2 a tipi camp, 4 a herd of wild horses, as it stands once the tile is placed).
+PRAIRIE_CLAIM = 8.0
+
 
 class GoldRushWorld(TileWorld):
     """A Gold Rush game with one order of the bag.
@@ -54,7 +58,9 @@ class GoldRushWorld(TileWorld):
         return world
 
     def copy(self) -> "GoldRushWorld":
-        return GoldRushWorld(self.ruleset, self.engine.copy(), list(self.pile), self.faces)
+        world = GoldRushWorld(self.ruleset, self.engine.copy(), list(self.pile), self.faces)
+        world.claims = self.claims
+        return world
 
     def recorded(self, decision: Any) -> tuple[Any, ...]:
         """The turn as a table that knows the token faces writes it: the mined token's face, the faces handed out."""
@@ -81,12 +87,26 @@ class GoldRushWorld(TileWorld):
 
     def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
         """Half the time nothing, else a random cowboy or mining: listing every tent costs a playout three
-        times what the placement costs, and a tent pays only turns later."""
-        if rng.random() < 0.5:
+        times what the placement costs, and a tent pays only turns later.  A world whose playouts claim (R443)
+        keeps its last cowboy, puts a farmer on a prairie worth :data:`PRAIRIE_CLAIM` points or more, and none
+        on a prairie at random."""
+        if rng.random() < 0.5 and not self.claims:
             return ()
         state = self.state
         p = state._preview(placement, state._design(placement.tile, None))
         options: list[Any] = list(state._cowboy_options(state.seat, p))
+        if self.claims:  # R443: the last cowboy kept, a prairie claimed when worth it, none at random
+            if state.supply[state.seat] < 2:
+                options = []
+            else:
+                kinds = p.design.kinds
+                locals_ = [state._segment_of(p.design, p.orientation, 0, c.location) for c in options]
+                prairies = [(self.prairie_worth(p, ls), i) for i, ls in enumerate(locals_) if kinds[ls] == PRAIRIE]
+                if prairies and max(prairies)[0] >= PRAIRIE_CLAIM:
+                    return (options[max(prairies)[1]],)
+                options = [c for c, ls in zip(options, locals_) if kinds[ls] != PRAIRIE]
+            if rng.random() < 0.5:
+                return ()
         if state.tent[state.seat] >= 0:
             try:
                 state._check_mine(state.seat, p, Mine(), state._alloc_tokens(p.design))
@@ -95,6 +115,24 @@ class GoldRushWorld(TileWorld):
             else:
                 options.append(Mine())
         return (rng.choice(options),) if options else ()
+
+    def prairie_worth(self, p: Any, local: int) -> float:
+        """What a farmer on the new tile's prairie segment ``local`` would score at the end as it stands once the
+        tile is placed: 2 points a tipi camp, 4 a herd of wild horses on the whole prairie (R443)."""
+        state = self.state
+        root_data = state.board.root_data
+        design = p.design
+        g = p.group[local]
+        tipis = horses = 0
+        for r in p.group_roots[g]:
+            data = root_data[r]
+            symbols = (data.symbols if data is not None else None) or {}
+            tipis += symbols.get("tipis", 0)
+            horses += symbols.get("horses", 0)
+        for ls in p.group_segments[g]:
+            tipis += design.segments[ls].count("tipis")
+            horses += design.segments[ls].count("horses")
+        return 2.0 * tipis + 4.0 * horses
 
     def value(self) -> dict[str, float]:
         state = self.state
@@ -119,4 +157,4 @@ def decision_of(actions: Sequence[Any]) -> tuple[Any, ...]:
     return tuple(out)
 
 
-__all__ = ["GoldRushWorld", "decision_of"]
+__all__ = ["GoldRushWorld", "decision_of", "PRAIRIE_CLAIM"]

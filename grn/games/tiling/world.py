@@ -32,7 +32,7 @@ TRIES = 12
 class TileWorld(World):
     """A tile-laying game with one order of its bag: ``pile`` holds tile ids, the next drawn last."""
 
-    __slots__ = ("pile",)
+    __slots__ = ("pile", "claims")
 
     horizon = 6
 
@@ -49,6 +49,8 @@ class TileWorld(World):
     def __init__(self, ruleset: Any, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine)
         self.pile = pile
+        #: Whether the playouts claim as people do (:meth:`claim_playouts`, R443): the bot's search, not an analysis.
+        self.claims = False
 
     @classmethod
     def sample(cls, ruleset: Any, engine: TileEngine, rng: random.Random, hand: tuple[Any, ...] = ()) -> "TileWorld":
@@ -64,7 +66,12 @@ class TileWorld(World):
         return cls(ruleset, engine.copy(), pile)
 
     def copy(self) -> "TileWorld":
-        return type(self)(self.ruleset, self.engine.copy(), list(self.pile))
+        world = type(self)(self.ruleset, self.engine.copy(), list(self.pile))
+        world.claims = self.claims
+        return world
+
+    def claim_playouts(self) -> None:
+        self.claims = True
 
     @property
     def tiles(self) -> TileEngine:
