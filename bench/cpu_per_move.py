@@ -15,7 +15,7 @@ from grn.bots import make_bot
 from grn.bots.arena import new_game
 for g in ('carcassonne', 'goldrush'):
     rs = games.find_ruleset(g)
-    tot = {}
+    tot: dict[str, list[float]] = {}
     for deal in (21, 22):
         _, e = new_game(rs, 2, deal)
         t = rs.determinise(e, random.Random(deal))

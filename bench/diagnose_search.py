@@ -25,7 +25,7 @@ from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, mak
 from grn.rules import registry  # noqa: E402
 
 
-def kind_of(world: Any, decision: tuple[Any, ...]) -> str:
+def kind_of(world: Any, decision: Any) -> str:
     """'farmer', 'follower' or 'none': what the decision puts on the board."""
     from grn.games.tiling.commands import PlaceTile
     state = world.engine
@@ -80,7 +80,7 @@ def main() -> None:
                 count("greedy_first_farmer", kinds[cands[0]] == "farmer")
                 count("greedy_first_follower", kinds[cands[0]] == "follower")
                 extra = cands + [d for d in (best_farm, best_none) if d is not None and d not in cands]
-                lvl = make_bot(f"mcts:{args.oracle}", ruleset)
+                lvl: Any = make_bot(f"mcts:{args.oracle}", ruleset)
                 est = evaluate(ruleset, state, hand, extra, seed=turn * 7 + deal, playouts=lvl.playouts * len(extra) // 8,
                                keep=extra[:1], opponents=True, claims=args.claims)
                 best = best_of(est)

@@ -84,7 +84,7 @@ def ladder_bot(name: str, ruleset: Any) -> Any:
     round two, R444), ``+classiceval`` (projected scores alone), ``+z0.5`` (the best overturns the first candidate by half a
     standard error), e.g. ``mcts:quick+noclaims``."""
     base, *flags = name.split("+")
-    bot = make_bot(base, ruleset)
+    bot: Any = make_bot(base, ruleset)  # a search bot's settings, set by name below
     for flag in flags:
         if flag == "noclaims":
             bot.claims = False
