@@ -817,6 +817,16 @@ class PointSums:
         return f"<PointSums {len(self.sums)} sums{', ended' if self.ended else ''}>"
 
 
+def _seating(record: Record) -> tuple[list[Seat], dict[str, str], Any]:
+    """The record's seats, each colour's seat key, and its game's ruleset (None for a game grn does not know)."""
+    seats = _seats(record)
+    keys: dict[str, str] = {}
+    for s in seats:
+        for c in s.colours:
+            keys[c] = s.key
+    return seats, keys, registry.find_ruleset(record.game) if registry.known(record.game) else None
+
+
 def game_summary(record: Record, report: GameReport, observed: PointSums) -> GameFacts:
     """The archive's game-level rows of a validated record, without its per-turn facts (``actions`` and
     ``events`` None: built when a reader first needs them, R250).
@@ -825,12 +835,7 @@ def game_summary(record: Record, report: GameReport, observed: PointSums) -> Gam
     commands' remembered texts (the key is unchanged, R252), the points summed by ``observed`` during the
     replay.  No text is packed and no event is encoded.
     """
-    seats = _seats(record)
-    keys: dict[str, str] = {}
-    for s in seats:
-        for c in s.colours:
-            keys[c] = s.key
-    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    seats, keys, ruleset = _seating(record)
     first, line = _main_line(record, keys, ruleset)
     sums = observed.sums
     if not observed.ended and report.final_events:
@@ -929,12 +934,7 @@ def game_facts(record: Record, report: GameReport, observed: EventFacts | None =
     no encoding per command or event.  Compiled with mypyc (R195): this is the
     archive's share of ``grn archive add``.
     """
-    seats = _seats(record)
-    keys: dict[str, str] = {}
-    for s in seats:
-        for c in s.colours:
-            keys[c] = s.key
-    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    seats, keys, ruleset = _seating(record)
     first, actions, line = _actions_text(record, keys, ruleset)
     if observed is None:  # the report's turns (made with keep_turns=True): the same calls as in the replay
         observed = EventFacts()
@@ -973,12 +973,7 @@ def appended_facts(record: Record, report: GameReport, actions: bytes, events: b
     report, with no replay: the turn's command and event texts are added to the stored ones, and the dedup key and
     the game's other facts are made as :func:`game_facts` makes them.
     """
-    seats = _seats(record)
-    keys: dict[str, str] = {}
-    for s in seats:
-        for c in s.colours:
-            keys[c] = s.key
-    ruleset = registry.find_ruleset(record.game) if registry.known(record.game) else None
+    seats, keys, ruleset = _seating(record)
     turn = record.turns[-1]
     first, line = _main_line(record, keys, ruleset)
     _, one, _ = _actions_text(Record(record.tags, (turn,)), keys, ruleset)

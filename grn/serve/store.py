@@ -46,6 +46,16 @@ SERVED = "grn serve"
 BUSY_SECONDS = 30.0
 
 
+def _unchanged(row: Any, game_id: int, base: str) -> Any:
+    """``row`` (the game's, its text first) when the stored text is still the page's ``base``; else the store's
+    refusal: 404 for a game gone, 409 for a game another phone changed (checked inside the write transaction)."""
+    if row is None:
+        raise StoreError(f"no game {game_id} in the archive", 404)
+    if digest(row[0]) != base:
+        raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
+    return row
+
+
 class StoreError(Exception):
     """A request the archive cannot answer: ``status`` is the HTTP status to give."""
 
@@ -165,11 +175,8 @@ class Store:
                 return text
         result, text = self._result(record)
         with self.connection() as con, write_transaction(con):
-            row = con.execute("SELECT text, file_id, file_index FROM games WHERE id = ?", (game_id,)).fetchone()
-            if row is None:
-                raise StoreError(f"no game {game_id} in the archive", 404)
-            if digest(row[0]) != base:
-                raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
+            row = _unchanged(con.execute("SELECT text, file_id, file_index FROM games WHERE id = ?",
+                                         (game_id,)).fetchone(), game_id, base)
             result.index = int(row[2])
             before = con.execute("SELECT dedup FROM games WHERE id = ?", (game_id,)).fetchone()[0]
             delete_game(con, game_id, analysis=False)
@@ -204,11 +211,7 @@ class Store:
         seats: list[Any] = []
         values = facts.rows(game_id, file_id, index, "grn", text, [], seats, [], [])
         with self.connection() as con, write_transaction(con):
-            now = con.execute("SELECT text FROM games WHERE id = ?", (game_id,)).fetchone()
-            if now is None:
-                raise StoreError(f"no game {game_id} in the archive", 404)
-            if digest(now[0]) != base:
-                raise StoreError("the game was changed meanwhile (another phone?): reload it", 409)
+            _unchanged(con.execute("SELECT text FROM games WHERE id = ?", (game_id,)).fetchone(), game_id, base)
             columns = [c[1] for c in con.execute("PRAGMA table_info(games)")][1:]
             con.execute(f"UPDATE games SET {', '.join(f'{c} = ?' for c in columns)} WHERE id = ?",
                         (*values[1:], game_id))

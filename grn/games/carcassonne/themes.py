@@ -36,12 +36,7 @@ def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events:
         found.add("farm")
     elif facts.figure == "cloister":
         found.add("cloister")
-    if facts.stolen:
-        found.add("steal a feature")
-    if facts.joined:
-        found.add("join a feature")
-    if facts.blocked:
-        found.add("blocked feature")
+    found |= facts.shape_themes()
     return tuple(t for t in THEMES if t in found)
 
 

@@ -35,12 +35,7 @@ def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events:
     facts = placement_facts(before, after, player, actions)
     if facts.figure == "prairie":
         found.add("prairie")
-    if facts.stolen:
-        found.add("steal a feature")
-    if facts.joined:
-        found.add("join a feature")
-    if facts.blocked:
-        found.add("blocked feature")
+    found |= facts.shape_themes()
     return tuple(t for t in THEMES if t in found)
 
 

@@ -32,6 +32,11 @@ class PlacementFacts:
     stolen: tuple[str, ...]
     blocked: tuple[str, ...]
 
+    def shape_themes(self) -> set[str]:
+        """The themes every tile-laying game reads from a turn's shape: a feature stolen, joined, or blocked."""
+        return {theme for theme, kinds in (("steal a feature", self.stolen), ("join a feature", self.joined),
+                                           ("blocked feature", self.blocked)) if kinds}
+
 
 def _placed(actions: Sequence[Any]) -> PlaceTile | None:
     return next((a for a in actions if isinstance(a, PlaceTile)), None)
