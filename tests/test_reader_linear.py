@@ -58,12 +58,12 @@ def _hostile(inside: str, *, turn: int = 37, later: str = "", next_line: str = "
 
 def _cpu(read: Callable[[str], object], text: str) -> float:
     """Best of three CPU seconds of ``read(text)``, the cyclic collector paused (its passes over the suite's own
-    objects are not the reader's growth)."""
+    objects are not the reader's growth).  No ``gc.collect()`` before each read: late in the suite the heap holds
+    millions of objects and each full collection cost more than the reads (50 s of this file's time)."""
     import gc
 
     best = float("inf")
     for _ in range(3):
-        gc.collect()
         gc.disable()
         try:
             start = time.process_time()
