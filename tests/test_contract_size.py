@@ -1,0 +1,38 @@
+"""The game contract stays narrow (issue 46 item 3, R479): upper bounds on what a game must know of grn.
+
+The figures come from ``bench/contract_figures.py`` (which prints them); each bound is the figure when it was
+last cut, so a change that widens the contract, types more with ``Any`` or stacks another layer on an engine
+fails here and says so.  Lower a bound when a change cuts a figure; raise one only with a ruling that says why.
+"""
+
+from __future__ import annotations
+
+from tests.benchmods import load_bench
+
+figures = load_bench("contract_figures")
+
+#: Public members of Ruleset (attributes and methods), and those TileRuleset adds.
+RULESET_PUBLIC = 69
+TILE_RULESET_EXTRA = 9
+#: Uses of ``Any`` per 1,000 lines over grn/.
+ANY_PER_1000 = 29.5
+#: Classes above each game's engine class (``object`` not counted).
+DEPTHS = {"goldrush": 7, "carcassonne": 6, "gold": 1}
+
+
+def test_ruleset_public_members() -> None:
+    from grn.games.tiling.ruleset import TileRuleset
+    from grn.rules.ruleset import Ruleset
+
+    assert len(figures.public_members(Ruleset)) <= RULESET_PUBLIC, figures.public_members(Ruleset)
+    assert len(figures.public_members(TileRuleset, Ruleset)) <= TILE_RULESET_EXTRA
+
+
+def test_any_per_thousand_lines() -> None:
+    uses, lines, rate = figures.any_per_thousand()
+    assert rate <= ANY_PER_1000, f"{uses} uses of Any in {lines} lines: {rate:.1f} per 1,000"
+
+
+def test_engine_depths() -> None:
+    for game, (chain, depth) in figures.engine_depths().items():
+        assert depth <= DEPTHS[game], f"{game}'s engine stands {depth} classes deep: {chain}"
