@@ -94,9 +94,10 @@ class CarcassonneRuleset(TileRuleset):
         from grn.notation.writer import command_text
 
         placement = next((c for c in written if isinstance(c, PlaceTile)), None)
-        if placement is None or not engine.options.goldmines:
+        mines = engine.mines
+        if placement is None or mines is None:
             return []
-        spots = {q for q, n in engine.ingots.items() if n > 0} | {(placement.x, placement.y)}
+        spots = {q for q, n in mines.ingots.items() if n > 0} | {(placement.x, placement.y)}
         spots |= {(c.x, c.y) for c in written if isinstance(c, PlaceIngot)}
         out = []
         for x, y in sorted(spots):
@@ -145,14 +146,14 @@ class CarcassonneRuleset(TileRuleset):
             key = seat.key
             line = (f"  {seat.name} ({key}): {scores[key]} points, "
                     f"{state.followers_in_supply[key]} followers in supply")
-            if state.options.goldmines:
-                g = state.gold[key]
+            if state.mines is not None:
+                g = state.mines.gold[key]
                 line += f", {g} gold ingot{'s' if g != 1 else ''}"
             lines.append(line)
         bag = {t: n for t, n in state.bag().items() if n}
         lines.append(f"  bag: {sum(bag.values())} tiles: " + " ".join(f"{t}x{n}" for t, n in sorted(bag.items())))
-        if state.options.goldmines:
-            on = ", ".join(f"{x},{y}: {n}" for (x, y), n in sorted(state.ingots.items())) or "none"
+        if state.mines is not None:
+            on = ", ".join(f"{x},{y}: {n}" for (x, y), n in sorted(state.mines.ingots.items())) or "none"
             lines.append(f"  gold ingots on tiles: {on}")
         return lines
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.carcassonne.completion import Completion
-from grn.games.carcassonne.rules import CarcassonneState
+from grn.games.carcassonne.rules import CarcassonneState, ingot_options
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, ROAD
 from grn.games.tiling.board import Placement
 from grn.games.tiling.commands import PlaceTile
@@ -43,18 +43,18 @@ class CarcassonneWorld(TileWorld):
 
     def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
         state = self.state
-        ingots: list[tuple[Any, ...]] = [(i,) for i in state.ingot_options(placement)] or [()]
+        ingots: list[tuple[Any, ...]] = [(i,) for i in ingot_options(state, placement)] or [()]
         followers: list[tuple[Any, ...]] = [()] + [(f,) for f in state.follower_options(placement)]
         return [i + f for i in ingots for f in followers]
 
     def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
         """A Gold Mines tile must say where its second ingot goes: the first tile next to it."""
-        ingots = self.state.ingot_options(placement)
+        ingots = ingot_options(self.state, placement)
         return (ingots[0],) if ingots else ()
 
     def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
         state = self.state
-        ingots = state.ingot_options(placement)
+        ingots = ingot_options(state, placement)
         head: tuple[Any, ...] = (rng.choice(ingots),) if ingots else ()
         if rng.random() < 0.5:
             followers = state.follower_options(placement)
@@ -148,7 +148,7 @@ class CarcassonneWorld(TileWorld):
         last follower kept for a feature it completes, and no farmer at random."""
         state = self.state
         seat = state.seat
-        ingots = state.ingot_options(placement)
+        ingots = ingot_options(state, placement)
         head: tuple[Any, ...] = (rng.choice(ingots),) if ingots else ()
         best = self._gain(state._completions(preview, seat, -1), seat)
         follow: tuple[Any, ...] | None = None

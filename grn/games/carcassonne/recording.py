@@ -1,6 +1,6 @@
 """A Carcassonne turn's choices after the placement (:mod:`grn.rules.choices`): the second gold ingot, then a follower.
 
-The options come from the engine (:meth:`ingot_options`, :meth:`follower_options`)
+The options come from the engine (:func:`~grn.games.carcassonne.rules.ingot_options`, :meth:`follower_options`)
 and the whole turn is tried on a copy before it is offered.  Gold is taken by
 the default choice (as self-play and the bots do, R37, R102), so no ``take@`` is
 asked: it is another taker's choice, which only the editor offers (R420).
@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 from grn.rules.choices import ChoiceError, Option, Step, finished
 from grn.core.errors import IllegalAction
+from grn.games.carcassonne.rules import ingot_options
 from grn.games.tiling.commands import PlaceTile
 from grn.notation.writer import command_text
 
@@ -28,7 +29,7 @@ def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement:
     key = ("followups", placement.tile, placement.x, placement.y, placement.rotation)
     known = memo.get(key) if memo is not None else None
     if known is None:
-        known = (engine.ingot_options(placement), engine.follower_options(placement))
+        known = (ingot_options(engine, placement), engine.follower_options(placement))
         if memo is not None:
             memo[key] = known
     ingots = {command_text(i, ruleset): i for i in known[0]}

@@ -257,7 +257,7 @@ def _scene(position: Any, legal: bool, diagram: bool, crop: tuple[int, int, int,
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     tiles = sorted(board.tiles.items())
     followers = state.placed_followers()
-    ingot_places = sorted(state.ingots.items())
+    ingot_places = sorted(state.mines.ingots.items()) if state.mines is not None else []
     if diagram:
         box = tiled.diagram_box(extent.focus, list(board.tiles), crop)
         if box is not None:
@@ -363,7 +363,7 @@ def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, pa
         bag += f"; next tile {scene.next_tile}: its legal places are dashed (with rotations)"
     out.append(st.text(26, py + 52, (sub[:70] + "  \u00b7  " + bag)[:120], size=13, fill=st.INK_SOFT, cls="bag"))
     current = None if state.is_over else state.current_player
-    gold = state.options.goldmines
+    mines = state.mines
     for i, p in enumerate(state.players):
         ry = py + 72 + i * 60
         out.append(f'<g class="player {esc(p)}"><rect x="24" y="{num(ry)}" width="{num(W - 48)}" height="50" rx="8" '
@@ -372,8 +372,8 @@ def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, pa
         name = names.get(p, p)[:24] + ("  \u25c0 to play" if p == current else "")
         out.append(st.text(72, ry + 22, name, size=16, weight="bold", cls="player-name"))
         info = f"{p} \u00b7 {state.followers_in_supply[p]} followers in supply"
-        if gold:
-            g = state.gold[p]
+        if mines is not None:
+            g = mines.gold[p]
             info += f" \u00b7 {g} gold ingot{'s' if g != 1 else ''} held"
         out.append(st.text(72, ry + 41, info, size=13, fill=st.INK, cls="player-info"))
         out.append(st.text(W - 36, ry + 36, state.scores[p], size=26, weight="bold", anchor="end", cls="score"))
@@ -439,8 +439,8 @@ def panel_text(position: Any) -> Panel:
     for p in state.players:
         n = state.followers_in_supply[p]
         lines = [f"{n} follower{'s' if n != 1 else ''} in supply"]
-        if state.options.goldmines:
-            g = state.gold[p]
+        if state.mines is not None:
+            g = state.mines.gold[p]
             lines.append(f"{g} gold ingot{'s' if g != 1 else ''} held")
         players[p] = tuple(lines)
     return Panel((bag,), players)
