@@ -24,12 +24,20 @@ from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TileRuleset
 
 if TYPE_CHECKING:
+    import random
+
+    from grn.core.record import Command
+    from grn.rules.choices import Step
+    from grn.rules.engine import Event
+    from grn.rules.interop import Exporter, Importer
+    from grn.rules.world import Decision, World
+    from grn.games.tiling.tiles import TileSet
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
 
-class CarcassonneRuleset(TileRuleset):
+class CarcassonneRuleset(TileRuleset[CarcassonneState]):
     """Carcassonne: 2 to 5 players, 72 land tiles (80 with The Gold Mines), 7 followers each."""
 
     name = "carcassonne"
@@ -81,12 +89,12 @@ class CarcassonneRuleset(TileRuleset):
     def page_defs_svg(self, shared: Any) -> str:
         return str(shared.defs())
 
-    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+    def render_tile_sheet(self, tileset: TileSet, *, columns: int = 6) -> str:
         from grn.games.carcassonne.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def notation_extras(self, engine: Any, player: str, written: Sequence[Any]) -> list[Suggestion]:
+    def notation_extras(self, engine: CarcassonneState, player: str, written: Sequence[Command]) -> list[Suggestion]:
         """With The Gold Mines, after the placement: ``take@`` on each tile the next ingot handed out may come
         from (any tile that holds one, the new tile and the second ingot's square included), each only if the
         engine takes the turn with it added.  Not a choice of the turn's tree: the taker, often another player,
@@ -119,8 +127,8 @@ class CarcassonneRuleset(TileRuleset):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design) + "</svg>"
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any,
-                      memo: dict[Any, Any] | None = None) -> Any:
+    def followup_step(self, engine: CarcassonneState, before: tuple[Command, ...], placement: PlaceTile, picked: Sequence[str],
+                      memo: dict[Any, Any] | None = None) -> Step:
         """The second ingot and a follower, from the engine's options."""
         from grn.games.carcassonne.recording import followup_step
 
@@ -128,7 +136,7 @@ class CarcassonneRuleset(TileRuleset):
     world_class = bot.CarcassonneWorld
     roles = ROLE
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
         if isinstance(command, PlaceFollower):
             return f"follower on {command.location}"
@@ -157,13 +165,13 @@ class CarcassonneRuleset(TileRuleset):
             lines.append(f"  gold ingots on tiles: {on}")
         return lines
 
-    def importers(self) -> list[Any]:
+    def importers(self) -> list[Importer]:
         from grn.games.carcassonne.carcassonnelab import CarcassonneLabImporter
         from grn.games.carcassonne.jcz import JczImporter
 
         return [JczImporter(), CarcassonneLabImporter()]
 
-    def exporters(self) -> dict[str, Any]:
+    def exporters(self) -> dict[str, Exporter]:
         from grn.games.carcassonne.jcz import JczExporter
 
         return {"jcz": JczExporter()}
@@ -177,8 +185,8 @@ class CarcassonneRuleset(TileRuleset):
     puzzle_theme_names = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
                           "blocked feature", "gold ingot race")
 
-    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
-                      events: Sequence[Any]) -> tuple[str, ...]:
+    def puzzle_themes(self, before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
+                      events: Sequence[Event]) -> tuple[str, ...]:
         from grn.games.carcassonne.themes import themes
 
         return themes(before, after, player, actions, events)

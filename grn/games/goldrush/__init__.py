@@ -25,6 +25,13 @@ from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 from grn.rules.ruleset import Panel, SetupProblem
 
 if TYPE_CHECKING:
+    import random
+
+    from grn.core.record import Command
+    from grn.rules.choices import Step
+    from grn.rules.engine import Event
+    from grn.rules.interop import Exporter, Importer
+    from grn.rules.world import Decision, World
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRushRuleset", "GoldRushState", "Options", "load_tileset", "parse_options",
@@ -63,7 +70,7 @@ def parse_options(words: dict[str, str]) -> Options:
     return Options(**kwargs)
 
 
-class GoldRushRuleset(TileRuleset):
+class GoldRushRuleset(TileRuleset[GoldRushState]):
     """Carcassonne: Gold Rush: 2 to 5 players, 72 land tiles, cowboys, tents and mining tokens."""
 
     name = "goldrush"
@@ -107,12 +114,12 @@ class GoldRushRuleset(TileRuleset):
     def page_defs_svg(self, shared: Any) -> str:
         return str(shared.defs())
 
-    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+    def render_tile_sheet(self, tileset: TileSet, *, columns: int = 6) -> str:
         from grn.games.goldrush.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def choice_words(self, command: Any) -> tuple[str, ...]:
+    def choice_words(self, command: Command) -> tuple[str, ...]:
         """Mining is two points of the tree, the choice and the face turned up (``?``: not known); a scoring's
         tokens one face each."""
         if isinstance(command, Mine):
@@ -131,8 +138,8 @@ class GoldRushRuleset(TileRuleset):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design, 0) + "</svg>"
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any,
-                      memo: dict[Any, Any] | None = None) -> Any:
+    def followup_step(self, engine: GoldRushState, before: tuple[Command, ...], placement: PlaceTile, picked: Sequence[str],
+                      memo: dict[Any, Any] | None = None) -> Step:
         """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
         from grn.games.goldrush.recording import followup_step
 
@@ -142,7 +149,7 @@ class GoldRushRuleset(TileRuleset):
     #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
     analysis_thresholds = (4.0, 8.0, 16.0)
 
-    def dealt_word(self, world: Any, engine: Any, picked: Any) -> str | None:
+    def dealt_word(self, world: World, engine: GoldRushState, picked: Sequence[str]) -> str | None:
         """The tile drawn (the default), then the face of a mined token and of each token a scoring hands out, as
         the deal has them (R376): a person in a game against grn is not asked what the deal decides."""
         word = super().dealt_word(world, engine, picked)
@@ -167,11 +174,11 @@ class GoldRushRuleset(TileRuleset):
         face = faces[index] if 0 <= index < len(faces) else None
         return UNKNOWN if face is None else str(face)
 
-    def decision_of(self, engine: Any, actions: Any) -> Any:
+    def decision_of(self, engine: GoldRushState, actions: Sequence[Command]) -> Any:
         """The turn without the token faces it revealed (the player chose before seeing them)."""
         return bot.decision_of(actions)
 
-    def seen_by(self, engine: Any, player: str, actions: Any, viewer: str) -> tuple[Any, ...]:
+    def seen_by(self, engine: GoldRushState, player: str, actions: Sequence[Command], viewer: str) -> tuple[Any, ...]:
         """Mining tokens are taken face down: a player sees the face of the token they mined, not another's,
         nor the faces a scoring hands out (R361: a face known to some is sent as unknown)."""
         out: list[Any] = []
@@ -184,7 +191,7 @@ class GoldRushRuleset(TileRuleset):
                 out.append(a)
         return tuple(out)
 
-    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: GoldRushState, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents, and the mining-token faces not yet accounted for (the box's tokens less the
         faces the player has seen)."""
         pools = super().unseen(engine, hand)
@@ -192,7 +199,7 @@ class GoldRushRuleset(TileRuleset):
         pools["tokens"] = {v: n for v, n in tokens.items() if n > 0}
         return pools
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
         if isinstance(command, PlaceCowboy):
             role = {"C": "merchant"}.get(command.location, "cowboy")
@@ -238,8 +245,8 @@ class GoldRushRuleset(TileRuleset):
     puzzle_theme_names = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
                           "steal a feature", "join a feature", "blocked feature")
 
-    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
-                      events: Sequence[Any]) -> tuple[str, ...]:
+    def puzzle_themes(self, before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
+                      events: Sequence[Event]) -> tuple[str, ...]:
         from grn.games.goldrush.themes import themes
 
         return themes(before, after, player, actions, events)
