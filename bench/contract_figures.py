@@ -31,6 +31,23 @@ def public_members(cls: type, below: type = object) -> list[str]:
     return sorted(n for n in dir(cls) if not n.startswith("_") and n not in skip)
 
 
+def undocumented(cls: type, below: type = object) -> list[str]:
+    """The public members of ``cls`` (less ``below``'s) with no docstring (a method) and no ``#:`` comment above
+    their line in the class's module (an attribute)."""
+    import inspect
+
+    source = inspect.getsource(sys.modules[cls.__module__])
+    out = []
+    for name in public_members(cls, below):
+        value = inspect.getattr_static(cls, name)
+        if callable(value) or isinstance(value, (property, staticmethod, classmethod)):
+            if not inspect.getdoc(getattr(cls, name)):
+                out.append(name)
+        elif not re.search(r"#:[^\n]*\n(?:\s*#:[^\n]*\n)*\s*" + re.escape(name) + r"\b", source):
+            out.append(name)
+    return out
+
+
 def any_per_thousand(folder: str | None = None) -> tuple[int, int, float]:
     """(uses of ``Any``, lines, uses per 1,000 lines) over the ``.py`` files under ``folder`` (``grn/``)."""
     folder = folder or os.path.join(ROOT, "grn")

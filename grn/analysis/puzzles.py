@@ -19,7 +19,7 @@ than ``z`` standard errors of their paired difference (no other move within
 the error: the answer is unique).
 
 A kept puzzle's *themes* are read from what the solution does, by the game's
-:meth:`grn.rules.ruleset.Ruleset.puzzle_themes` (its score events and the move's
+:meth:`grn.rules.ruleset.Puzzles.themes` (its score events and the move's
 shape); :func:`puzzle_record` writes it as a GRN record: the position
 (``[End "now"]``), the question as the ``Caption`` tag, the solution as a
 variation with its expected gain (R399).  docs/puzzles.md is the user's page.
@@ -307,7 +307,7 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
                     playouts=budget.playouts, keep=[played], first_halving=worlds[0].first_halving,
                     learned=budget.learned)
     def answer(d: Decision) -> Hashable:
-        return ruleset.puzzle_answer(engine, worlds[0].effect(d))
+        return ruleset.puzzles.answer(engine, worlds[0].effect(d))
 
     first = verdict(race, criteria, answer)
     spent = first.playouts
@@ -352,7 +352,7 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
 
 def _answer_text(ruleset: Ruleset, engine: Engine, decision: Decision, solution: str) -> str:
     """The answer of ``decision`` in notation: one command the game's codecs write, else the whole solution."""
-    found = ruleset.puzzle_answer(engine, decision)
+    found = ruleset.puzzles.answer(engine, decision)
     if not isinstance(found, Value) or ruleset.codec_for(found) is None:
         return solution
     return command_text(found, ruleset)
@@ -385,14 +385,14 @@ def _question(number: int, name: str, colour: str, hand: Sequence[Any], found: V
 
 def solution_themes(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], decision: Decision, player: str,
                     *, seed: int = 0) -> tuple[str, ...]:
-    """The themes of ``decision`` at ``engine``: the game's :meth:`~grn.rules.ruleset.Ruleset.puzzle_themes` of the
+    """The themes of ``decision`` at ``engine``: the game's :meth:`~grn.rules.ruleset.Puzzles.themes` of the
     turn played in one world drawn from what the player knows (what a turn scores is known before the next
     draw; only a face revealed by the turn itself, which no theme reads, differs between worlds)."""
     world = ruleset.determinise(engine, random.Random(seed), hand)
     before = world.engine.copy()
     commands = world.commands(decision)
     events = world.play(decision)
-    return tuple(ruleset.puzzle_themes(before, world.engine, player, commands, list(events)))
+    return tuple(ruleset.puzzles.themes(before, world.engine, player, commands, list(events)))
 
 
 #: Tags of the source record a puzzle keeps (the others describe the game it came from, not the position).
@@ -473,7 +473,7 @@ def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget,
             world = ruleset.determinise(before, random.Random(0), hand)
 
             def answer(d: Decision) -> Hashable:
-                return ruleset.puzzle_answer(before, world.effect(d))
+                return ruleset.puzzles.answer(before, world.effect(d))
 
             again = verdict(confirm_search(ruleset, before, hand, puzzle.moves, budget,
                                            _seed(budget, turn.number, stage)), criteria, answer)

@@ -199,6 +199,53 @@ class SeriesChecker:
         return [], []
 
 
+class Puzzles(Generic[S]):
+    """A ruleset's part for ``grn puzzles`` (docs/puzzles.md, R482): what a solver must find of a move, and the
+    themes a solution shows.  A game without themes keeps this default; one with them subclasses it and sets
+    its ruleset's ``puzzles``."""
+
+    #: The puzzle themes the game names (:meth:`themes`), for reports of which were found.
+    theme_names: tuple[str, ...] = ()
+
+    def answer(self, engine: S, decision: Decision) -> Hashable:
+        """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
+        in ``grn puzzles``, valued by the best of them.  Default: the decision itself."""
+        return decision
+
+    def themes(self, before: S, after: S, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """The themes of a puzzle's solution: what ``player``'s turn ``actions`` did, read from its ``events``
+        (what it scored) and the positions ``before`` and ``after`` it (the move's shape), as words of
+        :attr:`theme_names`.  Default: none."""
+        return ()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class Dealer(Generic[S]):
+    """A ruleset's part for a game the server deals (``grn serve`` against grn, R376, R482): what chance decides
+    in a turn is taken from the deal, a :class:`~grn.rules.world.World` (its ``ruleset`` is the game's)."""
+
+    def turn(self, world: World, engine: S, actions: Sequence[Command]) -> tuple[Any, ...]:
+        """The turn ``actions`` a player chose at ``engine`` (as the recorder built it), with what chance decides
+        taken from ``world``: a face the page offered is replaced by the dealt one.  Default: the world's
+        record of the turn's decision (:meth:`Ruleset.decision_of`, :meth:`grn.rules.world.World.recorded`)."""
+        return world.recorded(world.ruleset.decision_of(engine, actions))
+
+    def word(self, world: World, engine: S, picked: Sequence[str]) -> str | None:
+        """The word the next step of the turn being chosen takes from ``world`` when that step is chance (a
+        tile drawn, a face turned), so that the page skips it; None when the player chooses it.  Default: the
+        words of the hand :meth:`grn.rules.world.World.hand` deals, first."""
+        hand = world.hand()
+        if len(picked) < len(hand) and all(isinstance(h, str) for h in hand) and list(picked) == list(hand[:len(picked)]):
+            return str(hand[len(picked)])
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
 class Ruleset(Generic[S]):
     """A game as grn knows it.  Subclass it in the game's package and set ``RULESET`` there.
 
@@ -214,18 +261,19 @@ class Ruleset(Generic[S]):
     aliases: tuple[str, ...] = ()
     #: The game's name as its box prints it.
     title: str = ""
-    #: The package holding the grammar file (None: :meth:`grammar_text` is overridden).
-    grammar_package: str | None = None
-    #: The grammar file in that package: it imports ``envelope`` and overrides ``action``.
-    grammar_file: str = ""
+    #: The grammar file, (package, file name): it imports ``envelope`` and overrides ``action`` (None:
+    #: :meth:`grammar_text` is overridden).  Only :meth:`grammar_text` reads it.
+    _grammar: tuple[str, str] | None = None
     #: One codec per command, in the order "expected ..." lists them.
     codecs: tuple[CommandCodec, ...] = ()
     #: The colours players may choose.
     colours: tuple[str, ...] = COLOURS
+    #: The fewest players the game is for.
     min_players: int = 2
+    #: The most players the game is for.
     max_players: int = 5
-    #: Where the rules say how many play (cited when the Players tag is off).
-    players_section: str | None = None
+    #: Where the rules say how many play (cited when the Players tag is off; :meth:`seats` reads it).
+    _players_section: str | None = None
     #: The words of the ``Options`` tag, for messages: "farmers=on|off and cowboys=4|5".
     options_help: str = "none"
     #: The option names the ``Options`` tag carries (what self-play writes there).
@@ -243,9 +291,9 @@ class Ruleset(Generic[S]):
     # -- notation -------------------------------------------------------
     def grammar_text(self) -> str:
         """The game's Lark grammar (it ``%import``s ``envelope`` and overrides ``action``)."""
-        if self.grammar_package is None:
+        if self._grammar is None:
             raise NotImplementedError(f"{type(self).__name__} names no grammar file")
-        return shipped.read_text(self.grammar_package, self.grammar_file)
+        return shipped.read_text(*self._grammar)
 
     def codec_for(self, command: object) -> CommandCodec | None:
         """The codec of an engine command of this game (None: not one of its commands)."""
@@ -283,7 +331,7 @@ class Ruleset(Generic[S]):
         low, high = self.min_players, self.max_players
         if not low <= len(seats) <= high:
             raise SetupProblem(f"the game is for {low} to {high} players, not {len(seats)}", "players",
-                               rule=f"{low} to {high} players", section=self.players_section, tag="Players")
+                               rule=f"{low} to {high} players", section=self._players_section, tag="Players")
         return seats
 
     def parse_options(self, words: dict[str, str]) -> Any:
@@ -325,14 +373,14 @@ class Ruleset(Generic[S]):
         commands already written in the turn, ``word`` the part of the next word
         already typed (the editor filters by it).  Default: the commands the
         turn's tree (:meth:`choice_point`) offers after those written
-        (:func:`grn.rules.choices.next_commands`), then :meth:`notation_extras`.
+        (:func:`grn.rules.choices.next_commands`), then :meth:`_notation_extras`.
         """
         from grn.rules.choices import next_commands
 
         found = [Suggestion(*parts) for parts in next_commands(self, engine, written, word)]
-        return found + self.notation_extras(engine, player, written)
+        return found + self._notation_extras(engine, player, written)
 
-    def notation_extras(self, engine: S, player: str, written: Sequence[Command]) -> list[Suggestion]:
+    def _notation_extras(self, engine: S, player: str, written: Sequence[Command]) -> list[Suggestion]:
         """Words the editor offers besides the tree's choices: commands a record may hold that are no choice
         of the player to move (Carcassonne's ``take@``, another taker's choice, R420).  Default: none."""
         return []
@@ -480,21 +528,9 @@ class Ruleset(Generic[S]):
         drawn).  Default: nothing."""
         return ()
 
-    def dealt_turn(self, world: World, engine: S, actions: Sequence[Command]) -> tuple[Any, ...]:
-        """The turn ``actions`` a player chose at ``engine`` (as the recorder built it), with what chance decides
-        taken from ``world``, the deal of a game the server deals (``grn serve`` against grn, R376): a face the
-        page offered is replaced by the dealt one.  Default: the world's record of the turn's decision
-        (:meth:`decision_of`, :meth:`grn.rules.world.World.recorded`)."""
-        return world.recorded(self.decision_of(engine, actions))
-
-    def dealt_word(self, world: World, engine: S, picked: Sequence[str]) -> str | None:
-        """In a game the server deals, the word the next step of the turn being chosen takes from ``world``
-        when that step is chance (a tile drawn, a face turned), so that the page skips it; None when the player
-        chooses it.  Default: the words of the hand :meth:`grn.rules.world.World.hand` deals, first."""
-        hand = world.hand()
-        if len(picked) < len(hand) and all(isinstance(h, str) for h in hand) and list(picked) == list(hand[:len(picked)]):
-            return str(hand[len(picked)])
-        return None
+    #: How a game the server deals takes chance from the deal (``grn serve`` against grn): a :class:`Dealer`
+    #: part (R482).
+    dealer: Dealer[S] = Dealer()
 
     def picked_hand(self, engine: S, picked: Sequence[str]) -> tuple[Any, ...]:
         """What the player to move holds privately once the recorder's words ``picked`` (the start of a turn
@@ -522,20 +558,8 @@ class Ruleset(Generic[S]):
         """A decision in words, for the review (default: its commands in words)."""
         return ", ".join(self.action_words(c) for c in cast(Iterable[Command], decision))
 
-    def puzzle_answer(self, engine: S, decision: Decision) -> Hashable:
-        """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
-        in ``grn puzzles``, valued by the best of them.  Default: the decision itself."""
-        return decision
-
-    #: The puzzle themes the game names (:meth:`puzzle_themes`), for reports of which were found.
-    puzzle_theme_names: tuple[str, ...] = ()
-
-    def puzzle_themes(self, before: S, after: S, player: str, actions: Sequence[Command],
-                      events: Sequence[Event]) -> tuple[str, ...]:
-        """The themes of a puzzle's solution (``grn puzzles``, docs/puzzles.md): what ``player``'s turn
-        ``actions`` did, read from its ``events`` (what it scored) and the positions ``before`` and ``after``
-        it (the move's shape), as words of :attr:`puzzle_theme_names`.  Default: none."""
-        return ()
+    #: How the game's puzzles are judged and named (``grn puzzles``): a :class:`Puzzles` part (R482).
+    puzzles: Puzzles[S] = Puzzles()
 
     # -- the engine protocol (grn.bots.protocol, docs/protocol.md) ----------------
     def seen_by(self, engine: S, player: str, actions: Sequence[Command], viewer: str) -> tuple[Command, ...]:

@@ -9,7 +9,7 @@ started with (``grn serve --engine NAME=CMD``; a web request never names a comma
 The deal (R376): at each turn of the main line's end the server deals a :class:`~grn.rules.world.World` from the
 true position, with a random generator seeded by the archive's secret, the game and the turn's number (so
 that reloading the page, or taking a move back, deals the same draw).  A person's turn takes its tile and
-the faces it turns from that deal (:meth:`grn.rules.ruleset.Ruleset.dealt_turn`); a bot's turn draws from it too.
+the faces it turns from that deal (:meth:`grn.rules.ruleset.Dealer.turn`); a bot's turn draws from it too.
 
 What a bot sees (R377): the main line as its seat saw it (:class:`grn.bots.seen.PlayerView`: a token another
 player mined face down stays unknown) and what the deal put in its hand, never the deal's later tiles
@@ -78,7 +78,7 @@ def dealt_picks(ruleset: Ruleset, world: World, engine: Engine, picked: Sequence
     auto: list[int] = []
     rest = list(picked)
     while len(words) < 128:
-        word = ruleset.dealt_word(world, engine, words)
+        word = ruleset.dealer.word(world, engine, words)
         if word is not None:
             auto.append(len(words))
             if rest and rest[0] != word:
@@ -122,7 +122,7 @@ def dealt_actions(ruleset: Ruleset, world: World, engine: Engine, actions: Seque
     hand = world.hand()
     if tuple(ruleset.hand_of(actions)) != tuple(hand):
         raise ChoiceError(f"the tile drawn is {', '.join(map(str, hand))}, not the one this turn places")
-    return ruleset.dealt_turn(world, engine, actions)
+    return ruleset.dealer.turn(world, engine, actions)
 
 
 def view_of(ruleset: Ruleset, record: Record, turns: Sequence[Any], viewer: str) -> Engine:

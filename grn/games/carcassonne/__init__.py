@@ -21,7 +21,7 @@ from grn.core.errors import IllegalAction
 from grn.core.record import Record, Seat
 from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.games.tiling.ruleset import TileRuleset
+from grn.games.tiling.ruleset import TilePuzzles, TileRuleset
 
 if TYPE_CHECKING:
     import random
@@ -37,21 +37,36 @@ if TYPE_CHECKING:
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
 
+class CarcassonnePuzzles(TilePuzzles[CarcassonneState]):
+    """The themes of :mod:`grn.games.carcassonne.themes` (``grn puzzles``)."""
+
+    theme_names = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
+                   "blocked feature", "gold ingot race")
+
+    def themes(self, before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """What the turn did, in the words of :attr:`theme_names`."""
+        from grn.games.carcassonne.themes import themes
+
+        return themes(before, after, player, actions, events)
+
+
 class CarcassonneRuleset(TileRuleset[CarcassonneState]):
     """Carcassonne: 2 to 5 players, 72 land tiles (80 with The Gold Mines), 7 followers each."""
 
     name = "carcassonne"
     aliases = ("carcassonne base", "carcassonne: the gold mines")
     title = "Carcassonne"
-    grammar_package = __name__
-    grammar_file = "carcassonne.lark"
+    #: Its puzzles' themes.
+    puzzles = CarcassonnePuzzles()
+    _grammar = (__name__, "carcassonne.lark")
     # "ingot@1,1" and "take@1,0" are commands, so no tile may be called "ingot" or "take"
     codecs = tile_codecs(reserved=("ingot", "take")) + CODECS
-    players_section = SEC_GENERAL
+    _players_section = SEC_GENERAL
     options_help = OPTIONS_HELP
     option_names = frozenset({"goldmines", "farmers", "smallcity", "basic"})
     render_options = frozenset({"legal", "diagram"})
-    tileset_package = __name__
+    _tileset = (__name__, "tileset.json")
 
     def parse_options(self, words: dict[str, str]) -> Options:
         return parse_options(words)
@@ -94,7 +109,7 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def notation_extras(self, engine: CarcassonneState, player: str, written: Sequence[Command]) -> list[Suggestion]:
+    def _notation_extras(self, engine: CarcassonneState, player: str, written: Sequence[Command]) -> list[Suggestion]:
         """With The Gold Mines, after the placement: ``take@`` on each tile the next ingot handed out may come
         from (any tile that holds one, the new tile and the second ingot's square included), each only if the
         engine takes the turn with it added.  Not a choice of the turn's tree: the taker, often another player,
@@ -133,8 +148,8 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
         from grn.games.carcassonne.recording import followup_step
 
         return followup_step(self, engine, before, placement, picked, memo)
-    world_class = bot.CarcassonneWorld
-    roles = ROLE
+    _world_class = bot.CarcassonneWorld
+    _roles = ROLE
 
     def action_words(self, command: Command) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
@@ -180,16 +195,6 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
         from grn.games.carcassonne import selfplay
 
         return selfplay.play(players, seed=seed, options=options if options is not None else Options())
-
-    #: The themes of :mod:`grn.games.carcassonne.themes` (``grn puzzles``).
-    puzzle_theme_names = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
-                          "blocked feature", "gold ingot race")
-
-    def puzzle_themes(self, before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
-                      events: Sequence[Event]) -> tuple[str, ...]:
-        from grn.games.carcassonne.themes import themes
-
-        return themes(before, after, player, actions, events)
 
 
 RULESET = CarcassonneRuleset()

@@ -15,7 +15,7 @@ THEMES = ("close a city", "close a road", "cloister", "farm", "steal a feature",
 
 
 def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events: Sequence[Any]) -> tuple[str, ...]:
-    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`)."""
+    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Puzzles.themes`)."""
     found: set[str] = set()
     for e in events:
         if isinstance(e, ScoreEvent) and e.player == player and e.points > 0 and not e.final:

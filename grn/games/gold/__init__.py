@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard, card_text
 from grn.games.gold.rules import SECTION, GoldState
 from grn.core.record import Markup, Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Dealer, Drawing, PositionLike, Puzzles, Ruleset, SeriesChecker, SetupProblem, Suggestion
 
 if TYPE_CHECKING:
     import random
@@ -41,16 +41,47 @@ def layout_positions(record: Record) -> tuple[str, ...] | None:
     raise SetupProblem(f"Layout tag: {layout!r} is not 8x8 or free", "layout", tag="Layout")
 
 
+class GoldPuzzles(Puzzles[GoldState]):
+    """The themes of :mod:`grn.games.gold.themes` (``grn puzzles``)."""
+
+    theme_names = ("duel", "blocked miner", "gold out", "dynamite")
+
+    def themes(self, before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """What the turn did, in the words of :attr:`theme_names`."""
+        from grn.games.gold.themes import themes
+
+        return themes(before, after, player, actions, events)
+
+
+class GoldDealer(Dealer[GoldState]):
+    """The deal of a game of Gold against grn: the faces of the cards (``world.truth``, a
+    :class:`~grn.games.gold.bot.GoldWorld`'s)."""
+
+    def turn(self, world: Any, engine: GoldState, actions: Sequence[Command]) -> tuple[Any, ...]:
+        """The places the player turned, each showing the dealt card there (``world.truth``, R376)."""
+        return tuple(FlipCard(a.pos, world.truth[a.pos]) if isinstance(a, FlipCard) else a for a in actions)
+
+    def word(self, world: Any, engine: GoldState, picked: Sequence[str]) -> str | None:
+        """After a place is tapped, the face it shows in the deal (the page asks no face)."""
+        if len(picked) % 2 == 1 and picked[-1] in world.truth:
+            return card_text(world.truth[picked[-1]])
+        return None
+
+
 class GoldRuleset(Ruleset[GoldState]):
     """Gold: turn two cards a turn; miners carry gold out; the richest player wins."""
 
     name = "gold"
     title = "Gold"
-    grammar_package = __name__
-    grammar_file = "gold.lark"
+    #: Its puzzles' themes.
+    puzzles = GoldPuzzles()
+    #: The faces a game against grn deals.
+    dealer = GoldDealer()
+    _grammar = (__name__, "gold.lark")
     codecs = CODECS
     colours = COLOURS
-    players_section = SECTION["setup"]
+    _players_section = SECTION["setup"]
     options_help = "none (Gold has no options)"
     render_options = frozenset({"reveal"})
     schemas = {"cards": (__name__, "cards.schema.json")}
@@ -159,16 +190,6 @@ class GoldRuleset(Ruleset[GoldState]):
 
         return bot.GoldWorld.sample(self, engine, rng)
 
-    def dealt_turn(self, world: Any, engine: GoldState, actions: Sequence[Command]) -> tuple[Any, ...]:
-        """The places the player turned, each showing the dealt card there (``world.truth``, R376)."""
-        return tuple(FlipCard(a.pos, world.truth[a.pos]) if isinstance(a, FlipCard) else a for a in actions)
-
-    def dealt_word(self, world: Any, engine: GoldState, picked: Sequence[str]) -> str | None:
-        """After a place is tapped, the face it shows in the deal (the page asks no face)."""
-        if len(picked) % 2 == 1 and picked[-1] in world.truth:
-            return card_text(world.truth[picked[-1]])
-        return None
-
     def decision_of(self, engine: GoldState, actions: Sequence[Command]) -> Any:
         """The places turned over; unseen cards are alike, so each stands as the bots' unseen stand-in."""
         from grn.games.gold import bot
@@ -234,15 +255,6 @@ class GoldRuleset(Ruleset[GoldState]):
         from grn.games.gold.match import MatchChecker
 
         return MatchChecker()
-
-    #: The themes of :mod:`grn.games.gold.themes` (``grn puzzles``).
-    puzzle_theme_names = ("duel", "blocked miner", "gold out", "dynamite")
-
-    def puzzle_themes(self, before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
-                      events: Sequence[Event]) -> tuple[str, ...]:
-        from grn.games.gold.themes import themes
-
-        return themes(before, after, player, actions, events)
 
 
 RULESET = GoldRuleset()

@@ -11,7 +11,7 @@ THEMES = ("duel", "blocked miner", "gold out", "dynamite")
 
 
 def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events: Sequence[Any]) -> tuple[str, ...]:
-    """The themes of ``player``'s turn (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`): a ``duel`` (a miner beats
+    """The themes of ``player``'s turn (:meth:`grn.rules.ruleset.Puzzles.themes`): a ``duel`` (a miner beats
     another), a ``blocked miner`` (a miner turned beside gold worth more, or beside a miner of its own value,
     goes back face down: R401), ``gold out`` (gold carried out), ``dynamite`` (two cards blown away)."""
     found: set[str] = set()

@@ -18,9 +18,9 @@ from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, Re
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.terms import ROLE
 from grn.core.record import Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Dealer, Drawing, PositionLike, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.games.tiling.ruleset import TileRuleset
+from grn.games.tiling.ruleset import TilePuzzles, TileRuleset
 from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 from grn.rules.ruleset import Panel, SetupProblem
 
@@ -70,21 +70,68 @@ def parse_options(words: dict[str, str]) -> Options:
     return Options(**kwargs)
 
 
+class GoldRushPuzzles(TilePuzzles[GoldRushState]):
+    """The themes of :mod:`grn.games.goldrush.themes` (``grn puzzles``)."""
+
+    theme_names = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
+                   "steal a feature", "join a feature", "blocked feature")
+
+    def themes(self, before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """What the turn did, in the words of :attr:`theme_names`."""
+        from grn.games.goldrush.themes import themes
+
+        return themes(before, after, player, actions, events)
+
+
+class GoldRushDealer(Dealer[GoldRushState]):
+    """The deal of a game of Gold Rush against grn: the tile drawn, and the faces of the tokens."""
+
+    def word(self, world: World, engine: GoldRushState, picked: Sequence[str]) -> str | None:
+        """The tile drawn (the default), then the face of a mined token and of each token a scoring hands out, as
+        the deal has them (R376): a person in a game against grn is not asked what the deal decides."""
+        word = super().word(world, engine, picked)
+        if word is not None:
+            return word
+        from grn.games.goldrush.recording import UNKNOWN
+
+        ruleset = world.ruleset
+        words, asked = list(picked), 0
+        step = ruleset.turn_step(engine, words)
+        while step is not None and not step.done:
+            if not step.options or step.options[0].word != UNKNOWN or asked > 32:
+                return None
+            words.append(UNKNOWN)
+            asked += 1
+            step = ruleset.turn_step(engine, words)
+        if not asked or step is None or step.actions is None:
+            return None
+        true = world.recorded(ruleset.decision_of(engine, step.actions))
+        faces = [a.value for a in true if isinstance(a, Mine)]
+        faces += [v for a in true if isinstance(a, RevealTokens) for v in a.values]
+        index = len(faces) - asked
+        face = faces[index] if 0 <= index < len(faces) else None
+        return UNKNOWN if face is None else str(face)
+
+
 class GoldRushRuleset(TileRuleset[GoldRushState]):
     """Carcassonne: Gold Rush: 2 to 5 players, 72 land tiles, cowboys, tents and mining tokens."""
 
     name = "goldrush"
     aliases = ("gold rush", "carcassonne: gold rush")
     title = "Carcassonne: Gold Rush"
-    grammar_package = __name__
-    grammar_file = "goldrush.lark"
+    #: Its puzzles' themes.
+    puzzles = GoldRushPuzzles()
+    #: The tiles and token faces a game against grn deals.
+    dealer = GoldRushDealer()
+    _grammar = (__name__, "goldrush.lark")
     # "tent@2,0" is the tent, so no tile may be called "tent"
     codecs = tile_codecs(reserved=("tent",)) + CODECS
-    players_section = "Gold Rush rulebook, General Info and Comments"
+    _players_section = "Gold Rush rulebook, General Info and Comments"
     options_help = "farmers=on|off and cowboys=4|5"
     option_names = frozenset({"farmers", "cowboys"})
     render_options = frozenset({"legal", "diagram"})
-    tileset_package = __name__
+    _tileset = (__name__, "tileset.json")
 
     def parse_options(self, words: dict[str, str]) -> Options:
         return parse_options(words)
@@ -144,35 +191,10 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
         from grn.games.goldrush.recording import followup_step
 
         return followup_step(self, engine, before, placement, picked, memo)
-    world_class = bot.GoldRushWorld
-    roles = ROLE
+    _world_class = bot.GoldRushWorld
+    _roles = ROLE
     #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
     analysis_thresholds = (4.0, 8.0, 16.0)
-
-    def dealt_word(self, world: World, engine: GoldRushState, picked: Sequence[str]) -> str | None:
-        """The tile drawn (the default), then the face of a mined token and of each token a scoring hands out, as
-        the deal has them (R376): a person in a game against grn is not asked what the deal decides."""
-        word = super().dealt_word(world, engine, picked)
-        if word is not None:
-            return word
-        from grn.games.goldrush.recording import UNKNOWN
-
-        words, asked = list(picked), 0
-        step = self.turn_step(engine, words)
-        while step is not None and not step.done:
-            if not step.options or step.options[0].word != UNKNOWN or asked > 32:
-                return None
-            words.append(UNKNOWN)
-            asked += 1
-            step = self.turn_step(engine, words)
-        if not asked or step is None or step.actions is None:
-            return None
-        true = world.recorded(self.decision_of(engine, step.actions))
-        faces = [a.value for a in true if isinstance(a, Mine)]
-        faces += [v for a in true if isinstance(a, RevealTokens) for v in a.values]
-        index = len(faces) - asked
-        face = faces[index] if 0 <= index < len(faces) else None
-        return UNKNOWN if face is None else str(face)
 
     def decision_of(self, engine: GoldRushState, actions: Sequence[Command]) -> Any:
         """The turn without the token faces it revealed (the player chose before seeing them)."""
@@ -240,16 +262,6 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
         from grn.games.goldrush import selfplay
 
         return selfplay.play(players, seed=seed, options=options if options is not None else Options())
-
-    #: The themes of :mod:`grn.games.goldrush.themes` (``grn puzzles``).
-    puzzle_theme_names = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
-                          "steal a feature", "join a feature", "blocked feature")
-
-    def puzzle_themes(self, before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
-                      events: Sequence[Event]) -> tuple[str, ...]:
-        from grn.games.goldrush.themes import themes
-
-        return themes(before, after, player, actions, events)
 
 
 RULESET = GoldRushRuleset()

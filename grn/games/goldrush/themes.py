@@ -15,7 +15,7 @@ THEMES = ("mountain tokens", "locomotive", "tent", "close a city", "close a rail
 
 
 def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events: Sequence[Any]) -> tuple[str, ...]:
-    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`)."""
+    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Puzzles.themes`)."""
     found: set[str] = set()
     for e in events:
         if isinstance(e, TokensTaken) and e.player == player and e.count:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Sequence, TypeVar, cast
 from grn.rules.choices import ChoiceError, Option, Step, finished
 from grn.core.errors import IllegalAction
 from grn.core.record import Command, Markup, Record
-from grn.rules.ruleset import PositionLike, Ruleset, Suggestion
+from grn.rules.ruleset import PositionLike, Puzzles, Ruleset, Suggestion
 from grn.games.tiling.commands import PlaceFigure, PlaceTile
 from grn.games.tiling import markup
 from grn.games.tiling.world import TileWorld, tile_hand
@@ -31,20 +31,31 @@ _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
 _LEADING_NUMBER = re.compile(r"^(\d+)(.*)$")
 
 
+class TilePuzzles(Puzzles[T]):
+    """A tile-laying game's puzzles: the answer is where the tile goes."""
+
+    def answer(self, engine: T, decision: Decision) -> Decision:
+        """The tile's placement (R397): a puzzle asks where the tile goes; the figure or tent that follows is
+        the best of that placement's moves, shown with the solution but not asked for."""
+        return next((c for c in cast(Sequence[Command], decision) if isinstance(c, PlaceTile)), decision)
+
+
 class TileRuleset(Ruleset[T]):
     """A :class:`~grn.rules.ruleset.Ruleset` for a tile-laying game on :mod:`grn.games.tiling`, generic in the
     game's :class:`~grn.games.tiling.engine.TileEngine` subclass ``T``."""
 
     uses_tileset = True
-    #: The shipped tile set's package and file.
-    tileset_package: str = ""
-    tileset_file: str = "tileset.json"
-    #: The bots' world of the game (its follow-ups and values): see :mod:`grn.games.tiling.world`.
-    world_class: type[TileWorld] = TileWorld
+    #: The shipped tile set, (package, file name): :meth:`default_tileset` reads it.
+    _tileset: tuple[str, str] = ("", "tileset.json")
+    #: The bots' world of the game (its follow-ups and values, :mod:`grn.games.tiling.world`): :meth:`determinise`
+    #: samples it.
+    _world_class: type[TileWorld] = TileWorld
+    #: A puzzle asks where the tile goes.
+    puzzles: Puzzles[T] = TilePuzzles()
 
     def determinise(self, engine: T, rng: random.Random, hand: tuple[Any, ...] = ()) -> TileWorld:
         """The bag shuffled, the tiles of ``hand`` (drawn this turn) on top."""
-        return self.world_class.sample(self, engine, rng, hand)
+        return self._world_class.sample(self, engine, rng, hand)
 
     def unseen(self, engine: T, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents (tile id and copies left), the tiles in hand taken out; not its order."""
@@ -52,11 +63,6 @@ class TileRuleset(Ruleset[T]):
         for tile in hand:
             bag[tile] = bag.get(tile, 0) - 1
         return {"bag": {tile: n for tile, n in sorted(bag.items()) if n > 0}}
-
-    def puzzle_answer(self, engine: T, decision: Decision) -> Decision:
-        """The tile's placement (R397): a puzzle asks where the tile goes; the figure or tent that follows is
-        the best of that placement's moves, shown with the solution but not asked for."""
-        return next((c for c in cast(Sequence[Command], decision) if isinstance(c, PlaceTile)), decision)
 
     def hand_of(self, actions: Sequence[Command]) -> tuple[Any, ...]:
         """The tiles the turn drew: the player saw them before choosing."""
@@ -89,8 +95,9 @@ class TileRuleset(Ruleset[T]):
         return super().action_words(command)
 
     #: What a figure is called on each kind of feature (``{"city": "knight"}``): the review names a
-    #: follower by its role on the tile just placed (R358).  A game without roles leaves it empty.
-    roles: dict[str, str] = {}
+    #: follower by its role on the tile just placed (R358), in :meth:`turn_words`.  A game without roles leaves
+    #: it empty.
+    _roles: dict[str, str] = {}
 
     def turn_words(self, actions: Sequence[Command], tileset: TileSet | None = None) -> str:
         """A turn's actions in words, each figure by its role on the tile placed before it (``knight on N``
@@ -100,15 +107,15 @@ class TileRuleset(Ruleset[T]):
         for command in actions:
             if isinstance(command, PlaceTile):
                 placed = command
-            elif isinstance(command, PlaceFigure) and placed is not None and self.roles:
-                role = self.role_at(placed, command.location, tileset or self.default_tileset())
+            elif isinstance(command, PlaceFigure) and placed is not None and self._roles:
+                role = self._role_at(placed, command.location, tileset or self.default_tileset())
                 if role:
                     out.append(f"{role} on {command.location}")
                     continue
             out.append(self.action_words(command))
         return ", ".join(out)
 
-    def role_at(self, placed: PlaceTile, location: str, tileset: TileSet) -> str | None:
+    def _role_at(self, placed: PlaceTile, location: str, tileset: TileSet) -> str | None:
         """The role of a figure at ``location`` of the tile ``placed`` (None when the place names nothing)."""
         from grn.games.tiling.engine import TileEngine
 
@@ -116,7 +123,7 @@ class TileRuleset(Ruleset[T]):
         if design is None or placed.rotation % 90:
             return None
         sid = TileEngine._segment_of(design, design.orientations[placed.rotation // 90 % 4], 0, location)
-        return self.roles.get(design.segments[sid].kind) if sid >= 0 else None
+        return self._roles.get(design.segments[sid].kind) if sid >= 0 else None
 
     def decision_words(self, engine: T, decision: Decision) -> str:
         """A decision in words for the review, its figure named by its role."""
@@ -126,7 +133,7 @@ class TileRuleset(Ruleset[T]):
         """The shipped tile set (loaded once)."""
         from grn.games.tiling.tiles import load_shipped_tileset
 
-        return load_shipped_tileset(self.tileset_package, self.tileset_file)
+        return load_shipped_tileset(*self._tileset)
 
     def load_tileset(self, path: Any) -> TileSet:
         """A tile set read from the JSON file at ``path`` (``--tileset``), checked."""

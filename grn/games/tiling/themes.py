@@ -1,6 +1,6 @@
 """What a tile-laying turn did to the board, for puzzle themes (``grn puzzles``): the shape of the move.
 
-Each game names its themes (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`) from its
+Each game names its themes (:meth:`grn.rules.ruleset.Puzzles.themes`) from its
 score events and from :func:`placement_facts`: the kind of feature the player's new
 figure stands on, the features the tile joined that hold the player's and an
 opponent's figures (a join, or a steal when the player now leads), and the
