@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from grn.rules import registry
 from grn.bots.bot import DEFAULT_LEVEL, search_level
@@ -36,6 +36,9 @@ from grn.rules.position import play_record_turn
 from grn.core.record import Record, Seat, Turn
 from grn.rules.ruleset import Ruleset, engine_for, player_key
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +156,7 @@ class TurnAnalysis:
     candidates: int
     playouts: int
     #: The best move's commands, to write as a variation (None: it cannot be written, or it is the move played).
-    best_actions: tuple[Any, ...] | None = field(default=None, repr=False)
+    best_actions: tuple[Command, ...] | None = field(default=None, repr=False)
     #: The severe judgement whose threshold the loss's interval still holds after the confirmation's cap (R275:
     #: "near the mistake threshold"); None: clear of every such threshold, stopped before the cap, or the game
     #: judges the loss alone.
@@ -300,7 +303,7 @@ def summarise(turns: Sequence[TurnAnalysis], seats: Sequence[Seat], thresholds: 
     return tuple(out)
 
 
-def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
+def _text(commands: Sequence[Command], ruleset: Ruleset) -> str:
     return " ".join(command_text(c, ruleset) for c in commands)
 
 
@@ -317,7 +320,7 @@ CONFIRM_CAP = 16
 CONTENDERS = 2
 
 
-def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
+def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders: Sequence[Any], played: Any,
             seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1,
             eliminate: bool = False, edge_scale: int = 1, edge_z: float | None = None,
             bound_z: float | None = None) -> Confirmation:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 from grn.analysis.judge import replay
 from grn.bots.bot import LEVELS
@@ -42,6 +42,10 @@ from grn.rules.ruleset import Ruleset, player_key
 from grn.core.value import Value
 from grn.rules.world import Decision
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.core.record import Seat
+    from grn.core.record import Command
 
 #: The chance to place first, after the best move, within which a game is close and a move may make a puzzle
 #: by the chance to win it gains rather than by points (R396).
@@ -185,7 +189,7 @@ class Puzzle:
     question: str
     solution: str
     solution_words: str
-    solution_actions: tuple[Any, ...]
+    solution_actions: tuple[Command, ...]
     played: str
     missed: bool
     #: The confirming search's figures: the solution's expected margin, by how much it beats the nearest other
@@ -253,7 +257,7 @@ class Outcome:
     playouts: int = 0
 
 
-def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
+def _text(commands: Sequence[Command], ruleset: Ruleset) -> str:
     return " ".join(command_text(c, ruleset) for c in commands)
 
 
@@ -263,7 +267,7 @@ def _seed(budget: Budget, turn: int, stage: str) -> int:
     return random.Random(f"{budget.seed}:{turn}:{stage}").getrandbits(64)
 
 
-def confirm_search(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], moves: Sequence[Decision],
+def confirm_search(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], moves: Sequence[Decision],
                    budget: Budget, seed: int) -> list[Estimate]:
     """Every move of ``moves`` played in the same ``budget.confirm_rounds`` fresh worlds from ``seed`` (no move
     dropped: each gap to the best is measured over every round)."""
@@ -294,7 +298,7 @@ def contenders(race: Sequence[Estimate], best: Decision, played: Decision,
 
 def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteria: Criteria, budget: Budget,
               *, source: str = "", index: int = 1, record: Record | None = None,
-              seats: Any = None) -> Outcome | None:
+              seats: list[Seat] | None = None) -> Outcome | None:
     """Search one turn from the position before it (``engine``, left unchanged); None when it is no candidate."""
     hand = tuple(ruleset.hand_of(turn.actions))
     played = ruleset.decision_of(engine, turn.actions)
@@ -383,7 +387,7 @@ def _question(number: int, name: str, colour: str, hand: Sequence[Any], found: V
     return f"Turn {number}, {who} to move{holding}: find the move that {worth}."
 
 
-def solution_themes(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], decision: Decision, player: str,
+def solution_themes(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], decision: Decision, player: str,
                     *, seed: int = 0) -> tuple[str, ...]:
     """The themes of ``decision`` at ``engine``: the game's :meth:`~grn.rules.ruleset.Puzzles.themes` of the
     turn played in one world drawn from what the player knows (what a turn scores is known before the next

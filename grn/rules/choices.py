@@ -76,7 +76,7 @@ class Option(Value):
     _fields = ("word", "label", "markup", "count", "picture", "command")
 
     def __init__(self, word: str, label: str, markup: str = "", count: int | None = None,
-                 picture: str | None = None, command: Any = None) -> None:
+                 picture: str | None = None, command: Value | None = None) -> None:
         self.word: Final = word
         self.label: Final = label
         self.markup: Final = markup
@@ -111,7 +111,7 @@ class Step(Value):
     __slots__ = ("prompt", "options", "actions", "summary", "scene", "chance")
     _fields = ("prompt", "options", "actions", "summary", "scene", "chance")
 
-    def __init__(self, prompt: str, options: tuple[Option, ...] = (), actions: tuple[Any, ...] | None = None,
+    def __init__(self, prompt: str, options: tuple[Option, ...] = (), actions: tuple[Value, ...] | None = None,
                  summary: str = "", scene: tuple[str, ...] = (), chance: str | None = None) -> None:
         self.prompt: Final = prompt
         self.options: Final = options
@@ -141,7 +141,7 @@ class Step(Value):
         return f"<Step {self.prompt!r} {len(self.options)} options>"
 
 
-def finished(actions: tuple[Any, ...], summary: str, prompt: str = "Confirm the turn",
+def finished(actions: tuple[Value, ...], summary: str, prompt: str = "Confirm the turn",
              scene: tuple[str, ...] = ()) -> Step:
     """The step of a whole turn: nothing more to choose, ``actions`` to play."""
     return Step(prompt, (), actions, summary, scene)
@@ -153,7 +153,7 @@ Outcomes = Callable[[Step, Sequence[str]], Sequence[str]]
 
 
 def leaves(ruleset: ChoiceTree[E], engine: E, outcomes: Outcomes | None = None,
-           memo: dict[Any, Any] | None = None) -> Iterator[tuple[tuple[str, ...], tuple[Any, ...]]]:
+           memo: dict[Any, Any] | None = None) -> Iterator[tuple[tuple[str, ...], tuple[Value, ...]]]:
     """Every whole turn of the player to move in ``ruleset``'s tree at ``engine``: (the words, the commands),
     depth first in the order the tree offers them.  At a chance point only the outcomes ``outcomes`` names
     are followed (default: every one).  ``memo`` is handed to the tree so that what one point computed (a
@@ -178,7 +178,7 @@ def leaves(ruleset: ChoiceTree[E], engine: E, outcomes: Outcomes | None = None,
                 stack.append((chosen, after))
 
 
-def turns(ruleset: ChoiceTree[E], engine: E, outcomes: Outcomes | None = None) -> list[tuple[Any, ...]]:
+def turns(ruleset: ChoiceTree[E], engine: E, outcomes: Outcomes | None = None) -> list[tuple[Value, ...]]:
     """The commands of every leaf of the tree (:func:`leaves`)."""
     return [actions for _, actions in leaves(ruleset, engine, outcomes)]
 

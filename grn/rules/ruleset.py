@@ -27,6 +27,7 @@ from grn.core.value import Value
 from grn.rules.world import Decision, NoBot, World
 
 if TYPE_CHECKING:
+    from grn.core.errors import Diagnostic
     from grn.rules.choices import Step
     from grn.rules.engine import Engine, Event
     from grn.rules.interop import Exporter, Importer
@@ -194,7 +195,7 @@ class SeriesChecker:
     def add(self, record: Record, report: Any) -> None:
         """Remember what is needed of a validated game."""
 
-    def check(self, file: str | None) -> tuple[list[Any], list[str]]:
+    def check(self, file: str | None) -> tuple[list[Diagnostic], list[str]]:
         """Problems (diagnostics) and summary lines for the file."""
         return [], []
 
@@ -227,7 +228,7 @@ class Dealer(Generic[S]):
     """A ruleset's part for a game the server deals (``grn serve`` against grn, R376, R482): what chance decides
     in a turn is taken from the deal, a :class:`~grn.rules.world.World` (its ``ruleset`` is the game's)."""
 
-    def turn(self, world: World, engine: S, actions: Sequence[Command]) -> tuple[Any, ...]:
+    def turn(self, world: World, engine: S, actions: Sequence[Command]) -> tuple[Command, ...]:
         """The turn ``actions`` a player chose at ``engine`` (as the recorder built it), with what chance decides
         taken from ``world``: a face the page offered is replaced by the dealt one.  Default: the world's
         record of the turn's decision (:meth:`Ruleset.decision_of`, :meth:`grn.rules.world.World.recorded`)."""
@@ -503,7 +504,7 @@ class Ruleset(Generic[S]):
     #: spread wide against its margins, and whose analysis is cheap, buys a narrower luck with more of them.
     luck_rounds_scale: int = 1
 
-    def legal_turns(self, engine: S) -> list[tuple[Any, ...]]:
+    def legal_turns(self, engine: S) -> list[tuple[Command, ...]]:
         """Every legal turn of the player to move, each a tuple of commands: the leaves of
         :meth:`choice_point`'s tree (every outcome of a chance point).
 
@@ -517,13 +518,13 @@ class Ruleset(Generic[S]):
             raise NoBot(f"grn has no bot for {self.title or self.name}: the game defines no choices")
         return turns(self, engine)
 
-    def determinise(self, engine: S, rng: random.Random, hand: tuple[Any, ...] = ()) -> World:
+    def determinise(self, engine: S, rng: random.Random, hand: tuple[str, ...] = ()) -> World:
         """A :class:`~grn.rules.world.World`: a copy of ``engine`` in which what the player to move cannot know is
         drawn at random (with ``rng``) from what they do know; ``hand`` is what they hold privately
         (:meth:`hand_of`).  Default: nothing is hidden."""
         return World(self, engine.copy())
 
-    def hand_of(self, actions: Sequence[Command]) -> tuple[Any, ...]:
+    def hand_of(self, actions: Sequence[Command]) -> tuple[str, ...]:
         """What the player knew privately when choosing the recorded turn ``actions`` (tile games: the tiles
         drawn).  Default: nothing."""
         return ()
@@ -532,7 +533,7 @@ class Ruleset(Generic[S]):
     #: part (R482).
     dealer: Dealer[S] = Dealer()
 
-    def picked_hand(self, engine: S, picked: Sequence[str]) -> tuple[Any, ...]:
+    def picked_hand(self, engine: S, picked: Sequence[str]) -> tuple[str, ...]:
         """What the player to move holds privately once the recorder's words ``picked`` (the start of a turn
         being chosen, :meth:`turn_step`) are told: tile games, the tiles drawn.  Raises
         :class:`grn.rules.choices.ChoiceError` when the best move depends on a draw not told yet.  Default: nothing."""
@@ -543,7 +544,7 @@ class Ruleset(Generic[S]):
         commands as written."""
         return tuple(actions)
 
-    def decision_actions(self, engine: S, decision: Decision, seen: Any = None) -> tuple[Any, ...] | None:
+    def decision_actions(self, engine: S, decision: Decision, seen: Any = None) -> tuple[Command, ...] | None:
         """The commands that write ``decision`` as a variation at ``engine`` (None: it cannot be written, for
         example a card whose face nobody saw).  ``seen`` is what the whole record revealed.  Default: the
         decision's commands."""
@@ -568,7 +569,7 @@ class Ruleset(Generic[S]):
         Default: everything a turn records was seen by all."""
         return tuple(actions)
 
-    def unseen(self, engine: S, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: S, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """What the player to move, holding ``hand``, knows of what is hidden, by pool: each word (as the
         notation writes it, a tile id, a card face) and how many of it are left unseen, the hand not among
         them; never their order (R362).  Default: nothing is hidden."""

@@ -183,7 +183,7 @@ class GoldRuleset(Ruleset[GoldState]):
     #: margins of ten or twenty; a Gold game's analysis is cheap.
     luck_rounds_scale = 4
 
-    def determinise(self, engine: GoldState, rng: random.Random, hand: tuple[Any, ...] = ()) -> "GoldWorld":
+    def determinise(self, engine: GoldState, rng: random.Random, hand: tuple[str, ...] = ()) -> "GoldWorld":
         """The cards nobody has seen, dealt again at random among their places."""
         # the bots load with the first search, not with every validate (as the drawing does)
         from grn.games.gold import bot
@@ -211,7 +211,7 @@ class GoldRuleset(Ruleset[GoldState]):
         return re.sub(r"\b(red|yellow|green|blue|black) miner\b",
                       lambda m: f"{owners[m[1]]}'s {m[0]}" if m[1] in owners else m[0], words)
 
-    def unseen(self, engine: GoldState, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: GoldState, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """The faces not yet seen anywhere (what a card never turned may show), by their GRN spelling."""
         from grn.games.gold.commands import card_text
 

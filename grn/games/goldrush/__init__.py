@@ -200,10 +200,10 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
         """The turn without the token faces it revealed (the player chose before seeing them)."""
         return bot.decision_of(actions)
 
-    def seen_by(self, engine: GoldRushState, player: str, actions: Sequence[Command], viewer: str) -> tuple[Any, ...]:
+    def seen_by(self, engine: GoldRushState, player: str, actions: Sequence[Command], viewer: str) -> tuple[Command, ...]:
         """Mining tokens are taken face down: a player sees the face of the token they mined, not another's,
         nor the faces a scoring hands out (R361: a face known to some is sent as unknown)."""
-        out: list[Any] = []
+        out: list[Command] = []
         for a in actions:
             if isinstance(a, Mine) and player != viewer and a.value is not None:
                 out.append(Mine())
@@ -213,7 +213,7 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
                 out.append(a)
         return tuple(out)
 
-    def unseen(self, engine: GoldRushState, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: GoldRushState, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents, and the mining-token faces not yet accounted for (the box's tokens less the
         faces the player has seen)."""
         pools = super().unseen(engine, hand)

@@ -53,22 +53,22 @@ class TileRuleset(Ruleset[T]):
     #: A puzzle asks where the tile goes.
     puzzles: Puzzles[T] = TilePuzzles()
 
-    def determinise(self, engine: T, rng: random.Random, hand: tuple[Any, ...] = ()) -> TileWorld:
+    def determinise(self, engine: T, rng: random.Random, hand: tuple[str, ...] = ()) -> TileWorld:
         """The bag shuffled, the tiles of ``hand`` (drawn this turn) on top."""
         return self._world_class.sample(self, engine, rng, hand)
 
-    def unseen(self, engine: T, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: T, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents (tile id and copies left), the tiles in hand taken out; not its order."""
         bag = engine.bag()
         for tile in hand:
             bag[tile] = bag.get(tile, 0) - 1
         return {"bag": {tile: n for tile, n in sorted(bag.items()) if n > 0}}
 
-    def hand_of(self, actions: Sequence[Command]) -> tuple[Any, ...]:
+    def hand_of(self, actions: Sequence[Command]) -> tuple[str, ...]:
         """The tiles the turn drew: the player saw them before choosing."""
         return tile_hand(actions)
 
-    def picked_hand(self, engine: T, picked: Sequence[str]) -> tuple[Any, ...]:
+    def picked_hand(self, engine: T, picked: Sequence[str]) -> tuple[str, ...]:
         """The tiles drawn this turn, as the recorder was told them: those that fit nowhere, then the one to
         place.  The best move depends on the tile, so one must be told."""
         bag = engine.bag()
