@@ -38,6 +38,7 @@ from grn.rules.ruleset import Ruleset, engine_for, player_key
 from grn.notation.writer import command_text
 
 if TYPE_CHECKING:
+    from grn.rules.world import Decision
     from grn.core.record import Command
 
 
@@ -320,7 +321,7 @@ CONFIRM_CAP = 16
 CONTENDERS = 2
 
 
-def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders: Sequence[Any], played: Any,
+def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders: Sequence[Decision], played: Decision,
             seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1,
             eliminate: bool = False, edge_scale: int = 1, edge_z: float | None = None,
             bound_z: float | None = None) -> Confirmation:
@@ -351,7 +352,7 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders:
                         edge_bound_z=bound_z, learned=settings.learned)
 
 
-def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
+def contenders_of(estimates: Sequence[Estimate], played: Decision, count: int = CONTENDERS) -> list[Decision]:
     """The race's ``count`` leaders other than the move played: the moves that contend for the best on fresh
     worlds (R181).  The leaders are ranked by the rounds they ran (the finalists first, then the candidates
     the race dropped last), then by their means (R205); the move played takes a place among them."""

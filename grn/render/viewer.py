@@ -280,7 +280,8 @@ class _Builder:
         return prev, state
 
 
-def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, report: GameReport | None = None) -> dict[str, Any]:
+def game_view(record: Record, index: int, page: Page, *, tileset: Any = None,
+              report: GameReport | None = None) -> dict[str, Any]:
     """The viewer's data for one game: players, header, nodes, problems, and each player's colour."""
     if report is None:
         report = validate_record(record, file=None, index=index, tileset=tileset)

@@ -24,6 +24,7 @@ from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
 from grn.games.tiling.ruleset import TilePuzzles, TileRuleset
 
 if TYPE_CHECKING:
+    from grn.games.carcassonne.render import TileDefs
     import random
 
     from grn.core.record import Command
@@ -72,7 +73,7 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
         return parse_options(words)
 
     def new_engine(self, record: Record, seats: list[Seat], first: str | None,
-                   tileset: Any = None) -> CarcassonneState:
+                   tileset: TileSet | None = None) -> CarcassonneState:
         options = self.parse_options(record.options())
         start = start_of(record)
         try:
@@ -83,7 +84,8 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
                 raise
             raise SetupProblem(f"Start tag: {exc.message}", "start", tag="Start") from None
 
-    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *,
+                   shared_defs: TileDefs | None = None) -> str:
         from grn.games.carcassonne.render import render_position
 
         return render_position(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
@@ -96,12 +98,12 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
 
         return panel_text(position)
 
-    def page_defs(self) -> Any:
+    def page_defs(self) -> TileDefs:
         from grn.games.carcassonne.render import TileDefs
 
         return TileDefs("cct")
 
-    def page_defs_svg(self, shared: Any) -> str:
+    def page_defs_svg(self, shared: TileDefs) -> str:
         return str(shared.defs())
 
     def render_tile_sheet(self, tileset: TileSet, *, columns: int = 6) -> str:
@@ -142,8 +144,8 @@ class CarcassonneRuleset(TileRuleset[CarcassonneState]):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design) + "</svg>"
 
-    def followup_step(self, engine: CarcassonneState, before: tuple[Command, ...], placement: PlaceTile, picked: Sequence[str],
-                      memo: dict[Any, Any] | None = None) -> Step:
+    def followup_step(self, engine: CarcassonneState, before: tuple[Command, ...], placement: PlaceTile,
+                      picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
         """The second ingot and a follower, from the engine's options."""
         from grn.games.carcassonne.recording import followup_step
 

@@ -238,5 +238,5 @@ def ingot_options(state: CarcassonneState, placement: PlaceTile) -> list[PlaceIn
     return mines.options(state, placement) if mines is not None else []
 
 
-__all__ = ["CarcassonneState", "ingot_options", "Options", "Completion", "AROUND", "Event", "ScoreEvent", "FollowersReturned",
-           "IngotsPlaced", "IngotTaken", "IngotsRemoved", "TileDiscarded"]
+__all__ = ["CarcassonneState", "ingot_options", "Options", "Completion", "AROUND", "Event", "ScoreEvent",
+           "FollowersReturned", "IngotsPlaced", "IngotTaken", "IngotsRemoved", "TileDiscarded"]

@@ -19,7 +19,8 @@ THEMES = ("close a city", "close a road", "cloister", "farm", "steal a feature",
           "blocked feature", "gold ingot race")
 
 
-def themes(before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command], events: Sequence[Event]) -> tuple[str, ...]:
+def themes(before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
+           events: Sequence[Event]) -> tuple[str, ...]:
     """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Puzzles.themes`)."""
     found: set[str] = set()
     for e in events:

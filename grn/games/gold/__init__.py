@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard, card_text
 from grn.games.gold.rules import SECTION, GoldState
 from grn.core.record import Markup, Record, Seat
-from grn.rules.ruleset import PLAIN, Dealer, Drawing, PositionLike, Puzzles, Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.rules.ruleset import (
+    PLAIN, Dealer, Drawing, PositionLike, Puzzles, Ruleset, SeriesChecker, SetupProblem, Suggestion,
+)
 
 if TYPE_CHECKING:
     import random
@@ -86,7 +88,7 @@ class GoldRuleset(Ruleset[GoldState]):
     render_options = frozenset({"reveal"})
     schemas = {"cards": (__name__, "cards.schema.json")}
 
-    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> GoldState:
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: object = None) -> GoldState:
         positions = layout_positions(record)
         if len(seats) == 2 and any(len(s.colours) != 2 for s in seats):
             raise SetupProblem('with two players each owns two colours: write them as '

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 THEMES = ("duel", "blocked miner", "gold out", "dynamite")
 
 
-def themes(before: GoldState, after: GoldState, player: str, actions: Sequence[Command], events: Sequence[Event]) -> tuple[str, ...]:
+def themes(before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
+           events: Sequence[Event]) -> tuple[str, ...]:
     """The themes of ``player``'s turn (:meth:`grn.rules.ruleset.Puzzles.themes`): a ``duel`` (a miner beats
     another), a ``blocked miner`` (a miner turned beside gold worth more, or beside a miner of its own value,
     goes back face down: R401), ``gold out`` (gold carried out), ``dynamite`` (two cards blown away)."""

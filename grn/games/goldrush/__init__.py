@@ -25,6 +25,7 @@ from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 from grn.rules.ruleset import Panel, SetupProblem
 
 if TYPE_CHECKING:
+    from grn.games.goldrush.render import TileDefs
     import random
 
     from grn.core.record import Command
@@ -136,11 +137,13 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
     def parse_options(self, words: dict[str, str]) -> Options:
         return parse_options(words)
 
-    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> GoldRushState:
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None,
+                   tileset: TileSet | None = None) -> GoldRushState:
         options = self.parse_options(record.options())
         return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
-    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *,
+                   shared_defs: TileDefs | None = None) -> str:
         from grn.games.goldrush.render import render_goldrush
 
         return render_goldrush(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
@@ -153,12 +156,12 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
 
         return panel_text(position)
 
-    def page_defs(self) -> Any:
+    def page_defs(self) -> TileDefs:
         from grn.games.goldrush.render import TileDefs
 
         return TileDefs("grt", icons=True)
 
-    def page_defs_svg(self, shared: Any) -> str:
+    def page_defs_svg(self, shared: TileDefs) -> str:
         return str(shared.defs())
 
     def render_tile_sheet(self, tileset: TileSet, *, columns: int = 6) -> str:
@@ -185,8 +188,8 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design, 0) + "</svg>"
 
-    def followup_step(self, engine: GoldRushState, before: tuple[Command, ...], placement: PlaceTile, picked: Sequence[str],
-                      memo: dict[Any, Any] | None = None) -> Step:
+    def followup_step(self, engine: GoldRushState, before: tuple[Command, ...], placement: PlaceTile,
+                      picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
         """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
         from grn.games.goldrush.recording import followup_step
 
@@ -200,7 +203,8 @@ class GoldRushRuleset(TileRuleset[GoldRushState]):
         """The turn without the token faces it revealed (the player chose before seeing them)."""
         return bot.decision_of(actions)
 
-    def seen_by(self, engine: GoldRushState, player: str, actions: Sequence[Command], viewer: str) -> tuple[Command, ...]:
+    def seen_by(self, engine: GoldRushState, player: str, actions: Sequence[Command],
+                viewer: str) -> tuple[Command, ...]:
         """Mining tokens are taken face down: a player sees the face of the token they mined, not another's,
         nor the faces a scoring hands out (R361: a face known to some is sent as unknown)."""
         out: list[Command] = []

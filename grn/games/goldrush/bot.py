@@ -44,13 +44,15 @@ class GoldRushWorld(TileWorld):
         seat = state.players.index(player)
         return super().features(player) + (self.phase() if state.tent[seat] < 0 and not state.is_over else 0.0,)
 
-    def __init__(self, ruleset: Ruleset, engine: GoldRushState, pile: list[str], faces: dict[int, int] | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, engine: GoldRushState, pile: list[str], faces: dict[int,
+                 int] | None = None) -> None:
         super().__init__(ruleset, engine, pile)
         #: token id -> face, for the tokens whose face nobody has seen (drawn with the bag's order)
         self.faces = faces if faces is not None else {}
 
     @classmethod
-    def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str, ...] = ()) -> "GoldRushWorld":
+    def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str,
+               ...] = ()) -> "GoldRushWorld":
         world = super().sample(ruleset, engine, rng, hand)
         assert isinstance(world, GoldRushWorld)
         state = world.state

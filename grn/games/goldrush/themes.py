@@ -19,7 +19,8 @@ THEMES = ("mountain tokens", "locomotive", "tent", "close a city", "close a rail
           "steal a feature", "join a feature", "blocked feature")
 
 
-def themes(before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command], events: Sequence[Event]) -> tuple[str, ...]:
+def themes(before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
+           events: Sequence[Event]) -> tuple[str, ...]:
     """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Puzzles.themes`)."""
     found: set[str] = set()
     for e in events:
