@@ -153,7 +153,7 @@ def summary(args: argparse.Namespace) -> None:
             for p in x["puzzles"]:
                 for t in p["themes"]:
                     found[t] = found.get(t, 0) + 1
-        names = games.find_ruleset(game).puzzle_theme_names
+        names = games.find_ruleset(game).puzzles.theme_names
         print(f"  themes (examples and self-play): " + ", ".join(f"{t} {found.get(t, 0)}" for t in names))
         print(f"  not found: {', '.join(t for t in names if not found.get(t)) or 'none'}")
 

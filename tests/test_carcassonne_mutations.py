@@ -103,7 +103,8 @@ def ingot_left_out(played: Played, number: int, rng: random.Random, tally: Tally
     place = _place(turn)
     if place is None or not any(isinstance(a, PlaceIngot) for a in turn.actions):
         return None
-    if len(played.states[number - 1]._ingot_spots((place.x, place.y))) < 2:
+    before = played.states[number - 1]
+    if before.mines is None or len(before.mines.spots(before, (place.x, place.y))) < 2:
         return None
     return turn.replace(actions=tuple(a for a in turn.actions if not isinstance(a, PlaceIngot)))
 

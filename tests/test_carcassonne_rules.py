@@ -241,14 +241,14 @@ def test_two_ingots_after_a_gold_tile() -> None:
     # one tile qualifies (the start tile): the record may leave the second ingot out (R35)
     implied = s.copy()
     assert implied.play_turn("red", acts("GM6@1,0:90")) == s.copy().play_turn("red", acts("GM6@1,0:90 ingot@0,0"))
-    assert implied.ingots == {(1, 0): 1, (0, 0): 1}
+    assert implied.mines.ingots == {(1, 0): 1, (0, 0): 1}
     e = illegal(s, "red", "GM6@1,0:90 ingot@1,0")
     assert "not on the new tile" in e.message
     e = illegal(s, "red", "GM6@1,0:90 ingot@3,3")
     assert "no tile" in e.message
     events = s.play_turn("red", acts("GM6@1,0:90 ingot@0,0"))
     assert IngotsPlaced(((1, 0), (0, 0))) in events
-    assert s.ingots == {(1, 0): 1, (0, 0): 1}
+    assert s.mines.ingots == {(1, 0): 1, (0, 0): 1}
 
 
 def test_ingot_diagonal_and_stacking() -> None:
@@ -259,7 +259,7 @@ def test_ingot_diagonal_and_stacking() -> None:
     e = illegal(s, "blue", "GM8@2,-1")  # several tiles qualify: the record must say which
     assert e.rule.startswith(Q_PLACE) and "ingot@1,0" in e.hint and "ingot@2,0" in e.hint
     s.play_turn("blue", acts("GM8@2,-1 ingot@1,0"))  # 1,0 is a diagonal neighbour of 2,-1
-    assert s.ingots[(1, 0)] == 3
+    assert s.mines.ingots[(1, 0)] == 3
 
 
 def test_no_ingot_without_a_gold_tile() -> None:
@@ -285,7 +285,7 @@ def test_gold_shared_one_at_a_time_rules_example() -> None:
     s.setup("blue", acts("U@-1,0 +W ingot@1,0 ingot@0,0 ingot@-1,0"))
     events = s.play_turn("red", acts("W@-2,0"))
     assert [e.player for e in events if isinstance(e, IngotTaken)] == ["red", "blue", "red"]
-    assert s.gold == {"red": 2, "blue": 1}
+    assert s.mines.gold == {"red": 2, "blue": 1}
 
 
 def test_most_followers_takes_all() -> None:
@@ -293,8 +293,8 @@ def test_most_followers_takes_all() -> None:
     s = game(goldmines=True)
     s.setup("red", acts("W@1,0 +W ingot@1,0 ingot@1,0 ingot@0,0"))
     s.play_turn("red", acts("W@-1,0"))
-    assert s.gold == {"red": 3, "blue": 0}
-    assert s.ingots == {}
+    assert s.mines.gold == {"red": 3, "blue": 0}
+    assert s.mines.ingots == {}
 
 
 def test_a_gold_tile_completes_and_its_own_gold_is_taken() -> None:
@@ -304,7 +304,7 @@ def test_a_gold_tile_completes_and_its_own_gold_is_taken() -> None:
     s.setup("blue", acts("W@-1,0 E@-1,1:90"))
     events = s.play_turn("red", acts("GM6@0,1:270 ingot@0,0 +S"))  # closes the city of D, GM6 and E
     assert points(events) == [("red", 6, "city")]
-    assert s.gold["red"] == 2
+    assert s.mines.gold["red"] == 2
 
 
 def test_cloister_claims_its_nine_tiles() -> None:
@@ -312,8 +312,8 @@ def test_cloister_claims_its_nine_tiles() -> None:
     s = game(goldmines=True)
     s.setup("red", acts(" ".join(CLOISTER_RING) + " ingot@1,-3 ingot@0,0"))
     s.play_turn("red", acts("B@0,-2 +C"))
-    assert s.gold["red"] == 1  # 1,-3 is beside the cloister; 0,0 is not
-    assert s.ingots == {(0, 0): 1}
+    assert s.mines.gold["red"] == 1  # 1,-3 is beside the cloister; 0,0 is not
+    assert s.mines.ingots == {(0, 0): 1}
 
 
 def test_two_features_at_once_choice() -> None:
@@ -326,10 +326,10 @@ def test_two_features_at_once_choice() -> None:
         return s
     s = position()
     s.play_turn("red", acts("L@0,1:180 +S"))
-    assert s.gold == {"red": 2, "blue": 0}
+    assert s.mines.gold == {"red": 2, "blue": 0}
     s = position()
     events = s.play_turn("red", acts("L@0,1:180 +S take@0,0"))
-    assert s.gold == {"red": 1, "blue": 1}
+    assert s.mines.gold == {"red": 1, "blue": 1}
     assert [(e.player, e.x, e.y) for e in events if isinstance(e, IngotTaken)] == [("red", 0, 0), ("blue", -1, 1)]
     s = position()
     e = illegal(s, "red", "L@0,1:180 +S take@5,5")
@@ -342,7 +342,7 @@ def test_completed_without_followers_leaves_the_gold() -> None:
     s = game(goldmines=True)
     s.setup("red", acts("W@1,0 ingot@1,0"))
     s.play_turn("red", acts("W@-1,0"))
-    assert s.ingots == {(1, 0): 1}
+    assert s.mines.ingots == {(1, 0): 1}
 
 
 def test_leftover_ingots_and_the_table() -> None:
@@ -364,7 +364,7 @@ def test_farmers_do_not_receive_gold() -> None:
     s.play_turn("red", acts("U@1,0 +NNE"))        # a farmer beside the completed city: no gold for it
     final = s.final_scoring()
     assert not [e for e in final if isinstance(e, IngotTaken)]
-    assert s.gold == {"red": 0, "blue": 0}
+    assert s.mines.gold == {"red": 0, "blue": 0}
 
 
 def test_copy_and_pickle() -> None:
@@ -423,7 +423,7 @@ def test_followers_and_ingots_are_conserved(seed: int, players: int, farmers: bo
         for seat in s.follower_at.values():
             on_board[seat] += 1
         assert [a + b for a, b in zip(s.supply, on_board)] == [7] * players
-        assert sum(s.ingots.values()) + sum(s.held) == 2 * gold_tiles
+        assert sum(s.mines.ingots.values()) + sum(s.mines.held) == 2 * gold_tiles
         assert all(s.scores[p] >= last[p] for p in last)
         last = dict(s.scores)
     assert s.is_over
@@ -473,8 +473,8 @@ def test_an_ingot_counts_for_every_feature_on_its_tile() -> None:
             s.setup("blue", acts("ingot@1,0"))       # on the road's tile, not the city's
         events = s.play_turn("red", acts(completing))
         assert [e.feature for e in events if isinstance(e, ScoreEvent)] == [feature]
-        assert s.gold["red"] == 1  # the start tile's ingot, through whichever feature completes
-        assert s.ingots == ({(1, 0): 1} if feature == "city" else {})
+        assert s.mines.gold["red"] == 1  # the start tile's ingot, through whichever feature completes
+        assert s.mines.ingots == ({(1, 0): 1} if feature == "city" else {})
 
 
 def test_gold_mines_sentences_are_each_tested() -> None:
@@ -507,7 +507,7 @@ def test_gold_is_never_hidden() -> None:
     s = game(goldmines=True)
     s.setup("red", acts("W@1,0 +W ingot@0,0 ingot@1,0"))
     s.play_turn("red", acts("W@-1,0"))
-    assert s.gold == {"red": 2, "blue": 0}
+    assert s.mines.gold == {"red": 2, "blue": 0}
 
 
 def test_the_table_after_the_final_scoring() -> None:
@@ -525,4 +525,36 @@ def test_completed_feature_ingots_are_taken() -> None:
     s = game(goldmines=True)
     s.setup("red", acts("ingot@0,0"))
     s.play_turn("red", acts("E@0,1:180 +S"))
-    assert s.gold["red"] == 1 and not s.ingots
+    assert s.mines.gold["red"] == 1 and not s.mines.ingots
+
+
+def test_the_gold_mines_is_a_part_composed_in() -> None:
+    """R480: the engine holds The Gold Mines' part only when the option is on; no class of the engine has gold."""
+    from grn.games.carcassonne.gold import GoldMines
+
+    assert game().mines is None
+    on = game(goldmines=True)
+    assert isinstance(on.mines, GoldMines) and on.mines.gold == {"red": 0, "blue": 0}
+    assert not any(issubclass(c, GoldMines) for c in CarcassonneState.__mro__)
+    names = {n for c in CarcassonneState.__mro__ for n in vars(c)}
+    assert not names & {"ingots", "held", "gold", "ingot_options", "_distribute", "_check_ingot", "_ingot_spots"}
+    copy = on.copy()
+    assert copy.mines is not on.mines and copy.mines.key() == on.mines.key()
+    back = pickle.loads(pickle.dumps(on))
+    assert back.mines is not None and back.fingerprint() == on.fingerprint()
+
+
+def test_set_up_ingots_need_the_gold_mines() -> None:
+    """Without the option a set-up turn may not set or take an ingot: the game has no gold (R480)."""
+    s = game()
+    for text in ("ingot@0,0", "take@0,0"):
+        with pytest.raises(IllegalAction) as exc:
+            s.setup("red", acts(text))
+        assert "without The Gold Mines" in exc.value.message and "goldmines" in exc.value.hint
+
+
+def test_takes_without_the_gold_mines_are_one_too_many() -> None:
+    """A ``take@`` in a game without The Gold Mines is refused as it was when the layer was always there."""
+    e = illegal(game(), "red", "E@0,1:180 take@0,0")
+    assert "only 0 ingots are handed out this turn, but 1 are taken" in e.message
+    assert e.hint == "no completed feature with followers holds gold this turn"

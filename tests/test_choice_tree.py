@@ -109,7 +109,7 @@ def test_the_walkers_of_the_tree_agree(game, seed, where):
         for command, k in _option_commands(ruleset, engine, words):
             written = list(actions[:k])
             offered = ruleset.suggestions(engine, player, written, _lead(ruleset, command))
-            extras = {s.text for s in ruleset.notation_extras(engine, player, written)}
+            extras = {s.text for s in ruleset._notation_extras(engine, player, written)}
             assert ruleset.command_word(command) in {s.text for s in offered}
             # and whatever command it offers there the tree takes (the editor-only extras aside, R420)
             path = tuple(w for c in written for w in ruleset.choice_words(c))

@@ -53,7 +53,7 @@ def _source(grammar: str) -> tuple[Any, str, FromPackageLoader]:
     """(source path, text, loader) of a game's grammar, which imports the envelope from grn.grammar."""
     ruleset = _ruleset(grammar)
     loader = FromPackageLoader("grn.grammar", [""])
-    return f"{ruleset.grammar_package.replace('.', '/')}/{ruleset.grammar_file}", ruleset.grammar_text(), loader
+    return f"{ruleset._grammar[0].replace('.', '/')}/{ruleset._grammar[1]}", ruleset.grammar_text(), loader
 
 
 def _load(folder: Path, grammar: str = "goldrush.lark", **extra: Any) -> Lark:

@@ -146,10 +146,10 @@ def test_carcassonne_offers_the_tiles_gold_may_be_taken_from() -> None:
             continue
         written = [a for a in turn.actions if not isinstance(a, TakeIngot)]
         offered = [s.text for s in ruleset.suggestions(state, turn.player, written, "") if s.text.startswith("take@")]
-        gold_before = sum(state.held)
+        gold_before = sum(state.mines.held)
         after = state.copy()
         after.play_turn(turn.player, written)
-        if sum(after.held) == gold_before:
+        if sum(after.mines.held) == gold_before:
             assert offered == [], turn
             continue
         handing_out += 1

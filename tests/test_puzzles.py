@@ -185,7 +185,7 @@ def test_each_game_names_its_themes(game: str) -> None:
 
     ruleset = games.find_ruleset(game)
     module = importlib.import_module(f"grn.games.{game}.themes")
-    assert ruleset.puzzle_theme_names == module.THEMES
+    assert ruleset.puzzles.theme_names == module.THEMES
 
 
 def test_gold_duel_and_blocked_miner() -> None:
@@ -268,4 +268,4 @@ def test_gold_rush_themes_of_the_rulebook_examples(example: str, player: str, th
     turn, before = line[-1]
     after = before.copy()
     events = after.play_turn(player, turn.actions)
-    assert theme in ruleset.puzzle_themes(before, after, player, turn.actions, events)
+    assert theme in ruleset.puzzles.themes(before, after, player, turn.actions, events)

@@ -8,7 +8,10 @@ Generic: the engine's :meth:`~grn.rules.engine.Engine.projected_scores` and the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import PositionLike
 
 
 @dataclass(frozen=True)
@@ -28,15 +31,17 @@ class Aids:
         return f"<Aids projected={self.projected} {len(self.open)} open, {len(self.unfillable)} unfillable>"
 
 
-def position_aids(position: Any) -> Aids:
+def position_aids(position: PositionLike) -> Aids:
     """The aids of ``position`` (a :class:`grn.rules.position.Position`)."""
     state = position.state
     projected = None if position.final else dict(state.projected_scores())
     still = not position.final and not state.is_over
-    return Aids(projected, position.ruleset.open_squares(position) if still else {})
+    ruleset = position.ruleset
+    assert ruleset is not None  # a replayed position knows its game
+    return Aids(projected, ruleset.open_squares(position) if still else {})
 
 
-def aids_lines(position: Any) -> list[str]:
+def aids_lines(position: PositionLike) -> list[str]:
     """The aids as the lines ``grn show`` prints."""
     aids = position_aids(position)
     names = {s.key: s.name for s in position.seats}

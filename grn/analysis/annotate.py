@@ -15,12 +15,15 @@ Analysing an analysed record first takes out the blocks an analysis wrote
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.analysis.judge import GameAnalysis, TurnAnalysis
 from grn.analysis.evalnote import write_eval
 from grn.core.record import Comment, Nag, Record, Turn, Variation
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
 
 #: A block an analysis wrote: space, glyph, the [%eval] comment, and a [%best] variation (which holds no
 #: comment but its mark, and no nested variation).
@@ -51,7 +54,7 @@ def _action_end(text: str, start: int) -> int:
     return i
 
 
-def block_text(turn: Turn, analysis: TurnAnalysis, ruleset: Any) -> str:
+def block_text(turn: Turn, analysis: TurnAnalysis, ruleset: Ruleset) -> str:
     """The annotation block written after ``turn``'s actions."""
     parts = []
     glyph = None if own_glyph(turn) else analysis.note.glyph
@@ -64,7 +67,7 @@ def block_text(turn: Turn, analysis: TurnAnalysis, ruleset: Any) -> str:
     return " " + " ".join(parts)
 
 
-def annotate_text(text: str, first_line: int, record: Record, analysis: GameAnalysis, ruleset: Any) -> str:
+def annotate_text(text: str, first_line: int, record: Record, analysis: GameAnalysis, ruleset: Ruleset) -> str:
     """``text`` (one game, starting at line ``first_line``, as read into ``record``) with the analysis written in."""
     starts = _offsets(text)
 
@@ -126,7 +129,7 @@ def own_glyph(turn: Turn) -> bool:
     return any(isinstance(e, Nag) and not _is_ours(turn.extras, i) for i, e in enumerate(turn.extras))
 
 
-def annotate_record(record: Record, analysis: GameAnalysis, ruleset: Any) -> Record:
+def annotate_record(record: Record, analysis: GameAnalysis, ruleset: Ruleset) -> Record:
     """``record`` with the analysis as extras (for a record read from JSON, written out by the writer)."""
     by_turn = {t.turn: t for t in analysis.turns}
     turns = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from grn.rules import registry
 from grn.bots.bot import DEFAULT_LEVEL, search_level
@@ -36,6 +36,10 @@ from grn.rules.position import play_record_turn
 from grn.core.record import Record, Seat, Turn
 from grn.rules.ruleset import Ruleset, engine_for, player_key
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.rules.world import Decision
+    from grn.core.record import Command
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +157,7 @@ class TurnAnalysis:
     candidates: int
     playouts: int
     #: The best move's commands, to write as a variation (None: it cannot be written, or it is the move played).
-    best_actions: tuple[Any, ...] | None = field(default=None, repr=False)
+    best_actions: tuple[Command, ...] | None = field(default=None, repr=False)
     #: The severe judgement whose threshold the loss's interval still holds after the confirmation's cap (R275:
     #: "near the mistake threshold"); None: clear of every such threshold, stopped before the cap, or the game
     #: judges the loss alone.
@@ -300,7 +304,7 @@ def summarise(turns: Sequence[TurnAnalysis], seats: Sequence[Seat], thresholds: 
     return tuple(out)
 
 
-def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
+def _text(commands: Sequence[Command], ruleset: Ruleset) -> str:
     return " ".join(command_text(c, ruleset) for c in commands)
 
 
@@ -317,7 +321,7 @@ CONFIRM_CAP = 16
 CONTENDERS = 2
 
 
-def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Any], played: Any,
+def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders: Sequence[Decision], played: Decision,
             seed: int, settings: Settings, thresholds: Thresholds, scale: int = 1,
             eliminate: bool = False, edge_scale: int = 1, edge_z: float | None = None,
             bound_z: float | None = None) -> Confirmation:
@@ -348,7 +352,7 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], contenders:
                         edge_bound_z=bound_z, learned=settings.learned)
 
 
-def contenders_of(estimates: Sequence[Estimate], played: Any, count: int = CONTENDERS) -> list[Any]:
+def contenders_of(estimates: Sequence[Estimate], played: Decision, count: int = CONTENDERS) -> list[Decision]:
     """The race's ``count`` leaders other than the move played: the moves that contend for the best on fresh
     worlds (R181).  The leaders are ranked by the rounds they ran (the finalists first, then the candidates
     the race dropped last), then by their means (R205); the move played takes a place among them."""

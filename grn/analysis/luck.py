@@ -44,11 +44,15 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.rules.engine import Engine
 from grn.core.value import Value
 from grn.rules.world import Decision, World, margin
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
 
 #: Rounds of the luck's playouts per playout of the level's budget (R410): the default level's 160 playouts give 20.
 ROUNDS_SHARE = 8
@@ -122,8 +126,8 @@ def _round_seeds(seed: int, rounds: int) -> list[tuple[int, int, int]]:
     return [(rng.getrandbits(64), rng.getrandbits(64), rng.getrandbits(64)) for _ in range(rounds)]
 
 
-def before_draw(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool = True,
-                hand: tuple[Any, ...] | None = None, decision: Decision | None = None) -> list[dict[str, float]]:
+def before_draw(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool = True,
+                hand: tuple[str, ...] | None = None, decision: Decision | None = None) -> list[dict[str, float]]:
     """Each round's expected final scores of the position ``engine`` before the draw of the player to move: a
     tile drawn from the bag (or ``hand``, the tiles the player got), then quick players for the world's horizon
     and the learned evaluation (without ``learned``: the projected scores, the ``classic`` level).
@@ -143,8 +147,8 @@ def before_draw(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: b
     return out
 
 
-def _one(ruleset: Any, engine: Engine, draw_seed: int, world_seed: int, playout_seed: int, learned: bool,
-         hand: tuple[Any, ...] | None) -> dict[str, float]:
+def _one(ruleset: Ruleset, engine: Engine, draw_seed: int, world_seed: int, playout_seed: int, learned: bool,
+         hand: tuple[str, ...] | None) -> dict[str, float]:
     """One round from ``engine`` before its draw: ``hand`` drawn (None: a draw from the bag by its weights)."""
     if hand is None:
         probe = ruleset.determinise(engine, random.Random(world_seed), ())
@@ -171,7 +175,7 @@ def _margins(rows: Sequence[dict[str, float]], players: Sequence[str]) -> dict[s
     return {p: [margin(r, p) for r in rows] for p in players}
 
 
-def staged(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool, decision: Decision,
+def staged(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool, decision: Decision,
            shown: Sequence[tuple[Any, Any]] = ()) -> list[dict[str, float]]:
     """Each round's expected final scores once the player to move at ``engine`` takes ``decision`` in the
     round's world showing ``shown`` (:meth:`World.revealing`; place, face pairs), then quick players for the
@@ -189,7 +193,7 @@ def staged(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool, 
     return out
 
 
-def _turned_luck(ruleset: Any, engine: Engine, turn: int, player: str, stages: Sequence[Any], *, seed: int,
+def _turned_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, stages: Sequence[Any], *, seed: int,
                  rounds: int, learned: bool, played: Decision | None, best: Decision | None,
                  kinds: int) -> TurnLuck:
     """The luck of the faces turned inside a move (R453): the chain of :meth:`World.turn_stages` read on this
@@ -224,9 +228,9 @@ def _turned_luck(ruleset: Any, engine: Engine, turn: int, player: str, stages: S
                     tuple((p, luck[p][0]) for p in players), tuple((p, luck[p][1]) for p in players), lost, lost_se)
 
 
-def turn_luck(ruleset: Any, engine: Engine, turn: int, player: str, hand: tuple[Any, ...], *, seed: int,
+def turn_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, hand: tuple[str, ...], *, seed: int,
               next_seed: int, rounds: int, learned: bool = True, played: Decision | None = None,
-              best: Decision | None = None, actions: Sequence[Any] = ()) -> TurnLuck | None:
+              best: Decision | None = None, actions: Sequence[Command] = ()) -> TurnLuck | None:
     """The luck of the draw of the turn ``turn`` played from ``engine`` by ``player``, who drew ``hand``, and
     what the balance needs of it (R410); None where the game has no chance to weigh (:meth:`World.draws`, and
     :meth:`World.turn_stages` of the recorded turn ``actions``: Gold's cards turned, R453).
@@ -267,7 +271,7 @@ def turn_luck(ruleset: Any, engine: Engine, turn: int, player: str, hand: tuple[
                     tuple((p, luck[p][0]) for p in players), tuple((p, luck[p][1]) for p in players), lost, lost_se)
 
 
-def final_values(ruleset: Any, engine: Engine, seed: int, rounds: int, learned: bool = True) -> dict[str, float]:
+def final_values(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool = True) -> dict[str, float]:
     """Each player's margin expected at ``engine``, the position after the last turn, read as a turn's ``V0``
     (exact when the game is over: its final scores)."""
     rows = before_draw(ruleset, engine, seed, 1 if engine.is_over else rounds, learned)

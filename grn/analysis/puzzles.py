@@ -19,7 +19,7 @@ than ``z`` standard errors of their paired difference (no other move within
 the error: the answer is unique).
 
 A kept puzzle's *themes* are read from what the solution does, by the game's
-:meth:`grn.rules.ruleset.Ruleset.puzzle_themes` (its score events and the move's
+:meth:`grn.rules.ruleset.Puzzles.themes` (its score events and the move's
 shape); :func:`puzzle_record` writes it as a GRN record: the position
 (``[End "now"]``), the question as the ``Caption`` tag, the solution as a
 variation with its expected gain (R399).  docs/puzzles.md is the user's page.
@@ -30,7 +30,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Iterator, Sequence
 
 from grn.analysis.judge import replay
 from grn.bots.bot import LEVELS
@@ -42,6 +42,10 @@ from grn.rules.ruleset import Ruleset, player_key
 from grn.core.value import Value
 from grn.rules.world import Decision
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.core.record import Seat
+    from grn.core.record import Command
 
 #: The chance to place first, after the best move, within which a game is close and a move may make a puzzle
 #: by the chance to win it gains rather than by points (R396).
@@ -185,7 +189,7 @@ class Puzzle:
     question: str
     solution: str
     solution_words: str
-    solution_actions: tuple[Any, ...]
+    solution_actions: tuple[Command, ...]
     played: str
     missed: bool
     #: The confirming search's figures: the solution's expected margin, by how much it beats the nearest other
@@ -253,7 +257,7 @@ class Outcome:
     playouts: int = 0
 
 
-def _text(commands: Sequence[Any], ruleset: Ruleset) -> str:
+def _text(commands: Sequence[Command], ruleset: Ruleset) -> str:
     return " ".join(command_text(c, ruleset) for c in commands)
 
 
@@ -263,7 +267,7 @@ def _seed(budget: Budget, turn: int, stage: str) -> int:
     return random.Random(f"{budget.seed}:{turn}:{stage}").getrandbits(64)
 
 
-def confirm_search(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], moves: Sequence[Decision],
+def confirm_search(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], moves: Sequence[Decision],
                    budget: Budget, seed: int) -> list[Estimate]:
     """Every move of ``moves`` played in the same ``budget.confirm_rounds`` fresh worlds from ``seed`` (no move
     dropped: each gap to the best is measured over every round)."""
@@ -294,7 +298,7 @@ def contenders(race: Sequence[Estimate], best: Decision, played: Decision,
 
 def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteria: Criteria, budget: Budget,
               *, source: str = "", index: int = 1, record: Record | None = None,
-              seats: Any = None) -> Outcome | None:
+              seats: list[Seat] | None = None) -> Outcome | None:
     """Search one turn from the position before it (``engine``, left unchanged); None when it is no candidate."""
     hand = tuple(ruleset.hand_of(turn.actions))
     played = ruleset.decision_of(engine, turn.actions)
@@ -307,7 +311,7 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
                     playouts=budget.playouts, keep=[played], first_halving=worlds[0].first_halving,
                     learned=budget.learned)
     def answer(d: Decision) -> Hashable:
-        return ruleset.puzzle_answer(engine, worlds[0].effect(d))
+        return ruleset.puzzles.answer(engine, worlds[0].effect(d))
 
     first = verdict(race, criteria, answer)
     spent = first.playouts
@@ -352,7 +356,7 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
 
 def _answer_text(ruleset: Ruleset, engine: Engine, decision: Decision, solution: str) -> str:
     """The answer of ``decision`` in notation: one command the game's codecs write, else the whole solution."""
-    found = ruleset.puzzle_answer(engine, decision)
+    found = ruleset.puzzles.answer(engine, decision)
     if not isinstance(found, Value) or ruleset.codec_for(found) is None:
         return solution
     return command_text(found, ruleset)
@@ -383,16 +387,16 @@ def _question(number: int, name: str, colour: str, hand: Sequence[Any], found: V
     return f"Turn {number}, {who} to move{holding}: find the move that {worth}."
 
 
-def solution_themes(ruleset: Ruleset, engine: Engine, hand: tuple[Any, ...], decision: Decision, player: str,
+def solution_themes(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], decision: Decision, player: str,
                     *, seed: int = 0) -> tuple[str, ...]:
-    """The themes of ``decision`` at ``engine``: the game's :meth:`~grn.rules.ruleset.Ruleset.puzzle_themes` of the
+    """The themes of ``decision`` at ``engine``: the game's :meth:`~grn.rules.ruleset.Puzzles.themes` of the
     turn played in one world drawn from what the player knows (what a turn scores is known before the next
     draw; only a face revealed by the turn itself, which no theme reads, differs between worlds)."""
     world = ruleset.determinise(engine, random.Random(seed), hand)
     before = world.engine.copy()
     commands = world.commands(decision)
     events = world.play(decision)
-    return tuple(ruleset.puzzle_themes(before, world.engine, player, commands, list(events)))
+    return tuple(ruleset.puzzles.themes(before, world.engine, player, commands, list(events)))
 
 
 #: Tags of the source record a puzzle keeps (the others describe the game it came from, not the position).
@@ -473,7 +477,7 @@ def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget,
             world = ruleset.determinise(before, random.Random(0), hand)
 
             def answer(d: Decision) -> Hashable:
-                return ruleset.puzzle_answer(before, world.effect(d))
+                return ruleset.puzzles.answer(before, world.effect(d))
 
             again = verdict(confirm_search(ruleset, before, hand, puzzle.moves, budget,
                                            _seed(budget, turn.number, stage)), criteria, answer)

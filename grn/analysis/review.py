@@ -12,13 +12,17 @@ through here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.rules import registry
 from grn.analysis.judge import PlayerSummary, accuracy, ruleset_thresholds
 from grn.analysis.annotate import BEST_MARK
 from grn.analysis.evalnote import EVAL_COMMAND, JUDGEMENTS, EvalNote, parse_eval
 from grn.core.record import Comment, Record, Seat, Turn, Variation
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
 
 
 class ReviewError(ValueError):
@@ -82,7 +86,7 @@ def turn_note(turn: Turn) -> EvalNote | None:
     return None
 
 
-def best_actions(turn: Turn) -> tuple[Any, ...]:
+def best_actions(turn: Turn) -> tuple[Command, ...]:
     """The actions of the best move the analysis wrote after ``turn`` (empty: none written)."""
     for v in turn.variations:
         if is_best_variation(v) and v.turns:
@@ -103,7 +107,7 @@ def player_summaries(turns: tuple[ReviewedTurn, ...], seats: list[Seat], scale: 
     return tuple(out)
 
 
-def read_review(record: Record, seats: list[Seat] | None = None, ruleset: Any = None) -> Review | None:
+def read_review(record: Record, seats: list[Seat] | None = None, ruleset: Ruleset | None = None) -> Review | None:
     """The review written in ``record`` (None: the record holds no evaluation, it is not analysed).
 
     ``seats`` default to the Players tag's; ``ruleset`` gives the accuracy's scale (the game's mistake

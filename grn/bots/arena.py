@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from grn.bots.bot import Bot, Forfeit
 from grn.bots.seen import PlayerView
@@ -21,6 +21,9 @@ from grn.core.record import Record
 from grn.rules.ruleset import engine_for
 from grn.rules.selfplay import PlayedTurn, SelfPlayGame, to_record
 from grn.rules.world import World
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
 
 #: No game of the three comes near this; it keeps a game that cannot end from running for ever.
 MAX_TURNS = 2000
@@ -43,7 +46,7 @@ class BotGame:
         return to_record(self.game, seed=seed)
 
 
-def new_game(ruleset: Any, players: int, seed: int, options: Any = None) -> tuple[Record, Engine]:
+def new_game(ruleset: Ruleset, players: int, seed: int, options: Any = None) -> tuple[Record, Engine]:
     """A fresh game's header (the seats and options self-play writes) and its engine."""
     template = to_record(ruleset.selfplay(players, seed, options), checkpoints=False)
     header = Record(tuple((k, v) for k, v in template.tags if k in ("Game", "Players", "Options")))
@@ -51,7 +54,7 @@ def new_game(ruleset: Any, players: int, seed: int, options: Any = None) -> tupl
     return header, engine_for(ruleset, header, seats)
 
 
-def play_game(ruleset: Any, bots: Sequence[Bot], deal_seed: int, bot_seed: int, *, players: int | None = None,
+def play_game(ruleset: Ruleset, bots: Sequence[Bot], deal_seed: int, bot_seed: int, *, players: int | None = None,
               options: Any = None) -> BotGame:
     """Play one game: ``bots[i]`` sits in seat ``i``; the deal comes from ``deal_seed``."""
     n = players or len(bots)
@@ -169,7 +172,7 @@ def _fmt(x: float) -> str:
     return f"{round(x):+d}"
 
 
-def match(ruleset: Any, first: Bot, second: Bot, deals: int, seed: int, *, options: Any = None,
+def match(ruleset: Ruleset, first: Bot, second: Bot, deals: int, seed: int, *, options: Any = None,
           progress: Callable[[BotGame], None] | None = None) -> MatchResult:
     """``deals`` duplicate pairs (2 players): each deal once with ``first`` in seat 1, once in seat 2."""
     result = MatchResult((first.name, second.name))

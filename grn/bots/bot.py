@@ -13,12 +13,16 @@ import json
 import random
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.rules.engine import Engine
 from grn.core.record import Record
 from grn.rules.world import Decision
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,13 +105,13 @@ class Bot:
 
     name = "bot"
 
-    def __init__(self, ruleset: Any) -> None:
+    def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} for {self.ruleset.name}>"
 
-    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         """The decision for the player to move at ``state``; ``hand`` is what they hold privately."""
         raise NotImplementedError
 
@@ -115,7 +119,7 @@ class Bot:
         """A table starts a game with this header (its Game, Players and Options tags).  Default: nothing; a bot
         that needs the record so far (an engine over the protocol) starts one here."""
 
-    def turn_played(self, player: str, commands: tuple[Any, ...]) -> None:
+    def turn_played(self, player: str, commands: tuple[Command, ...]) -> None:
         """The table played ``player``'s turn as it records it (every face known).  Default: nothing."""
 
 
@@ -129,7 +133,7 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         world = self.ruleset.determinise(state, random.Random(rng.getrandbits(64)), hand)
         return world.random_move(rng)
 
@@ -140,7 +144,7 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
         rank = greedy_rank(worlds, state.current_player)
         return worlds[0].shortlist(rank, 1)[0][1]
@@ -154,14 +158,14 @@ class SlipBot(GreedyBot):
 
     name = "beginner"
 
-    def __init__(self, ruleset: Any, *, slip: float, width: int) -> None:
+    def __init__(self, ruleset: Ruleset, *, slip: float, width: int) -> None:
         super().__init__(ruleset)
         if not 0.0 <= slip <= 1.0 or width < 1:
             raise ValueError(f"a slip is a chance from 0 to 1 among 1 or more moves, not {slip} among {width}")
         self.slip = slip
         self.width = width
 
-    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
         rank = greedy_rank(worlds, state.current_player)
         slips = rng.random() < self.slip
@@ -179,7 +183,7 @@ class MctsBot(Bot):
 
     name = "mcts"
 
-    def __init__(self, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
+    def __init__(self, ruleset: Ruleset, *, level: str | None = None, playouts: int | None = None,
                  seconds: float | None = None, width: int | None = None) -> None:
         super().__init__(ruleset)
         chosen = search_level(level or DEFAULT_LEVEL)
@@ -193,7 +197,7 @@ class MctsBot(Bot):
         #: The estimates of the last search, best decision's among them (``grn engine`` tells them as info).
         self.last_estimates: list[Any] = []
 
-    def choose(self, state: Engine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+    def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
         candidates = candidate_moves(worlds, state.current_player, self.width)
         self.last_estimates = []
@@ -227,7 +231,7 @@ def check_bot_name(name: str) -> None:
         search_level(lvl)
 
 
-def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
+def make_bot(name: str, ruleset: Ruleset, *, level: str | None = None, playouts: int | None = None,
              seconds: float | None = None) -> Bot:
     """The bot called ``name``: ``random``, ``greedy``, ``mcts`` (``mcts:deep`` names a search budget), or a
     level of the ladder to play against (:data:`PLAY_LEVELS`: ``beginner``, ``easy``, ``normal``, ...), which

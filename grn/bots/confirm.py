@@ -18,11 +18,14 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.bots.search import Estimate, evaluate, paired_difference
 from grn.rules.engine import Engine
 from grn.rules.world import Decision
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +72,7 @@ def _close(lead: Estimate, other: Estimate, z: float) -> bool:
     return gap <= z * se
 
 
-def confirm_loss(ruleset: Any, engine: Engine, hand: tuple[Any, ...], contenders: Sequence[Decision],
+def confirm_loss(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders: Sequence[Decision],
                  played: Decision, *, seed: int, rounds: int, max_rounds: int, boundaries: Sequence[float],
                  z: float, seconds: float | None = None, eliminate: bool = False,
                  edges: Sequence[float] = (), edge_rounds: int | None = None,

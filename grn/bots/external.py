@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import shlex
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.bots.bot import Bot, Forfeit
 from grn.rules.engine import Engine as RulesEngine
@@ -21,6 +21,10 @@ from grn.core.record import Record
 from grn.bots.seen import PlayerView
 from grn.rules.world import Decision
 
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
+
 #: The budget an engine bot gives each move unless told otherwise (R366): a second.
 DEFAULT_BUDGET = Budget(movetime=1000)
 
@@ -28,7 +32,7 @@ DEFAULT_BUDGET = Budget(movetime=1000)
 class EngineBot(Bot):
     """A seat played by the engine that ``command`` starts (a shell-like command line)."""
 
-    def __init__(self, ruleset: Any, command: str, *, budget: Budget = DEFAULT_BUDGET,
+    def __init__(self, ruleset: Ruleset, command: str, *, budget: Budget = DEFAULT_BUDGET,
                  timeout: float | None = None) -> None:
         super().__init__(ruleset)
         if not command.strip():
@@ -56,10 +60,10 @@ class EngineBot(Bot):
             self.engine.close()
             self.engine = Engine.popen(self.command)
 
-    def turn_played(self, player: str, commands: tuple[Any, ...]) -> None:
+    def turn_played(self, player: str, commands: tuple[Command, ...]) -> None:
         self._history.append((player, commands))
 
-    def choose(self, state: RulesEngine, rng: random.Random, hand: tuple[Any, ...] = ()) -> Decision:
+    def choose(self, state: RulesEngine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         if self._header is None:
             raise Forfeit(f"{self.name}: the table did not say which game is played (new_game)")
         player = state.current_player

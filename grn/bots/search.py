@@ -19,10 +19,13 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from grn.rules.engine import Engine
 from grn.rules.world import Decision, World, margin, rollout
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
 
 #: Rounds before the first halving (each candidate is played in at least this many worlds).
 FIRST_HALVING = 4
@@ -97,7 +100,7 @@ def greedy_rank(worlds: Sequence[World], player: str) -> Callable[[Decision], fl
     return rank
 
 
-def make_worlds(ruleset: Any, engine: Engine, hand: tuple[Any, ...], rng: random.Random, count: int) -> list[World]:
+def make_worlds(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], rng: random.Random, count: int) -> list[World]:
     """``count`` determinisations of ``engine`` for the player to move."""
     return [ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand) for _ in range(count)]
 
@@ -133,7 +136,7 @@ def with_played(world: World, candidates: list[Decision], played: Decision) -> l
     return candidates + [played]
 
 
-def evaluate(ruleset: Any, engine: Engine, hand: tuple[Any, ...], candidates: Sequence[Decision], *,
+def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates: Sequence[Decision], *,
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
              opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True,

@@ -11,7 +11,7 @@ built from it cannot hold what the player could not know (R361, R362).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.rules.engine import Engine
 from grn.bots.protocol import Query
@@ -19,6 +19,9 @@ from grn.core.record import Record
 from grn.rules.ruleset import Ruleset, engine_for
 from grn.rules.world import Decision
 from grn.notation.writer import command_text, quote
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
 
 
 class PlayerView:
@@ -32,7 +35,7 @@ class PlayerView:
         #: Turns of the table's history already added (a view catches up when its player is to move).
         self.turns = 0
 
-    def add(self, player: str, actions: Sequence[Any]) -> None:
+    def add(self, player: str, actions: Sequence[Command]) -> None:
         """Add the table's next turn: ``player`` played ``actions`` (as the table recorded them)."""
         ruleset = self.ruleset
         seen = ruleset.seen_by(self.engine, player, actions, self.viewer)
@@ -49,7 +52,7 @@ class PlayerView:
         """The record so far as GRN text."""
         return "\n".join(self.lines) + "\n"
 
-    def query(self, hand: tuple[Any, ...]) -> tuple[Query, list[Decision]]:
+    def query(self, hand: tuple[str, ...]) -> tuple[Query, list[Decision]]:
         """The query for the move of the player to move (the viewer), who holds ``hand``, and the decision each
         listed move stands for (in the same order)."""
         ruleset = self.ruleset

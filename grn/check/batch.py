@@ -38,7 +38,7 @@ import os
 import threading
 from collections import deque
 from functools import lru_cache
-from typing import Any, Callable, Final, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Final, Iterator
 
 from grn.rules import registry
 from grn.notation import sources
@@ -51,6 +51,9 @@ from grn.core.value import Struct, Value
 from grn.check.files import GameResult, Item, Problem
 from grn.check.workers import (DaskClient, Inline, ProcessPool, Runner, SchedulerError, Unit, can_fork, cpu_count,
                          game_units)
+
+if TYPE_CHECKING:
+    from grn.games.tiling.tiles import TileSet
 
 #: A chunk is sent when it holds this many games ...
 CHUNK_GAMES = 64
@@ -177,7 +180,7 @@ class Job(Value):
 # ---------------------------------------------------------------------------
 
 @lru_cache(maxsize=4)
-def _tileset(path: str | None) -> Any:
+def _tileset(path: str | None) -> TileSet | None:
     if path is None:
         return None
     from grn.games.tiling.tiles import load_tileset
@@ -186,7 +189,7 @@ def _tileset(path: str | None) -> Any:
 
 
 def work(job: Job, games: list[tuple[Chunk, int] | Record], first_index: int,
-         tileset: Any = None) -> list[GameResult]:
+         tileset: TileSet | None = None) -> list[GameResult]:
     """Parse (GRN text) and validate a chunk of games; with ``job.index`` also index each game.
 
     A module-level function so that process pools and Dask can send it by name.
@@ -240,7 +243,7 @@ def file_units(chunk: FileChunk, first_index: int) -> list[tuple[Chunk, int] | R
 
 
 def work_file(job: Job, chunk: FileChunk, first_index: int,
-              tileset: Any = None) -> list[GameResult] | SlimResults:
+              tileset: TileSet | None = None) -> list[GameResult] | SlimResults:
     """:func:`work` on games the worker reads from the file itself (R220, :func:`file_units`); for validate's
     text report (``job.slim``) the results packed (:class:`SlimResults`, R222, R296)."""
     results = work(job, file_units(chunk, first_index), first_index, tileset)
@@ -495,7 +498,7 @@ class Validator:
     local worker process while the client starts (R241), when this process can fork.
     """
 
-    def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: Any = None,
+    def __init__(self, *, jobs: int = 1, scheduler: str | None = None, tileset: TileSet | None = None,
                  tileset_path: str | None = None, keep_turns: bool = False, index: IndexFn | None = None,
                  keep_records: bool = False, preload: tuple[str, ...] = (), texts: bool = True,
                  slim: bool = False, observe: ObserveFn | None = None, head_start: str | None = None) -> None:

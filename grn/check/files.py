@@ -10,7 +10,7 @@ results in the same order.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from grn.check.validate import GameReport, validate_record
 from grn.core.errors import Diagnostic
@@ -20,6 +20,9 @@ from grn.notation import read as notation
 from grn.notation import sources
 from grn.notation.read import Chunk, read_chunk
 from grn.rules import registry
+
+if TYPE_CHECKING:
+    from grn.games.tiling.tiles import TileSet
 
 #: A unit of a file's games: a GRN game's text and its number in the file, or a record read from JSON.
 Unit = tuple[Chunk, int] | Record
@@ -91,7 +94,7 @@ def game_units(path: str) -> Iterator[Unit | Diagnostic]:
             yield Diagnostic("is a directory, not a record file", None, path, code="io")
 
 
-def validate_file(path: str, *, tileset: Any = None, keep_turns: bool = False) -> Iterator[Item]:
+def validate_file(path: str, *, tileset: TileSet | None = None, keep_turns: bool = False) -> Iterator[Item]:
     """The results of the games of ``path`` (``-``: standard input) in file order, each game read and validated in
     this process as it comes, problems in their place: what :class:`grn.check.batch.Validator` gives with one
     job (R462).  A game's record is kept in its result when a check across the file's games needs it."""

@@ -28,6 +28,7 @@ from grn.rules.world import NoBot
 from grn.notation.writer import write_record
 
 if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
     from grn.analysis.judge import GameAnalysis, Settings, Thresholds, TurnAnalysis
 
 FORMATS = ("text", "json", "grn")
@@ -125,12 +126,12 @@ def _who(record: Record) -> dict[str, str]:
     return {s.key: f"{s.name} ({'+'.join(s.colours)})" for s in record.seats()}
 
 
-def _words(ruleset: Any, record: Record, words: str) -> str:
+def _words(ruleset: Ruleset, record: Record, words: str) -> str:
     """The review's words with each piece named by its owner where the colour alone does not say whose."""
     return str(ruleset.owned_words(words, {c: s.name for s in record.seats() for c in s.colours}))
 
 
-def _played_words(ruleset: Any, record: Record, number: int, fallback: str) -> str:
+def _played_words(ruleset: Ruleset, record: Record, number: int, fallback: str) -> str:
     """The turn as it was played, in words: the faces it showed too (``mines a token worth 5``), which the
     analysis leaves out of the decision (the player chose before seeing them)."""
     turn = next((t for t in record.turns if t.number == number), None)

@@ -26,6 +26,7 @@ from grn.games import BUILTIN as _GAMES, DEFAULT as _DEFAULT_GAME
 from grn.core.output import OutputError, beside_input, check_target, write_bytes, write_text, writing
 
 if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
     from grn.rules.position import Position
 
 class _Commands(typer.core.TyperGroup):
@@ -877,7 +878,7 @@ def _lazy_command(name: str) -> Any:
     return typer.main.get_group(holder).commands[name]
 
 
-def _bot_game(ruleset: Any, bot: str, players: int, seed: int, options: Any) -> Any:
+def _bot_game(ruleset: Ruleset, bot: str, players: int, seed: int, options: Any) -> Any:
     """``grn selfplay --bot``: a game played by the bot, or exit 2 (unknown bot) / 1 (the game has no bot)."""
     from grn.cli.arena import bot_selfplay
     from grn.bots.bot import UnknownBot

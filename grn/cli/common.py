@@ -13,12 +13,15 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from grn.core.errors import Diagnostic, GrnError, no_game
 
+if TYPE_CHECKING:
+    from grn.games.tiling.tiles import TileSet
 
-def load_tileset_option(path: Optional[Path]) -> object:
+
+def load_tileset_option(path: Optional[Path]) -> TileSet | None:
     """The tile set of ``--tileset`` (None: the shipped one), or exit 1 with a one-line message."""
     if path is None:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import IO, Any, Iterator, Optional
+from typing import TYPE_CHECKING, Any, IO, Iterator, Optional
 
 import typer
 
@@ -20,6 +20,9 @@ from grn import __version__
 from grn.rules import registry
 from grn.bots.protocol import VERSION, Budget, ProtocolError, Query, read_go, read_query
 from grn.bots.seen import listed_move
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
 
 #: The options ``grn engine`` offers (``setoption name NAME value VALUE``).
 OPTIONS = ("Bot", "Seed")
@@ -133,7 +136,7 @@ class EngineSession:
             self.say(f"info string {bot.name} chose {move!r}, not a listed move: playing {listed!r}")
         self.say(f"bestmove {listed}")
 
-    def infos(self, bot: Any, ruleset: Any, state: Any, query: Query) -> list[str]:
+    def infos(self, bot: Any, ruleset: Ruleset, state: Any, query: Query) -> list[str]:
         """The ``info`` lines of what the bot's search found (none when it did not search)."""
         estimates = list(getattr(bot, "last_estimates", ()) or ())
         if not estimates:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, Sequence
 
 from grn.rules import registry
 from grn.notation.read import parse_game
@@ -21,6 +21,9 @@ from grn.core.errors import IllegalAction
 from grn.rules.position import PositionError, play_record_turn, position_at
 from grn.core.record import Record, Seat, Turn, Variation
 from grn.rules.ruleset import Ruleset, SetupProblem, engine_for, player_key
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
 
 #: A turn's start: its number, a dot and the player (``12. red``); the player may be half typed.
 _TURN = re.compile(r"(?<![\w@,:.=#-])(\d{1,9})\.[ \t\r\n]+([a-z][a-z0-9_]*)?")
@@ -41,7 +44,7 @@ class TurnContext:
     state: Any
     number: int
     player: str  # the player's key colour (as written, when not seated)
-    written: list[Any]  # the commands written before the word under the cursor
+    written: list[Command]  # the commands written before the word under the cursor
     word: str  # the part of the word under the cursor before it
     player_typed: bool = True  # False: the cursor is on the player word itself
     #: In the turn's score checkpoint (after ``score``): the items written there; None: not in one.
@@ -196,7 +199,7 @@ def _turn_context(text: str, moves: Cleaned, m: re.Match[str], words: list[str],
     if found is None:
         return None
     record, ruleset, seats, state = found
-    written: list[Any] = []
+    written: list[Command] = []
     if words:
         # the words written so far, read by the game's grammar as the end of the same text
         depth = len(opens) + fresh_variation
@@ -268,7 +271,7 @@ def position_before(text: str, depth: int, fresh_variation: bool) -> Before | No
     return Before(record, position.ruleset, position.seats, position.state)
 
 
-def _played(turn: Turn) -> tuple[Any, ...]:
+def _played(turn: Turn) -> tuple[object, ...]:
     """What of a turn its replay reads (:func:`grn.rules.position.play_record_turn`): not its comments or spans."""
     return (turn.number, turn.player, turn.actions, turn.checkpoint if turn.number == 0 else None)
 

@@ -15,11 +15,14 @@ escaped (:func:`grn.render.style.esc`).
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from grn.rules import registry
 from grn.core.record import Comment
 from grn.rules.ruleset import Drawing
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import PositionLike
 
 
 __all__ = ["render_svg", "render_tile_sheet", "render_html", "RenderError"]
@@ -29,7 +32,7 @@ class RenderError(Exception):
     """The position belongs to a game the renderer cannot draw."""
 
 
-def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, width: int | None = None,
+def render_svg(position: PositionLike, *, legal: bool = False, reveal: bool = False, width: int | None = None,
                diagram: bool = False, crop: tuple[int, int, int, int] | None = None) -> str:
     """The SVG document of ``position`` (a :class:`grn.rules.position.Position`).
 
@@ -42,6 +45,7 @@ def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, widt
     pixels wide.
     """
     ruleset = position.ruleset
+    assert ruleset is not None  # a replayed position knows its game
     drawing = Drawing(legal=legal, reveal=reveal, width=width, diagram=diagram, crop=crop if diagram else None,
                       caption=diagram_caption(position) if diagram else None)
     try:
@@ -50,7 +54,7 @@ def render_svg(position: Any, *, legal: bool = False, reveal: bool = False, widt
         raise RenderError(str(exc)) from None
 
 
-def diagram_caption(position: Any) -> str | None:
+def diagram_caption(position: PositionLike) -> str | None:
     """The question a diagram shows: the ``Caption`` tag, else the first comment before the first turn,
     else the comments of the position's last turn."""
     record = position.record

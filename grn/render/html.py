@@ -24,12 +24,15 @@ import html
 import json
 import re
 from importlib import resources
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from grn.rules import registry
 from grn.core.record import Record
 from grn.render import style as st
 from grn.render.viewer import Page, game_view, read_open_words
+
+if TYPE_CHECKING:
+    from grn.check.validate import GameReport
 
 
 def _js_value(data: Any, *, markup: bool = False) -> str:
@@ -132,7 +135,7 @@ def viewer_data(page: str) -> Any:
 
 
 def viewer_fragment(records: Iterable[Record], *, title: str, tileset: Any = None,
-                    reports: Sequence[Any] | None = None, follow_address: bool = False,
+                    reports: Sequence[GameReport | None] | None = None, follow_address: bool = False,
                     links: Sequence[tuple[str, str]] = ()) -> str:
     """One viewer: a ``<div class="grn-viewer">`` and the one ``<script>`` that runs it, nothing global.
 
@@ -207,7 +210,7 @@ def notebook_frame(record: Record) -> str:
 
 
 def render_html(records: Iterable[Record], *, file_name: str, tileset: Any = None,
-                reports: Sequence[Any] | None = None, embed: bool = False,
+                reports: Sequence[GameReport | None] | None = None, embed: bool = False,
                 links: Sequence[tuple[str, str]] = ()) -> str:
     """The page for the games of ``records`` (``file_name`` names the file in the title).
 

@@ -18,12 +18,15 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.core.output import output_folder, write_text
 from grn.core.record import Comment, Record, Turn, Variation
 from grn.render.html import render_html
 from grn.render.viewer import player_names
+
+if TYPE_CHECKING:
+    from grn.check.validate import GameReport
 
 
 @dataclass
@@ -31,7 +34,7 @@ class SiteGame:
     """One game of the site: its record and its validation report."""
 
     record: Record
-    report: Any
+    report: GameReport
     source: str
 
 
@@ -130,7 +133,7 @@ def _result_key(game: SiteGame) -> str:
     return str(max(scores.values()))
 
 
-def _validity(report: Any) -> tuple[str, str]:
+def _validity(report: GameReport) -> tuple[str, str]:
     """(filter word, what the index says) for a game's report."""
     errors = sum(1 for d in report.diagnostics if d.severity == "error")
     if errors:

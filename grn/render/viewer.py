@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.rules import registry
 from grn.analysis.aids import position_aids
@@ -31,6 +31,10 @@ from grn.rules.ruleset import Drawing, Ruleset, engine_for
 
 from grn.check.validate import _describe, describe_events, validate_record
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.check.validate import GameReport
+    from grn.rules.position import Position
 
 #: The viewer's boards: without the panel, which it shows in words beside the board.
 BOARD_ALONE = Drawing(panel=False)
@@ -124,7 +128,7 @@ def game_title(record: Record, index: int) -> str:
 class _Builder:
     """The nodes of one game, in the order the viewer numbers them."""
 
-    def __init__(self, page: Page, ruleset: Any, record: Record, seats: list[Seat], keys: list[str]) -> None:
+    def __init__(self, page: Page, ruleset: Ruleset, record: Record, seats: list[Seat], keys: list[str]) -> None:
         self.page = page
         self.ruleset = ruleset
         self.record = record
@@ -143,7 +147,7 @@ class _Builder:
         #: Each node's open squares (None: none sent), what a child's are written against (R431).
         self.opens: list[list[str] | None] = []
 
-    def picture(self, position: Any, parent: int, panel: bool) -> list[Any]:
+    def picture(self, position: Position, parent: int, panel: bool) -> list[Any]:
         """The node's picture as ``[root id, edits of the parent's picture]`` (edits of nothing at the root);
         ``panel=False``: the board alone (the page shows the panel in words)."""
         defs = self.page.defs.get(self.ruleset.name)
@@ -159,7 +163,7 @@ class _Builder:
         self.pictures.append(ids)
         return [root, self.page.table.edits(before, ids)]
 
-    def add(self, position: Any, parent: int, turn: Turn | None, address: str, depth: int,
+    def add(self, position: Position, parent: int, turn: Turn | None, address: str, depth: int,
             events: list[str], comments: list[str], label: str | None = None) -> int:
         """A node for ``position``, the child of ``parent``; its index."""
         scores = position.state.scores
@@ -276,7 +280,8 @@ class _Builder:
         return prev, state
 
 
-def game_view(record: Record, index: int, page: Page, *, tileset: Any = None, report: Any = None) -> dict[str, Any]:
+def game_view(record: Record, index: int, page: Page, *, tileset: Any = None,
+              report: GameReport | None = None) -> dict[str, Any]:
     """The viewer's data for one game: players, header, nodes, problems, and each player's colour."""
     if report is None:
         report = validate_record(record, file=None, index=index, tileset=tileset)

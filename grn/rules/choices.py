@@ -24,29 +24,34 @@ The users of the tree are generic walkers, here in the core:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Final, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Iterator, Protocol, Sequence, TypeVar
 
 from grn.core.value import Value
 
 if TYPE_CHECKING:
     from grn.rules.engine import Engine
 
+#: The engine a tree is asked about (the tree's game's own state class).
+E = TypeVar("E", bound="Engine")
+#: The same, as a protocol's parameter (a tree of a game's engine takes only that engine).
+E_in = TypeVar("E_in", bound="Engine", contravariant=True)
 
-class ChoiceTree(Protocol):
+
+class ChoiceTree(Protocol[E_in]):
     """What the walkers ask of a game: its tree of choices and the words of its commands.
 
     A :class:`grn.rules.ruleset.Ruleset` is one; the walkers name only this much, so that the contract, which
     offers them as its defaults, and this module are not in a circle.
     """
 
-    def choice_point(self, engine: "Engine", chosen: Sequence[str],
+    def choice_point(self, engine: E_in, chosen: Sequence[str],
                      memo: dict[Any, Any] | None = None) -> "Step | None": ...
 
-    def choice_words(self, command: Any) -> tuple[str, ...]: ...
+    def choice_words(self, command: Value) -> tuple[str, ...]: ...
 
-    def command_word(self, command: Any) -> str: ...
+    def command_word(self, command: Value) -> str: ...
 
-    def action_words(self, command: Any) -> str: ...
+    def action_words(self, command: Value) -> str: ...
 
 
 class ChoiceError(ValueError):
@@ -71,7 +76,7 @@ class Option(Value):
     _fields = ("word", "label", "markup", "count", "picture", "command")
 
     def __init__(self, word: str, label: str, markup: str = "", count: int | None = None,
-                 picture: str | None = None, command: Any = None) -> None:
+                 picture: str | None = None, command: Value | None = None) -> None:
         self.word: Final = word
         self.label: Final = label
         self.markup: Final = markup
@@ -106,7 +111,7 @@ class Step(Value):
     __slots__ = ("prompt", "options", "actions", "summary", "scene", "chance")
     _fields = ("prompt", "options", "actions", "summary", "scene", "chance")
 
-    def __init__(self, prompt: str, options: tuple[Option, ...] = (), actions: tuple[Any, ...] | None = None,
+    def __init__(self, prompt: str, options: tuple[Option, ...] = (), actions: tuple[Value, ...] | None = None,
                  summary: str = "", scene: tuple[str, ...] = (), chance: str | None = None) -> None:
         self.prompt: Final = prompt
         self.options: Final = options
@@ -136,7 +141,7 @@ class Step(Value):
         return f"<Step {self.prompt!r} {len(self.options)} options>"
 
 
-def finished(actions: tuple[Any, ...], summary: str, prompt: str = "Confirm the turn",
+def finished(actions: tuple[Value, ...], summary: str, prompt: str = "Confirm the turn",
              scene: tuple[str, ...] = ()) -> Step:
     """The step of a whole turn: nothing more to choose, ``actions`` to play."""
     return Step(prompt, (), actions, summary, scene)
@@ -147,8 +152,8 @@ def finished(actions: tuple[Any, ...], summary: str, prompt: str = "Confirm the 
 Outcomes = Callable[[Step, Sequence[str]], Sequence[str]]
 
 
-def leaves(ruleset: ChoiceTree, engine: "Engine", outcomes: Outcomes | None = None,
-           memo: dict[Any, Any] | None = None) -> Iterator[tuple[tuple[str, ...], tuple[Any, ...]]]:
+def leaves(ruleset: ChoiceTree[E], engine: E, outcomes: Outcomes | None = None,
+           memo: dict[Any, Any] | None = None) -> Iterator[tuple[tuple[str, ...], tuple[Value, ...]]]:
     """Every whole turn of the player to move in ``ruleset``'s tree at ``engine``: (the words, the commands),
     depth first in the order the tree offers them.  At a chance point only the outcomes ``outcomes`` names
     are followed (default: every one).  ``memo`` is handed to the tree so that what one point computed (a
@@ -173,12 +178,12 @@ def leaves(ruleset: ChoiceTree, engine: "Engine", outcomes: Outcomes | None = No
                 stack.append((chosen, after))
 
 
-def turns(ruleset: ChoiceTree, engine: "Engine", outcomes: Outcomes | None = None) -> list[tuple[Any, ...]]:
+def turns(ruleset: ChoiceTree[E], engine: E, outcomes: Outcomes | None = None) -> list[tuple[Value, ...]]:
     """The commands of every leaf of the tree (:func:`leaves`)."""
     return [actions for _, actions in leaves(ruleset, engine, outcomes)]
 
 
-def next_commands(ruleset: ChoiceTree, engine: "Engine", written: Sequence[Any],
+def next_commands(ruleset: ChoiceTree[E], engine: E, written: Sequence[Value],
                   word: str) -> list[tuple[str, str, str]]:
     """What an editor may offer after the commands ``written`` of a turn, ``word`` typed so far: the tree's
     point after the words of ``written`` (:meth:`grn.rules.ruleset.Ruleset.choice_words`) and what may be written

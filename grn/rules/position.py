@@ -18,12 +18,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.rules import registry
 from grn.core.errors import IllegalAction
 from grn.core.record import Markup, Record, Seat, Turn
 from grn.rules.ruleset import Ruleset, SetupProblem, engine_for, player_key
+
+if TYPE_CHECKING:
+    from grn.rules.engine import Engine, Event
 
 
 class PositionError(Exception):
@@ -65,7 +68,7 @@ class Position:
     last: Turn | None
     turns_played: int
     markup: list[Markup] = field(default_factory=list)
-    events: list[Any] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     address: str = ""
     #: The turns of the line the position lies on (the main line, or the variation the address enters).
     line: tuple[Turn, ...] = ()
@@ -147,7 +150,7 @@ def parse_address(text: str | int | None) -> tuple[list[tuple[int, int]], int | 
     return steps, int(rest)
 
 
-def play_record_turn(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
+def play_record_turn(state: Engine, seats: list[Seat], turn: Turn) -> list[Event]:
     """Apply one turn of a record to ``state``: a set-up turn (0) with its score checkpoint, or a played turn;
     returns the events.  Raises :class:`~grn.core.errors.IllegalAction` and changes nothing when illegal."""
     player = player_key(seats, turn.player)
@@ -160,7 +163,7 @@ def play_record_turn(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
     return list(state.play_turn(player, turn.actions))
 
 
-def _play(state: Any, seats: list[Seat], turn: Turn) -> list[Any]:
+def _play(state: Engine, seats: list[Seat], turn: Turn) -> list[Event]:
     try:
         return play_record_turn(state, seats, turn)
     except IllegalAction as exc:
@@ -189,7 +192,7 @@ def position_at(record: Record, address: str | int | None = None, *, tileset: An
     markup = [m for m in markup if isinstance(m, Markup)]
     last: Turn | None = None
     played = 0
-    events: list[Any] = []
+    events: list[Event] = []
 
     def step(turn: Turn) -> None:
         nonlocal events, last, played, markup

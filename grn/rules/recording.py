@@ -9,10 +9,13 @@ the address of the position after the edit; records are immutable.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from grn.rules.position import Position, parse_address, position_at
 from grn.core.record import Comment, Extra, Nag, Record, Turn, Variation
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
 
 #: The glyphs a recorder offers (GRN's own, docs/notation.md).
 GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
@@ -74,7 +77,7 @@ def _cursor(record: Record, address: str) -> tuple[list[tuple[int, int]], int]:
     return steps, target
 
 
-def play(record: Record, address: str, player: str, actions: Sequence[Any]) -> tuple[Record, str]:
+def play(record: Record, address: str, player: str, actions: Sequence[Command]) -> tuple[Record, str]:
     """Record ``player``'s turn ``actions`` at the position ``address``; the new record and its address.
 
     The caller has checked the turn with the engine (:func:`grn.rules.position.position_at` replays it).

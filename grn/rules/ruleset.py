@@ -15,21 +15,27 @@ Every hook has a default, so a small game overrides only what it has
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Hashable, Iterable, Protocol, Sequence, cast
+import random
+from typing import TYPE_CHECKING, Any, Final, Generic, Hashable, Iterable, Protocol, Sequence, TypeVar, cast
 
 from grn.core import registry
 from grn.core import shipped
 from grn.rules.codec import CommandCodec
 from grn.core.errors import IllegalAction
-from grn.core.record import Markup, Record, Seat, Turn
+from grn.core.record import Command, Markup, Record, Seat, Turn
 from grn.core.value import Value
 from grn.rules.world import Decision, NoBot, World
 
 if TYPE_CHECKING:
+    from grn.core.errors import Diagnostic
     from grn.rules.choices import Step
-    from grn.rules.engine import Engine
+    from grn.rules.engine import Engine, Event
     from grn.rules.interop import Exporter, Importer
     from grn.rules.selfplay import SelfPlayGame
+
+#: A game's rules engine: what its ruleset makes and is asked about (each game's own state class).
+S = TypeVar("S", bound="Engine")
+
 
 class PositionLike(Protocol):
     """A replayed position as a game's drawing and description hooks see it.
@@ -57,7 +63,7 @@ class PositionLike(Protocol):
     def markup(self) -> list[Markup]: ...
 
     @property
-    def events(self) -> list[Any]: ...
+    def events(self) -> list[Event]: ...
 
     @property
     def address(self) -> str: ...
@@ -189,15 +195,65 @@ class SeriesChecker:
     def add(self, record: Record, report: Any) -> None:
         """Remember what is needed of a validated game."""
 
-    def check(self, file: str | None) -> tuple[list[Any], list[str]]:
+    def check(self, file: str | None) -> tuple[list[Diagnostic], list[str]]:
         """Problems (diagnostics) and summary lines for the file."""
         return [], []
 
 
-class Ruleset:
+class Puzzles(Generic[S]):
+    """A ruleset's part for ``grn puzzles`` (docs/puzzles.md, R482): what a solver must find of a move, and the
+    themes a solution shows.  A game without themes keeps this default; one with them subclasses it and sets
+    its ruleset's ``puzzles``."""
+
+    #: The puzzle themes the game names (:meth:`themes`), for reports of which were found.
+    theme_names: tuple[str, ...] = ()
+
+    def answer(self, engine: S, decision: Decision) -> Hashable:
+        """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
+        in ``grn puzzles``, valued by the best of them.  Default: the decision itself."""
+        return decision
+
+    def themes(self, before: S, after: S, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """The themes of a puzzle's solution: what ``player``'s turn ``actions`` did, read from its ``events``
+        (what it scored) and the positions ``before`` and ``after`` it (the move's shape), as words of
+        :attr:`theme_names`.  Default: none."""
+        return ()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class Dealer(Generic[S]):
+    """A ruleset's part for a game the server deals (``grn serve`` against grn, R376, R482): what chance decides
+    in a turn is taken from the deal, a :class:`~grn.rules.world.World` (its ``ruleset`` is the game's)."""
+
+    def turn(self, world: World, engine: S, actions: Sequence[Command]) -> tuple[Command, ...]:
+        """The turn ``actions`` a player chose at ``engine`` (as the recorder built it), with what chance decides
+        taken from ``world``: a face the page offered is replaced by the dealt one.  Default: the world's
+        record of the turn's decision (:meth:`Ruleset.decision_of`, :meth:`grn.rules.world.World.recorded`)."""
+        return world.recorded(world.ruleset.decision_of(engine, actions))
+
+    def word(self, world: World, engine: S, picked: Sequence[str]) -> str | None:
+        """The word the next step of the turn being chosen takes from ``world`` when that step is chance (a
+        tile drawn, a face turned), so that the page skips it; None when the player chooses it.  Default: the
+        words of the hand :meth:`grn.rules.world.World.hand` deals, first."""
+        hand = world.hand()
+        if len(picked) < len(hand) and all(isinstance(h, str) for h in hand) and list(picked) == list(hand[:len(picked)]):
+            return str(hand[len(picked)])
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class Ruleset(Generic[S]):
     """A game as grn knows it.  Subclass it in the game's package and set ``RULESET`` there.
 
-    Class attributes describe the game; methods are hooks with defaults.
+    Generic in the game's rules engine ``S`` (R481): a game declares its state class,
+    ``class GoldRuleset(Ruleset[GoldState])``, and its hooks receive and return that
+    class, so a game's own code needs no cast to reach its engine's fields.  Class
+    attributes describe the game; methods are hooks with defaults.
     """
 
     #: The ``Game`` tag's value (lower case).
@@ -206,18 +262,19 @@ class Ruleset:
     aliases: tuple[str, ...] = ()
     #: The game's name as its box prints it.
     title: str = ""
-    #: The package holding the grammar file (None: :meth:`grammar_text` is overridden).
-    grammar_package: str | None = None
-    #: The grammar file in that package: it imports ``envelope`` and overrides ``action``.
-    grammar_file: str = ""
+    #: The grammar file, (package, file name): it imports ``envelope`` and overrides ``action`` (None:
+    #: :meth:`grammar_text` is overridden).  Only :meth:`grammar_text` reads it.
+    _grammar: tuple[str, str] | None = None
     #: One codec per command, in the order "expected ..." lists them.
     codecs: tuple[CommandCodec, ...] = ()
     #: The colours players may choose.
     colours: tuple[str, ...] = COLOURS
+    #: The fewest players the game is for.
     min_players: int = 2
+    #: The most players the game is for.
     max_players: int = 5
-    #: Where the rules say how many play (cited when the Players tag is off).
-    players_section: str | None = None
+    #: Where the rules say how many play (cited when the Players tag is off; :meth:`seats` reads it).
+    _players_section: str | None = None
     #: The words of the ``Options`` tag, for messages: "farmers=on|off and cowboys=4|5".
     options_help: str = "none"
     #: The option names the ``Options`` tag carries (what self-play writes there).
@@ -235,11 +292,11 @@ class Ruleset:
     # -- notation -------------------------------------------------------
     def grammar_text(self) -> str:
         """The game's Lark grammar (it ``%import``s ``envelope`` and overrides ``action``)."""
-        if self.grammar_package is None:
+        if self._grammar is None:
             raise NotImplementedError(f"{type(self).__name__} names no grammar file")
-        return shipped.read_text(self.grammar_package, self.grammar_file)
+        return shipped.read_text(*self._grammar)
 
-    def codec_for(self, command: Any) -> CommandCodec | None:
+    def codec_for(self, command: object) -> CommandCodec | None:
         """The codec of an engine command of this game (None: not one of its commands)."""
         table = self.__dict__.get("_by_class")
         if table is None:
@@ -275,7 +332,7 @@ class Ruleset:
         low, high = self.min_players, self.max_players
         if not low <= len(seats) <= high:
             raise SetupProblem(f"the game is for {low} to {high} players, not {len(seats)}", "players",
-                               rule=f"{low} to {high} players", section=self.players_section, tag="Players")
+                               rule=f"{low} to {high} players", section=self._players_section, tag="Players")
         return seats
 
     def parse_options(self, words: dict[str, str]) -> Any:
@@ -285,7 +342,7 @@ class Ruleset:
                                "options", tag="Options")
         return None
 
-    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> "Engine":
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> S:
         """A fresh rules engine set up from the record's header; ``first`` starts (None: the first seat).
 
         Raises :class:`SetupProblem` when the header does not allow it.
@@ -296,52 +353,52 @@ class Ruleset:
         """A tile set read from ``path`` (``--tileset``); only for games with :attr:`uses_tileset`."""
         raise SetupProblem(f"{self.title or self.name} has no tile set", "tileset")
 
-    def header_warnings(self, record: Record, engine: "Engine") -> list[tuple[str, str]]:
+    def header_warnings(self, record: Record, engine: S) -> list[tuple[str, str]]:
         """(tag, message) for header tags that do not fit the game being checked (warnings)."""
         return []
 
     # -- diagram markup ---------------------------------------------------
-    def target_problem(self, kind: str, word: str, engine: "Engine") -> str | None:
+    def target_problem(self, kind: str, word: str, engine: S) -> str | None:
         """What is wrong with ``word`` as the place a ``<highlight>``, ``<arrow>`` or ``<label>`` points at."""
         return None
 
-    def ghost_problem(self, word: str, engine: "Engine") -> str | None:
+    def ghost_problem(self, word: str, engine: S) -> str | None:
         """What is wrong with the argument of ``<ghost>`` (default: the game has no ghosts)."""
         return f"<ghost> shows a tile: {self.title or self.name} has none"
 
     # -- editors ----------------------------------------------------------
-    def suggestions(self, engine: "Engine", player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
+    def suggestions(self, engine: S, player: str, written: Sequence[Command], word: str) -> list[Suggestion]:
         """What may be written next in ``player``'s turn (for an editor's completion).
 
         ``engine`` is the position before the turn (left unchanged), ``written`` the
         commands already written in the turn, ``word`` the part of the next word
         already typed (the editor filters by it).  Default: the commands the
         turn's tree (:meth:`choice_point`) offers after those written
-        (:func:`grn.rules.choices.next_commands`), then :meth:`notation_extras`.
+        (:func:`grn.rules.choices.next_commands`), then :meth:`_notation_extras`.
         """
         from grn.rules.choices import next_commands
 
         found = [Suggestion(*parts) for parts in next_commands(self, engine, written, word)]
-        return found + self.notation_extras(engine, player, written)
+        return found + self._notation_extras(engine, player, written)
 
-    def notation_extras(self, engine: "Engine", player: str, written: Sequence[Any]) -> list[Suggestion]:
+    def _notation_extras(self, engine: S, player: str, written: Sequence[Command]) -> list[Suggestion]:
         """Words the editor offers besides the tree's choices: commands a record may hold that are no choice
         of the player to move (Carcassonne's ``take@``, another taker's choice, R420).  Default: none."""
         return []
 
-    def choice_words(self, command: Any) -> tuple[str, ...]:
+    def choice_words(self, command: Command) -> tuple[str, ...]:
         """The words of :meth:`choice_point`'s tree that choose ``command`` (so the editor finds where the
         commands written have got to).  Default: the command as the notation writes it, one option."""
         return (self.command_word(command),)
 
-    def command_word(self, command: Any) -> str:
+    def command_word(self, command: Command) -> str:
         """``command`` as this game's notation writes it (its codec's spelling)."""
         codec = self.codec_for(command)
         if codec is None:
             raise TypeError(f"not a command of {self.name}: {command!r}")
         return codec.write(command)
 
-    def word_info(self, word: str, engine: "Engine") -> str | None:
+    def word_info(self, word: str, engine: S) -> str | None:
         """What one word of a turn stands for, in a line of text (an editor's hover on a tile id).
 
         Default: nothing more than the word itself says.
@@ -354,7 +411,7 @@ class Ruleset:
         for a page of many positions that writes them once)."""
         raise NotImplementedError(f"grn cannot draw a position of {self.title or self.name}")
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """One action of a turn in words, for the viewer's move list (default: its notation)."""
         codec = self.codec_for(command)
         if codec is None:  # another game's command (as grn.notation.writer.command_text finds it)
@@ -363,7 +420,7 @@ class Ruleset:
                 raise TypeError(f"not a command of a known game: {command!r}")
         return codec.write(command)
 
-    def choice_point(self, engine: "Engine", chosen: Sequence[str],
+    def choice_point(self, engine: S, chosen: Sequence[str],
                      memo: dict[Any, Any] | None = None) -> "Step | None":
         """The turn's tree of choices: what the player to move may choose next at ``engine``, after the words
         ``chosen`` (:mod:`grn.rules.choices`); a :class:`~grn.rules.choices.Step` whose ``actions`` are set is a whole
@@ -382,7 +439,7 @@ class Ruleset:
         """
         return None
 
-    def turn_step(self, engine: "Engine", picked: Sequence[str]) -> "Step | None":
+    def turn_step(self, engine: S, picked: Sequence[str]) -> "Step | None":
         """The next choice of a turn entered by tapping, after the words ``picked`` (``grn serve``): the
         point of :meth:`choice_point`'s tree those words lead to."""
         return self.choice_point(engine, picked)
@@ -416,7 +473,7 @@ class Ruleset:
         :meth:`render_svg` for the board with ``panel=False``).  Default None: the drawing keeps its panel."""
         return None
 
-    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+    def best_move_markup(self, actions: Sequence[Command]) -> list[Markup]:
         """Diagram markup that shows ``actions`` (the best move an analysis found) on the board of the judged
         turn: a ghost tile, a ring on a card.  Default: nothing drawn (the move is still told in words)."""
         return []
@@ -447,7 +504,7 @@ class Ruleset:
     #: spread wide against its margins, and whose analysis is cheap, buys a narrower luck with more of them.
     luck_rounds_scale: int = 1
 
-    def legal_turns(self, engine: "Engine") -> list[tuple[Any, ...]]:
+    def legal_turns(self, engine: S) -> list[tuple[Command, ...]]:
         """Every legal turn of the player to move, each a tuple of commands: the leaves of
         :meth:`choice_point`'s tree (every outcome of a chance point).
 
@@ -461,94 +518,70 @@ class Ruleset:
             raise NoBot(f"grn has no bot for {self.title or self.name}: the game defines no choices")
         return turns(self, engine)
 
-    def determinise(self, engine: "Engine", rng: Any, hand: tuple[Any, ...] = ()) -> World:
+    def determinise(self, engine: S, rng: random.Random, hand: tuple[str, ...] = ()) -> World:
         """A :class:`~grn.rules.world.World`: a copy of ``engine`` in which what the player to move cannot know is
         drawn at random (with ``rng``) from what they do know; ``hand`` is what they hold privately
         (:meth:`hand_of`).  Default: nothing is hidden."""
         return World(self, engine.copy())
 
-    def hand_of(self, actions: Sequence[Any]) -> tuple[Any, ...]:
+    def hand_of(self, actions: Sequence[Command]) -> tuple[str, ...]:
         """What the player knew privately when choosing the recorded turn ``actions`` (tile games: the tiles
         drawn).  Default: nothing."""
         return ()
 
-    def dealt_turn(self, world: World, engine: "Engine", actions: Sequence[Any]) -> tuple[Any, ...]:
-        """The turn ``actions`` a player chose at ``engine`` (as the recorder built it), with what chance decides
-        taken from ``world``, the deal of a game the server deals (``grn serve`` against grn, R376): a face the
-        page offered is replaced by the dealt one.  Default: the world's record of the turn's decision
-        (:meth:`decision_of`, :meth:`grn.rules.world.World.recorded`)."""
-        return world.recorded(self.decision_of(engine, actions))
+    #: How a game the server deals takes chance from the deal (``grn serve`` against grn): a :class:`Dealer`
+    #: part (R482).
+    dealer: Dealer[S] = Dealer()
 
-    def dealt_word(self, world: World, engine: "Engine", picked: Sequence[str]) -> str | None:
-        """In a game the server deals, the word the next step of the turn being chosen takes from ``world``
-        when that step is chance (a tile drawn, a face turned), so that the page skips it; None when the player
-        chooses it.  Default: the words of the hand :meth:`grn.rules.world.World.hand` deals, first."""
-        hand = world.hand()
-        if len(picked) < len(hand) and all(isinstance(h, str) for h in hand) and list(picked) == list(hand[:len(picked)]):
-            return str(hand[len(picked)])
-        return None
-
-    def picked_hand(self, engine: "Engine", picked: Sequence[str]) -> tuple[Any, ...]:
+    def picked_hand(self, engine: S, picked: Sequence[str]) -> tuple[str, ...]:
         """What the player to move holds privately once the recorder's words ``picked`` (the start of a turn
         being chosen, :meth:`turn_step`) are told: tile games, the tiles drawn.  Raises
         :class:`grn.rules.choices.ChoiceError` when the best move depends on a draw not told yet.  Default: nothing."""
         return ()
 
-    def decision_of(self, engine: "Engine", actions: Sequence[Any]) -> Decision:
+    def decision_of(self, engine: S, actions: Sequence[Command]) -> Decision:
         """The decision a recorded turn took, without what the turn only revealed afterwards.  Default: the
         commands as written."""
         return tuple(actions)
 
-    def decision_actions(self, engine: "Engine", decision: Decision, seen: Any = None) -> tuple[Any, ...] | None:
+    def decision_actions(self, engine: S, decision: Decision, seen: Any = None) -> tuple[Command, ...] | None:
         """The commands that write ``decision`` as a variation at ``engine`` (None: it cannot be written, for
         example a card whose face nobody saw).  ``seen`` is what the whole record revealed.  Default: the
         decision's commands."""
-        return tuple(cast(Iterable[Any], decision))
+        return tuple(cast(Iterable[Command], decision))
 
     def owned_words(self, words: str, owners: dict[str, str]) -> str:
         """``words`` of the review with a piece named by its owner (``owners``: colour -> name) where its colour
         alone does not say whose (default: as they are)."""
         return words
 
-    def decision_words(self, engine: "Engine", decision: Decision) -> str:
+    def decision_words(self, engine: S, decision: Decision) -> str:
         """A decision in words, for the review (default: its commands in words)."""
-        return ", ".join(self.action_words(c) for c in cast(Iterable[Any], decision))
+        return ", ".join(self.action_words(c) for c in cast(Iterable[Command], decision))
 
-    def puzzle_answer(self, engine: "Engine", decision: Decision) -> Hashable:
-        """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
-        in ``grn puzzles``, valued by the best of them.  Default: the decision itself."""
-        return decision
-
-    #: The puzzle themes the game names (:meth:`puzzle_themes`), for reports of which were found.
-    puzzle_theme_names: tuple[str, ...] = ()
-
-    def puzzle_themes(self, before: "Engine", after: "Engine", player: str, actions: Sequence[Any],
-                      events: Sequence[Any]) -> tuple[str, ...]:
-        """The themes of a puzzle's solution (``grn puzzles``, docs/puzzles.md): what ``player``'s turn
-        ``actions`` did, read from its ``events`` (what it scored) and the positions ``before`` and ``after``
-        it (the move's shape), as words of :attr:`puzzle_theme_names`.  Default: none."""
-        return ()
+    #: How the game's puzzles are judged and named (``grn puzzles``): a :class:`Puzzles` part (R482).
+    puzzles: Puzzles[S] = Puzzles()
 
     # -- the engine protocol (grn.bots.protocol, docs/protocol.md) ----------------
-    def seen_by(self, engine: "Engine", player: str, actions: Sequence[Any], viewer: str) -> tuple[Any, ...]:
+    def seen_by(self, engine: S, player: str, actions: Sequence[Command], viewer: str) -> tuple[Command, ...]:
         """The commands of ``player``'s recorded turn ``actions`` (played at ``engine``) as ``viewer`` saw them
         at the table: a face only its owner saw is written unknown.  An engine is sent the record so (R361).
         Default: everything a turn records was seen by all."""
         return tuple(actions)
 
-    def unseen(self, engine: "Engine", hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: S, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """What the player to move, holding ``hand``, knows of what is hidden, by pool: each word (as the
         notation writes it, a tile id, a card face) and how many of it are left unseen, the hand not among
         them; never their order (R362).  Default: nothing is hidden."""
         return {}
 
-    def move_text(self, engine: "Engine", decision: Decision) -> str:
+    def move_text(self, engine: S, decision: Decision) -> str:
         """A decision of the player to move as the protocol lists it: the turn's commands as GRN writes them,
         a part the player cannot know before playing written unknown (R363).  Default: the decision's
         commands."""
         return self.move_texts(engine, [decision])[0]
 
-    def move_texts(self, engine: "Engine", decisions: Sequence[Decision]) -> list[str]:
+    def move_texts(self, engine: S, decisions: Sequence[Decision]) -> list[str]:
         """:meth:`move_text` of each of ``decisions`` (all of the player to move at ``engine``).  The default
         writes each command once, however many decisions share it (a tile game's placement and its follow-ups:
         hundreds of moves a turn); a ruleset that overrides :meth:`move_text` has it called for each."""
@@ -559,7 +592,7 @@ class Ruleset:
         out = []
         for decision in decisions:
             parts = []
-            for command in cast(Iterable[Any], decision):
+            for command in cast(Iterable[Command], decision):
                 text = written.get(id(command))
                 if text is None:
                     codec = codecs.get(type(command)) if codecs is not None else self.codec_for(command)
@@ -603,7 +636,7 @@ def first_player(record: Record, seats: Sequence[Seat]) -> str | None:
     return first if first in {s.key for s in seats} else None
 
 
-def engine_for(ruleset: Ruleset, record: Record, seats: list[Seat], tileset: Any = None) -> "Engine":
+def engine_for(ruleset: Ruleset[S], record: Record, seats: list[Seat], tileset: Any = None) -> S:
     """A fresh engine for ``record``; an engine's refusal of the seats becomes a :class:`SetupProblem`."""
     try:
         return ruleset.new_engine(record, seats, first_player(record, seats), tileset)

@@ -23,10 +23,15 @@ from __future__ import annotations
 
 import random
 import sys
-from typing import Any, Callable, Hashable, Iterable, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Sequence, cast
 
 from grn.rules.engine import Engine
 from grn.rules.evaluation import Evaluation, load
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.choices import Step
+    from grn.rules.engine import Event
 
 #: A decision: what a player chooses on one turn (hashable; usually a tuple of commands).
 Decision = Hashable
@@ -119,7 +124,7 @@ class World:
                               leaves(self.ruleset, self.engine, self.chance_words))
         return list(found)
 
-    def chance_words(self, step: Any, chosen: Sequence[str]) -> list[str]:
+    def chance_words(self, step: Step, chosen: Sequence[str]) -> list[str]:
         """The outcome this world follows at a chance point ``step`` of the tree, after the words ``chosen``
         (:meth:`tree_moves`).  Default: the face not known (``?``) where it may stay unknown, else the first
         outcome offered: a decision is what the player chooses, and where the turn goes on after a face is
@@ -127,25 +132,25 @@ class World:
         words = [o.word for o in step.options]
         return ["?"] if "?" in words else words[:1]
 
-    def decision(self, actions: Sequence[Any]) -> Decision:
+    def decision(self, actions: Sequence[Command]) -> Decision:
         """The decision that plays the turn ``actions`` in this world (default: the ruleset's
         :meth:`~grn.rules.ruleset.Ruleset.decision_of`, without what the turn only revealed)."""
         return cast(Decision, self.ruleset.decision_of(self.engine, actions))
 
-    def commands(self, decision: Decision) -> tuple[Any, ...]:
+    def commands(self, decision: Decision) -> tuple[Command, ...]:
         """The commands of ``decision`` in this world, as a record writes them."""
-        return tuple(cast(Iterable[Any], decision))
+        return tuple(cast("Iterable[Command]", decision))
 
-    def recorded(self, decision: Decision) -> tuple[Any, ...]:
+    def recorded(self, decision: Decision) -> tuple[Command, ...]:
         """The commands of ``decision`` as the game's true table records them (default: :meth:`commands`);
         a game whose turns reveal hidden faces writes them here (the arena's table knows them)."""
         return self.commands(decision)
 
-    def play(self, decision: Decision) -> list[Any]:
+    def play(self, decision: Decision) -> list[Event]:
         """Play ``decision`` for the player to move; returns the engine's events."""
         return self.play_commands(self.commands(decision))
 
-    def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
+    def play_commands(self, commands: tuple[Command, ...]) -> list[Event]:
         """Play a turn's commands (as :meth:`commands` or :meth:`recorded` wrote them) for the player to move."""
         return self.engine.play_turn(self.player, commands)
 
@@ -266,18 +271,18 @@ class World:
             else:
                 self.play(self.opponent_move(rng))
 
-    def hand(self) -> tuple[Any, ...]:
+    def hand(self) -> tuple[str, ...]:
         """What the player to move privately knows now (tile games: the tiles drawn this turn); default nothing."""
         return ()
 
-    def draws(self) -> list[tuple[float, tuple[Any, ...]]]:
+    def draws(self) -> list[tuple[float, tuple[str, ...]]]:
         """What the chance event of this turn could have given the player to move, each with its weight: a
         ``hand`` (:meth:`hand`) for :meth:`grn.rules.ruleset.Ruleset.determinise`, for the luck of the draw
         (:mod:`grn.analysis.luck`).  Default: none (the game's luck is not measured, or it is turned inside the
         move: :meth:`turn_stages`)."""
         return []
 
-    def turn_stages(self, actions: Sequence[Any]) -> list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]]:
+    def turn_stages(self, actions: Sequence[Command]) -> list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]]:
         """The recorded turn ``actions`` as the chain of its choices and the faces chance turned inside it, for a
         game whose chance comes after the player chose (Gold: a card is turned where the player chose, R453).
 

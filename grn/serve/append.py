@@ -12,13 +12,16 @@ a game whose stored text is canonical goes through the full save, which stores e
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from grn.core.record import Comment, Nag, Record, Turn
 from grn.notation.read import parse
 from grn.notation.writer import turn_line as write_turn, write_record
 from grn.rules import registry
 from grn.serve.views import Recent
+
+if TYPE_CHECKING:
+    from grn.rules.engine import Engine, Event
 
 
 class Appended(NamedTuple):
@@ -28,8 +31,8 @@ class Appended(NamedTuple):
 
     before: Record
     text: str
-    after: Any
-    events: list[Any]
+    after: Engine
+    events: list[Event]
 
 
 #: Stored texts known to be canonical GRN (``write_record`` of their record): the texts this process stored.

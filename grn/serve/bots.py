@@ -9,7 +9,7 @@ started with (``grn serve --engine NAME=CMD``; a web request never names a comma
 The deal (R376): at each turn of the main line's end the server deals a :class:`~grn.rules.world.World` from the
 true position, with a random generator seeded by the archive's secret, the game and the turn's number (so
 that reloading the page, or taking a move back, deals the same draw).  A person's turn takes its tile and
-the faces it turns from that deal (:meth:`grn.rules.ruleset.Ruleset.dealt_turn`); a bot's turn draws from it too.
+the faces it turns from that deal (:meth:`grn.rules.ruleset.Dealer.turn`); a bot's turn draws from it too.
 
 What a bot sees (R377): the main line as its seat saw it (:class:`grn.bots.seen.PlayerView`: a token another
 player mined face down stays unknown) and what the deal put in its hand, never the deal's later tiles
@@ -23,7 +23,7 @@ import hmac
 import random
 import threading
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from grn.rules import registry
 from grn.bots.bot import LEVELS, Bot, MctsBot, make_bot
@@ -37,6 +37,10 @@ from grn.rules.ruleset import Ruleset, player_key
 from grn.bots.seen import PlayerView
 from grn.serve.views import position_for
 from grn.rules.world import World
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.core.record import Seat, Turn
 
 #: The tag that marks a game the server deals (its value), and its name.
 DEALER_TAG = "Dealer"
@@ -55,7 +59,7 @@ def is_dealt(record: Record) -> bool:
     return dict(record.tags).get(DEALER_TAG) == DEALER
 
 
-def bot_seats(record: Record, seats: Sequence[Any], engines: Mapping[str, str] = {}) -> dict[str, str]:
+def bot_seats(record: Record, seats: Sequence[Seat], engines: Mapping[str, str] = {}) -> dict[str, str]:
     """The seats the server plays (seat key -> bot name); none in a game it does not deal."""
     if not is_dealt(record):
         return {}
@@ -78,7 +82,7 @@ def dealt_picks(ruleset: Ruleset, world: World, engine: Engine, picked: Sequence
     auto: list[int] = []
     rest = list(picked)
     while len(words) < 128:
-        word = ruleset.dealt_word(world, engine, words)
+        word = ruleset.dealer.word(world, engine, words)
         if word is not None:
             auto.append(len(words))
             if rest and rest[0] != word:
@@ -117,15 +121,15 @@ def dealt_at(secret: str, game: int, record: Record, text: str, address: str,
     return Dealt(pos, bots.get(pos.state.current_player), world)
 
 
-def dealt_actions(ruleset: Ruleset, world: World, engine: Engine, actions: Sequence[Any]) -> tuple[Any, ...]:
+def dealt_actions(ruleset: Ruleset, world: World, engine: Engine, actions: Sequence[Command]) -> tuple[Command, ...]:
     """A person's turn as the deal makes it: its tiles must be the dealt ones, its faces are the deal's."""
     hand = world.hand()
     if tuple(ruleset.hand_of(actions)) != tuple(hand):
         raise ChoiceError(f"the tile drawn is {', '.join(map(str, hand))}, not the one this turn places")
-    return ruleset.dealt_turn(world, engine, actions)
+    return ruleset.dealer.turn(world, engine, actions)
 
 
-def view_of(ruleset: Ruleset, record: Record, turns: Sequence[Any], viewer: str) -> Engine:
+def view_of(ruleset: Ruleset, record: Record, turns: Sequence[Turn], viewer: str) -> Engine:
     """The position after ``turns`` of the main line as the seat ``viewer`` saw it (R377)."""
     header = Record(tuple((k, v) for k, v in record.tags if k in ("Game", "Players", "Options")))
     view = PlayerView(ruleset, header, viewer)
@@ -173,7 +177,7 @@ def bots_last_move(record: Record, pos: Position, engines: Mapping[str, str] = {
 class BotTurn:
     """A bot's turn: the commands the table records, and its words (what it did, what it expects)."""
 
-    actions: tuple[Any, ...]
+    actions: tuple[Command, ...]
     words: str
     expects: str
 
@@ -186,7 +190,7 @@ def _bot(name: str, ruleset: Ruleset, engines: Mapping[str, str]) -> Bot:
     return make_bot(name, ruleset)
 
 
-def bot_turn(ruleset: Ruleset, record: Record, turns: Sequence[Any], player: str, name: str, table: World,
+def bot_turn(ruleset: Ruleset, record: Record, turns: Sequence[Turn], player: str, name: str, table: World,
              engines: Mapping[str, str] = {}, seed: str = "") -> BotTurn:
     """The turn of the bot ``name`` in seat ``player`` after the main line's ``turns``, dealt by ``table``."""
     view = view_of(ruleset, record, turns, player)

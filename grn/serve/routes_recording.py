@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -26,12 +26,16 @@ from grn.serve.store import StoreError, digest
 from grn.serve.views import position_for, record_for, remember_position, state_view
 from grn.notation.writer import write_record
 
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.engine import Engine, Event
+
 #: How long a phone's question "has the game changed?" waits for a change before it is answered "no" (R352).
 WATCH_SECONDS = 15.0
 
 #: What an edit gives: the new record, the address after it, and for a turn played the position before
 #: with the engine after the turn and the turn's events (so that the new position needs no replay).
-Edit = tuple[Record, str, "tuple[Position, list[Any]] | None"]
+Edit = tuple[Record, str, "tuple[Position, list[Event]] | None"]
 #: A change to a game: (record, its text, the normalised address, the request's body) -> :data:`Edit`.
 Change = Callable[[Record, str, str, dict[str, Any]], Edit]
 
@@ -121,7 +125,7 @@ async def edit(request: Request, change: Change) -> dict[str, Any]:
     return await run_in_threadpool(apply_edit, context(request), number, base, at, data, change)
 
 
-def with_result(new: Record, after: Any, address: str) -> Record:
+def with_result(new: Record, after: Engine, address: str) -> Record:
     """``new`` with its Result tag when the turn at ``address`` ended the main line (as self-play writes it)."""
     if not after.is_over or "(" in address:
         return new
@@ -131,7 +135,7 @@ def with_result(new: Record, after: Any, address: str) -> Record:
     return new.replace(tags=(*((k, v) for k, v in new.tags if k != "Result"), ("Result", result)))
 
 
-def play_actions(record: Record, text: str, at: str, actions: list[Any]) -> Edit:
+def play_actions(record: Record, text: str, at: str, actions: list[Command]) -> Edit:
     """The turn of ``actions`` played by the player to move at ``at`` (the engine has the last word)."""
     pos = position_for(record, text, at)
     if pos.state.is_over:
@@ -204,7 +208,7 @@ async def note(request: Request) -> dict[str, Any]:
     return await edit(request, _note)
 
 
-def _typed_turn(record: Record, player: str, text: str) -> list[Any]:
+def _typed_turn(record: Record, player: str, text: str) -> list[Command]:
     """The commands of a turn typed in GRN (``47a@-1,0 +N``), read with the game's grammar."""
     if any(c in text for c in "{}()[]<>;\n"):
         raise ApiError("type only the turn's actions, such as they follow the player in GRN")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any, Generic, Hashable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Hashable, Sequence, TypeVar
 
 from grn.rules import registry
 from grn.archive.dedup import record_of
@@ -21,6 +21,9 @@ from grn.core.record import Markup, Record, Turn
 from grn.rules.recording import GLYPHS, address_of, line_at, normalise, position
 from grn.rules.ruleset import Drawing
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
 
 
 K = TypeVar("K", bound=Hashable)
@@ -119,7 +122,7 @@ def board(pos: Position, step: Step | None, preview: str | None = None,
     return pos.ruleset.render_svg(shown, Drawing(panel=False)), where
 
 
-def _turn_view(ruleset: Any, turn: Turn, address: str, names: dict[str, str]) -> dict[str, Any]:
+def _turn_view(ruleset: Ruleset, turn: Turn, address: str, names: dict[str, str]) -> dict[str, Any]:
     words = "; ".join(ruleset.action_words(a) for a in turn.actions)
     grn = " ".join(command_text(a, ruleset) for a in turn.actions)
     return {"n": turn.number, "player": names.get(turn.player, turn.player), "colour": turn.player,

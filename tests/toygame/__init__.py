@@ -174,7 +174,7 @@ class NimMovesExporter(Exporter):
         return "players: " + " ".join(seats) + "\n" + " ".join(takes) + "\n"
 
 
-class NimRuleset(Ruleset):
+class NimRuleset(Ruleset[NimState]):
     """Nim for 2 to 4 players."""
 
     name = "nim"

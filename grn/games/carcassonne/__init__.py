@@ -21,35 +21,59 @@ from grn.core.errors import IllegalAction
 from grn.core.record import Record, Seat
 from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.games.tiling.ruleset import TileRuleset
+from grn.games.tiling.ruleset import TilePuzzles, TileRuleset
 
 if TYPE_CHECKING:
+    from grn.games.carcassonne.render import TileDefs
+    import random
+
+    from grn.core.record import Command
+    from grn.rules.choices import Step
+    from grn.rules.engine import Event
+    from grn.rules.interop import Exporter, Importer
+    from grn.rules.world import Decision, World
+    from grn.games.tiling.tiles import TileSet
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "CarcassonneRuleset", "CarcassonneState", "Options", "parse_options", "PlaceTile",
            "DiscardTile", "PlaceFollower", "PlaceIngot", "TakeIngot"]
 
-class CarcassonneRuleset(TileRuleset):
+class CarcassonnePuzzles(TilePuzzles[CarcassonneState]):
+    """The themes of :mod:`grn.games.carcassonne.themes` (``grn puzzles``)."""
+
+    theme_names = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
+                   "blocked feature", "gold ingot race")
+
+    def themes(self, before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """What the turn did, in the words of :attr:`theme_names`."""
+        from grn.games.carcassonne.themes import themes
+
+        return themes(before, after, player, actions, events)
+
+
+class CarcassonneRuleset(TileRuleset[CarcassonneState]):
     """Carcassonne: 2 to 5 players, 72 land tiles (80 with The Gold Mines), 7 followers each."""
 
     name = "carcassonne"
     aliases = ("carcassonne base", "carcassonne: the gold mines")
     title = "Carcassonne"
-    grammar_package = __name__
-    grammar_file = "carcassonne.lark"
+    #: Its puzzles' themes.
+    puzzles = CarcassonnePuzzles()
+    _grammar = (__name__, "carcassonne.lark")
     # "ingot@1,1" and "take@1,0" are commands, so no tile may be called "ingot" or "take"
     codecs = tile_codecs(reserved=("ingot", "take")) + CODECS
-    players_section = SEC_GENERAL
+    _players_section = SEC_GENERAL
     options_help = OPTIONS_HELP
     option_names = frozenset({"goldmines", "farmers", "smallcity", "basic"})
     render_options = frozenset({"legal", "diagram"})
-    tileset_package = __name__
+    _tileset = (__name__, "tileset.json")
 
     def parse_options(self, words: dict[str, str]) -> Options:
         return parse_options(words)
 
     def new_engine(self, record: Record, seats: list[Seat], first: str | None,
-                   tileset: Any = None) -> CarcassonneState:
+                   tileset: TileSet | None = None) -> CarcassonneState:
         options = self.parse_options(record.options())
         start = start_of(record)
         try:
@@ -60,7 +84,8 @@ class CarcassonneRuleset(TileRuleset):
                 raise
             raise SetupProblem(f"Start tag: {exc.message}", "start", tag="Start") from None
 
-    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *,
+                   shared_defs: TileDefs | None = None) -> str:
         from grn.games.carcassonne.render import render_position
 
         return render_position(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
@@ -73,20 +98,20 @@ class CarcassonneRuleset(TileRuleset):
 
         return panel_text(position)
 
-    def page_defs(self) -> Any:
+    def page_defs(self) -> TileDefs:
         from grn.games.carcassonne.render import TileDefs
 
         return TileDefs("cct")
 
-    def page_defs_svg(self, shared: Any) -> str:
+    def page_defs_svg(self, shared: TileDefs) -> str:
         return str(shared.defs())
 
-    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+    def render_tile_sheet(self, tileset: TileSet, *, columns: int = 6) -> str:
         from grn.games.carcassonne.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def notation_extras(self, engine: Any, player: str, written: Sequence[Any]) -> list[Suggestion]:
+    def _notation_extras(self, engine: CarcassonneState, player: str, written: Sequence[Command]) -> list[Suggestion]:
         """With The Gold Mines, after the placement: ``take@`` on each tile the next ingot handed out may come
         from (any tile that holds one, the new tile and the second ingot's square included), each only if the
         engine takes the turn with it added.  Not a choice of the turn's tree: the taker, often another player,
@@ -94,9 +119,10 @@ class CarcassonneRuleset(TileRuleset):
         from grn.notation.writer import command_text
 
         placement = next((c for c in written if isinstance(c, PlaceTile)), None)
-        if placement is None or not engine.options.goldmines:
+        mines = engine.mines
+        if placement is None or mines is None:
             return []
-        spots = {q for q, n in engine.ingots.items() if n > 0} | {(placement.x, placement.y)}
+        spots = {q for q, n in mines.ingots.items() if n > 0} | {(placement.x, placement.y)}
         spots |= {(c.x, c.y) for c in written if isinstance(c, PlaceIngot)}
         out = []
         for x, y in sorted(spots):
@@ -118,16 +144,16 @@ class CarcassonneRuleset(TileRuleset):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design) + "</svg>"
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any,
-                      memo: dict[Any, Any] | None = None) -> Any:
+    def followup_step(self, engine: CarcassonneState, before: tuple[Command, ...], placement: PlaceTile,
+                      picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
         """The second ingot and a follower, from the engine's options."""
         from grn.games.carcassonne.recording import followup_step
 
         return followup_step(self, engine, before, placement, picked, memo)
-    world_class = bot.CarcassonneWorld
-    roles = ROLE
+    _world_class = bot.CarcassonneWorld
+    _roles = ROLE
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """An action in words for the viewer's move list: ``follower on N``, ``second ingot on 1,1``."""
         if isinstance(command, PlaceFollower):
             return f"follower on {command.location}"
@@ -145,24 +171,24 @@ class CarcassonneRuleset(TileRuleset):
             key = seat.key
             line = (f"  {seat.name} ({key}): {scores[key]} points, "
                     f"{state.followers_in_supply[key]} followers in supply")
-            if state.options.goldmines:
-                g = state.gold[key]
+            if state.mines is not None:
+                g = state.mines.gold[key]
                 line += f", {g} gold ingot{'s' if g != 1 else ''}"
             lines.append(line)
         bag = {t: n for t, n in state.bag().items() if n}
         lines.append(f"  bag: {sum(bag.values())} tiles: " + " ".join(f"{t}x{n}" for t, n in sorted(bag.items())))
-        if state.options.goldmines:
-            on = ", ".join(f"{x},{y}: {n}" for (x, y), n in sorted(state.ingots.items())) or "none"
+        if state.mines is not None:
+            on = ", ".join(f"{x},{y}: {n}" for (x, y), n in sorted(state.mines.ingots.items())) or "none"
             lines.append(f"  gold ingots on tiles: {on}")
         return lines
 
-    def importers(self) -> list[Any]:
+    def importers(self) -> list[Importer]:
         from grn.games.carcassonne.carcassonnelab import CarcassonneLabImporter
         from grn.games.carcassonne.jcz import JczImporter
 
         return [JczImporter(), CarcassonneLabImporter()]
 
-    def exporters(self) -> dict[str, Any]:
+    def exporters(self) -> dict[str, Exporter]:
         from grn.games.carcassonne.jcz import JczExporter
 
         return {"jcz": JczExporter()}
@@ -171,16 +197,6 @@ class CarcassonneRuleset(TileRuleset):
         from grn.games.carcassonne import selfplay
 
         return selfplay.play(players, seed=seed, options=options if options is not None else Options())
-
-    #: The themes of :mod:`grn.games.carcassonne.themes` (``grn puzzles``).
-    puzzle_theme_names = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
-                          "blocked feature", "gold ingot race")
-
-    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
-                      events: Sequence[Any]) -> tuple[str, ...]:
-        from grn.games.carcassonne.themes import themes
-
-        return themes(before, after, player, actions, events)
 
 
 RULESET = CarcassonneRuleset()

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.carcassonne.completion import Completion
-from grn.games.carcassonne.rules import CarcassonneState
+from grn.games.carcassonne.rules import CarcassonneState, ingot_options
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, ROAD
 from grn.games.tiling.board import Placement
 from grn.games.tiling.commands import PlaceTile
 from grn.games.tiling.world import TileWorld
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
 
 #: A playout that claims (R443) puts a farmer on a field of the new tile when a farmer there would score at least
 #: this many points: 3 a city beside it closed now or by the placement, half that an open one (two closed cities).
@@ -41,21 +44,21 @@ class CarcassonneWorld(TileWorld):
         assert isinstance(engine, CarcassonneState)
         return engine
 
-    def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
+    def followups(self, placement: PlaceTile) -> list[tuple[Command, ...]]:
         state = self.state
-        ingots: list[tuple[Any, ...]] = [(i,) for i in state.ingot_options(placement)] or [()]
-        followers: list[tuple[Any, ...]] = [()] + [(f,) for f in state.follower_options(placement)]
+        ingots: list[tuple[Command, ...]] = [(i,) for i in ingot_options(state, placement)] or [()]
+        followers: list[tuple[Command, ...]] = [()] + [(f,) for f in state.follower_options(placement)]
         return [i + f for i in ingots for f in followers]
 
-    def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
+    def bare_followup(self, placement: PlaceTile) -> tuple[Command, ...]:
         """A Gold Mines tile must say where its second ingot goes: the first tile next to it."""
-        ingots = self.state.ingot_options(placement)
+        ingots = ingot_options(self.state, placement)
         return (ingots[0],) if ingots else ()
 
-    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
+    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Command, ...]:
         state = self.state
-        ingots = state.ingot_options(placement)
-        head: tuple[Any, ...] = (rng.choice(ingots),) if ingots else ()
+        ingots = ingot_options(state, placement)
+        head: tuple[Command, ...] = (rng.choice(ingots),) if ingots else ()
         if rng.random() < 0.5:
             followers = state.follower_options(placement)
             if followers:
@@ -139,7 +142,7 @@ class CarcassonneWorld(TileWorld):
         return (best, where) if best >= FARM_CLAIM else (0.0, -1)
 
     def quick_worth(self, placement: PlaceTile, preview: Placement,
-                    rng: random.Random) -> tuple[float, tuple[Any, ...]]:
+                    rng: random.Random) -> tuple[float, tuple[Command, ...]]:
         """The points the placement scores at once for the mover (less the opponents' mean), with a follower
         on a feature it completes when that scores more; else a quick follow-up as before (R170).
 
@@ -148,10 +151,10 @@ class CarcassonneWorld(TileWorld):
         last follower kept for a feature it completes, and no farmer at random."""
         state = self.state
         seat = state.seat
-        ingots = state.ingot_options(placement)
-        head: tuple[Any, ...] = (rng.choice(ingots),) if ingots else ()
+        ingots = ingot_options(state, placement)
+        head: tuple[Command, ...] = (rng.choice(ingots),) if ingots else ()
         best = self._gain(state._completions(preview, seat, -1), seat)
-        follow: tuple[Any, ...] | None = None
+        follow: tuple[Command, ...] | None = None
         if state.supply[seat] > 0:
             design = preview.design
             for i, kind in enumerate(design.kinds):

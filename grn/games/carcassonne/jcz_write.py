@@ -16,7 +16,7 @@ from grn.rules import registry
 from grn.core.errors import IllegalAction
 from grn.games.carcassonne.commands import PlaceFollower, PlaceIngot, TakeIngot
 from grn.games.carcassonne.options import start_of
-from grn.games.carcassonne.rules import CarcassonneState
+from grn.games.carcassonne.rules import CarcassonneState, ingot_options
 from grn.games.carcassonne.jcz_format import (
     APP_VERSION, GRN_KEY, SMALL, jcz_tile_ids, location_place, place_location, slot_colours,
 )
@@ -68,7 +68,7 @@ def grn_to_jcz(record: Record) -> str:
                 "player": player})
             ingot = next((a for a in turn.actions if isinstance(a, PlaceIngot)), None)
             try:
-                spots = engine.ingot_options(place)
+                spots = ingot_options(engine, place)
             except IllegalAction as exc:
                 raise ConversionProblem(f"{exc.message} (grn validate tells more)", where) from None
             if ingot is not None and len(spots) <= 1:

@@ -1,6 +1,6 @@
 """A Carcassonne turn's choices after the placement (:mod:`grn.rules.choices`): the second gold ingot, then a follower.
 
-The options come from the engine (:meth:`ingot_options`, :meth:`follower_options`)
+The options come from the engine (:func:`~grn.games.carcassonne.rules.ingot_options`, :meth:`follower_options`)
 and the whole turn is tried on a copy before it is offered.  Gold is taken by
 the default choice (as self-play and the bots do, R37, R102), so no ``take@`` is
 asked: it is another taker's choice, which only the editor offers (R420).
@@ -8,27 +8,33 @@ asked: it is another taker's choice, which only the editor offers (R420).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.rules.choices import ChoiceError, Option, Step, finished
 from grn.core.errors import IllegalAction
+from grn.games.carcassonne.rules import ingot_options
 from grn.games.tiling.commands import PlaceTile
 from grn.notation.writer import command_text
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.games.carcassonne.rules import CarcassonneState
+    from grn.rules.ruleset import Ruleset
 
 NONE = "none"
 
 
-def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement: PlaceTile,
+def followup_step(ruleset: Ruleset, engine: CarcassonneState, before: tuple[Command, ...], placement: PlaceTile,
                   picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
     """The second ingot of a Gold Mines tile (when it has one), then a follower or none (``memo``: the
     walker's, which keeps each placement's options)."""
     scene = (f"ghost {placement.tile}@{placement.x},{placement.y}:{placement.rotation}",)
-    actions: list[Any] = [*before, placement]
+    actions: list[Command] = [*before, placement]
     rest = list(picked)
     key = ("followups", placement.tile, placement.x, placement.y, placement.rotation)
     known = memo.get(key) if memo is not None else None
     if known is None:
-        known = (engine.ingot_options(placement), engine.follower_options(placement))
+        known = (ingot_options(engine, placement), engine.follower_options(placement))
         if memo is not None:
             memo[key] = known
     ingots = {command_text(i, ruleset): i for i in known[0]}

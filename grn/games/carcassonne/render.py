@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, INGOT_MARK, PENNANTS, ROAD, ROLE
 from grn.render import style as st
@@ -28,6 +28,11 @@ from grn.games.tiling.render import M, Frame, side_by_side
 from grn.render.style import esc, num
 from grn.games.tiling.commands import PlaceTile
 from grn.games.tiling.tiles import TileDesign
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import PositionLike
+    from grn.games.tiling.board import Board
+    from grn.games.tiling.tiles import TileSet
 
 T = st.TILE
 FIELD_FILL, ROAD_FILL, CITY_FILL, WALL = "#8fbf5a", "#efe6d2", "#c9a46a", "#6b4a2b"
@@ -211,7 +216,7 @@ def _turned(X: float, Y: float, rotation: int, body: str, cls: str = "") -> str:
     return f'<g{c} transform="translate({num(X)},{num(Y)}) rotate({rotation} 50 50)">{body}</g>'
 
 
-def _next_tile(position: Any) -> str | None:
+def _next_tile(position: PositionLike) -> str | None:
     if position.asked is not None:  # render --legal --tile T
         return str(position.asked)
     turn = position.next_turn()
@@ -236,7 +241,7 @@ class _Scene:
     maxy: int
 
 
-def _scene(position: Any, legal: bool, diagram: bool, crop: tuple[int, int, int, int] | None) -> _Scene:
+def _scene(position: PositionLike, legal: bool, diagram: bool, crop: tuple[int, int, int, int] | None) -> _Scene:
     """The board's contents and the box that must fit them (the markup's cells, legal squares; a diagram's crop)."""
     state = position.state
     board = state.board
@@ -257,7 +262,7 @@ def _scene(position: Any, legal: bool, diagram: bool, crop: tuple[int, int, int,
     minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
     tiles = sorted(board.tiles.items())
     followers = state.placed_followers()
-    ingot_places = sorted(state.ingots.items())
+    ingot_places = sorted(state.mines.ingots.items()) if state.mines is not None else []
     if diagram:
         box = tiled.diagram_box(extent.focus, list(board.tiles), crop)
         if box is not None:
@@ -288,7 +293,7 @@ def _coordinates(frame: Frame, scene: _Scene, coord: float, page: bool) -> list[
                 for y in range(miny, maxy + 1)) + "</g>"]
 
 
-def _board(frame: Frame, position: Any, scene: _Scene, tdefs: TileDefs) -> list[str]:
+def _board(frame: Frame, position: PositionLike, scene: _Scene, tdefs: TileDefs) -> list[str]:
     """Legal squares (dashed, with their rotations), the tiles, the ghosts, the last tile's outline."""
     out: list[str] = []
     for (x, y), rots in sorted(scene.spots.items()):
@@ -321,7 +326,7 @@ def _board(frame: Frame, position: Any, scene: _Scene, tdefs: TileDefs) -> list[
     return out
 
 
-def _pieces_on_board(frame: Frame, board: Any, scene: _Scene) -> list[str]:
+def _pieces_on_board(frame: Frame, board: Board, scene: _Scene) -> list[str]:
     """Followers (upright, on their feature as the tile turns; side by side where they share a square) and ingots."""
     out: list[str] = []
     for (colour, x, y, local, kind), shift in zip(scene.followers, side_by_side([f[1:4] for f in scene.followers])):
@@ -340,7 +345,7 @@ def _pieces_on_board(frame: Frame, board: Any, scene: _Scene) -> list[str]:
     return out
 
 
-def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, page: bool) -> list[str]:
+def _panel(position: PositionLike, scene: _Scene, W: float, bh: float, panel_h: float, page: bool) -> list[str]:
     """The player panel below the board: the event, the last turn and the bag, then a row per player (drawn at 0
     and moved on a page of many positions, so that it does not change as the board grows)."""
     from grn.notation.writer import command_text
@@ -363,7 +368,7 @@ def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, pa
         bag += f"; next tile {scene.next_tile}: its legal places are dashed (with rotations)"
     out.append(st.text(26, py + 52, (sub[:70] + "  \u00b7  " + bag)[:120], size=13, fill=st.INK_SOFT, cls="bag"))
     current = None if state.is_over else state.current_player
-    gold = state.options.goldmines
+    mines = state.mines
     for i, p in enumerate(state.players):
         ry = py + 72 + i * 60
         out.append(f'<g class="player {esc(p)}"><rect x="24" y="{num(ry)}" width="{num(W - 48)}" height="50" rx="8" '
@@ -372,8 +377,8 @@ def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, pa
         name = names.get(p, p)[:24] + ("  \u25c0 to play" if p == current else "")
         out.append(st.text(72, ry + 22, name, size=16, weight="bold", cls="player-name"))
         info = f"{p} \u00b7 {state.followers_in_supply[p]} followers in supply"
-        if gold:
-            g = state.gold[p]
+        if mines is not None:
+            g = mines.gold[p]
             info += f" \u00b7 {g} gold ingot{'s' if g != 1 else ''} held"
         out.append(st.text(72, ry + 41, info, size=13, fill=st.INK, cls="player-info"))
         out.append(st.text(W - 36, ry + 36, state.scores[p], size=26, weight="bold", anchor="end", cls="score"))
@@ -382,7 +387,7 @@ def _panel(position: Any, scene: _Scene, W: float, bh: float, panel_h: float, pa
     return out
 
 
-def render_position(position: Any, *, legal: bool = False, width: int | None = None,
+def render_position(position: PositionLike, *, legal: bool = False, width: int | None = None,
                     defs: TileDefs | None = None, diagram: bool = False,
                     crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
                     panel: bool = True) -> str:
@@ -430,7 +435,7 @@ def render_position(position: Any, *, legal: bool = False, width: int | None = N
     return head + ("" if page else tdefs.defs()) + "".join(out) + "</svg>"
 
 
-def panel_text(position: Any) -> Panel:
+def panel_text(position: PositionLike) -> Panel:
     """The player panel in words, for the viewer to show beside the board: the bag, and each player's
     followers in supply and gold ingots held (with The Gold Mines)."""
     state = position.state
@@ -439,14 +444,14 @@ def panel_text(position: Any) -> Panel:
     for p in state.players:
         n = state.followers_in_supply[p]
         lines = [f"{n} follower{'s' if n != 1 else ''} in supply"]
-        if state.options.goldmines:
-            g = state.gold[p]
+        if state.mines is not None:
+            g = state.mines.gold[p]
             lines.append(f"{g} gold ingot{'s' if g != 1 else ''} held")
         players[p] = tuple(lines)
     return Panel((bag,), players)
 
 
-def _feature_at(board: Any) -> tiled.Anchor:
+def _feature_at(board: Board) -> tiled.Anchor:
     """Where the feature at a place lies in its square: on a placed tile, its piece's spot (turned with
     the tile); on an empty square, just inside the edge."""
 
@@ -463,7 +468,7 @@ def _feature_at(board: Any) -> tiled.Anchor:
     return anchor
 
 
-def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:
+def render_tile_sheet(tileset: TileSet, *, columns: int = 6) -> str:
     """An SVG sheet of every tile of ``tileset`` unturned, with its id and copies."""
     designs = list(tileset.tiles)
     cell_w, cell_h = 124, 136

@@ -21,13 +21,13 @@ from grn.games.carcassonne.events import (
     FollowersReturned, IngotsPlaced, IngotsRemoved, IngotTaken, ScoreEvent, TileDiscarded,
 )
 from grn.games.carcassonne.followers import FOLLOWER_FIELDS
-from grn.games.carcassonne.gold import GOLD_FIELDS
+from grn.games.carcassonne.gold import GoldMines, distribute
 from grn.games.carcassonne.options import Options
 from grn.games.carcassonne.scoring import SCORING_FIELDS
 from grn.games.carcassonne.setup_turn import SetUp
 from grn.games.carcassonne.terms import (
-    FOLLOWERS, INGOT_MARK, Q_ORDER_BASE, Q_PLACE, Q_SEQUENCE, Q_SETUP, Q_TWO, SEC_GENERAL, SEC_GOLD_PLACE,
-    SEC_GOLD_SETUP, SEC_PLAYING, TILE_RULES, counted,
+    FOLLOWERS, INGOT_MARK, Q_ORDER_BASE, Q_PLACE, Q_SEQUENCE, Q_SETUP, SEC_GENERAL, SEC_GOLD_PLACE, SEC_GOLD_SETUP,
+    SEC_PLAYING, TILE_RULES, counted,
 )
 from grn.core.record import Command
 from grn.rules.ruleset import COLOURS
@@ -36,7 +36,7 @@ from grn.games.tiling.engine import TILE_FIELDS
 from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 
 #: Every field of a CarcassonneState (what copies take over and what pickle keeps).
-_STATE_FIELDS: tuple[str, ...] = TILE_FIELDS + FOLLOWER_FIELDS + GOLD_FIELDS + SCORING_FIELDS
+_STATE_FIELDS: tuple[str, ...] = TILE_FIELDS + FOLLOWER_FIELDS + SCORING_FIELDS
 
 
 class CarcassonneState(SetUp):
@@ -46,8 +46,10 @@ class CarcassonneState(SetUp):
     :meth:`final_scoring`.  Players are colours in clockwise seat order.  The
     engine is built in layers, one job each: the tile-laying core
     (:class:`grn.games.tiling.engine.TileEngine`), followers (:mod:`.followers`),
-    gold ingots (:mod:`.gold`), scoring (:mod:`.scoring`) and set-up turns
-    (:mod:`.setup_turn`); this class adds the turn itself.
+    scoring (:mod:`.scoring`) and set-up turns (:mod:`.setup_turn`); this class
+    adds the turn itself.  The Gold Mines is a part composed in, not a layer
+    (R480): :attr:`mines`, a :class:`~grn.games.carcassonne.gold.GoldMines` when
+    the option is on and None when it is off.
     """
 
     __slots__ = ()
@@ -89,8 +91,7 @@ class CarcassonneState(SetUp):
         s.options = options
         s.supply = [FOLLOWERS] * len(players)
         s.follower_at = {}
-        s.ingots = {}
-        s.held = [0] * len(players)
+        s.mines = GoldMines(players) if options.goldmines else None
         s.final_done = False
         return s
 
@@ -103,8 +104,7 @@ class CarcassonneState(SetUp):
         c._scores = self._scores[:]
         c.supply = self.supply[:]
         c.follower_at = self.follower_at.copy()
-        c.ingots = self.ingots.copy()
-        c.held = self.held[:]
+        c.mines = self.mines.copy() if self.mines is not None else None
         return c
 
     def state_fields(self) -> tuple[str, ...]:
@@ -126,7 +126,7 @@ class CarcassonneState(SetUp):
         """A hashable summary of the whole state (tests check that an illegal turn changes nothing)."""
         return (self.board.state_key(), self.seat, self.turn, tuple(sorted(self._bag.items())), self.bag_left,
                 tuple(self._scores), tuple(self.supply), tuple(sorted(self.follower_at.items())),
-                tuple(sorted(self.ingots.items())), tuple(self.held), self.final_done)
+                self.mines.key() if self.mines is not None else None, self.final_done)
 
     # ------------------------------------------------------------------
     # a turn
@@ -195,19 +195,10 @@ class CarcassonneState(SetUp):
             raise self._bag_error(design, place.span)
         p = self._preview(place, design)
         pos = (p.x, p.y)
-        second = (0, 0)
-        if gold:
-            if ingot is not None:
-                second = self._check_ingot(pos, ingot)
-            else:
-                # the record may leave the second ingot out when only one tile can take it (R35)
-                spots = self._ingot_spots(pos)
-                if len(spots) != 1:
-                    raise IllegalAction(f"tile {design.id} has a gold ingot: say which tile next to it takes the "
-                                        "second ingot", rule=Q_PLACE + " " + Q_TWO, section=SEC_GOLD_PLACE,
-                                        span=place.span,
-                                        hint="add one of: " + " ".join(f"ingot@{x},{y}" for x, y in spots))
-                second = spots[0]
+        mines = self.mines
+        placed: tuple[tuple[int, int], tuple[int, int]] | None = None
+        if gold and mines is not None:
+            placed = (pos, mines.second(self, design, pos, ingot, place.span))
         elif ingot is not None:
             raise IllegalAction(f"tile {design.id} has no gold ingot, so no ingot is set",
                                 rule=Q_PLACE, section=SEC_GOLD_PLACE, span=ingot.span,
@@ -215,32 +206,22 @@ class CarcassonneState(SetUp):
         local = self._check_follower(seat, p, follow) if follow is not None else -1
         done = self._completions(p, seat, local)
         picks: list[tuple[int, tuple[int, int]]] = []
-        if takes or (done and (gold or self.ingots)):
-            pile = self.ingots.copy()
-            if gold:
-                pile[pos] = pile.get(pos, 0) + 1
-                pile[second] = pile.get(second, 0) + 1
-            picks = self._distribute(done, pile, takes)
+        if mines is not None:
+            picks = mines.picks(self, done, takes, placed)
+        elif takes:
+            distribute(self, done, {}, takes)  # raises: without The Gold Mines every take@ is one too many
 
         # ---- apply --------------------------------------------------------
         events += self._discard(player, discards)
         targets = self._lay(p)
-        if gold:
-            self.ingots[pos] = self.ingots.get(pos, 0) + 1
-            self.ingots[second] = self.ingots.get(second, 0) + 1
-            events.append(IngotsPlaced((pos, second)))
+        if placed is not None and mines is not None:
+            mines.place(placed, events)
         if local >= 0:
             self._put_follower(seat, p.base + local)
         for c in done:
             self._score(c, targets, events)
-        for s, q in picks:
-            left = self.ingots[q] - 1
-            if left:
-                self.ingots[q] = left
-            else:
-                del self.ingots[q]
-            self.held[s] = self.held[s] + 1
-            events.append(IngotTaken(self.players[s], q[0], q[1]))
+        if picks and mines is not None:
+            mines.hand_out(picks, events)
         self._next_turn(seat)
         return events
 
@@ -250,5 +231,12 @@ class CarcassonneState(SetUp):
         return names.get(type(action), repr(action))
 
 
-__all__ = ["CarcassonneState", "Options", "Completion", "AROUND", "Event", "ScoreEvent", "FollowersReturned",
-           "IngotsPlaced", "IngotTaken", "IngotsRemoved", "TileDiscarded"]
+def ingot_options(state: CarcassonneState, placement: PlaceTile) -> list[PlaceIngot]:
+    """Where the second ingot may go after ``placement``: nowhere without The Gold Mines or when the tile has no
+    ingot (the recorder's, the bots' and self-play's question, R480)."""
+    mines = state.mines
+    return mines.options(state, placement) if mines is not None else []
+
+
+__all__ = ["CarcassonneState", "ingot_options", "Options", "Completion", "AROUND", "Event", "ScoreEvent",
+           "FollowersReturned", "IngotsPlaced", "IngotTaken", "IngotsRemoved", "TileDiscarded"]

@@ -12,13 +12,15 @@ from typing import Final
 
 from grn.rules.engine import Event
 from grn.games.carcassonne.completion import AROUND, Completion, seated
-from grn.games.carcassonne.events import FollowersReturned, IngotsRemoved, ScoreEvent
+from grn.games.carcassonne.events import FollowersReturned, ScoreEvent
+from grn.games.carcassonne.followers import Followers
 from grn.games.carcassonne.gold import GoldMines
-from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, PENNANTS, ROAD, counted, ingot_value
+from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, PENNANTS, ROAD, counted
 from grn.games.tiling.board import FeatureData, PlacedTile, Placement, cell_key
 
-#: The fields this layer adds.
-SCORING_FIELDS: tuple[str, ...] = ("final_done",)
+#: The fields this layer adds: The Gold Mines' part (None when the option is off, R480) and whether the game
+#: was scored.
+SCORING_FIELDS: tuple[str, ...] = ("mines", "final_done")
 _KIND_ORDER: Final = {ROAD: 0, CITY: 1, CLOISTER: 2}
 _WORDS = {1: "one", 2: "two", 3: "three"}
 
@@ -42,11 +44,13 @@ def _pennants(count: int) -> str:
     return f" with {_WORDS.get(count, str(count))} pennant{'s' if count != 1 else ''}"
 
 
-class Scoring(GoldMines):
-    """Carcassonne with its scoring."""
+class Scoring(Followers):
+    """Carcassonne with its scoring, and The Gold Mines' part when the option is on."""
 
     __slots__ = SCORING_FIELDS
 
+    #: The Gold Mines' ingots (:class:`~grn.games.carcassonne.gold.GoldMines`), None without the option.
+    mines: GoldMines | None
     final_done: bool
 
     def _completions(self, p: Placement, seat: int, local: int) -> list[Completion]:
@@ -182,17 +186,6 @@ class Scoring(GoldMines):
             for s in winners:
                 self._scores[s] = self._scores[s] + points
                 events.append(ScoreEvent(self.players[s], points, kind, detail, final=True, counts=counts))
-        if self.options.goldmines:
-            left = sum(self.ingots.values())
-            if left:
-                events.append(IngotsRemoved(left))
-                self.ingots = {}
-            for s in self._clockwise(0):
-                count = self.held[s]
-                if count:
-                    value = ingot_value(count)
-                    self._scores[s] = self._scores[s] + (count * value)
-                    events.append(ScoreEvent(self.players[s], count * value, "gold",
-                                             f"{counted(count, 'gold ingot')} at {value} each", final=True,
-                                             counts=(("ingots", count),)))
+        if self.mines is not None:
+            self.mines.final_scoring(self, self._scores, events)
         return events

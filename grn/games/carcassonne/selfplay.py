@@ -13,7 +13,7 @@ import random
 from typing import Sequence
 
 from grn.games.carcassonne.options import Options
-from grn.games.carcassonne.rules import CarcassonneState
+from grn.games.carcassonne.rules import CarcassonneState, ingot_options
 from grn.rules.ruleset import COLOURS
 from grn.rules.selfplay import PlayedTurn, SelfPlayGame
 from grn.games.tiling.selfplay import draw_placement, shuffled_bag
@@ -34,7 +34,7 @@ def play(players: int | Sequence[str], seed: int, options: Options = Options(),
         actions, placement = draw_placement(state, draw, rng)
         if placement is not None:
             actions.append(placement)
-            spots = state.ingot_options(placement)
+            spots = ingot_options(state, placement)
             if spots:
                 actions.append(rng.choice(spots))
             followers = state.follower_options(placement)

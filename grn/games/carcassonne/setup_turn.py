@@ -72,23 +72,25 @@ class SetUp(Scoring):
                                         hint="the features of the tile: " + self._locations(last.design,
                                                                                             last.orientation))
                 self._put_follower(seat, last.base + local)
-            elif isinstance(a, PlaceIngot):
+            elif isinstance(a, (PlaceIngot, TakeIngot)):
+                mines = self.mines
+                if mines is None:
+                    raise IllegalAction("this game is played without The Gold Mines: it has no gold ingots",
+                                        rule=Q_SETUP, section=SEC_GOLD_SETUP, span=a.span,
+                                        hint='add the option: [Options "goldmines"]')
                 q = (a.x, a.y)
-                if q not in self.board.tiles:
-                    raise IllegalAction(f"there is no tile at {a.x},{a.y}", rule=Q_STACK, section=SEC_GOLD_PLACE,
-                                        span=a.span, hint="ingots go on placed tiles")
-                self.ingots[q] = self.ingots.get(q, 0) + 1
-            elif isinstance(a, TakeIngot):
-                q = (a.x, a.y)
-                if self.ingots.get(q, 0) <= 0:
-                    raise IllegalAction(f"there is no gold ingot on {a.x},{a.y}", rule=Q_SHARE,
-                                        section=SEC_GOLD_TAKE, span=a.span,
-                                        hint="tiles with gold: " + (" ".join(f"take@{x},{y}" for x, y in
-                                                                             sorted(self.ingots)) or "none"))
-                self.ingots[q] = self.ingots[q] - 1
-                if not self.ingots[q]:
-                    del self.ingots[q]
-                self.held[seat] = self.held[seat] + 1
+                if isinstance(a, PlaceIngot):
+                    if q not in self.board.tiles:
+                        raise IllegalAction(f"there is no tile at {a.x},{a.y}", rule=Q_STACK,
+                                            section=SEC_GOLD_PLACE, span=a.span, hint="ingots go on placed tiles")
+                    mines.put(q)
+                else:
+                    if mines.ingots.get(q, 0) <= 0:
+                        raise IllegalAction(f"there is no gold ingot on {a.x},{a.y}", rule=Q_SHARE,
+                                            section=SEC_GOLD_TAKE, span=a.span,
+                                            hint="tiles with gold: " + (" ".join(f"take@{x},{y}" for x, y in
+                                                                                 sorted(mines.ingots)) or "none"))
+                    mines.take(seat, q)
             elif isinstance(a, DiscardTile):
                 design = self._design(a.tile, a.span)
                 if self._bag[design.id] <= 0:

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.carcassonne.commands import PlaceIngot, TakeIngot
 from grn.games.carcassonne.events import IngotTaken
 from grn.games.tiling.events import ScoreEvent
 from grn.games.tiling.themes import placement_facts
 
+if TYPE_CHECKING:
+    from grn.games.carcassonne.rules import CarcassonneState
+    from grn.core.record import Command
+    from grn.rules.engine import Event
+
 #: Every theme a Carcassonne puzzle may carry, in the order they are listed.
 THEMES = ("close a city", "close a road", "cloister", "farm", "steal a feature", "join a feature",
           "blocked feature", "gold ingot race")
 
 
-def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events: Sequence[Any]) -> tuple[str, ...]:
-    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`)."""
+def themes(before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
+           events: Sequence[Event]) -> tuple[str, ...]:
+    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Puzzles.themes`)."""
     found: set[str] = set()
     for e in events:
         if isinstance(e, ScoreEvent) and e.player == player and e.points > 0 and not e.final:

@@ -15,9 +15,18 @@ from typing import TYPE_CHECKING, Any, Sequence
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard, card_text
 from grn.games.gold.rules import SECTION, GoldState
 from grn.core.record import Markup, Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Ruleset, SeriesChecker, SetupProblem, Suggestion
+from grn.rules.ruleset import (
+    PLAIN, Dealer, Drawing, PositionLike, Puzzles, Ruleset, SeriesChecker, SetupProblem, Suggestion,
+)
 
 if TYPE_CHECKING:
+    import random
+
+    from grn.core.record import Command
+    from grn.rules.choices import Step
+    from grn.rules.engine import Event
+    from grn.rules.interop import Exporter, Importer
+    from grn.rules.world import Decision, World
     from grn.games.gold.bot import GoldWorld
     from grn.rules.selfplay import SelfPlayGame
 
@@ -34,21 +43,52 @@ def layout_positions(record: Record) -> tuple[str, ...] | None:
     raise SetupProblem(f"Layout tag: {layout!r} is not 8x8 or free", "layout", tag="Layout")
 
 
-class GoldRuleset(Ruleset):
+class GoldPuzzles(Puzzles[GoldState]):
+    """The themes of :mod:`grn.games.gold.themes` (``grn puzzles``)."""
+
+    theme_names = ("duel", "blocked miner", "gold out", "dynamite")
+
+    def themes(self, before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """What the turn did, in the words of :attr:`theme_names`."""
+        from grn.games.gold.themes import themes
+
+        return themes(before, after, player, actions, events)
+
+
+class GoldDealer(Dealer[GoldState]):
+    """The deal of a game of Gold against grn: the faces of the cards (``world.truth``, a
+    :class:`~grn.games.gold.bot.GoldWorld`'s)."""
+
+    def turn(self, world: Any, engine: GoldState, actions: Sequence[Command]) -> tuple[Any, ...]:
+        """The places the player turned, each showing the dealt card there (``world.truth``, R376)."""
+        return tuple(FlipCard(a.pos, world.truth[a.pos]) if isinstance(a, FlipCard) else a for a in actions)
+
+    def word(self, world: Any, engine: GoldState, picked: Sequence[str]) -> str | None:
+        """After a place is tapped, the face it shows in the deal (the page asks no face)."""
+        if len(picked) % 2 == 1 and picked[-1] in world.truth:
+            return card_text(world.truth[picked[-1]])
+        return None
+
+
+class GoldRuleset(Ruleset[GoldState]):
     """Gold: turn two cards a turn; miners carry gold out; the richest player wins."""
 
     name = "gold"
     title = "Gold"
-    grammar_package = __name__
-    grammar_file = "gold.lark"
+    #: Its puzzles' themes.
+    puzzles = GoldPuzzles()
+    #: The faces a game against grn deals.
+    dealer = GoldDealer()
+    _grammar = (__name__, "gold.lark")
     codecs = CODECS
     colours = COLOURS
-    players_section = SECTION["setup"]
+    _players_section = SECTION["setup"]
     options_help = "none (Gold has no options)"
     render_options = frozenset({"reveal"})
     schemas = {"cards": (__name__, "cards.schema.json")}
 
-    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> GoldState:
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: object = None) -> GoldState:
         positions = layout_positions(record)
         if len(seats) == 2 and any(len(s.colours) != 2 for s in seats):
             raise SetupProblem('with two players each owns two colours: write them as '
@@ -57,16 +97,16 @@ class GoldRuleset(Ruleset):
                                section=SECTION["setup"], tag="Players")
         return GoldState.new([(s.key, s.colours) for s in seats], first=first, positions=positions)
 
-    def target_problem(self, kind: str, word: str, engine: Any) -> str | None:
+    def target_problem(self, kind: str, word: str, engine: GoldState) -> str | None:
         if word not in frozenset(getattr(engine, "positions", ()) or ()):
             return f"<{kind}>: {word!r} is not a position of the layout"
         return None
 
-    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+    def best_move_markup(self, actions: Sequence[Command]) -> list[Markup]:
         """A ring on each card the best move turns over."""
         return [Markup("highlight", (a.pos,)) for a in actions if isinstance(a, FlipCard)]
 
-    def ghost_problem(self, word: str, engine: Any) -> str | None:
+    def ghost_problem(self, word: str, engine: GoldState) -> str | None:
         return "<ghost> shows a tile: the card game has none"
 
     def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
@@ -83,7 +123,7 @@ class GoldRuleset(Ruleset):
 
         return "<defs>" + card_back_def() + "</defs>"
 
-    def suggestions(self, engine: Any, player: str, written: Sequence[Any], word: str) -> list[Suggestion]:
+    def suggestions(self, engine: GoldState, player: str, written: Sequence[Command], word: str) -> list[Suggestion]:
         """The choices of the turn's tree (:meth:`choice_point`), as words: the cards still face down (``c4=``,
         a card already turned this turn left out); after ``c4=``, the faces it may show: the one seen there
         before, or else a face not yet seen anywhere nor shown by this turn's other card (R169)."""
@@ -109,14 +149,14 @@ class GoldRuleset(Ruleset):
                                                           if o.word in known else ""), "position")
                 for o in step.options]
 
-    def choice_point(self, engine: Any, chosen: Any, memo: Any = None) -> Any:
+    def choice_point(self, engine: GoldState, chosen: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
         """The cards turned over: a place from the engine's face-down cards, then the face it showed (a chance
         point of the pool ``cards``)."""
         from grn.games.gold.recording import turn_step
 
         return turn_step(self, engine, chosen, memo)
 
-    def choice_words(self, command: Any) -> tuple[str, ...]:
+    def choice_words(self, command: Command) -> tuple[str, ...]:
         """A card turned over is two points of the tree: its place, then its face."""
         from grn.games.gold.commands import card_text
 
@@ -124,7 +164,7 @@ class GoldRuleset(Ruleset):
             return (command.pos, card_text(command.face))
         return super().choice_words(command)
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """A card turned over, in words for the viewer's move list: ``b7: gold 1``, ``c4: red miner 2``."""
         if isinstance(command, FlipCard):
             face = command.face
@@ -145,31 +185,21 @@ class GoldRuleset(Ruleset):
     #: margins of ten or twenty; a Gold game's analysis is cheap.
     luck_rounds_scale = 4
 
-    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> "GoldWorld":
+    def determinise(self, engine: GoldState, rng: random.Random, hand: tuple[str, ...] = ()) -> "GoldWorld":
         """The cards nobody has seen, dealt again at random among their places."""
         # the bots load with the first search, not with every validate (as the drawing does)
         from grn.games.gold import bot
 
         return bot.GoldWorld.sample(self, engine, rng)
 
-    def dealt_turn(self, world: Any, engine: Any, actions: Any) -> tuple[Any, ...]:
-        """The places the player turned, each showing the dealt card there (``world.truth``, R376)."""
-        return tuple(FlipCard(a.pos, world.truth[a.pos]) if isinstance(a, FlipCard) else a for a in actions)
-
-    def dealt_word(self, world: Any, engine: Any, picked: Any) -> str | None:
-        """After a place is tapped, the face it shows in the deal (the page asks no face)."""
-        if len(picked) % 2 == 1 and picked[-1] in world.truth:
-            return card_text(world.truth[picked[-1]])
-        return None
-
-    def decision_of(self, engine: Any, actions: Any) -> Any:
+    def decision_of(self, engine: GoldState, actions: Sequence[Command]) -> Any:
         """The places turned over; unseen cards are alike, so each stands as the bots' unseen stand-in."""
         from grn.games.gold import bot
 
         flips = [a for a in actions if isinstance(a, FlipCard)]
         return bot.canonical(engine, [a.pos for a in flips], [a.face for a in flips])
 
-    def decision_actions(self, engine: Any, decision: Any, seen: Any = None) -> tuple[Any, ...] | None:
+    def decision_actions(self, engine: GoldState, decision: Any, seen: Any = None) -> tuple[Any, ...] | None:
         """A variation only of remembered cards: an unseen card's face cannot be written."""
         known = engine.known_faces()
         if any(p not in known for p in decision):
@@ -183,14 +213,14 @@ class GoldRuleset(Ruleset):
         return re.sub(r"\b(red|yellow|green|blue|black) miner\b",
                       lambda m: f"{owners[m[1]]}'s {m[0]}" if m[1] in owners else m[0], words)
 
-    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: GoldState, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """The faces not yet seen anywhere (what a card never turned may show), by their GRN spelling."""
         from grn.games.gold.commands import card_text
 
         faces = {card_text(c): n for c, n in engine.unseen_cards().items() if n > 0}
         return {"cards": dict(sorted(faces.items()))}
 
-    def move_text(self, engine: Any, decision: Any) -> str:
+    def move_text(self, engine: GoldState, decision: Any) -> str:
         """The places turned over, each with the face it showed before (``c4=G3``) or ``?`` (``d5=?``): the
         player does not know it until it is turned (R363).  The bots' reactive turn (R140), whose second card
         waits for the first's face, cannot be named in advance: written ``c4=? ?`` (R364)."""
@@ -201,7 +231,7 @@ class GoldRuleset(Ruleset):
         return " ".join("?" if p == REACT else f"{p}={card_text(known[p]) if p in known else '?'}"
                         for p in decision)
 
-    def decision_words(self, engine: Any, decision: Any) -> str:
+    def decision_words(self, engine: GoldState, decision: Any) -> str:
         from grn.games.gold import bot
 
         return bot.words(engine, decision)
@@ -227,15 +257,6 @@ class GoldRuleset(Ruleset):
         from grn.games.gold.match import MatchChecker
 
         return MatchChecker()
-
-    #: The themes of :mod:`grn.games.gold.themes` (``grn puzzles``).
-    puzzle_theme_names = ("duel", "blocked miner", "gold out", "dynamite")
-
-    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
-                      events: Sequence[Any]) -> tuple[str, ...]:
-        from grn.games.gold.themes import themes
-
-        return themes(before, after, player, actions, events)
 
 
 RULESET = GoldRuleset()

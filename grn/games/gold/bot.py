@@ -11,7 +11,7 @@ unseen one and two unseen ones, an unseen card standing for any (R75).
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
 from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard
@@ -19,6 +19,10 @@ from grn.games.gold import playout
 from grn.games.gold.rules import GoldState
 from grn.games.gold.selfplay import _choose, best_partner
 from grn.rules.world import Decision, World
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
 
 #: The playout player (R175): ``"smart"`` (:func:`smart_move`) or ``"memory"`` (self-play's player, the
 #: search's playouts before R175; kept to measure the two against each other, bench/gold_players.py).
@@ -76,7 +80,7 @@ class GoldWorld(World):
     race_keeps_lead = True  # R226: a plain carry must contend, whatever 16 worlds say of it
     first_halving = 16  # R226: the difference of two turns spreads some 5 points a world, a mistake is 2.5
 
-    def __init__(self, ruleset: Any, engine: GoldState, truth: dict[str, Card],
+    def __init__(self, ruleset: Ruleset, engine: GoldState, truth: dict[str, Card],
                  order: "PlaceOrder | None" = None) -> None:
         super().__init__(ruleset, engine)
         self.truth = truth
@@ -84,7 +88,7 @@ class GoldWorld(World):
         self.order = order
 
     @classmethod
-    def sample(cls, ruleset: Any, engine: GoldState, rng: random.Random) -> "GoldWorld":
+    def sample(cls, ruleset: Ruleset, engine: GoldState, rng: random.Random) -> "GoldWorld":
         """Deal the faces nobody has seen among the places nobody has seen."""
         # compiled (grn/games/gold/playout.py): the same draws as shuffling with ``rng`` here
         truth, places, rank = playout.deal(engine, rng, _by_text(engine.cards), PICK == "world")
@@ -122,10 +126,10 @@ class GoldWorld(World):
             out.append((unseen[0], unseen[1]))
         return out
 
-    def decision(self, actions: Sequence[Any]) -> Decision:
+    def decision(self, actions: Sequence[Command]) -> Decision:
         """The places a turn turns over, taken in advance (the faces are not known when choosing), unseen cards
         by their stand-ins (:func:`canonical` without the faces)."""
-        return canonical(self.state, [a.pos for a in actions])
+        return canonical(self.state, [a.pos for a in actions if isinstance(a, FlipCard)])
 
     def effect(self, decision: Decision) -> Hashable:
         """What a turn does, places and colours aside (R225): a turn of remembered cards by the position it
@@ -176,7 +180,7 @@ class GoldWorld(World):
         unseen = [p for p in down if p not in known]
         return [(unseen[0], REACT)] if unseen and len(down) >= 2 else []
 
-    def commands(self, decision: Decision) -> tuple[Any, ...]:
+    def commands(self, decision: Decision) -> tuple[Command, ...]:
         """The cards ``decision`` turns in this deal; the reactive turn's second card is :func:`reaction`'s for
         the first card's face here.  ``(first, REACT, place)``, the luck's reactive turn (R454), turns ``place``
         where the reaction turns a card not seen yet: the card the player turned stands for the reaction's."""
@@ -191,7 +195,7 @@ class GoldWorld(World):
             places = (places[0], second)
         return playout.flips(truth, places)
 
-    def turn_stages(self, actions: Sequence[Any]) -> list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]]:
+    def turn_stages(self, actions: Sequence[Command]) -> list[tuple[Decision, tuple[tuple[Any, Any], ...], bool]]:
         """A Gold turn as its choices and the faces turned (R453, R454): the first card chosen (played on with the
         quick player's second card for whatever face shows: :func:`reaction`, the player's own card standing for an
         unseen one), its face shown (chance, when it was not remembered), the second card the player chose when it

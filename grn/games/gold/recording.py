@@ -8,18 +8,22 @@ already given this turn).  The whole turn is tried on a copy before it is offere
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.rules.choices import ChoiceError, Option, Step, finished
 from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard, card_text
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import Ruleset
+    from grn.games.gold.rules import GoldState
 
 
 def _face_order(card: Card) -> tuple[int, str, int]:
     return ({"gold": 0, "miner": 1, "dynamite": 2}[card.kind], card.colour or "", card.value)
 
 
-def turn_step(ruleset: Any, engine: Any, picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
+def turn_step(ruleset: Ruleset, engine: GoldState, picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
     """Places and faces in turn, as many cards as the turn turns over (two, one in the Gold Rush); ``memo``
     (a walker's) keeps what the position gives (the places, the faces) for the points below."""
     if engine.is_over:

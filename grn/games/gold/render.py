@@ -16,13 +16,18 @@ Class names for tests and styling: ``card back``, ``card empty``,
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grn.games.gold.commands import Card, FlipCard
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.games.gold import palette as pal
 from grn.render.style import esc, lump as nugget, num
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import PositionLike
+    from grn.core.record import Markup
+    from grn.games.gold.rules import GoldState
 
 CW, CH, GAP = 60, 84, 10
 LEFT, TOP = 44, 70
@@ -128,7 +133,7 @@ def _grid_labels(ncol: int, nrow: int) -> list[str]:
     return out
 
 
-def _table(state: Any, positions: tuple[str, ...], cells: dict[str, Any], lettered: bool,
+def _table(state: GoldState, positions: tuple[str, ...], cells: dict[str, Any], lettered: bool,
            flipped: dict[str, Card], known: dict[str, Card]) -> list[str]:
     """The cards on the table that the last turn did not flip: face down (with a face seen before, when
     revealed), or an empty place where a card has gone; each with its position's name unless lettered."""
@@ -153,7 +158,7 @@ def _table(state: Any, positions: tuple[str, ...], cells: dict[str, Any], letter
     return out
 
 
-def _flipped_cards(position: Any, cells: dict[str, Any], flipped: dict[str, Card]) -> list[str]:
+def _flipped_cards(position: PositionLike, cells: dict[str, Any], flipped: dict[str, Card]) -> list[str]:
     """The cards the last turn turned up, outlined in the colour of the player who turned them, each tagged
     with where it went (left the table, or back face down)."""
     state = position.state
@@ -200,7 +205,7 @@ def _gold_cards(cards: list[Any], gx: float, gy: float) -> list[str]:
     return out
 
 
-def _players(position: Any, panel_x: int, panel_w: int, h: int, row_h: int) -> list[str]:
+def _players(position: PositionLike, panel_x: int, panel_w: int, h: int, row_h: int) -> list[str]:
     """The panel beside the table: each player's entrance, colours, name, score and gold cards, then the
     table's state (how many cards face down and gone, the Gold Rush, the end)."""
     state = position.state
@@ -246,7 +251,7 @@ def _players(position: Any, panel_x: int, panel_w: int, h: int, row_h: int) -> l
     return out
 
 
-def render_gold(position: Any, *, reveal: bool = False, width: int | None = None,
+def render_gold(position: PositionLike, *, reveal: bool = False, width: int | None = None,
                 shared_defs: bool = False) -> str:
     """The SVG of a Gold position (``shared_defs``: the card back is defined by the caller)."""
     state = position.state
@@ -288,13 +293,13 @@ def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[:n - 1] + "\u2026"
 
 
-def _title(position: Any) -> str:
+def _title(position: PositionLike) -> str:
     rec = position.record
     event = rec.tag("Event") or "Gold"
     return _clip(event, 48)
 
 
-def _subtitle(position: Any) -> str:
+def _subtitle(position: PositionLike) -> str:
     last = position.last
     if last is None or last.number == 0:
         return "start of the game"
@@ -312,7 +317,7 @@ def _centre(cells: dict[str, tuple[int, int]], pos: str) -> tuple[float, float] 
     return x + CW / 2, y + CH / 2
 
 
-def _markup(markup: list[Any], cells: dict[str, tuple[int, int]]) -> str:
+def _markup(markup: list[Markup], cells: dict[str, tuple[int, int]]) -> str:
     out = ['<g class="markup-layer">']
     for m in markup:
         words = mk.word_args(m)

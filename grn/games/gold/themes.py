@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.gold.rules import CardRemoved, CardsReturned, GoldTaken
+
+if TYPE_CHECKING:
+    from grn.games.gold.rules import GoldState
+    from grn.core.record import Command
+    from grn.rules.engine import Event
 
 #: Every theme a Gold puzzle may carry, in the order they are listed.
 THEMES = ("duel", "blocked miner", "gold out", "dynamite")
 
 
-def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events: Sequence[Any]) -> tuple[str, ...]:
-    """The themes of ``player``'s turn (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`): a ``duel`` (a miner beats
+def themes(before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
+           events: Sequence[Event]) -> tuple[str, ...]:
+    """The themes of ``player``'s turn (:meth:`grn.rules.ruleset.Puzzles.themes`): a ``duel`` (a miner beats
     another), a ``blocked miner`` (a miner turned beside gold worth more, or beside a miner of its own value,
     goes back face down: R401), ``gold out`` (gold carried out), ``dynamite`` (two cards blown away)."""
     found: set[str] = set()

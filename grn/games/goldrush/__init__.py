@@ -18,13 +18,21 @@ from grn.games.goldrush.commands import CODECS, Mine, PlaceCowboy, PlaceTent, Re
 from grn.games.goldrush.rules import GoldRushState, Options
 from grn.games.goldrush.terms import ROLE
 from grn.core.record import Record, Seat
-from grn.rules.ruleset import PLAIN, Drawing, PositionLike, Panel, SetupProblem, Suggestion
+from grn.rules.ruleset import PLAIN, Dealer, Drawing, PositionLike, Panel, SetupProblem, Suggestion
 from grn.games.tiling.commands import DiscardTile, PlaceTile, tile_codecs
-from grn.games.tiling.ruleset import TileRuleset
+from grn.games.tiling.ruleset import TilePuzzles, TileRuleset
 from grn.games.tiling.tiles import TileSet, load_shipped_tileset
 from grn.rules.ruleset import Panel, SetupProblem
 
 if TYPE_CHECKING:
+    from grn.games.goldrush.render import TileDefs
+    import random
+
+    from grn.core.record import Command
+    from grn.rules.choices import Step
+    from grn.rules.engine import Event
+    from grn.rules.interop import Exporter, Importer
+    from grn.rules.world import Decision, World
     from grn.rules.selfplay import SelfPlayGame
 
 __all__ = ["RULESET", "GoldRushRuleset", "GoldRushState", "Options", "load_tileset", "parse_options",
@@ -63,30 +71,79 @@ def parse_options(words: dict[str, str]) -> Options:
     return Options(**kwargs)
 
 
-class GoldRushRuleset(TileRuleset):
+class GoldRushPuzzles(TilePuzzles[GoldRushState]):
+    """The themes of :mod:`grn.games.goldrush.themes` (``grn puzzles``)."""
+
+    theme_names = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
+                   "steal a feature", "join a feature", "blocked feature")
+
+    def themes(self, before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
+               events: Sequence[Event]) -> tuple[str, ...]:
+        """What the turn did, in the words of :attr:`theme_names`."""
+        from grn.games.goldrush.themes import themes
+
+        return themes(before, after, player, actions, events)
+
+
+class GoldRushDealer(Dealer[GoldRushState]):
+    """The deal of a game of Gold Rush against grn: the tile drawn, and the faces of the tokens."""
+
+    def word(self, world: World, engine: GoldRushState, picked: Sequence[str]) -> str | None:
+        """The tile drawn (the default), then the face of a mined token and of each token a scoring hands out, as
+        the deal has them (R376): a person in a game against grn is not asked what the deal decides."""
+        word = super().word(world, engine, picked)
+        if word is not None:
+            return word
+        from grn.games.goldrush.recording import UNKNOWN
+
+        ruleset = world.ruleset
+        words, asked = list(picked), 0
+        step = ruleset.turn_step(engine, words)
+        while step is not None and not step.done:
+            if not step.options or step.options[0].word != UNKNOWN or asked > 32:
+                return None
+            words.append(UNKNOWN)
+            asked += 1
+            step = ruleset.turn_step(engine, words)
+        if not asked or step is None or step.actions is None:
+            return None
+        true = world.recorded(ruleset.decision_of(engine, step.actions))
+        faces = [a.value for a in true if isinstance(a, Mine)]
+        faces += [v for a in true if isinstance(a, RevealTokens) for v in a.values]
+        index = len(faces) - asked
+        face = faces[index] if 0 <= index < len(faces) else None
+        return UNKNOWN if face is None else str(face)
+
+
+class GoldRushRuleset(TileRuleset[GoldRushState]):
     """Carcassonne: Gold Rush: 2 to 5 players, 72 land tiles, cowboys, tents and mining tokens."""
 
     name = "goldrush"
     aliases = ("gold rush", "carcassonne: gold rush")
     title = "Carcassonne: Gold Rush"
-    grammar_package = __name__
-    grammar_file = "goldrush.lark"
+    #: Its puzzles' themes.
+    puzzles = GoldRushPuzzles()
+    #: The tiles and token faces a game against grn deals.
+    dealer = GoldRushDealer()
+    _grammar = (__name__, "goldrush.lark")
     # "tent@2,0" is the tent, so no tile may be called "tent"
     codecs = tile_codecs(reserved=("tent",)) + CODECS
-    players_section = "Gold Rush rulebook, General Info and Comments"
+    _players_section = "Gold Rush rulebook, General Info and Comments"
     options_help = "farmers=on|off and cowboys=4|5"
     option_names = frozenset({"farmers", "cowboys"})
     render_options = frozenset({"legal", "diagram"})
-    tileset_package = __name__
+    _tileset = (__name__, "tileset.json")
 
     def parse_options(self, words: dict[str, str]) -> Options:
         return parse_options(words)
 
-    def new_engine(self, record: Record, seats: list[Seat], first: str | None, tileset: Any = None) -> GoldRushState:
+    def new_engine(self, record: Record, seats: list[Seat], first: str | None,
+                   tileset: TileSet | None = None) -> GoldRushState:
         options = self.parse_options(record.options())
         return GoldRushState.new(tileset or self.default_tileset(), [s.key for s in seats], options, first=first)
 
-    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *, shared_defs: Any = None) -> str:
+    def render_svg(self, position: PositionLike, drawing: Drawing = PLAIN, *,
+                   shared_defs: TileDefs | None = None) -> str:
         from grn.games.goldrush.render import render_goldrush
 
         return render_goldrush(position, legal=drawing.legal, width=drawing.width, defs=shared_defs,
@@ -99,20 +156,20 @@ class GoldRushRuleset(TileRuleset):
 
         return panel_text(position)
 
-    def page_defs(self) -> Any:
+    def page_defs(self) -> TileDefs:
         from grn.games.goldrush.render import TileDefs
 
         return TileDefs("grt", icons=True)
 
-    def page_defs_svg(self, shared: Any) -> str:
+    def page_defs_svg(self, shared: TileDefs) -> str:
         return str(shared.defs())
 
-    def render_tile_sheet(self, tileset: Any, *, columns: int = 6) -> str:
+    def render_tile_sheet(self, tileset: TileSet, *, columns: int = 6) -> str:
         from grn.games.goldrush.render import render_tile_sheet
 
         return render_tile_sheet(tileset, columns=columns)
 
-    def choice_words(self, command: Any) -> tuple[str, ...]:
+    def choice_words(self, command: Command) -> tuple[str, ...]:
         """Mining is two points of the tree, the choice and the face turned up (``?``: not known); a scoring's
         tokens one face each."""
         if isinstance(command, Mine):
@@ -131,50 +188,26 @@ class GoldRushRuleset(TileRuleset):
             return None
         return st.svg_open(100, 100, (0, 0, 100, 100), cls="grn tile") + tile_drawing(design, 0) + "</svg>"
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Any,
-                      memo: dict[Any, Any] | None = None) -> Any:
+    def followup_step(self, engine: GoldRushState, before: tuple[Command, ...], placement: PlaceTile,
+                      picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
         """Step 2 from the engine's legal follow-ups, then the faces of the tokens mined or handed out."""
         from grn.games.goldrush.recording import followup_step
 
         return followup_step(self, engine, before, placement, picked, memo)
-    world_class = bot.GoldRushWorld
-    roles = ROLE
+    _world_class = bot.GoldRushWorld
+    _roles = ROLE
     #: Gold Rush moves swing more points than Carcassonne's (mountains, tokens): calibrated in docs/analysis.md.
     analysis_thresholds = (4.0, 8.0, 16.0)
 
-    def dealt_word(self, world: Any, engine: Any, picked: Any) -> str | None:
-        """The tile drawn (the default), then the face of a mined token and of each token a scoring hands out, as
-        the deal has them (R376): a person in a game against grn is not asked what the deal decides."""
-        word = super().dealt_word(world, engine, picked)
-        if word is not None:
-            return word
-        from grn.games.goldrush.recording import UNKNOWN
-
-        words, asked = list(picked), 0
-        step = self.turn_step(engine, words)
-        while step is not None and not step.done:
-            if not step.options or step.options[0].word != UNKNOWN or asked > 32:
-                return None
-            words.append(UNKNOWN)
-            asked += 1
-            step = self.turn_step(engine, words)
-        if not asked or step is None or step.actions is None:
-            return None
-        true = world.recorded(self.decision_of(engine, step.actions))
-        faces = [a.value for a in true if isinstance(a, Mine)]
-        faces += [v for a in true if isinstance(a, RevealTokens) for v in a.values]
-        index = len(faces) - asked
-        face = faces[index] if 0 <= index < len(faces) else None
-        return UNKNOWN if face is None else str(face)
-
-    def decision_of(self, engine: Any, actions: Any) -> Any:
+    def decision_of(self, engine: GoldRushState, actions: Sequence[Command]) -> Any:
         """The turn without the token faces it revealed (the player chose before seeing them)."""
         return bot.decision_of(actions)
 
-    def seen_by(self, engine: Any, player: str, actions: Any, viewer: str) -> tuple[Any, ...]:
+    def seen_by(self, engine: GoldRushState, player: str, actions: Sequence[Command],
+                viewer: str) -> tuple[Command, ...]:
         """Mining tokens are taken face down: a player sees the face of the token they mined, not another's,
         nor the faces a scoring hands out (R361: a face known to some is sent as unknown)."""
-        out: list[Any] = []
+        out: list[Command] = []
         for a in actions:
             if isinstance(a, Mine) and player != viewer and a.value is not None:
                 out.append(Mine())
@@ -184,7 +217,7 @@ class GoldRushRuleset(TileRuleset):
                 out.append(a)
         return tuple(out)
 
-    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: GoldRushState, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents, and the mining-token faces not yet accounted for (the box's tokens less the
         faces the player has seen)."""
         pools = super().unseen(engine, hand)
@@ -192,7 +225,7 @@ class GoldRushRuleset(TileRuleset):
         pools["tokens"] = {v: n for v, n in tokens.items() if n > 0}
         return pools
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """An action in words for the viewer's move list: ``merchant on C``, ``mines a token worth 3``."""
         if isinstance(command, PlaceCowboy):
             role = {"C": "merchant"}.get(command.location, "cowboy")
@@ -233,16 +266,6 @@ class GoldRushRuleset(TileRuleset):
         from grn.games.goldrush import selfplay
 
         return selfplay.play(players, seed=seed, options=options if options is not None else Options())
-
-    #: The themes of :mod:`grn.games.goldrush.themes` (``grn puzzles``).
-    puzzle_theme_names = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
-                          "steal a feature", "join a feature", "blocked feature")
-
-    def puzzle_themes(self, before: Any, after: Any, player: str, actions: Sequence[Any],
-                      events: Sequence[Any]) -> tuple[str, ...]:
-        from grn.games.goldrush.themes import themes
-
-        return themes(before, after, player, actions, events)
 
 
 RULESET = GoldRushRuleset()

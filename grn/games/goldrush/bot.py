@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.core.errors import IllegalAction
 from grn.games.goldrush.commands import Mine, RevealTokens
@@ -11,6 +11,11 @@ from grn.games.goldrush.rules import GoldRushState, TokenMined, TokensTaken
 from grn.games.goldrush.terms import PRAIRIE
 from grn.games.tiling.commands import PlaceTile
 from grn.games.tiling.world import TileWorld
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
+    from grn.games.tiling.engine import TileEngine
 
 #: A claiming playout (R443) puts a farmer on a prairie of the new tile worth at least this many points at the end
 #: (2 a tipi camp, 4 a herd of wild horses, as it stands once the tile is placed).
@@ -39,13 +44,15 @@ class GoldRushWorld(TileWorld):
         seat = state.players.index(player)
         return super().features(player) + (self.phase() if state.tent[seat] < 0 and not state.is_over else 0.0,)
 
-    def __init__(self, ruleset: Any, engine: Any, pile: list[str], faces: dict[int, int] | None = None) -> None:
+    def __init__(self, ruleset: Ruleset, engine: GoldRushState, pile: list[str], faces: dict[int,
+                 int] | None = None) -> None:
         super().__init__(ruleset, engine, pile)
         #: token id -> face, for the tokens whose face nobody has seen (drawn with the bag's order)
         self.faces = faces if faces is not None else {}
 
     @classmethod
-    def sample(cls, ruleset: Any, engine: Any, rng: random.Random, hand: tuple[Any, ...] = ()) -> "GoldRushWorld":
+    def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str,
+               ...] = ()) -> "GoldRushWorld":
         world = super().sample(ruleset, engine, rng, hand)
         assert isinstance(world, GoldRushWorld)
         state = world.state
@@ -58,7 +65,7 @@ class GoldRushWorld(TileWorld):
         return world
 
     def copy(self) -> "GoldRushWorld":
-        world = GoldRushWorld(self.ruleset, self.engine.copy(), list(self.pile), self.faces)
+        world = GoldRushWorld(self.ruleset, self.state.copy(), list(self.pile), self.faces)
         world.claims = self.claims
         return world
 
@@ -82,10 +89,10 @@ class GoldRushWorld(TileWorld):
         assert isinstance(engine, GoldRushState)
         return engine
 
-    def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
+    def followups(self, placement: PlaceTile) -> list[tuple[Command, ...]]:
         return [() if f is None else (f,) for f in self.state.legal_followups(placement)]
 
-    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
+    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Command, ...]:
         """Half the time nothing, else a random cowboy or mining: listing every tent costs a playout three
         times what the placement costs, and a tent pays only turns later.  A world whose playouts claim (R443)
         keeps its last cowboy, puts a farmer on a prairie worth :data:`PRAIRIE_CLAIM` points or more, and none
@@ -147,9 +154,9 @@ class GoldRushWorld(TileWorld):
         return {p: s + gold[p].unknown * mean for p, s in projected.scores.items()}
 
 
-def decision_of(actions: Sequence[Any]) -> tuple[Any, ...]:
+def decision_of(actions: Sequence[Command]) -> tuple[Command, ...]:
     """A recorded turn without what its scoring revealed: mined and handed-out token faces."""
-    out: list[Any] = []
+    out: list[Command] = []
     for a in actions:
         if isinstance(a, RevealTokens):
             continue

@@ -9,7 +9,7 @@ tried on a copy before it is offered.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.rules.choices import ChoiceError, Option, Step, finished
 from grn.core.errors import IllegalAction
@@ -18,10 +18,16 @@ from grn.games.goldrush.events import TokensTaken
 from grn.games.tiling.commands import PlaceTile
 from grn.notation.writer import command_text
 
+if TYPE_CHECKING:
+    from grn.rules.engine import Event
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
+    from grn.games.goldrush.rules import GoldRushState
+
 UNKNOWN = "?"
 
 
-def _markup(placement: PlaceTile, command: Any) -> str:
+def _markup(placement: PlaceTile, command: Command) -> str:
     if isinstance(command, PlaceCowboy):
         return f"highlight {placement.x},{placement.y}:{command.location}"
     if isinstance(command, PlaceTent):
@@ -30,18 +36,18 @@ def _markup(placement: PlaceTile, command: Any) -> str:
     return ""
 
 
-def _faces(engine: Any) -> list[int]:
+def _faces(engine: GoldRushState) -> list[int]:
     return sorted(engine.tileset.token_counts)
 
 
-def _try(engine: Any, actions: list[Any]) -> list[Any] | None:
+def _try(engine: GoldRushState, actions: list[Command]) -> list[Event] | None:
     try:
         return engine.after(engine.current_player, actions)[1]
     except IllegalAction:
         return None
 
 
-def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement: PlaceTile,
+def followup_step(ruleset: Ruleset, engine: GoldRushState, before: tuple[Command, ...], placement: PlaceTile,
                   picked: Sequence[str], memo: dict[Any, Any] | None = None) -> Step:
     """Step 2 (nothing, a cowboy, the tent, mining), the mined token's face, the faces handed out
     (``memo``: the walker's, which keeps each placement's step 2)."""
@@ -64,7 +70,7 @@ def followup_step(ruleset: Any, engine: Any, before: tuple[Any, ...], placement:
     if picked[0] not in options:
         raise ChoiceError(f"{picked[0]!r} cannot follow {command_text(placement, ruleset)}")
     follow = options[picked[0]][0]
-    actions: list[Any] = [*before, placement] + ([follow] if follow is not None else [])
+    actions: list[Command] = [*before, placement] + ([follow] if follow is not None else [])
     rest = list(picked[1:])
     if isinstance(follow, Mine):
         if not rest:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from grn.games.tiling.commands import PlaceTile
 from grn.render import markup as mk
@@ -34,6 +34,11 @@ from grn.render.style import esc, num
 from grn.games.goldrush.drawing import (PLACE_XY, designs_in_order, icon_defs, segment_anchor, symbol_summary,
                                         tent_anchor, tile_drawing)
 from grn.games.tiling.tiles import TileDesign
+
+if TYPE_CHECKING:
+    from grn.rules.ruleset import PositionLike
+    from grn.games.tiling.tiles import TileSet
+    from grn.games.goldrush.rules import GoldRushState
 
 T = st.TILE
 ROLE_MARK = {"rail": "R", "mountain": "M", "city": "$", "road": "R"}
@@ -81,7 +86,7 @@ class BoardView:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def board_view(state: Any) -> BoardView:
+def board_view(state: GoldRushState) -> BoardView:
     """Read ``state`` (a :class:`grn.games.goldrush.rules.GoldRushState`)."""
     board = state.board
     players = tuple(state.players)
@@ -97,7 +102,7 @@ def board_view(state: Any) -> BoardView:
     cowboys = []
     for sid, seat in sorted((sid, seat) for root in board.roots() for seat, sid in board.followers(root)):
         x, y, d, r, local = where(sid)
-        cowboys.append(Piece(x, y, d, r, local, players[seat], board.kind[sid]))
+        cowboys.append(Piece(x, y, d, r, local, players[cast(int, seat)], board.kind[sid]))
     tents = []
     for seat, sid in enumerate(getattr(state, "tent", [])):
         if sid is not None and sid >= 0:
@@ -195,7 +200,7 @@ def stack(cx: float, cy: float, count: int, s: float = 1.0) -> str:
 # the picture
 # ----------------------------------------------------------------------------
 
-def _next_tile(position: Any) -> str | None:
+def _next_tile(position: PositionLike) -> str | None:
     """The tile the next turn of the position's line (main line or variation) places, when it says so."""
     if position.asked is not None:  # render --legal --tile T
         return str(position.asked)
@@ -236,7 +241,7 @@ class _Layout:
     caption_lines: list[str]
 
 
-def _scene(position: Any, legal: bool, diagram: bool, crop: tuple[int, int, int, int] | None) -> _Scene:
+def _scene(position: PositionLike, legal: bool, diagram: bool, crop: tuple[int, int, int, int] | None) -> _Scene:
     """The board's contents and the box that must fit them (the markup's cells, legal squares; a diagram's crop)."""
     state = position.state
     view = board_view(state)
@@ -327,7 +332,7 @@ def _coordinates(frame: Frame, scene: _Scene, coord: float, page: bool) -> list[
     return out
 
 
-def _legal_squares(frame: Frame, scene: _Scene, tileset: Any, tdefs: TileDefs, used: set[str]) -> list[str]:
+def _legal_squares(frame: Frame, scene: _Scene, tileset: TileSet, tdefs: TileDefs, used: set[str]) -> list[str]:
     """The next tile itself, ghosted, on each empty square where it fits, in each rotation that fits."""
     out: list[str] = []
     next_tile = scene.next_tile
@@ -378,7 +383,7 @@ def _tiles_and_ghosts(frame: Frame, scene: _Scene, tdefs: TileDefs, used: set[st
     return out
 
 
-def _last_tile(frame: Frame, position: Any, scene: _Scene, page: bool) -> list[str]:
+def _last_tile(frame: Frame, position: PositionLike, scene: _Scene, page: bool) -> list[str]:
     """The outline, in the player's colour, of the tile the last turn placed."""
     last = position.last
     if last is None or last.number <= 0:
@@ -421,7 +426,7 @@ def _board_pieces(frame: Frame, view: BoardView) -> list[str]:
     return out
 
 
-def _markup(frame: Frame, position: Any, scene: _Scene, diagram: bool) -> str:
+def _markup(frame: Frame, position: PositionLike, scene: _Scene, diagram: bool) -> str:
     """The diagram markup, on top of everything on the board, its labels placed clear of what they name."""
     board = position.state.board
 
@@ -434,7 +439,7 @@ def _markup(frame: Frame, position: Any, scene: _Scene, diagram: bool) -> str:
     return tiled.markup_layer(position.markup, frame, scene.ghosts, board.tiles, feature_at, inside=diagram)
 
 
-def render_goldrush(position: Any, *, legal: bool = False, width: int | None = None,
+def render_goldrush(position: PositionLike, *, legal: bool = False, width: int | None = None,
                     defs: TileDefs | None = None, diagram: bool = False,
                     crop: tuple[int, int, int, int] | None = None, caption: str | None = None,
                     panel: bool = True) -> str:
@@ -496,7 +501,7 @@ def _pieces(view: BoardView, p: str) -> tuple[str, str, str]:
     return f"{supply} cowboy{'s' if supply != 1 else ''} in supply", tent_txt, tokens
 
 
-def panel_text(position: Any) -> Panel:
+def panel_text(position: PositionLike) -> Panel:
     """The player panel in words, for the viewer to show beside the board: the bag and the mining tokens, and
     each player's cowboys, tent and tokens."""
     view = board_view(position.state)
@@ -514,7 +519,7 @@ def _clip(s: str, n: int) -> str:
     return s if len(s) <= n else s[:n - 1] + "\u2026"
 
 
-def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: float, side: bool, page: bool,
+def _panel(position: PositionLike, view: BoardView, x: float, y: float, w: float, h: float, side: bool, page: bool,
            legal_tile: str | None = None, scale: float = 1.0) -> str:
     """The player panel; ``page``: a page of many positions, where the texts that change every turn are
     written short, their size and colour in a group around them that stays the same."""
@@ -579,7 +584,7 @@ def _panel(position: Any, view: BoardView, x: float, y: float, w: float, h: floa
     return "".join(out)
 
 
-def render_tile_sheet(tileset: Any, *, columns: int = 6) -> str:
+def render_tile_sheet(tileset: TileSet, *, columns: int = 6) -> str:
     """An SVG sheet of every tile id of ``tileset`` at rotation 0, with id, copies and symbols."""
     designs = designs_in_order(tileset)
     cell_w, cell_h = 124, 168

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.goldrush.commands import Mine, PlaceTent
 from grn.games.goldrush.events import TokenMined, TokensTaken
 from grn.games.tiling.events import ScoreEvent
 from grn.games.tiling.themes import placement_facts
 
+if TYPE_CHECKING:
+    from grn.games.goldrush.rules import GoldRushState
+    from grn.core.record import Command
+    from grn.rules.engine import Event
+
 #: Every theme a Gold Rush puzzle may carry, in the order they are listed.
 THEMES = ("mountain tokens", "locomotive", "tent", "close a city", "close a railroad", "prairie",
           "steal a feature", "join a feature", "blocked feature")
 
 
-def themes(before: Any, after: Any, player: str, actions: Sequence[Any], events: Sequence[Any]) -> tuple[str, ...]:
-    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`)."""
+def themes(before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
+           events: Sequence[Event]) -> tuple[str, ...]:
+    """The themes of ``player``'s turn ``actions`` (:meth:`grn.rules.ruleset.Puzzles.themes`)."""
     found: set[str] = set()
     for e in events:
         if isinstance(e, TokensTaken) and e.player == player and e.count:

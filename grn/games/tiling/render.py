@@ -8,12 +8,16 @@ tile lies with an :data:`Anchor`; this module names no game.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from grn.render import markup as mk
 from grn.render import style as st
 from grn.games.tiling import markup as tile_markup
 from grn.games.tiling.places import POSITIONS, ROTATIONS
+
+if TYPE_CHECKING:
+    from grn.core.record import Markup
+    from grn.games.tiling.tiles import TileSet
 
 #: A board square, in drawing units.
 T = st.TILE
@@ -61,7 +65,7 @@ class MarkupExtent:
     focus: list[tuple[int, int]] = field(default_factory=list)
 
 
-def markup_extent(markup: Iterable[Any], tileset: Any, *, label_room: bool = True) -> MarkupExtent:
+def markup_extent(markup: Iterable[Markup], tileset: TileSet, *, label_room: bool = True) -> MarkupExtent:
     """The ghosts and squares of ``markup``; a ghost of a tile not in ``tileset``, a rotation that is not
     one, or a point far off the board is left out (the checks report them).  ``label_room``: the square
     above a label's target too (a diagram, as tall as its content, finds its labels a place inside)."""

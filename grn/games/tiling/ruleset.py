@@ -6,54 +6,69 @@ and ``<ghost 17@2,0:90>`` shows a tile that is not there.
 
 from __future__ import annotations
 
+import random
 import re
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, TypeVar, cast
 
 from grn.rules.choices import ChoiceError, Option, Step, finished
 from grn.core.errors import IllegalAction
-from grn.core.record import Markup
-from grn.rules.ruleset import Ruleset, Suggestion
+from grn.core.record import Command, Markup, Record
+from grn.rules.ruleset import PositionLike, Puzzles, Ruleset, Suggestion
 from grn.games.tiling.commands import PlaceFigure, PlaceTile
 from grn.games.tiling import markup
 from grn.games.tiling.world import TileWorld, tile_hand
 from grn.games.tiling.places import LOCATIONS, ROTATIONS
-from grn.rules.ruleset import Ruleset
+from grn.games.tiling.tiles import Segment, TileDesign, TileSet
+from grn.rules.world import Decision
+
+if TYPE_CHECKING:
+    from grn.games.tiling.engine import TileEngine
+
+#: The game's rules engine, a tile-laying one.
+T = TypeVar("T", bound="TileEngine")
 
 _LOOSE_PLACE = re.compile(r":([A-Z]+)$")
 _LEADING_NUMBER = re.compile(r"^(\d+)(.*)$")
 
 
-class TileRuleset(Ruleset):
-    """A :class:`~grn.rules.ruleset.Ruleset` for a tile-laying game on :mod:`grn.games.tiling`."""
+class TilePuzzles(Puzzles[T]):
+    """A tile-laying game's puzzles: the answer is where the tile goes."""
+
+    def answer(self, engine: T, decision: Decision) -> Decision:
+        """The tile's placement (R397): a puzzle asks where the tile goes; the figure or tent that follows is
+        the best of that placement's moves, shown with the solution but not asked for."""
+        return next((c for c in cast(Sequence[Command], decision) if isinstance(c, PlaceTile)), decision)
+
+
+class TileRuleset(Ruleset[T]):
+    """A :class:`~grn.rules.ruleset.Ruleset` for a tile-laying game on :mod:`grn.games.tiling`, generic in the
+    game's :class:`~grn.games.tiling.engine.TileEngine` subclass ``T``."""
 
     uses_tileset = True
-    #: The shipped tile set's package and file.
-    tileset_package: str = ""
-    tileset_file: str = "tileset.json"
-    #: The bots' world of the game (its follow-ups and values): see :mod:`grn.games.tiling.world`.
-    world_class: type[TileWorld] = TileWorld
+    #: The shipped tile set, (package, file name): :meth:`default_tileset` reads it.
+    _tileset: tuple[str, str] = ("", "tileset.json")
+    #: The bots' world of the game (its follow-ups and values, :mod:`grn.games.tiling.world`): :meth:`determinise`
+    #: samples it.
+    _world_class: type[TileWorld] = TileWorld
+    #: A puzzle asks where the tile goes.
+    puzzles: Puzzles[T] = TilePuzzles()
 
-    def determinise(self, engine: Any, rng: Any, hand: tuple[Any, ...] = ()) -> TileWorld:
+    def determinise(self, engine: T, rng: random.Random, hand: tuple[str, ...] = ()) -> TileWorld:
         """The bag shuffled, the tiles of ``hand`` (drawn this turn) on top."""
-        return self.world_class.sample(self, engine, rng, hand)
+        return self._world_class.sample(self, engine, rng, hand)
 
-    def unseen(self, engine: Any, hand: tuple[Any, ...] = ()) -> dict[str, dict[str, int]]:
+    def unseen(self, engine: T, hand: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
         """The bag's contents (tile id and copies left), the tiles in hand taken out; not its order."""
         bag = engine.bag()
         for tile in hand:
             bag[tile] = bag.get(tile, 0) - 1
         return {"bag": {tile: n for tile, n in sorted(bag.items()) if n > 0}}
 
-    def puzzle_answer(self, engine: Any, decision: Any) -> Any:
-        """The tile's placement (R397): a puzzle asks where the tile goes; the figure or tent that follows is
-        the best of that placement's moves, shown with the solution but not asked for."""
-        return next((c for c in decision if isinstance(c, PlaceTile)), decision)
-
-    def hand_of(self, actions: Any) -> tuple[Any, ...]:
+    def hand_of(self, actions: Sequence[Command]) -> tuple[str, ...]:
         """The tiles the turn drew: the player saw them before choosing."""
         return tile_hand(actions)
 
-    def picked_hand(self, engine: Any, picked: Sequence[str]) -> tuple[Any, ...]:
+    def picked_hand(self, engine: T, picked: Sequence[str]) -> tuple[str, ...]:
         """The tiles drawn this turn, as the recorder was told them: those that fit nowhere, then the one to
         place.  The best move depends on the tile, so one must be told."""
         bag = engine.bag()
@@ -67,7 +82,7 @@ class TileRuleset(Ruleset):
                 return tuple(hand)
         raise ChoiceError("pick the tile drawn first: the best move depends on it")
 
-    def action_words(self, command: Any) -> str:
+    def action_words(self, command: Command) -> str:
         """Placing and discarding a tile in words (``tile 61 at -2,4 turned 270°``); the game's own commands
         as the game says them."""
         from grn.games.tiling.commands import DiscardTile, PlaceTile
@@ -80,24 +95,27 @@ class TileRuleset(Ruleset):
         return super().action_words(command)
 
     #: What a figure is called on each kind of feature (``{"city": "knight"}``): the review names a
-    #: follower by its role on the tile just placed (R358).  A game without roles leaves it empty.
-    roles: dict[str, str] = {}
+    #: follower by its role on the tile just placed (R358), in :meth:`turn_words`.  A game without roles leaves
+    #: it empty.
+    _roles: dict[str, str] = {}
 
-    def turn_words(self, actions: Sequence[Any], tileset: Any = None) -> str:
+    def turn_words(self, actions: Sequence[Command], tileset: TileSet | None = None) -> str:
         """A turn's actions in words, each figure by its role on the tile placed before it (``knight on N``
         rather than ``follower on N``); ``tileset`` defaults to the shipped one."""
         out: list[str] = []
         placed: PlaceTile | None = None
         for command in actions:
-            role = None
             if isinstance(command, PlaceTile):
                 placed = command
-            elif isinstance(command, PlaceFigure) and placed is not None and self.roles:
-                role = self.role_at(placed, command.location, tileset or self.default_tileset())
-            out.append(f"{role} on {command.location}" if role else self.action_words(command))
+            elif isinstance(command, PlaceFigure) and placed is not None and self._roles:
+                role = self._role_at(placed, command.location, tileset or self.default_tileset())
+                if role:
+                    out.append(f"{role} on {command.location}")
+                    continue
+            out.append(self.action_words(command))
         return ", ".join(out)
 
-    def role_at(self, placed: PlaceTile, location: str, tileset: Any) -> str | None:
+    def _role_at(self, placed: PlaceTile, location: str, tileset: TileSet) -> str | None:
         """The role of a figure at ``location`` of the tile ``placed`` (None when the place names nothing)."""
         from grn.games.tiling.engine import TileEngine
 
@@ -105,24 +123,25 @@ class TileRuleset(Ruleset):
         if design is None or placed.rotation % 90:
             return None
         sid = TileEngine._segment_of(design, design.orientations[placed.rotation // 90 % 4], 0, location)
-        return self.roles.get(design.segments[sid].kind) if sid >= 0 else None
+        return self._roles.get(design.segments[sid].kind) if sid >= 0 else None
 
-    def decision_words(self, engine: Any, decision: Any) -> str:
+    def decision_words(self, engine: T, decision: Decision) -> str:
         """A decision in words for the review, its figure named by its role."""
-        return self.turn_words(tuple(decision), getattr(engine, "tileset", None))
+        return self.turn_words(tuple(cast(Sequence[Command], decision)), engine.tileset)
 
-    def default_tileset(self) -> Any:
+    def default_tileset(self) -> TileSet:
         """The shipped tile set (loaded once)."""
         from grn.games.tiling.tiles import load_shipped_tileset
 
-        return load_shipped_tileset(self.tileset_package, self.tileset_file)
+        return load_shipped_tileset(*self._tileset)
 
-    def load_tileset(self, path: Any) -> Any:
+    def load_tileset(self, path: Any) -> TileSet:
+        """A tile set read from the JSON file at ``path`` (``--tileset``), checked."""
         from grn.games.tiling.tiles import load_tileset
 
         return load_tileset(path)
 
-    def tile_table(self, tileset: Any) -> list[str]:
+    def tile_table(self, tileset: TileSet) -> list[str]:
         """Every tile id of ``tileset`` as a line: copies, what lies on each edge, what joins what (``city N+W``
         is one feature on two edges, ``city N, city W`` two; a path's end inside the tile after a dash), what
         lies inside, and the symbols and marks printed on it."""
@@ -141,7 +160,7 @@ class TileRuleset(Ruleset):
                           + f"{inside:<12}{joins:<{width}}{symbols}").rstrip())
         return lines
 
-    def open_squares(self, position: Any) -> dict[str, int]:
+    def open_squares(self, position: PositionLike) -> dict[str, int]:
         """Each empty square beside a tile (``x,y``, sorted) and how many tiles left in the bag fit it in some
         rotation; 0: no tile left can fill it (the game may end with that hole)."""
         state = position.state
@@ -157,7 +176,7 @@ class TileRuleset(Ruleset):
                 counts[xy] += left
         return {f"{x},{y}": n for (x, y), n in counts.items()}
 
-    def choice_words(self, command: Any) -> tuple[str, ...]:
+    def choice_words(self, command: Command) -> tuple[str, ...]:
         """A placement is three choices of the tree (the tile, the square, the rotation), a discard the tile
         drawn; the game's own commands are one each."""
         from grn.games.tiling.commands import DiscardTile, PlaceTile
@@ -168,11 +187,11 @@ class TileRuleset(Ruleset):
             return (command.tile,)
         return super().choice_words(command)
 
-    def word_info(self, word: str, engine: Any) -> str | None:
+    def word_info(self, word: str, engine: T) -> str | None:
         """A tile id: what lies on its edges and inside, its symbols, and how many are left in the bag."""
         tile = word.partition("@")[0]
-        tileset = getattr(engine, "tileset", None)
-        if tileset is None or tile not in tileset:
+        tileset = engine.tileset
+        if tile not in tileset:
             return None
         edges, inside, symbols = _tile_facts(tileset[tile])
         text = f"tile {tile}: " + ", ".join(f"{side} {kind}" for side, kind in zip("NESW", edges))
@@ -180,7 +199,7 @@ class TileRuleset(Ruleset):
         text += f"; {symbols}" if symbols else ""
         return text + f"; {engine.bag().get(tile, 0)} left in the bag"
 
-    def legal_problem(self, position: Any) -> str | None:
+    def legal_problem(self, position: PositionLike) -> str | None:
         from grn.games.tiling.commands import PlaceFigure, PlaceTile
 
         if position.final or position.state.is_over:
@@ -200,7 +219,7 @@ class TileRuleset(Ruleset):
             return f"turn {turn.number} places no tile, so the next tile is not known"
         return None
 
-    def header_warnings(self, record: Any, engine: Any) -> list[tuple[str, str]]:
+    def header_warnings(self, record: Record, engine: T) -> list[tuple[str, str]]:
         named = record.tag("Tileset")
         tileset = engine.tileset
         if named is not None and named.strip() != tileset.name:
@@ -208,14 +227,14 @@ class TileRuleset(Ruleset):
                                 f"{tileset.name!r}: pass the right one with --tileset FILE")]
         return []
 
-    def target_problem(self, kind: str, word: str, engine: Any) -> str | None:
+    def target_problem(self, kind: str, word: str, engine: T) -> str | None:
         problem = markup.point_problem(word)
         place = _LOOSE_PLACE.search(word)
         if (problem is None or markup.is_point_shaped(word)) and place is not None and place.group(1) not in LOCATIONS:
             return f"<{kind}>: {place.group(1)!r} is not a place on a tile: use one of {' '.join(LOCATIONS)}"
         return None if problem is None else f"<{kind}>: {problem}"
 
-    def best_move_markup(self, actions: Sequence[Any]) -> list[Markup]:
+    def best_move_markup(self, actions: Sequence[Command]) -> list[Markup]:
         """The best move's tile as a ghost where it would have gone (``<ghost 33@2,0:90>``), and a ring on the
         feature where it puts a figure (``<highlight 2,0:N>``)."""
         out: list[Markup] = []
@@ -228,20 +247,19 @@ class TileRuleset(Ruleset):
                 out.append(Markup("highlight", (f"{tile.x},{tile.y}:{a.location}",)))
         return out
 
-    def ghost_problem(self, word: str, engine: Any) -> str | None:
+    def ghost_problem(self, word: str, engine: T) -> str | None:
         g = markup.ghost(word)
         if g is None:
             return f"<ghost {word}>: write a placement such as 17@2,0:90"
         tile, _, _, rotation = g
-        tileset = getattr(engine, "tileset", None)
-        if tileset is not None and tile not in tileset:
+        if tile not in engine.tileset:
             return f"<ghost>: there is no tile {tile} in the tile set"
         if rotation not in ROTATIONS:
             return f"<ghost>: rotation {rotation} is not one of 0, 90, 180, 270"
         return None
 
     # -- the turn's choices (grn.rules.choices: the recorder, the editor, the bots) ----------------------
-    def choice_point(self, engine: Any, chosen: Sequence[str], memo: dict[Any, Any] | None = None) -> Step | None:
+    def choice_point(self, engine: T, chosen: Sequence[str], memo: dict[Any, Any] | None = None) -> Step | None:
         """The tile drawn (a chance point of the bag, with its copies left; one that fits nowhere is set aside
         and the next tile drawn), the square (every square where it fits), the rotation (those that fit there:
         the option adds the placement), then what the game lets follow (:meth:`followup_step`)."""
@@ -251,7 +269,7 @@ class TileRuleset(Ruleset):
             return Step("The game is over: no tile is left in the bag")
         memo = {} if memo is None else memo
         bag = engine.bag()
-        done: list[Any] = []
+        done: list[DiscardTile] = []
         words = list(chosen)
         i = 0
         while True:
@@ -274,7 +292,7 @@ class TileRuleset(Ruleset):
                 break
             done.append(DiscardTile(tile))
             bag[tile] -= 1
-        squares: dict[tuple[int, int], list[Any]] = {}
+        squares: dict[tuple[int, int], list[PlaceTile]] = {}
         for p in placements:
             squares.setdefault((p.x, p.y), []).append(p)
         if i == len(words):
@@ -301,7 +319,7 @@ class TileRuleset(Ruleset):
         (None: the game draws no tile alone, or there is no such tile)."""
         return None
 
-    def followup_step(self, engine: Any, before: tuple[Any, ...], placement: Any, picked: Sequence[str],
+    def followup_step(self, engine: T, before: tuple[Command, ...], placement: PlaceTile, picked: Sequence[str],
                       memo: dict[Any, Any] | None = None) -> Step:
         """What may follow ``placement`` (after the tiles set aside, ``before``), after the words ``picked``
         (``memo``: :meth:`choice_point`'s).
@@ -319,7 +337,7 @@ def _id_order(item: tuple[str, int]) -> tuple[int, str]:
     m = _LEADING_NUMBER.match(item[0])
     return (int(m.group(1)), m.group(2)) if m else (1 << 30, item[0])
 
-def _field_kinds(tileset: Any) -> set[str]:
+def _field_kinds(tileset: TileSet) -> set[str]:
     """The kinds that play the field role in ``tileset``: some segment of theirs holds half an edge whose
     middle it does not hold (a path holds edge middles only, an edge-role kind whole edges)."""
     out: set[str] = set()
@@ -331,7 +349,7 @@ def _field_kinds(tileset: Any) -> set[str]:
     return out
 
 
-def _joins(seg: Any) -> str:
+def _joins(seg: Segment) -> str:
     """One feature of a tile in words: its kind, the edges it touches joined by ``+``, and where a path
     ends inside the tile (``road S-junction``)."""
     edges = "+".join("NESW"[e] for e in sorted({p // 3 for p in seg.places}))
@@ -339,7 +357,7 @@ def _joins(seg: Any) -> str:
     return f"{seg.kind} {edges}{ends}"
 
 
-def _tile_facts(design: Any) -> tuple[list[str], str, str]:
+def _tile_facts(design: TileDesign) -> tuple[list[str], str, str]:
     """What lies on a tile's four edges (N E S W), inside it, and the symbols and marks printed on it, in words."""
     from grn.games.tiling.places import EDGE_MIDDLES
 

@@ -1,6 +1,6 @@
 """What a tile-laying turn did to the board, for puzzle themes (``grn puzzles``): the shape of the move.
 
-Each game names its themes (:meth:`grn.rules.ruleset.Ruleset.puzzle_themes`) from its
+Each game names its themes (:meth:`grn.rules.ruleset.Puzzles.themes`) from its
 score events and from :func:`placement_facts`: the kind of feature the player's new
 figure stands on, the features the tile joined that hold the player's and an
 opponent's figures (a join, or a steal when the player now leads), and the
@@ -12,9 +12,13 @@ names none.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.tiling.commands import PlaceTile
+
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.games.tiling.engine import TileEngine
 
 #: The squares beside a square, with the edge (0 N, 1 E, 2 S, 3 W) of the neighbour that faces it.
 _SIDES = ((0, 1, 2), (1, 0, 3), (0, -1, 0), (-1, 0, 1))
@@ -38,11 +42,11 @@ class PlacementFacts:
                                            ("blocked feature", self.blocked)) if kinds}
 
 
-def _placed(actions: Sequence[Any]) -> PlaceTile | None:
+def _placed(actions: Sequence[Command]) -> PlaceTile | None:
     return next((a for a in actions if isinstance(a, PlaceTile)), None)
 
 
-def placement_facts(before: Any, after: Any, player: str, actions: Sequence[Any]) -> PlacementFacts:
+def placement_facts(before: TileEngine, after: TileEngine, player: str, actions: Sequence[Command]) -> PlacementFacts:
     """The facts of ``player``'s turn ``actions`` from the tile engines ``before`` and ``after`` it."""
     placed = _placed(actions)
     if placed is None:
@@ -84,7 +88,7 @@ def placement_facts(before: Any, after: Any, player: str, actions: Sequence[Any]
     return PlacementFacts(figure, tuple(joined), tuple(stolen), tuple(blocked))
 
 
-def _fillable(engine: Any, x: int, y: int) -> bool:
+def _fillable(engine: TileEngine, x: int, y: int) -> bool:
     """Whether some tile left in the bag fits the empty square ``(x, y)`` in some rotation."""
     board = engine.board
     for tile, count in engine.bag().items():
@@ -98,7 +102,7 @@ def _fillable(engine: Any, x: int, y: int) -> bool:
     return False
 
 
-def _blocked(before: Any, after: Any, seat: int, placed: PlaceTile) -> list[str]:
+def _blocked(before: TileEngine, after: TileEngine, seat: int, placed: PlaceTile) -> list[str]:
     """The kinds of the opponents' open features beside a square next to the tile placed that the tile made
     unfillable (some tile left could fill it before, none can now)."""
     board = after.board

@@ -11,7 +11,7 @@ an ingot ...), which each game lists in :meth:`TileWorld.followups`.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from grn.rules.engine import Engine
 from grn.games.tiling.board import Placement
@@ -19,8 +19,13 @@ from grn.games.tiling.commands import DiscardTile, PlaceTile
 from grn.games.tiling.engine import TileEngine
 from grn.rules.world import Decision, World
 
+if TYPE_CHECKING:
+    from grn.core.record import Command
+    from grn.rules.ruleset import Ruleset
+    from grn.rules.engine import Event
 
-def tile_hand(actions: Sequence[Any]) -> tuple[str, ...]:
+
+def tile_hand(actions: Sequence[Command]) -> tuple[str, ...]:
     """The tiles a recorded turn drew, in drawing order (discards, then the tile placed)."""
     return tuple(a.tile for a in actions if isinstance(a, (DiscardTile, PlaceTile)))
 
@@ -46,14 +51,14 @@ class TileWorld(World):
     #: (1: the first found, a uniformly random placement, R143).
     playout_samples = 1
 
-    def __init__(self, ruleset: Any, engine: Engine, pile: list[str]) -> None:
+    def __init__(self, ruleset: Ruleset, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine)
         self.pile = pile
         #: Whether the playouts claim as people do (:meth:`claim_playouts`, R443): the bot's search, not an analysis.
         self.claims = False
 
     @classmethod
-    def sample(cls, ruleset: Any, engine: TileEngine, rng: random.Random, hand: tuple[Any, ...] = ()) -> "TileWorld":
+    def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str, ...] = ()) -> "TileWorld":
         """A world whose pile is the bag shuffled, with ``hand`` (tile ids, in drawing order) drawn first."""
         rest = dict(engine.bag())
         for tile in hand:
@@ -94,11 +99,11 @@ class TileWorld(World):
             discards.append(DiscardTile(tile))
         return discards, None, []
 
-    def hand(self) -> tuple[Any, ...]:
+    def hand(self) -> tuple[str, ...]:
         discards, tile, _ = self._draw()
         return tuple(d.tile for d in discards) + ((tile,) if tile is not None else ())
 
-    def draws(self) -> list[tuple[float, tuple[Any, ...]]]:
+    def draws(self) -> list[tuple[float, tuple[str, ...]]]:
         """Every kind of tile the bag held before this turn's draw, weighed by how many are left (the luck of
         the draw, :mod:`grn.analysis.luck`; the tiles of a discard are left out: they are drawn and put back)."""
         return [(float(n), (tile,)) for tile, n in sorted(self.tiles.bag().items()) if n > 0]
@@ -111,21 +116,21 @@ class TileWorld(World):
             return [self.pile[-1 - k]] if k < len(self.pile) else []
         return super().chance_words(step, chosen)
 
-    def followups(self, placement: PlaceTile) -> list[tuple[Any, ...]]:
+    def followups(self, placement: PlaceTile) -> list[tuple[Command, ...]]:
         """What may follow ``placement`` in the same turn, each a tuple of commands (``()``: nothing); the same
         as the game's tree of choices offers after it (:meth:`grn.rules.world.World.tree_moves`)."""
         return [()]
 
-    def bare_followup(self, placement: PlaceTile) -> tuple[Any, ...]:
+    def bare_followup(self, placement: PlaceTile) -> tuple[Command, ...]:
         """The least a turn must add to ``placement`` to be legal (default: nothing), for ranking placements."""
         return ()
 
-    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Any, ...]:
+    def quick_followup(self, placement: PlaceTile, rng: random.Random) -> tuple[Command, ...]:
         """A follow-up for a playout (default: a random one of :meth:`followups`)."""
         return rng.choice(self.followups(placement))
 
     def quick_worth(self, placement: PlaceTile, preview: Placement,
-                    rng: random.Random) -> tuple[float, tuple[Any, ...]]:
+                    rng: random.Random) -> tuple[float, tuple[Command, ...]]:
         """A playout's quick worth of ``placement`` to the player to move (``preview``: what it would do), and
         the follow-up that earns it; used when :attr:`playout_samples` > 1.  Default: 0 and
         :meth:`quick_followup`."""
@@ -235,9 +240,9 @@ class TileWorld(World):
                 found.append((p, preview))
         return head + self._weigh(found, rng) if found else head + (legal[0],) + self.quick_followup(legal[0], rng)
 
-    def _weigh(self, found: list[tuple[PlaceTile, Placement]], rng: random.Random) -> tuple[Any, ...]:
+    def _weigh(self, found: list[tuple[PlaceTile, Placement]], rng: random.Random) -> tuple[Command, ...]:
         """The placement of the best :meth:`quick_worth` among ``found`` (the first on a tie), with its follow-up."""
-        best: tuple[float, tuple[Any, ...]] | None = None
+        best: tuple[float, tuple[Command, ...]] | None = None
         for p, preview in found:
             worth, follow = self.quick_worth(p, preview, rng)
             if best is None or worth > best[0]:
@@ -245,7 +250,7 @@ class TileWorld(World):
         assert best is not None
         return best[1]
 
-    def play_commands(self, commands: tuple[Any, ...]) -> list[Any]:
+    def play_commands(self, commands: tuple[Command, ...]) -> list[Event]:
         """Play a turn's commands and take its tiles from the pile."""
         events = self.engine.play_turn(self.player, commands)
         for c in commands:
