@@ -126,8 +126,9 @@ def test_the_casual_player_misses_a_closing_city_less_often_than_the_beginner_an
 def test_the_beginner_blunders_where_its_game_is_tuned_so():
     # R474: in Gold Rush the beginner on two turns in five plays any legal move (the random bot's), not only one
     # of its six best: over a game's first 30 turns some of its moves do what none of the greedy bot's six best
-    # does (a move's effect: two decisions of one effect are the same move), and none of casual's.  (In Gold a
-    # turn seldom has more than six moves of different effect, so a blunder there is told by its rate, R474.)
+    # does (a move's effect: two decisions of one effect are the same move), and more of them than casual's
+    # (one turn in ten there, R475).  (In Gold a turn seldom has more than six moves of different effect, so a
+    # blunder there is told by its rate, R474.)
     game = "goldrush"
     from grn.bots.search import greedy_rank, make_worlds
 
@@ -145,7 +146,7 @@ def test_the_beginner_blunders_where_its_game_is_tuned_so():
         table.play(GreedyBot(ruleset).choose(state.copy(), random.Random(turn), hand))
         if table.is_over:
             break
-    assert outside["beginner"] >= 3 and outside["casual"] == 0
+    assert outside["beginner"] >= 3 and outside["casual"] < outside["beginner"]
 
 
 @settings(max_examples=25, deadline=None)
