@@ -3,7 +3,7 @@
     nice .venv/bin/python bench/calibrate_levels.py --deals 20 --out bench/results/levels.jsonl
     .venv/bin/python bench/calibrate_levels.py --summary bench/results/levels.jsonl
 
-Each pairing of adjacent levels on the ladder (beginner-easy, easy-normal,
+Each pairing of adjacent levels on the ladder (beginner-casual, casual-easy,
 ...), and one pairing two rungs apart as a check (``--check``, default the
 first and the third level), plays ``--deals`` deals in every game, each deal
 twice with the seats swapped (:func:`grn.bots.arena.match`: the same tile

@@ -259,10 +259,11 @@ def check_bot_name(name: str) -> None:
 def make_bot(name: str, ruleset: Any, *, level: str | None = None, playouts: int | None = None,
              seconds: float | None = None) -> Bot:
     """The bot called ``name``: ``random``, ``greedy``, ``mcts`` (``mcts:deep`` names a search budget), or a
-    level of the ladder to play against (:data:`PLAY_LEVELS`: ``beginner``, ``easy``, ``normal``, ...), which
-    names itself so (its :attr:`Bot.name`, what a table writes in the Players tag).  ``playouts`` or
-    ``seconds`` override a search's budget.  An engine over the protocol, ``engine:CMD``, is
-    :class:`grn.bots.external.EngineBot` (``grn arena`` makes one)."""
+    level of the ladder to play against (:data:`PLAY_LEVELS`: ``beginner``, ``casual``, ``easy``, ``normal``,
+    ...), as it plays this ruleset's game (:meth:`PlayLevel.for_game`), which names itself so (its
+    :attr:`Bot.name`, what a table writes in the Players tag).  ``playouts`` or ``seconds`` override a search's
+    budget.  An engine over the protocol, ``engine:CMD``, is :class:`grn.bots.external.EngineBot` (``grn arena``
+    makes one)."""
     play = PLAY_LEVELS.get(name)
     if play is not None:
         play = play.for_game(ruleset.name)
