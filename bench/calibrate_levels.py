@@ -3,7 +3,7 @@
     nice .venv/bin/python bench/calibrate_levels.py --deals 20 --out bench/results/levels.jsonl
     .venv/bin/python bench/calibrate_levels.py --summary bench/results/levels.jsonl
 
-Each pairing of adjacent levels on the ladder (beginner-easy, easy-normal,
+Each pairing of adjacent levels on the ladder (beginner-casual, casual-easy,
 ...), and one pairing two rungs apart as a check (``--check``, default the
 first and the third level), plays ``--deals`` deals in every game, each deal
 twice with the seats swapped (:func:`grn.bots.arena.match`: the same tile
@@ -21,7 +21,8 @@ every game played (a tie counts half a win each way): one rating per level,
 the beginner's fixed at 0, in Elo (400 log10 of the odds); the 95%
 intervals come from a bootstrap over deals (the two games of a deal stay
 together, since they share their luck), 400 resamples, the 2.5th and 97.5th
-percentiles (a level whose every pairing was won every time has no spread to resample: its interval is a
+percentiles, and a step's (a level's rating less the one below it) from the same resamples (R476)
+(a level whose every pairing was won every time has no spread to resample: its interval is a
 point, and the pairing's own line gives the exact bound, 0.025 to the power 1/n for n deals all won, Clopper
 and Pearson's); a level with fewer than 10 deals in a pairing with a level below it gets no interval at all, for the
 same reason.  A weak prior of one drawn game between each adjacent pair
@@ -150,21 +151,34 @@ def fit(lines: list[dict[str, Any]], ladder: list[str], prior: float = 1.0) -> d
     return {n: 400 * math.log10(gamma[idx[n]]) for n in ladder if idx[n] in present}
 
 
-def interval(lines: list[dict[str, Any]], ladder: list[str], rng: random.Random) -> dict[str, tuple[float, float]]:
-    """95% bootstrap intervals of :func:`fit`, resampling the deals within each pairing."""
+def _fits(lines: list[dict[str, Any]], ladder: list[str], rng: random.Random) -> list[dict[str, float]]:
+    """:func:`fit` of ``BOOTSTRAP`` resamples of the deals, resampled within each pairing."""
     by_pair: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for x in lines:
         by_pair.setdefault((x["first"], x["second"]), []).append(x)
-    draws: dict[str, list[float]] = {n: [] for n in ladder}
-    for _ in range(BOOTSTRAP):
-        sample = [rng.choice(xs) for xs in by_pair.values() for _ in xs]
-        for n, v in fit(sample, ladder).items():
-            draws[n].append(v)
+    return [fit([rng.choice(xs) for xs in by_pair.values() for _ in xs], ladder) for _ in range(BOOTSTRAP)]
+
+
+def _span(vs: list[float]) -> tuple[float, float]:
+    vs = sorted(vs)
+    return vs[int(0.025 * len(vs))], vs[min(len(vs) - 1, int(0.975 * len(vs)))]
+
+
+def interval(lines: list[dict[str, Any]], ladder: list[str], rng: random.Random,
+             steps: dict[str, tuple[float, float]] | None = None) -> dict[str, tuple[float, float]]:
+    """95% bootstrap intervals of :func:`fit`, resampling the deals within each pairing; ``steps``, if given, is
+    filled with each level's interval of its step from the level below (the same resamples, R476)."""
+    fits = _fits(lines, ladder, rng)
     out = {}
-    for n, vs in draws.items():
+    for n in ladder:
+        vs = [f[n] for f in fits if n in f]
         if vs:
-            vs.sort()
-            out[n] = (vs[int(0.025 * len(vs))], vs[min(len(vs) - 1, int(0.975 * len(vs)))])
+            out[n] = _span(vs)
+    if steps is not None:
+        for below, n in zip(ladder, ladder[1:]):
+            vs = [f[n] - f[below] for f in fits if n in f and below in f]
+            if vs:
+                steps[n] = _span(vs)
     return out
 
 
@@ -189,10 +203,11 @@ def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
         mine = [x for x in lines if x["game"] == game]
         levels = [n for n in ladder if any(n in (x["first"], x["second"]) for x in mine)]
         ratings = fit(mine, levels)
-        ci = interval(mine, levels, random.Random(f"calibrate:{game}"))
+        steps: dict[str, tuple[float, float]] = {}
+        ci = interval(mine, levels, random.Random(f"calibrate:{game}"), steps)
         out.append(f"### {game}\n")
-        out.append("| level | Elo over the beginner (95% interval) | step from the level below | CPU s a move "
-                   "(mean; slowest) | games played |")
+        out.append("| level | Elo over the beginner (95% interval) | step from the level below (95% interval) | "
+                   "CPU s a move (mean; slowest) | games played |")
         out.append("|---|---|---|---|---|")
         prev = None
         for n in levels:
@@ -207,6 +222,8 @@ def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
             fewest = min((sum(1 for x in mine if (x["first"], x["second"]) == pair) for pair in below), default=0)
             span = (f"{low:+.0f} to {high:+.0f}" if fewest >= MIN_DEALS or n == levels[0]
                     else f"no interval: {fewest} deal{'s' * (fewest != 1)}")
+            if prev is not None and n in steps and fewest >= MIN_DEALS:
+                step += f" ({steps[n][0]:+.0f} to {steps[n][1]:+.0f})"
             out.append(f"| {n} | {ratings[n]:+.0f} ({span}) | {step} | "
                        f"{cpu / max(1, moves):.3f}; {slow:.2f} | {played} |")
             prev = n

@@ -32,20 +32,43 @@ CLOSING = """[Game "carcassonne"]
 """
 
 
+GAMES = ("goldrush", "carcassonne", "gold")
+
+
 def test_the_ladder_has_four_levels_or_more_from_a_beginner_up():
+    # round four (R475): the four levels measured 100 Elo apart, then the two of more search
     names = list(PLAY_LEVELS)
-    assert len(names) >= 4 and names[0] == "beginner"
-    assert names[:4] == ["beginner", "easy", "normal", "strong"]
+    assert names == ["beginner", "casual", "easy", "normal", "strong", "master"]
 
 
-def test_the_ladder_is_ordered_in_strength_by_its_data():
-    # R386: each level has strictly more of what makes a bot stronger than the one below: fewer slips, then a
-    # search, then more playouts (and no fewer candidates)
-    keys = [level.strength_key() for level in PLAY_LEVELS.values()]
+@pytest.mark.parametrize("game", GAMES)
+def test_the_ladder_is_ordered_in_strength_by_its_data(game):
+    # R386, R474: in every game each level has strictly more of what makes a bot stronger than the one below:
+    # fewer blunders and slips (none more of any kind), then a search, then more playouts (no fewer candidates)
+    ladder = [level.for_game(game) for level in PLAY_LEVELS.values()]
+    keys = [level.strength_key() for level in ladder]
     assert keys == sorted(keys) and len(set(keys)) == len(keys)
-    searches = [LEVELS[p.level] for p in PLAY_LEVELS.values() if p.level is not None]
+    greedy = [level for level in ladder if level.bot == "greedy"]
+    assert all(b.makes_no_more_mistakes_than(a) for a, b in zip(greedy, greedy[1:]))
+    searches = [LEVELS[p.level] for p in ladder if p.level is not None]
     assert all(a.width <= b.width for a, b in zip(searches, searches[1:]))
     assert all(level.learned for level in searches)  # the ladder plays the current engine, not the baseline
+
+
+def test_a_level_tuned_per_game_names_only_games_grn_knows_and_plays_as_tuned():
+    # R473: the mistakes a level makes are tuned per game; a game not named plays the level's own
+    for level in PLAY_LEVELS.values():
+        for game, *_ in level.games:
+            assert games.find_ruleset(game).name == game
+    beginner = PLAY_LEVELS["beginner"]
+    tuned = {game: (slip, width, blunder) for game, slip, width, blunder in beginner.games}
+    assert "carcassonne" not in tuned and set(tuned) == {"goldrush", "gold"}
+    for game in GAMES:
+        bot = make_bot("beginner", games.find_ruleset(game))
+        assert isinstance(bot, SlipBot) and bot.name == "beginner"
+        assert (bot.slip, bot.width, bot.blunder) == tuned.get(game, (beginner.slip, beginner.slip_width,
+                                                                       beginner.blunder))
+    assert PLAY_LEVELS["casual"].for_game("no such game") == PLAY_LEVELS["casual"].for_game("carcassonne")
 
 
 @pytest.mark.parametrize("game", ["goldrush", "carcassonne", "gold"])
@@ -80,9 +103,50 @@ def test_the_beginner_misses_a_closing_city_now_and_then():
     assert isinstance(beginner, SlipBot) and beginner.name == "beginner"
     closed = Counter(_closes(ruleset, state, beginner.choose(state.copy(), random.Random(seed), ("E",)))
                      for seed in range(60))
-    # a slip (three turns in four) plays one of the six best at random; two of them close the city (with and
-    # without a farmer), so the city is left open about one turn in two, and closed the other
+    # a blunder (one turn in ten) plays any move; a slip (three turns in four of the rest) one of the six best
+    # at random, two of which close the city (with and without a farmer): the city is left open a little more
+    # than one turn in two, and closed the other
     assert 15 <= closed[False] <= 45 and closed[True] >= 15
+
+
+def test_the_casual_player_misses_a_closing_city_less_often_than_the_beginner():
+    ruleset, state = _closing_position()
+    casual, beginner = make_bot("casual", ruleset), make_bot("beginner", ruleset)
+    assert isinstance(casual, SlipBot) and casual.name == "casual" and casual.blunder == 0
+    seeds = range(200)
+
+    def missed(bot):
+        return sum(not _closes(ruleset, state, bot.choose(state.copy(), random.Random(s), ("E",))) for s in seeds)
+
+    # casual slips one turn in two among its six best, most of which leave the city open (about a third of its
+    # turns: 64 of 200 seeds); the beginner slips three turns in four and blunders one in ten (81 of 200)
+    assert 40 <= missed(casual) <= 95 and missed(casual) + 10 <= missed(beginner)
+
+
+def test_the_beginner_blunders_where_its_game_is_tuned_so():
+    # R474: in Gold Rush the beginner on two turns in five plays any legal move (the random bot's), not only one
+    # of its six best: over a game's first 30 turns some of its moves do what none of the greedy bot's six best
+    # does (a move's effect: two decisions of one effect are the same move), and more of them than casual's
+    # (one turn in ten there, R475).  (In Gold a turn seldom has more than six moves of different effect, so a
+    # blunder there is told by its rate, R474.)
+    game = "goldrush"
+    from grn.bots.search import greedy_rank, make_worlds
+
+    ruleset = games.find_ruleset(game)
+    beginner, casual = make_bot("beginner", ruleset), make_bot("casual", ruleset)
+    _, engine = arena.new_game(ruleset, 2, 5)
+    table = ruleset.determinise(engine, random.Random(5))
+    outside = {"beginner": 0, "casual": 0}
+    for turn in range(30):
+        state, hand = table.engine.copy(), table.hand()
+        worlds = make_worlds(ruleset, state, hand, random.Random(turn), ruleset.greedy_samples)
+        six = {worlds[0].effect(d) for _, d in worlds[0].shortlist(greedy_rank(worlds, state.current_player), 6)}
+        for bot in (beginner, casual):  # the same seed: the same worlds, so the same six best
+            outside[bot.name] += worlds[0].effect(bot.choose(state.copy(), random.Random(turn), hand)) not in six
+        table.play(GreedyBot(ruleset).choose(state.copy(), random.Random(turn), hand))
+        if table.is_over:
+            break
+    assert outside["beginner"] >= 3 and outside["casual"] < outside["beginner"]
 
 
 @settings(max_examples=25, deadline=None)
@@ -105,7 +169,7 @@ def test_level_names_reach_the_bot_factory_and_the_search_budgets():
     assert search_level("strong") == LEVELS["deep"] and search_level("normal") == LEVELS["normal"]
     with pytest.raises(UnknownBot, match="plays without a search"):
         search_level("beginner")
-    with pytest.raises(UnknownBot, match="the levels to play against beginner, easy"):
+    with pytest.raises(UnknownBot, match="the levels to play against beginner, casual, easy"):
         check_bot_name("grandmaster")
     with pytest.raises(UnknownBot, match="plays without a search"):
         make_bot("mcts:beginner", ruleset)
@@ -144,5 +208,9 @@ def test_the_calibration_fit_recovers_a_known_ladder():
     ratings = calibrate.fit(lines, ladder)
     assert ratings["a"] == 0
     assert 180 < ratings["b"] < 220 and 370 < ratings["c"] < 430
-    ci = calibrate.interval(lines, ladder, random.Random(1))
+    steps = {}
+    ci = calibrate.interval(lines, ladder, random.Random(1), steps)
     assert ci["b"][0] < 200 < ci["b"][1] and ci["c"][0] < 400 < ci["c"][1]
+    # R476: each step's interval, from the same resamples, holds its 200 and is narrower than the rating's above
+    assert set(steps) == {"b", "c"} and all(low < 200 < high for low, high in steps.values())
+    assert steps["c"][1] - steps["c"][0] < ci["c"][1] - ci["c"][0]

@@ -1,7 +1,8 @@
 """Bots for every game grn knows, and the search behind ``grn analyse`` and ``grn arena``.
 
 * :mod:`grn.bots.bot`: the ``random``, ``greedy`` and ``mcts`` bots, the search budgets, and the ladder of levels
-  to play against (``beginner``, ``easy``, ``normal``, ``strong``, ``master``: :data:`~grn.bots.bot.PLAY_LEVELS`).
+  to play against (``beginner``, ``casual``, ``easy``, ``normal``, ``strong``, ``master``:
+  :data:`~grn.bots.bot.PLAY_LEVELS`).
 * :mod:`grn.bots.search`: Monte-Carlo evaluation of candidate moves over determinised worlds.
 * :mod:`grn.bots.arena`: duplicate matches between bots, with an Elo difference.
 

@@ -55,14 +55,32 @@ class PlayLevel:
     level: str | None = None
     slip: float = 0.0
     slip_width: int = 1
+    #: A greedy level's chance a turn of a blunder: any legal move at random, as the random bot plays (R474).
+    blunder: float = 0.0
+    #: A greedy level's mistakes tuned per game (R473): (game name, ``slip``, ``slip_width``, ``blunder``), for a
+    #: game whose luck makes the same mistakes a smaller or larger step; a game not named takes the level's own.
+    games: tuple[tuple[str, float, int, float], ...] = ()
 
-    def strength_key(self) -> tuple[int, float, int, int]:
-        """What orders the ladder by its data (R386): the greedy bot below the search; among greedy levels,
-        fewer slips; among searches, more playouts, then more candidates."""
+    def for_game(self, game: str) -> PlayLevel:
+        """This level as it plays ``game`` (a ruleset's name): its mistakes tuned for that game, if they are."""
+        for name, slip, width, blunder in self.games:
+            if name == game:
+                return PlayLevel(self.name, self.bot, self.about, self.level, slip, width, blunder)
+        return PlayLevel(self.name, self.bot, self.about, self.level, self.slip, self.slip_width, self.blunder)
+
+    def strength_key(self) -> tuple[int, float, float, int, int]:
+        """What orders the ladder by its data (R386, R474): the greedy bot below the search; among greedy levels,
+        fewer blunders, then fewer slips, then slips among fewer moves; among searches, more playouts, then more
+        candidates.  Per game: :meth:`for_game` first."""
         if self.bot == "mcts" and self.level is not None:
             budget = LEVELS[self.level]
-            return (1, 0.0, budget.playouts, budget.width)
-        return (0, -self.slip, 0, 0)
+            return (1, 0.0, 0.0, budget.playouts, budget.width)
+        return (0, -self.blunder, -self.slip, -self.slip_width if self.slip > 0 else 0, 0)
+
+    def makes_no_more_mistakes_than(self, other: PlayLevel) -> bool:
+        """Whether this greedy level blunders, slips and slips wide no more than ``other`` (R474)."""
+        return (self.blunder <= other.blunder and self.slip <= other.slip
+                and (self.slip == 0 or self.slip_width <= other.slip_width))
 
 
 def _load_levels() -> tuple[str, dict[str, Level], dict[str, PlayLevel]]:
@@ -70,8 +88,12 @@ def _load_levels() -> tuple[str, dict[str, Level], dict[str, PlayLevel]]:
     doc = json.loads(resources.files("grn.bots").joinpath("levels.json").read_text(encoding="utf-8"))
     levels = {name: Level(name, v["playouts"], v["width"], v.get("learned", True), v.get("claims", True))
               for name, v in doc["levels"].items()}
-    play = {v["name"]: PlayLevel(v["name"], v["bot"], v["about"], v.get("level"), v.get("slip", 0.0),
-                                 v.get("slip_width", 1)) for v in doc.get("play", ())}
+    play = {}
+    for v in doc.get("play", ()):
+        slip, width, blunder = v.get("slip", 0.0), v.get("slip_width", 1), v.get("blunder", 0.0)
+        tuned = tuple((game, t.get("slip", slip), t.get("slip_width", width), t.get("blunder", blunder))
+                      for game, t in v.get("games", {}).items())
+        play[v["name"]] = PlayLevel(v["name"], v["bot"], v["about"], v.get("level"), slip, width, blunder, tuned)
     return doc["default"], levels, play
 
 
@@ -158,15 +180,22 @@ class SlipBot(GreedyBot):
 
     name = "beginner"
 
-    def __init__(self, ruleset: Ruleset, *, slip: float, width: int) -> None:
+    def __init__(self, ruleset: Ruleset, *, slip: float, width: int, blunder: float = 0.0) -> None:
         super().__init__(ruleset)
         if not 0.0 <= slip <= 1.0 or width < 1:
             raise ValueError(f"a slip is a chance from 0 to 1 among 1 or more moves, not {slip} among {width}")
+        if not 0.0 <= blunder <= 1.0:
+            raise ValueError(f"a blunder is a chance from 0 to 1, not {blunder}")
         self.slip = slip
         self.width = width
+        #: The chance a turn of a blunder (R474): any legal move at random, as the random bot plays, follower
+        #: and all, before any slip is drawn.
+        self.blunder = blunder
 
     def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
+        if self.blunder > 0 and rng.random() < self.blunder:
+            return worlds[0].random_move(rng)
         rank = greedy_rank(worlds, state.current_player)
         slips = rng.random() < self.slip
         listed = worlds[0].shortlist(rank, self.width if slips else 1)
@@ -234,17 +263,19 @@ def check_bot_name(name: str) -> None:
 def make_bot(name: str, ruleset: Ruleset, *, level: str | None = None, playouts: int | None = None,
              seconds: float | None = None) -> Bot:
     """The bot called ``name``: ``random``, ``greedy``, ``mcts`` (``mcts:deep`` names a search budget), or a
-    level of the ladder to play against (:data:`PLAY_LEVELS`: ``beginner``, ``easy``, ``normal``, ...), which
-    names itself so (its :attr:`Bot.name`, what a table writes in the Players tag).  ``playouts`` or
-    ``seconds`` override a search's budget.  An engine over the protocol, ``engine:CMD``, is
-    :class:`grn.bots.external.EngineBot` (``grn arena`` makes one)."""
+    level of the ladder to play against (:data:`PLAY_LEVELS`: ``beginner``, ``casual``, ``easy``, ``normal``,
+    ...), as it plays this ruleset's game (:meth:`PlayLevel.for_game`), which names itself so (its
+    :attr:`Bot.name`, what a table writes in the Players tag).  ``playouts`` or ``seconds`` override a search's
+    budget.  An engine over the protocol, ``engine:CMD``, is :class:`grn.bots.external.EngineBot` (``grn arena``
+    makes one)."""
     play = PLAY_LEVELS.get(name)
     if play is not None:
+        play = play.for_game(ruleset.name)
         bot: Bot
         if play.bot == "mcts":
             bot = MctsBot(ruleset, level=play.level, playouts=playouts, seconds=seconds)
-        elif play.slip > 0:
-            bot = SlipBot(ruleset, slip=play.slip, width=play.slip_width)
+        elif play.slip > 0 or play.blunder > 0:
+            bot = SlipBot(ruleset, slip=play.slip, width=play.slip_width, blunder=play.blunder)
         else:
             bot = BOTS[play.bot](ruleset)
         bot.name = play.name

@@ -59,8 +59,9 @@ def register(app: typer.Typer) -> None:
     @app.command("arena")
     def arena_command(
         first: str = typer.Argument(..., help="The first bot: random, greedy or mcts (mcts:deep names a search "
-                                              "budget), a level to play against (beginner, easy, normal, strong, "
-                                              "master), or engine:CMD, a program speaking the engine protocol."),
+                                              "budget), a level to play against (beginner, casual, easy, normal, "
+                                              "strong, master), or engine:CMD, a program speaking the engine "
+                                              "protocol."),
         second: str = typer.Argument(..., help="The second bot."),
         game: Optional[str] = typer.Option(None, "--game", help="Which game (default: the first known one)."),
         deals: int = typer.Option(10, "--deals", help="Deals to play, each once per seating (2 games a deal)."),

@@ -181,8 +181,8 @@ def register(app: typer.Typer) -> None:
     @app.command("engine")
     def engine_command(
         bot: str = typer.Option("mcts", "--bot", help="Which of grn's bots answers: random, greedy, mcts, "
-                                                       "mcts:LEVEL, or a level to play against (beginner, easy, "
-                                                       "normal, strong, master)."),
+                                                       "mcts:LEVEL, or a level to play against (beginner, casual, "
+                                                       "easy, normal, strong, master)."),
         seed: int = typer.Option(1, "--seed", help="The same seed and positions give the same moves."),
     ) -> None:
         """Speak the engine protocol (docs/protocol.md) on standard input and output with one of grn's bots.
