@@ -94,6 +94,20 @@ def test_the_search_bot_says_its_expected_margin_and_the_archive_names_it(server
     assert status == 200 and any(g["id"] == state["id"] for g in found["games"])
 
 
+def test_the_new_game_form_offers_the_levels_by_name_and_a_level_plays_its_seat(server):
+    """A person chooses an opponent by the ladder's names, weakest first (issue 43 item 2), as grn arena does."""
+    status, meta, _ = call(server, "GET", "/api/meta")
+    assert status == 200
+    assert meta["bots"][:6] == ["beginner", "casual", "easy", "normal", "strong", "master"]
+    state = new_game(server, "goldrush", "Anna (red), casual (blue)")
+    assert list(state["bots"].values()) == ["casual"]
+    state = person_turn(server, state, random.Random(3))
+    status, after, _ = call(server, "POST", f"/api/games/{state['id']}/bots", {"base": state["base"]})
+    assert status == 200, after
+    assert after["said"][0]["bot"] == "casual" and not after["bot_to_move"]
+    assert validate_record(parse(after["grn"])[0]).valid
+
+
 def test_take_back_removes_the_persons_move_and_the_bots_reply(server):
     state = new_game(server, "gold", "Anna (red+blue), random (green+yellow)")
     start = state["base"]

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from grn.rules import registry
-from grn.bots.bot import LEVELS, Bot, MctsBot, make_bot
+from grn.bots.bot import LEVELS, PLAY_LEVELS, Bot, MctsBot, make_bot
 from grn.bots.search import best_of
 from grn.rules.choices import ChoiceError
 from grn.rules.engine import Engine
@@ -50,8 +50,10 @@ SIMPLE_BOTS = ("random", "greedy")
 
 
 def bot_names(engines: Mapping[str, str] = {}) -> list[str]:
-    """Every name a seat may be given to be played by the server: the bots, ``mcts:LEVEL``, ``engine:NAME``."""
-    return [*SIMPLE_BOTS, *(f"mcts:{level}" for level in LEVELS), *(f"engine:{name}" for name in engines)]
+    """Every name a seat may be given to be played by the server: the levels people choose by name, weakest
+    first (``beginner`` ... ``master``, docs/bots.md), then the bots, ``mcts:LEVEL`` and ``engine:NAME``."""
+    return [*PLAY_LEVELS, *SIMPLE_BOTS, *(f"mcts:{level}" for level in LEVELS),
+            *(f"engine:{name}" for name in engines)]
 
 
 def is_dealt(record: Record) -> bool:
