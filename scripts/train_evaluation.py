@@ -3,6 +3,9 @@
     .venv/bin/python scripts/train_evaluation.py carcassonne --games 200 --jobs 2
     .venv/bin/python scripts/train_evaluation.py goldrush --games 200 --jobs 2 --bot mcts:quick
     .venv/bin/python scripts/train_evaluation.py carcassonne --games 4 --dry-run   # print, write nothing
+    .venv/bin/python scripts/train_evaluation.py carcassonne --games 400 --for bot  # evaluation-bot.json (R485)
+    .venv/bin/python scripts/train_evaluation.py carcassonne --games 400 \
+        --features supply,supply_early,any_left,permanent,to_move                   # the review's (evaluation.json)
 
 Each game is played by ``--bot`` in every seat from a seeded deal (deal ``seed + i``), two players by default.
 Before every turn each player's features (:meth:`grn.rules.world.World.features`) and projected score
@@ -31,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 from grn.rules import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import MAX_TURNS, new_game  # noqa: E402
-from grn.rules.evaluation import Evaluation, least_squares  # noqa: E402
+from grn.rules.evaluation import BOT_EVALUATION, EVALUATION, Evaluation, least_squares  # noqa: E402
 from grn.rules.world import margin  # noqa: E402
 
 #: A row: (features minus the opponents' mean, the share of the game left, the rest of the game's margin).
@@ -89,7 +92,10 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--options", default=None, help="the game's options as name=value words, comma separated")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--out", help="where to write (default: the game's package, evaluation.json)")
+    ap.add_argument("--features", help="the world's features to weigh, comma separated (default: all of them)")
+    ap.add_argument("--for", dest="use", choices=("review", "bot"), default="review",
+                    help="the file to write: evaluation.json (the review's) or evaluation-bot.json (the bot's, R485)")
+    ap.add_argument("--out", help="where to write (default: the game's package, the file --for names)")
     ap.add_argument("--dry-run", action="store_true", help="print the fit, write nothing")
     args = ap.parse_args()
     ruleset = registry.find_ruleset(args.game)
@@ -103,14 +109,27 @@ def main() -> None:
     rows = [r for part in parts for r in part]
     source = {"script": "scripts/train_evaluation.py", "game": args.game, "games": args.games, "seed": args.seed,
               "bot": args.bot, "players": args.players, "options": args.options or ""}
+    if args.features:
+        chosen = tuple(args.features.split(","))
+        unknown = [n for n in chosen if n not in names]
+        if unknown:
+            ap.error(f"{args.game}'s world has no feature {', '.join(unknown)}: it has {', '.join(names)}")
+        take = [names.index(n) for n in chosen]
+        rows = [(tuple(x[i] for i in take), phase, y) for x, phase, y in rows]
+        names = chosen
+        source["features"] = args.features
     evaluation, quality = fit(rows, tuple(names), source)
     print(f"{evaluation!r}\n{quality} ({time.time() - start:.0f} s)")
     if args.dry_run:
         return
     package = ROOT / "grn" / "games" / args.game
-    out = Path(args.out) if args.out else package / "evaluation.json"
+    out = Path(args.out) if args.out else package / (BOT_EVALUATION if args.use == "bot" else EVALUATION)
     doc = {"description": "The learned evaluation of this game's positions (grn/rules/evaluation.py), made by "
                           "scripts/train_evaluation.py; docs/analysis.md, 'How far to trust it'."}
+    if args.use == "bot":
+        doc["description"] = ("The bot's learned evaluation of this game's positions (grn/rules/evaluation.py, R485): "
+                              "what the mcts bot's playouts end on; the review reads evaluation.json.  Made by "
+                              "scripts/train_evaluation.py --for bot; docs/bots.md.")
     doc.update(evaluation.to_json())
     out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {out}")

@@ -23,7 +23,7 @@ import grn
 from grn import games
 from grn.analysis.judge import GameAnalysis, Settings, Thresholds, TurnAnalysis, analyse
 from grn.analysis.evalnote import parse_eval, write_eval
-from grn.rules.evaluation import Evaluation, least_squares, load, normal_cdf
+from grn.rules.evaluation import BOT_EVALUATION, EVALUATION, Evaluation, least_squares, load, normal_cdf
 
 ROOT = Path(__file__).resolve().parent.parent
 BGA = ROOT / "tests" / "data" / "bga-361578832.grn"
@@ -53,14 +53,60 @@ def test_least_squares_refuses_features_that_say_the_same_thing():
 @pytest.mark.parametrize("game", ["carcassonne", "goldrush"])
 def test_each_tile_game_ships_an_evaluation_of_its_worlds_features(game):
     package = f"grn.games.{game}"
-    doc = json.loads(resources.files(package).joinpath("evaluation.json").read_text(encoding="utf-8"))
     schema = json.loads(resources.files("grn.schemas").joinpath("evaluation.schema.json").read_text(encoding="utf-8"))
-    jsonschema.validate(doc, schema)
     world = _world(game)
-    evaluation = type(world).learned()
-    assert evaluation is not None and evaluation.features == world.feature_names
     assert len(world.features(world.player)) == len(world.feature_names)
-    assert doc["source"]["script"] == "scripts/train_evaluation.py"
+    for name in (EVALUATION, BOT_EVALUATION):
+        shipped = resources.files(package).joinpath(name)
+        if name == BOT_EVALUATION and not shipped.is_file():
+            continue  # a game without a bot evaluation of its own: its bot reads the review's
+        doc = json.loads(shipped.read_text(encoding="utf-8"))
+        jsonschema.validate(doc, schema)
+        evaluation = type(world).learned(name)
+        # every feature the file weighs is one of the world's (R485: the review's may weigh fewer)
+        assert evaluation is not None and set(evaluation.features) <= set(world.feature_names)
+        assert doc["source"]["script"] == "scripts/train_evaluation.py"
+
+
+def test_the_review_and_the_bot_read_their_own_evaluations_of_one_position():
+    """Carcassonne's bot weighs the open features a player holds (R485), the review the five features of R332:
+    one world, two estimates, each its file's weights of its own features."""
+    world = _world("carcassonne")
+    review, bot = type(world).learned(), type(world).learned(BOT_EVALUATION)
+    assert review is not None and bot is not None
+    assert review.features == ("supply", "supply_early", "any_left", "permanent", "to_move")
+    assert bot.features == world.feature_names and len(bot.features) > len(review.features)
+    values = world.value()
+    for p in world.engine.players:
+        features = dict(zip(world.feature_names, world.features(p)))
+        mine = sum(w * features[n] for n, w in zip(review.features, review.weights))
+        assert world.estimate()[p] == pytest.approx(values[p] + mine)
+        theirs = sum(w * features[n] for n, w in zip(bot.features, bot.weights))
+        assert world.estimate(BOT_EVALUATION)[p] == pytest.approx(values[p] + theirs)
+    # a game that ships no bot evaluation gives its bot the review's
+    gold_rush = _world("goldrush")
+    theirs, mine = type(gold_rush).learned(BOT_EVALUATION), type(gold_rush).learned()
+    assert theirs is not None and mine is not None
+    assert (theirs.features, theirs.weights, theirs.spread) == (mine.features, mine.weights, mine.spread)
+
+
+def test_an_open_city_held_and_a_farm_beside_open_cities_are_worth_more_to_the_bot_mid_game():
+    """The bot's evaluation (R485) prices what the projected score leaves out: an open city held may still be
+    completed (its points double), a field beside open cities may still gain 3 a city."""
+    bot = type(_world("carcassonne")).learned(BOT_EVALUATION)
+    assert bot is not None
+    weight = dict(zip(bot.features, bot.weights))
+    assert weight["city_open"] > 0 and weight["field_cities_open"] > 1.0
+    assert weight["city_edges"] < 0  # more open edges, less likely to close
+
+
+def test_the_mcts_bot_values_its_playouts_by_the_bot_evaluation():
+    from grn.bots import make_bot
+
+    from grn.rules import registry
+
+    assert make_bot("mcts", registry.find_ruleset("carcassonne")).evaluation == BOT_EVALUATION
+    assert make_bot("normal", registry.find_ruleset("carcassonne")).evaluation == BOT_EVALUATION
 
 
 def test_a_game_whose_evaluation_has_no_features_is_valued_by_its_projected_scores():
@@ -104,19 +150,21 @@ def test_data_made_for_other_features_is_not_used(tmp_path, monkeypatch):
 def test_a_follower_in_hand_is_worth_something_mid_game_and_nothing_at_the_end():
     """The position's worth counts a follower kept (R332): more with half the bag left than with the bag empty,
     and the last follower most of all (a player without one cannot claim what the next tile offers)."""
-    evaluation = load("grn.games.carcassonne")
-    assert evaluation is not None
     world = _world("carcassonne")
+    assert world.feature_names[:5] == ("supply", "supply_early", "any_left", "permanent", "to_move")
+    for name in (EVALUATION, BOT_EVALUATION):  # the review's and the bot's (R485) alike
+        evaluation = type(world).learned(name)
+        assert evaluation is not None
 
-    def worth(supply: int, phase: float) -> float:
-        f = phase
-        return evaluation.bonus((f * supply, f * f * supply, f * min(supply, 1), 0.0, 0.0))
+        def worth(supply: int, phase: float) -> float:
+            f = phase
+            rest = (0.0,) * (len(world.feature_names) - 5)  # no open feature held
+            return evaluation.bonus((f * supply, f * f * supply, f * min(supply, 1), 0.0, 0.0) + rest)
 
-    mid_last = worth(1, 0.4) - worth(0, 0.4)
-    mid_fifth = worth(5, 0.4) - worth(4, 0.4)
-    assert mid_last > mid_fifth > 0
-    assert worth(1, 0.0) - worth(0, 0.0) == 0.0
-    assert world.feature_names == ("supply", "supply_early", "any_left", "permanent", "to_move")
+        mid_last = worth(1, 0.4) - worth(0, 0.4)
+        mid_fifth = worth(5, 0.4) - worth(4, 0.4)
+        assert mid_last > mid_fifth > 0, name
+        assert worth(1, 0.0) - worth(0, 0.0) == 0.0, name
 
 
 def test_win_chances_follow_the_margin_and_a_lead_is_surer_late():

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.rules.engine import Engine
+from grn.rules.evaluation import BOT_EVALUATION
 from grn.core.record import Record
 from grn.rules.world import Decision
 
@@ -221,6 +222,9 @@ class MctsBot(Bot):
         self.width = width if width is not None else chosen.width
         self.learned = chosen.learned
         self.claims = chosen.claims
+        #: The evaluation its playouts' ends are valued by: the game's bot evaluation where it ships one (R485:
+        #: open features held), else the review's.
+        self.evaluation = BOT_EVALUATION
         #: Standard errors by which the search's best must beat the first candidate to be played (1: R142's rule).
         self.overturn_z = 1.0
         #: The estimates of the last search, best decision's among them (``grn engine`` tells them as info).
@@ -235,7 +239,7 @@ class MctsBot(Bot):
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
                              playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
-                             learned=self.learned, claims=self.claims)
+                             learned=self.learned, claims=self.claims, evaluation=self.evaluation)
         self.last_estimates = estimates
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])

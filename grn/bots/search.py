@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from grn.rules.engine import Engine
+from grn.rules.evaluation import EVALUATION
 from grn.rules.world import Decision, World, margin, rollout
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
              opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True,
-             claims: bool = False) -> list[Estimate]:
+             claims: bool = False, evaluation: str = EVALUATION) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.rules.ruleset.Ruleset.hand_of`); ``seed`` makes the
@@ -151,7 +152,8 @@ def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates
     after ``first_halving`` rounds (an analysis passes the game's :attr:`grn.rules.world.World.first_halving`,
     R226), then at every power of two.  With ``learned`` (the default) a playout's end is valued by the game's
     learned evaluation (:meth:`grn.rules.world.World.estimate`, R332), else by its projected scores alone
-    (:meth:`grn.rules.world.World.value`: the engine of round one, the ``classic`` level).  With ``claims`` the
+    (:meth:`grn.rules.world.World.value`: the engine of round one, the ``classic`` level); ``evaluation`` names
+    the file of that evaluation (the bot's own, R485, or the review's).  With ``claims`` the
     playouts play as people claim (:meth:`grn.rules.world.World.claim_playouts`, R443: the bot's search; an analysis
     keeps the game's playouts).  Returns one
     :class:`Estimate` per candidate, in the order given.
@@ -179,7 +181,7 @@ def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates
             branch = world.copy()
             branch.play(d)
             rollout(branch, random.Random(playout_seed), depth, searcher)
-            m, w = branch.outcome(player, learned)
+            m, w = branch.outcome(player, learned, evaluation)
             samples[d].append(m)
             if w is not None:
                 wins[d].append(w)

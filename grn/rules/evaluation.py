@@ -28,6 +28,12 @@ from typing import Any, Sequence
 
 from grn.core import shipped
 
+#: The file of a game's evaluation, which the review and the analyses read (in the game's package).
+EVALUATION = "evaluation.json"
+#: The file of the evaluation the bot's search reads when the game ships one (R485): it may weigh more of the
+#: world's features than the review's; without it the bot reads :data:`EVALUATION`.
+BOT_EVALUATION = "evaluation-bot.json"
+
 #: The smallest standard deviation of a final margin still to come (points): a game at its end is decided,
 #: and a tie is half a win.
 MIN_SPREAD = 0.25
@@ -40,7 +46,7 @@ class Evaluation:
     ``spread`` the coefficients ``(a, b)`` of the final margin's variance still to come, ``a·f + b·f²``.
     """
 
-    __slots__ = ("features", "weights", "spread", "source")
+    __slots__ = ("features", "weights", "spread", "source", "take")
 
     def __init__(self, features: Sequence[str], weights: Sequence[float], spread: tuple[float, float],
                  source: dict[str, Any] | None = None) -> None:
@@ -51,14 +57,34 @@ class Evaluation:
         self.spread = (float(spread[0]), float(spread[1]))
         #: How the weights were made (script, games, seed, bot): provenance, not read by the engine.
         self.source = dict(source or {})
+        #: Where each feature sits among a world's features when it reads only some of them
+        #: (:meth:`for_features`); None: all of them, in order.
+        self.take: tuple[int, ...] | None = None
+
+    def for_features(self, names: Sequence[str]) -> "Evaluation | None":
+        """This evaluation for a world whose features are ``names``: itself when they are its own, a copy that
+        reads its own among them when they are some of them (a world may offer more features than an evaluation
+        weighs, R485), None when one of its own is missing (data made for other features weighs nothing)."""
+        names = tuple(names)
+        if names == self.features:
+            return self
+        if not set(self.features) <= set(names):
+            return None
+        copy = Evaluation(self.features, self.weights, self.spread, self.source)
+        copy.take = tuple(names.index(n) for n in self.features)
+        return copy
 
     def __repr__(self) -> str:
         terms = ", ".join(f"{n}={w:+.2f}" for n, w in zip(self.features, self.weights))
         return f"<Evaluation {terms}; spread {self.spread[0]:.1f}·f + {self.spread[1]:.1f}·f²>"
 
     def bonus(self, values: Sequence[float]) -> float:
-        """The points a player's ``values`` of the features add to their projected score."""
-        return sum(w * v for w, v in zip(self.weights, values))
+        """The points a player's ``values`` of the features (a world's, :meth:`for_features`) add to their
+        projected score."""
+        take = self.take
+        if take is None:
+            return sum(w * v for w, v in zip(self.weights, values))
+        return sum(w * values[i] for w, i in zip(self.weights, take))
 
     def sigma(self, phase: float) -> float:
         """The standard deviation of the final margin still to come with ``phase`` of the game left."""
@@ -82,7 +108,7 @@ class Evaluation:
         return cls(doc["features"], doc["weights"], (doc["spread"][0], doc["spread"][1]), doc.get("source"))
 
 
-def load(package: str, name: str = "evaluation.json") -> Evaluation | None:
+def load(package: str, name: str = EVALUATION) -> Evaluation | None:
     """The evaluation ``package`` ships as ``name``; None when it ships none."""
     if shipped.file_path(package, name) is None:
         return None
@@ -132,4 +158,4 @@ def least_squares(rows: Sequence[Sequence[float]], targets: Sequence[float], rid
     return [m[i][k] / m[i][i] for i in range(k)]
 
 
-__all__ = ["Evaluation", "load", "normal_cdf", "least_squares", "MIN_SPREAD"]
+__all__ = ["Evaluation", "EVALUATION", "BOT_EVALUATION", "load", "normal_cdf", "least_squares", "MIN_SPREAD"]

@@ -26,7 +26,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Sequence, cast
 
 from grn.rules.engine import Engine
-from grn.rules.evaluation import Evaluation, load
+from grn.rules.evaluation import EVALUATION, Evaluation, load
 
 if TYPE_CHECKING:
     from grn.core.record import Command
@@ -172,38 +172,43 @@ class World:
         return ()
 
     @classmethod
-    def learned(cls) -> Evaluation | None:
-        """The learned evaluation the package of this world's module ships (``evaluation.json`` beside it; loaded
-        once), None when it ships none or its features are not this world's."""
-        if "_learned" not in cls.__dict__:
+    def learned(cls, name: str = EVALUATION) -> Evaluation | None:
+        """The learned evaluation the package of this world's module ships as ``name`` (beside the module; loaded
+        once), or its ``evaluation.json`` when it ships no such file (the bot's evaluation, :data:`BOT_EVALUATION`,
+        is a game's option); None when it ships neither or the file weighs features this world has not."""
+        cache = cls.__dict__.get("_learned")
+        if cache is None:
+            cache = {}
+            setattr(cls, "_learned", cache)
+        if name not in cache:
             # the package the world is defined in (a package's own __init__ is its package): grn's games' or a plug-in's
             module = sys.modules.get(cls.__module__)
             package = getattr(module, "__package__", None) or cls.__module__.rpartition(".")[0]
-            found = load(package) if package else None
-            if found is not None and found.features != cls.feature_names:
-                found = None  # data made for other features: weigh nothing rather than the wrong things
-            setattr(cls, "_learned", found)
-        return cast("Evaluation | None", cls.__dict__["_learned"])
+            found = (load(package, name) or (load(package) if name != EVALUATION else None)) if package else None
+            # data made for other features: weigh nothing rather than the wrong things
+            cache[name] = found.for_features(cls.feature_names) if found is not None else None
+        return cast("Evaluation | None", cache[name])
 
-    def estimate(self) -> dict[str, float]:
-        """Each player's expected final score: :meth:`value` plus the learned evaluation of what the position
-        holds for the future (R332: a follower in hand, a farm that grows), when the game ships one."""
+    def estimate(self, evaluation: str = EVALUATION) -> dict[str, float]:
+        """Each player's expected final score: :meth:`value` plus the learned evaluation (the file ``evaluation``
+        names, :meth:`learned`) of what the position holds for the future (R332: a follower in hand, a farm that
+        grows), when the game ships one."""
         values = self.value()
-        evaluation = self.learned()
-        if evaluation is None or self.is_over:
+        learned = self.learned(evaluation)
+        if learned is None or self.is_over:
             return values
-        return {p: v + evaluation.bonus(self.features(p)) for p, v in values.items()}
+        return {p: v + learned.bonus(self.features(p)) for p, v in values.items()}
 
-    def outcome(self, player: str, learned: bool = True) -> tuple[float, float | None]:
-        """``player``'s expected final margin (:meth:`estimate`, or :meth:`value` without ``learned``) and their
-        chance to place first: the normal law of the margin still to come, whose spread by phase the game's
-        learned evaluation gives (:meth:`grn.rules.evaluation.Evaluation.win_chance`, R333); None for a game that
-        ships none (its margins alone cannot say how sure a lead is)."""
-        m = margin(self.estimate() if learned else self.value(), player)
-        evaluation = self.learned()
-        if evaluation is None:
+    def outcome(self, player: str, learned: bool = True, evaluation: str = EVALUATION) -> tuple[float, float | None]:
+        """``player``'s expected final margin (:meth:`estimate` by the file ``evaluation`` names, or :meth:`value`
+        without ``learned``) and their chance to place first: the normal law of the margin still to come, whose
+        spread by phase the game's learned evaluation gives (:meth:`grn.rules.evaluation.Evaluation.win_chance`,
+        R333); None for a game that ships none (its margins alone cannot say how sure a lead is)."""
+        m = margin(self.estimate(evaluation) if learned else self.value(), player)
+        spread = self.learned(evaluation)
+        if spread is None:
             return m, None
-        return m, evaluation.win_chance(m, 0.0 if self.is_over else self.phase())
+        return m, spread.win_chance(m, 0.0 if self.is_over else self.phase())
 
     def claim_playouts(self) -> None:
         """Make this world's playouts play as people claim (issue 41 item 5, R443): the bot's search asks for it,

@@ -38,6 +38,49 @@ class CarcassonneWorld(TileWorld):
     def pieces_on_board(self) -> dict[int, int]:
         return self.state.follower_at
 
+    #: The tile games' features and Carcassonne's open features held (R485): an open city's points as
+    #: it stands and its open edges, a cloister's squares still empty, the open cities beside a farmer's fields.
+    feature_names = TileWorld.feature_names + ("city_open", "city_edges", "cloister_gap", "field_cities_open")
+
+    def features(self, player: str) -> tuple[float, ...]:
+        base = super().features(player)
+        f = self.phase()
+        if f <= 0.0:
+            return base + (0.0, 0.0, 0.0, 0.0)
+        state = self.state
+        board = state.board
+        seat = state.players.index(player)
+        roots: dict[int, list[int]] = {}
+        for sid, owner in state.follower_at.items():
+            roots.setdefault(board.find(sid), []).append(owner)
+        city = edges = gap = 0.0
+        fields: list[int] = []
+        for root, owners in roots.items():
+            counts = [owners.count(o) for o in set(owners)]
+            if owners.count(seat) < max(counts):
+                continue
+            data = board.data(root)
+            kind = data.kind
+            if kind == CITY and data.open:
+                city += len(data.tiles) + (data.symbols or {}).get("pennants", 0)
+                edges += data.open
+            elif kind == CLOISTER:
+                for (x, y) in data.tiles:
+                    around = sum(1 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) in board.tiles)
+                    gap += 9 - around
+            elif kind == FIELD:
+                fields.append(root)
+        open_cities = 0.0
+        if fields:
+            near = board.bordering()
+            seen: set[int] = set()
+            for root in fields:
+                for c in near.get(root, ()):
+                    if c not in seen and board.data(c).kind == CITY and board.data(c).open:
+                        seen.add(c)
+            open_cities = float(len(seen))
+        return base + (f * city, f * edges, f * gap, f * open_cities)
+
     @property
     def state(self) -> CarcassonneState:
         engine = self.engine
