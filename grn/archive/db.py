@@ -466,6 +466,11 @@ def add_files(con: sqlite3.Connection, paths: Iterable[str], validator: Validato
 
 def _add_file(con: sqlite3.Connection, validator: Validator, path: str, summary: AddSummary,
               progress: Callable[[str], None] | None, batch: int = BATCH) -> None:
+    """Add the games of one file (``-``: standard input) to the archive, ``batch`` games a transaction, unless
+    the archive holds that file already (by its SHA-256); what happened goes into ``summary``.
+
+    Kept whole: the file's hash, its games and the resumption point share one transaction's state, and the
+    steps read in the order they happen."""
     if path == "-":
         from grn.notation.sources import stdin_bytes
 

@@ -97,6 +97,9 @@ def confirm_loss(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], conten
     bound would need at the edge's cap (the edge plus ``edge_bound_z`` times the standard error the cap would
     give): such a loss can no longer be judged past the edge, so its rounds stop.  Reproducible from ``seed``
     with a rounds budget.  ``learned`` is :func:`grn.bots.search.evaluate`'s (R332).
+
+    Kept whole: the first batch, the doubling and the elimination share one race's samples,
+    rounds and contenders; split, each part would take and return them all.
     """
     if not contenders:
         raise ValueError("a confirmation needs a contender besides the move played")

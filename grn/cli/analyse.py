@@ -287,7 +287,10 @@ def _engine_analysis(files: List[str], output: Optional[Path], format: str, comm
 
 
 def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) -> None:
-    """Add ``grn analyse`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors)."""
+    """Add ``grn analyse`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors).
+
+    Long for its options: the command's signature lists each option with its help, which typer reads from it
+    (and shows as ``--help``); the command's body is short."""
 
     @app.command("analyse")
     def analyse_command(

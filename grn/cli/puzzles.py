@@ -95,7 +95,10 @@ def diagram_svg(puzzle: Any) -> str:
 
 
 def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) -> None:
-    """Add ``grn puzzles`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors)."""
+    """Add ``grn puzzles`` to ``app``; ``report`` prints diagnostics as ``grn validate`` does (returns the errors).
+
+    Long for its options: the command's signature lists each option with its help, which typer reads from it
+    (and shows as ``--help``); the command's body is short."""
 
     @app.command("puzzles")
     def puzzles_command(

@@ -498,7 +498,10 @@ class FastReader:
 
     def _plain(self, lines: list[str], i: int, first_line: int, problems: list) -> list[Turn] | None:
         """The turns of a body of one turn a line with no comment, markup or variation (from line ``i``), or
-        ``None`` for any other shape."""
+        ``None`` for any other shape.
+
+        Kept whole: the fast reader's loop over plain turn lines; a call a line would cost
+        what this path exists to save."""
         n = len(lines)
         turns = []
         readers = self.readers
@@ -610,7 +613,10 @@ class FastReader:
 
     def _tokens(self, text: str, pos: int, row: int, row_start: int) -> list[_Token] | None:
         """The tokens of ``text`` from ``pos`` (on line ``row`` of the file, which starts at ``row_start``), as
-        Lark's scanner meets them, or ``None`` at anything the careful path does not read."""
+        Lark's scanner meets them, or ``None`` at anything the careful path does not read.
+
+        Kept whole: the fast reader's scanner loop, one branch a token kind; a call a token
+        would cost what this path exists to save."""
         out: list[_Token] = []
         size = len(text)
         notes = self._notes
@@ -711,7 +717,10 @@ class FastReader:
 
     def _turns(self, tokens: list[_Token], k: int, text: str,
                problems: list) -> tuple[list[Note], list[Turn], int] | None:
-        """``intro turn*`` from token ``k``, up to a ``)`` or the end: (intro, turns, the index it stopped at)."""
+        """``intro turn*`` from token ``k``, up to a ``)`` or the end: (intro, turns, the index it stopped at).
+
+        Kept whole: the fast reader's loop over a line's tokens, which the parts of a turn
+        share (the token index, the turn being built)."""
         n = len(tokens)
         intro: list[Note] = []
         while k < n and tokens[k][0] == _NOTE_TOKEN:

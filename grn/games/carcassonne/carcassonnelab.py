@@ -138,7 +138,10 @@ def _canonical(tile: str, rotation: int, place: str) -> str:
 
 
 def link_to_grn(link: str, tags: dict[str, str] | None = None) -> str:
-    """The GRN record of the game in a CarcassonneLab replay link.  Raises :class:`ConversionProblem`."""
+    """The GRN record of the game in a CarcassonneLab replay link.  Raises :class:`ConversionProblem`.
+
+    Kept whole: the link's fields read in the order the format gives them, each with its own
+    message."""
     body = next((link[len(p):] for p in PREFIXES if link.startswith(p)), None)
     if body is None:
         raise ConversionProblem("not a CarcassonneLab replay link (https://www.carcassonnelab.com/#/0/0/...)")

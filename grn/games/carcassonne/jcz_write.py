@@ -28,7 +28,9 @@ from grn.games.tiling.places import POSITIONS
 from grn.notation.writer import write_record
 
 def grn_to_jcz(record: Record) -> str:
-    """The JCloisterZone saved game of ``record``'s main line.  Raises :class:`ConversionProblem`."""
+    """The JCloisterZone saved game of ``record``'s main line.  Raises :class:`ConversionProblem`.
+
+    Kept whole: the saved game's parts written in the order the format holds them."""
     RULESET = registry.find_ruleset("carcassonne")
     try:
         seats = RULESET.seats(record)

@@ -132,7 +132,10 @@ class CarcassonneState(SetUp):
     # a turn
     # ------------------------------------------------------------------
     def play_turn(self, player: str, actions: Sequence[Command]) -> list[Event]:
-        """Play one turn of ``player``; returns what happened.  Raises IllegalAction and changes nothing when illegal."""
+        """Play one turn of ``player``; returns what happened.  Raises IllegalAction and changes nothing when illegal.
+
+        Kept whole: the turn's steps in the rulebook's order, every one checked before
+        anything changes."""
         seat = self._seat_to_play(player, actions)
         # a tuple (a record's turn already holds one: tuple() hands it back): compiled indexing is then a C read
         acts = tuple(actions)

@@ -439,7 +439,10 @@ def greedy_move(state: GoldState) -> list[str]:
     """The greedy bot's turn, with the exact odds of the faces nobody has seen instead of its 8 sampled deals
     (R200): the turn whose expected immediate gold (the player's minus the mean of the opponents') is highest,
     the first in the order the bots list turns on a tie (remembered pairs, a remembered card with an unseen
-    one, two unseen).  Reads only what the player to move knows."""
+    one, two unseen).  Reads only what the player to move knows.
+
+    Kept whole: the three kinds of turn share the exact odds and the best found so far, in one
+    pass."""
     player = state.current_player
     owners = state.owners
     against = -1.0 / max(1, len(state.players) - 1)

@@ -647,7 +647,10 @@ class GoldState(Engine):
     # -- playing ----------------------------------------------------------
 
     def check_turn(self, player: str, flips: Sequence[FlipCard]) -> None:
-        """Raise :class:`IllegalAction` if ``player`` may not turn ``flips`` now."""
+        """Raise :class:`IllegalAction` if ``player`` may not turn ``flips`` now.
+
+        Kept whole: the rules' cases in the order the rulebook gives them, each with the rule
+        it cites, read top to bottom."""
         turn_no = self._turn + 1
         if self._down == 0:
             raise IllegalAction(

@@ -163,6 +163,9 @@ class GoldRushState(Moves):
         PlaceTent / Mine, optionally RevealTokens (faces of the tokens handed
         out by this turn's scoring, in hand-out order).  Raises
         :class:`~grn.core.errors.IllegalAction` and changes nothing when illegal.
+
+        Kept whole: the turn's steps in the rulebook's order, every one checked before
+        anything changes.
         """
         seat = self._seat_to_play(player, actions)
         # a tuple (a record's turn already holds one: tuple() hands it back): compiled indexing is then a C read

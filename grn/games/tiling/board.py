@@ -434,6 +434,9 @@ class Board:
         Illegal: the square is taken, no tile touches it (unless ``first``, for
         the start tile of an empty board), or a touching place differs in kind.
         The board is not changed (beyond union-find path compression).
+
+        Kept whole: the bots' hottest path (compiled), one pass over the tile's segments and
+        its neighbours' edges.
         """
         if y > MAX_Y or y < -MAX_Y:
             raise ValueError(f"y = {y} is out of the board's range (at most {MAX_Y} either way)")
