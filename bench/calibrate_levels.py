@@ -232,12 +232,7 @@ def summary(lines: list[dict[str, Any]], ladder: list[str]) -> str:
         out.append("|---|---|---|---|---|")
         for first, second in dict.fromkeys((x["first"], x["second"]) for x in mine):
             xs = [x for x in mine if x["first"] == first and x["second"] == second]
-            r = MatchResult((first, second))
-            for x in xs:
-                r.games += x["games"]
-                r.wins += x["wins"]
-                r.margins += x["margins"]
-                r.pair_scores.append(x["wins"] / x["games"])
+            r = MatchResult.of_deals((first, second), xs)
             low, mid, high = r.elo()
             if r.wins == r.games:  # a sweep: the deals' spread is nil; the exact bound of n deals all won
                 low = _elo(0.025 ** (1 / len(xs)))

@@ -120,12 +120,7 @@ def summary(lines: list[dict]) -> str:
             mine = [x for x in lines if x["game"] == game and x["first"] == first and x["second"] == second]
             if not mine:
                 continue
-            r = MatchResult((first, second))
-            for x in mine:
-                r.games += x["games"]
-                r.wins += x["wins"]
-                r.margins += x["margins"]
-                r.pair_scores.append(x["wins"] / x["games"])
+            r = MatchResult.of_deals((first, second), mine)
             low, mid, high = r.elo()
             secs = sum(x["seconds"] for x in mine) / r.games
 

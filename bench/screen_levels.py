@@ -46,12 +46,7 @@ def summary(paths: list[str]) -> str:
             rows[(x["game"], x["first"], x["second"])].append(x)
     out = []
     for (game, first, second), xs in sorted(rows.items()):
-        r = MatchResult((first, second))
-        for x in xs:
-            r.games += x["games"]
-            r.wins += x["wins"]
-            r.margins += x["margins"]
-            r.pair_scores.append(x["wins"] / x["games"])
+        r = MatchResult.of_deals((first, second), xs)
         low, mid, high = r.elo()
         out.append(f"| {game} | {first} vs {second} | {len(xs)} | {100 * r.score:.1f}% | {r.mean_margin:+.1f} | "
                    f"{mid:+.0f} ({low:+.0f} to {high:+.0f}) |")

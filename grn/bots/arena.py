@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from grn.bots.bot import Bot, Forfeit
 from grn.bots.seen import PlayerView
@@ -116,6 +116,18 @@ class MatchResult:
     pair_scores: list[float] = field(default_factory=list)
     #: One line per game a bot forfeited (R367): which game, whose bot, in the engine's words.
     forfeits: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of_deals(cls, names: tuple[str, str], deals: Iterable[Mapping[str, Any]]) -> "MatchResult":
+        """The result of ``deals`` already played, each a mapping of its ``wins``, ``games`` and ``margins``
+        (the lines the benchmarks under bench/ write, one a deal)."""
+        result = cls(names)
+        for deal in deals:
+            result.games += deal["games"]
+            result.wins += deal["wins"]
+            result.margins += deal["margins"]
+            result.pair_scores.append(deal["wins"] / deal["games"])
+        return result
 
     @property
     def score(self) -> float:
