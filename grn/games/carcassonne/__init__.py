@@ -47,6 +47,7 @@ class CarcassonnePuzzles(TilePuzzles[CarcassonneState]):
     def themes(self, before: CarcassonneState, after: CarcassonneState, player: str, actions: Sequence[Command],
                events: Sequence[Event]) -> tuple[str, ...]:
         """What the turn did, in the words of :attr:`theme_names`."""
+        # here, not at the top: the themes read the shapes with dataclasses, which grn validate never loads
         from grn.games.carcassonne.themes import themes
 
         return themes(before, after, player, actions, events)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from grn.games.gold.commands import CODECS, COLOURS, Card, FlipCard, card_text
 from grn.games.gold.rules import SECTION, GoldState
+from grn.games.gold.themes import THEMES, themes as turn_themes
 from grn.core.record import Markup, Record, Seat
 from grn.rules.ruleset import (
     PLAIN, Dealer, Drawing, PositionLike, Puzzles, Ruleset, SeriesChecker, SetupProblem, Suggestion,
@@ -46,14 +47,12 @@ def layout_positions(record: Record) -> tuple[str, ...] | None:
 class GoldPuzzles(Puzzles[GoldState]):
     """The themes of :mod:`grn.games.gold.themes` (``grn puzzles``)."""
 
-    theme_names = ("duel", "blocked miner", "gold out", "dynamite")
+    theme_names = THEMES
 
     def themes(self, before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
                events: Sequence[Event]) -> tuple[str, ...]:
         """What the turn did, in the words of :attr:`theme_names`."""
-        from grn.games.gold.themes import themes
-
-        return themes(before, after, player, actions, events)
+        return turn_themes(before, after, player, actions, events)
 
 
 class GoldDealer(Dealer[GoldState]):

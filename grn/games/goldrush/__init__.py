@@ -80,6 +80,7 @@ class GoldRushPuzzles(TilePuzzles[GoldRushState]):
     def themes(self, before: GoldRushState, after: GoldRushState, player: str, actions: Sequence[Command],
                events: Sequence[Event]) -> tuple[str, ...]:
         """What the turn did, in the words of :attr:`theme_names`."""
+        # here, not at the top: the themes read the shapes with dataclasses, which grn validate never loads
         from grn.games.goldrush.themes import themes
 
         return themes(before, after, player, actions, events)
