@@ -101,6 +101,10 @@ def main() -> None:
     ruleset = registry.find_ruleset(args.game)
     names = ruleset.determinise(new_game(ruleset, args.players, args.seed)[1], random.Random(0)).feature_names
     # a game with no features gets the spread alone (its win chances, R333)
+    chosen = tuple(args.features.split(",")) if args.features else names
+    unknown = [n for n in chosen if n not in names]
+    if unknown:  # said before any game is played
+        ap.error(f"{args.game}'s world has no feature {', '.join(unknown)}: it has {', '.join(names)}")
     start = time.time()
     deals = list(range(args.seed, args.seed + args.games))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -110,10 +114,6 @@ def main() -> None:
     source = {"script": "scripts/train_evaluation.py", "game": args.game, "games": args.games, "seed": args.seed,
               "bot": args.bot, "players": args.players, "options": args.options or ""}
     if args.features:
-        chosen = tuple(args.features.split(","))
-        unknown = [n for n in chosen if n not in names]
-        if unknown:
-            ap.error(f"{args.game}'s world has no feature {', '.join(unknown)}: it has {', '.join(names)}")
         take = [names.index(n) for n in chosen]
         rows = [(tuple(x[i] for i in take), phase, y) for x, phase, y in rows]
         names = chosen
