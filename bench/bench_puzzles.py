@@ -5,8 +5,11 @@ confirming search rejects, the share whose answer changes with a third seed, and
     .venv/bin/python bench/bench_puzzles.py summary puzzles.jsonl
 
 ``run`` looks for puzzles in every whole game of examples/ (self-played games: the turns the player found
-count, ``--found``), in ``--selfplay`` fresh self-played games of each game (likewise), and in the real games of
-tests/data (the Board Game Arena games and the Japan 2015 final: only the moves the players missed).  Each game
+count, ``--found``), in ``--selfplay`` fresh self-played games of each game (likewise; ``--players`` at the
+table, deals from ``--from``; ``--pairing beginner-normal`` has two of grn's bots play them instead, seats
+swapped every other deal, as ``grn arena`` would), and in the real games of tests/data (the Board Game Arena
+games and the Japan 2015 final: only the moves the players missed).  ``--no-examples`` and ``--no-real`` leave
+those out, for a run that looks only at fresh games; ``--confirm-rounds`` deepens the confirming search.  Each game
 writes one line: its turns, the CPU seconds of its searches (``time.process_time`` in the worker: the machine's
 other load does not count), the candidates the first search named, the puzzles kept, why the others were
 rejected, the themes of each puzzle, and whether a search from a third seed gives each puzzle's answer again.
@@ -36,20 +39,23 @@ EXAMPLES = ("examples/carcassonne/carcassonne-2p.grn", "examples/carcassonne/car
 GAMES = ("carcassonne", "goldrush", "gold")
 
 
-def _jobs(selfplay: int, only: set[str] | None) -> list[dict[str, Any]]:
-    """The games to look at: (kind, file or game and seed, index)."""
+def _jobs(selfplay: int, only: set[str] | None, *, players: int = 2, first: int = 1, pairing: str | None = None,
+          examples: bool = True, real: bool = True) -> list[dict[str, Any]]:
+    """The games to look at: (kind, file or game and seed, index; a fresh game's players and the bots that play
+    it, None: the game's own self-play)."""
     import grn
 
     out: list[dict[str, Any]] = []
-    for path in EXAMPLES:
+    for path in EXAMPLES if examples else ():
         for i, record in enumerate(grn.read(str(ROOT / path)), start=1):
             if only is None or record.game in only:
                 out.append({"kind": "example", "source": path, "index": i})
     for game in GAMES:
         if only is None or game in only:
-            for seed in range(1, selfplay + 1):
-                out.append({"kind": "selfplay", "source": game, "index": seed})
-    if only is None or "carcassonne" in only:
+            for seed in range(first, first + selfplay):
+                out.append({"kind": "selfplay", "source": game, "index": seed, "players": players,
+                            "pairing": pairing})
+    if real and (only is None or "carcassonne" in only):
         for real in sorted((ROOT / "tests" / "data").glob("*.grn")):
             for i, _ in enumerate(grn.read(str(real)), start=1):
                 out.append({"kind": "real", "source": str(real.relative_to(ROOT)), "index": i})
@@ -63,17 +69,32 @@ def _record(job: dict[str, Any]) -> Any:
 
     if job["kind"] == "selfplay":
         ruleset = games.find_ruleset(job["source"])
-        return to_record(ruleset.selfplay(2, job["index"]))
+        if job.get("pairing"):
+            return _bot_game(ruleset, job["pairing"], job.get("players", 2), job["index"])
+        return to_record(ruleset.selfplay(job.get("players", 2), job["index"]))
     return list(grn.read(str(ROOT / job["source"])))[job["index"] - 1]
 
 
-def one(job: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
+def _bot_game(ruleset: Any, pairing: str, players: int, deal: int) -> Any:
+    """Deal ``deal`` played by the bots ``pairing`` names (``beginner-normal``), seated in turn round the table
+    and the other way round every other deal (each bot sees only its own seat's view, R465)."""
+    from grn.bots.arena import play_game
+    from grn.bots.bot import make_bot
+
+    names = pairing.split("-")
+    if deal % 2:
+        names.reverse()
+    bots = [make_bot(names[i % len(names)], ruleset) for i in range(players)]
+    return play_game(ruleset, bots, deal, deal, players=players).record(seed=deal)
+
+
+def one(job: dict[str, Any], level: str, seed: int, confirm_rounds: int | None = None) -> dict[str, Any]:
     """Look for puzzles in one game; its line of figures."""
     from grn.analysis.puzzles import Criteria, budget_for, mine_record, recheck
 
     record = _record(job)
     criteria = Criteria(found=job["kind"] != "real")
-    budget = budget_for(level, seed=seed)
+    budget = budget_for(level, seed=seed, confirm_rounds=confirm_rounds)
     start = time.process_time()
     outcomes = list(mine_record(record, criteria, budget, source=job["source"], index=job["index"]))
     mined = time.process_time() - start
@@ -82,7 +103,8 @@ def one(job: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
         if o.puzzle is None:
             continue
         same, confirmed = recheck(record, o.puzzle, criteria, budget)
-        puzzles.append({"turn": o.turn, "answer": o.puzzle.answer, "themes": list(o.puzzle.themes),
+        puzzles.append({"turn": o.turn, "answer": o.puzzle.answer, "solution": o.puzzle.solution,
+                        "themes": list(o.puzzle.themes),
                         "gain": round(o.puzzle.gain, 2), "gain_se": round(o.puzzle.gain_se, 2), "by": o.puzzle.by,
                         "missed": o.puzzle.missed, "third_seed_same": same,
                         "third_seed_confirmed": confirmed})
@@ -92,21 +114,25 @@ def one(job: dict[str, Any], level: str, seed: int) -> dict[str, Any]:
             reasons[o.rejected] = reasons.get(o.rejected, 0) + 1
     return {**job, "game": record.game, "turns": sum(1 for t in record.turns if t.number > 0),
             "cpu_seconds": round(mined, 2), "candidates": len(outcomes), "kept": len(puzzles),
-            "rejected": reasons, "puzzles": puzzles, "level": level, "seed": seed}
+            "rejected": reasons, "puzzles": puzzles, "level": level, "seed": seed,
+            "confirm_rounds": budget.confirm_rounds}
 
 
 def run(args: argparse.Namespace) -> None:
     only = set(args.only.split(",")) if args.only else None
-    jobs = _jobs(args.selfplay, only)
+    jobs = _jobs(args.selfplay, only, players=args.players, first=args.first, pairing=args.pairing,
+                 examples=args.examples, real=args.real)
     print(f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {len(jobs)} games, level {args.level}",
           file=sys.stderr)
     with open(args.out, "a", encoding="utf-8") as out, ProcessPoolExecutor(args.jobs) as pool:
-        futures = [pool.submit(one, j, args.level, args.seed) for j in jobs]
+        futures = [pool.submit(one, j, args.level, args.seed, args.confirm_rounds) for j in jobs]
         for f in futures:
             line = f.result()
             out.write(json.dumps(line) + "\n")
             out.flush()
-            print(f"{line['kind']} {line['source']}#{line['index']}: {line['kept']} of {line['candidates']} kept, "
+            table = f" ({line['players']}p{', ' + line['pairing'] if line.get('pairing') else ''})" \
+                if line["kind"] == "selfplay" else ""
+            print(f"{line['kind']} {line['source']}#{line['index']}{table}: {line['kept']} of {line['candidates']} kept, "
                   f"{line['cpu_seconds']:.0f} cpu s", file=sys.stderr)
 
 
@@ -147,15 +173,22 @@ def summary(args: argparse.Namespace) -> None:
                 reasons[r] = reasons.get(r, 0) + n
         print(f"  rejections: {reasons or 'none'}")
         found: dict[str, int] = {}
+        where: dict[str, list[str]] = {}
         for x in own:
             if x["kind"] == "real":
                 continue
             for p in x["puzzles"]:
                 for t in p["themes"]:
                     found[t] = found.get(t, 0) + 1
+                    table = f" {x.get('players', 2)}p {x.get('pairing') or 'self-play'}" if x["kind"] == "selfplay" else ""
+                    where.setdefault(t, []).append(f"{x['source']}#{x['index']}{table} turn {p['turn']} "
+                                                   f"{p.get('solution', p['answer'])}")
         names = games.find_ruleset(game).puzzles.theme_names
         print(f"  themes (examples and self-play): " + ", ".join(f"{t} {found.get(t, 0)}" for t in names))
         print(f"  not found: {', '.join(t for t in names if not found.get(t)) or 'none'}")
+        for t in names:  # where a rare theme was found, to look at it again
+            if 0 < found.get(t, 0) <= 3:
+                print(f"  {t}: {'; '.join(where[t])}")
 
 
 def main() -> None:
@@ -167,6 +200,12 @@ def main() -> None:
     r.add_argument("--level", default="quick")
     r.add_argument("--seed", type=int, default=0)
     r.add_argument("--selfplay", type=int, default=2, help="self-played games of each game")
+    r.add_argument("--from", dest="first", type=int, default=1, help="the first self-played deal")
+    r.add_argument("--players", type=int, default=2, help="players at a self-played game's table")
+    r.add_argument("--pairing", help="two bots that play the fresh games instead of self-play (beginner-normal)")
+    r.add_argument("--confirm-rounds", type=int, help="the confirming search's rounds (default the level's)")
+    r.add_argument("--no-examples", dest="examples", action="store_false", help="leave out examples/")
+    r.add_argument("--no-real", dest="real", action="store_false", help="leave out the real games of tests/data")
     r.add_argument("--only", help="games, comma separated (carcassonne,goldrush,gold)")
     s = sub.add_parser("summary")
     s.add_argument("file")
