@@ -56,9 +56,9 @@ def _jobs(selfplay: int, only: set[str] | None, *, players: int = 2, first: int 
                 out.append({"kind": "selfplay", "source": game, "index": seed, "players": players,
                             "pairing": pairing})
     if real and (only is None or "carcassonne" in only):
-        for real in sorted((ROOT / "tests" / "data").glob("*.grn")):
-            for i, _ in enumerate(grn.read(str(real)), start=1):
-                out.append({"kind": "real", "source": str(real.relative_to(ROOT)), "index": i})
+        for game_file in sorted((ROOT / "tests" / "data").glob("*.grn")):
+            for i, _ in enumerate(grn.read(str(game_file)), start=1):
+                out.append({"kind": "real", "source": str(game_file.relative_to(ROOT)), "index": i})
     return out
 
 
@@ -90,6 +90,7 @@ def _bot_game(ruleset: Any, pairing: str, players: int, deal: int) -> Any:
 
 def one(job: dict[str, Any], level: str, seed: int, confirm_rounds: int | None = None) -> dict[str, Any]:
     """Look for puzzles in one game; its line of figures."""
+    from grn import games
     from grn.analysis.puzzles import Criteria, budget_for, mine_record, recheck
 
     record = _record(job)
@@ -115,7 +116,7 @@ def one(job: dict[str, Any], level: str, seed: int, confirm_rounds: int | None =
     return {**job, "game": record.game, "turns": sum(1 for t in record.turns if t.number > 0),
             "cpu_seconds": round(mined, 2), "candidates": len(outcomes), "kept": len(puzzles),
             "rejected": reasons, "puzzles": puzzles, "level": level, "seed": seed,
-            "confirm_rounds": budget.confirm_rounds}
+            "confirm_rounds": budget.for_game(games.find_ruleset(record.game)).confirm_rounds}
 
 
 def run(args: argparse.Namespace) -> None:

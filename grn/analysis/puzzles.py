@@ -98,12 +98,24 @@ class Budget:
     confirm_rounds: int = 64
     seed: int = 0
     learned: bool = True
+    #: Whether ``confirm_rounds`` is the level's (:func:`budget_for` without rounds named): a game may then raise
+    #: it to its own :attr:`~grn.rules.ruleset.Puzzles.confirm_rounds` (:meth:`for_game`, R493).
+    level_rounds: bool = False
+
+    def for_game(self, ruleset: Ruleset) -> "Budget":
+        """This budget with the confirming search's rounds raised to the game's fewest, when they are the level's
+        (R493: rounds the user named are kept as named)."""
+        floor = ruleset.puzzles.confirm_rounds
+        if not self.level_rounds or self.confirm_rounds >= floor:
+            return self
+        return Budget(self.playouts, self.width, floor, self.seed, self.learned)
 
 
 def budget_for(level: str = "normal", *, playouts: int | None = None, confirm_rounds: int | None = None,
                seed: int = 0) -> Budget:
     """A :class:`Budget` from a level name (``grn analyse``'s levels) and the options that override it; the
-    confirmation gets four times the race's rounds of one move unless told (at least 32)."""
+    confirmation gets four times the race's rounds of one move unless told (at least 32, or the game's fewest:
+    :meth:`Budget.for_game`)."""
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: the levels are {', '.join(LEVELS)}")
     chosen = LEVELS[level]
@@ -113,7 +125,7 @@ def budget_for(level: str = "normal", *, playouts: int | None = None, confirm_ro
     rounds = confirm_rounds if confirm_rounds is not None else max(32, 4 * race // max(1, chosen.width))
     if rounds < 2:
         raise ValueError(f"confirm rounds must be 2 or more, not {rounds}")
-    return Budget(race, chosen.width, rounds, seed, chosen.learned)
+    return Budget(race, chosen.width, rounds, seed, chosen.learned, confirm_rounds is None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +312,7 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
               *, source: str = "", index: int = 1, record: Record | None = None,
               seats: list[Seat] | None = None) -> Outcome | None:
     """Search one turn from the position before it (``engine``, left unchanged); None when it is no candidate."""
+    budget = budget.for_game(ruleset)
     hand = tuple(ruleset.hand_of(turn.actions))
     played = ruleset.decision_of(engine, turn.actions)
     rng = random.Random(_seed(budget, turn.number, "worlds"))
@@ -471,6 +484,7 @@ def recheck(record: Record, puzzle: Puzzle, criteria: Criteria, budget: Budget,
     bench/bench_puzzles.py)."""
     ruleset, seats, line = replay(record)
     criteria = criteria.for_game(ruleset)
+    budget = budget.for_game(ruleset)
     for turn, before in line:
         if turn.number == puzzle.turn and before is not None:
             hand = tuple(ruleset.hand_of(turn.actions))

@@ -207,6 +207,10 @@ class Puzzles(Generic[S]):
 
     #: The puzzle themes the game names (:meth:`themes`), for reports of which were found.
     theme_names: tuple[str, ...] = ()
+    #: The fewest rounds the confirming search of ``grn puzzles`` gives each contender when the rounds are the
+    #: level's (not named by ``--confirm-rounds``): a game whose playouts spread wide against its threshold needs
+    #: more to tell a clear answer from noise (R493).  Default 0: the level's rounds.
+    confirm_rounds: int = 0
 
     def answer(self, engine: S, decision: Decision) -> Hashable:
         """What a puzzle's solver must find of ``decision`` (R397): decisions of one answer count as one move
