@@ -85,3 +85,45 @@ def test_gold_confirms_with_its_own_fewest_rounds_unless_told() -> None:
     assert budget_for("deep", confirm_rounds=100).for_game(gold).confirm_rounds == 100
     assert budget_for("quick").for_game(carcassonne).confirm_rounds == 40
     assert GOLD_BUDGET.for_game(gold) == GOLD_BUDGET
+
+
+# -- Carcassonne: a farm (R492) -------------------------------------------------
+
+#: Carcassonne 2-player self-play (``grn selfplay --game carcassonne --seed 24``), turn 25: Ada (red) holds a
+#: straight road (U) and played it far off with a thief; a farmer on the south field of U@-1,5 is worth 5 points
+#: more than any other placement (the self-played players had left the big fields unclaimed).
+FARM = "carcassonne-farm.grn"
+
+
+def test_carcassonne_a_farmer_placement_is_found_and_confirmed() -> None:
+    from grn.analysis.puzzles import budget_for
+
+    record, ruleset, seats, turn, before, player = _position(FARM)
+    assert turn.number == 25
+    got = mine_turn(ruleset, before, turn, player, Criteria(found=True).for_game(ruleset),
+                    budget_for("quick", seed=0), source=FARM, record=record, seats=seats)
+    assert got is not None and got.puzzle is not None, got
+    puzzle = got.puzzle
+    assert puzzle.answer == "U@-1,5"  # R397: the placement is the answer, the farmer comes with it
+    assert puzzle.solution == "U@-1,5 +S"
+    assert puzzle.themes == ("farm",)
+    assert puzzle.missed and puzzle.played == "U@-6,4:90 +N"
+    assert puzzle.gain >= 3 and puzzle.gain > 2 * puzzle.gain_se
+
+
+def test_carcassonne_the_farm_is_the_figure_on_a_field() -> None:
+    """The theme reads the kind of feature the player's new figure stands on: a farmer on a field is a farm; the
+    same placement with no figure is none."""
+    text = (DATA / FARM).read_text(encoding="utf-8")
+
+    def themes(line: str) -> tuple[str, ...]:
+        record = grn.parse(text.replace("25. red U@-6,4:90 +N", line))[0]
+        ruleset, seats, played = replay(record)
+        turn, before = played[-1]
+        assert before is not None
+        decision = ruleset.decision_of(before, turn.actions)
+        return solution_themes(ruleset, before, tuple(ruleset.hand_of(turn.actions)), decision,
+                               player_key(seats, turn.player))
+
+    assert themes("25. red U@-1,5 +S") == ("farm",)
+    assert themes("25. red U@-1,5") == ()
