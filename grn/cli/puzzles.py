@@ -124,7 +124,7 @@ def register(app: typer.Typer, report: Callable[[Iterable[Diagnostic]], int]) ->
         confirm_rounds: Optional[int] = typer.Option(None, "--confirm-rounds", metavar="N",
                                                      help="Worlds each contender plays in the confirming search "
                                                           "(default: four times the first search's per move, "
-                                                          "at least 32; Gold at least 640)."),
+                                                          "at least 32, or more where the game asks it)."),
         seed: int = typer.Option(0, "--seed", help="The same seed gives the same puzzles."),
         keep: Optional[Path] = typer.Option(None, "--keep", metavar="DB", help="Keep the puzzles in this archive too "
                                             "(the Puzzles page of grn serve rates them)."),
