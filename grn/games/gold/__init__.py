@@ -49,7 +49,7 @@ class GoldPuzzles(Puzzles[GoldState]):
 
     theme_names = THEMES
     #: R493: a turn's outcome spreads some 5 points a playout against a threshold of 1; a waiting move's gap of
-    #: 1.1 to 1.4 points stands clear at 640 rounds (±0.2) and not at a level's 40 or 80 (±0.5 to 0.8).
+    #: 1 to 1.9 points stands clear at 640 rounds (±0.15 to 0.22) and not at the level's 40 (±0.6 to 0.9).
     confirm_rounds = 640
 
     def themes(self, before: GoldState, after: GoldState, player: str, actions: Sequence[Command],
