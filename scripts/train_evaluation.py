@@ -34,20 +34,27 @@ sys.path.insert(0, str(ROOT))
 from grn.rules import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import MAX_TURNS, new_game  # noqa: E402
-from grn.rules.evaluation import BOT_EVALUATION, EVALUATION, Evaluation, least_squares  # noqa: E402
+from grn.rules.evaluation import BOT_EVALUATION, EVALUATION, Evaluation, least_squares, load  # noqa: E402
 from grn.rules.world import margin  # noqa: E402
 
 #: A row: (features minus the opponents' mean, the share of the game left, the rest of the game's margin).
 Row = tuple[tuple[float, ...], float, float]
 
 
-def play(game: str, bot: str, deal: int, players: int, options: str | None) -> list[Row]:
-    """One self-played game's rows: every position before a turn, for every player."""
+def play(game: str, bot: str, deal: int, players: int, options: str | None,
+         bot_evaluation: str | None = None) -> list[Row]:
+    """One self-played game's rows: every position before a turn, for every player.  ``bot_evaluation`` names
+    the evaluation file (in the game's package) a searching bot reads instead of its own: a step of policy
+    iteration plays the bot of the step before."""
     ruleset = registry.find_ruleset(game)
     opts = ruleset.parse_options(dict(w.split("=", 1) for w in options.split(","))) if options else None
     _, engine = new_game(ruleset, players, deal, opts)
     table = ruleset.determinise(engine, random.Random(deal))
     chooser = make_bot(bot, ruleset)
+    if bot_evaluation is not None:
+        if not hasattr(chooser, "evaluation"):
+            raise SystemExit(f"--bot-evaluation: the bot {bot} reads no evaluation")
+        setattr(chooser, "evaluation", bot_evaluation)
     rng = random.Random(f"train:{deal}")
     seen: list[tuple[dict[str, tuple[float, ...]], dict[str, float], float]] = []
     turns = 0
@@ -89,6 +96,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="self-played games (default 200)")
     ap.add_argument("--seed", type=int, default=1000, help="the first deal's seed (default 1000)")
     ap.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
+    ap.add_argument("--bot-evaluation", metavar="NAME",
+                    help="the evaluation file in the game's package that a searching --bot reads (default: its own); "
+                         "a step of policy iteration names the step before's file")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--options", default=None, help="the game's options as name=value words, comma separated")
     ap.add_argument("--jobs", type=int, default=1)
@@ -109,10 +119,24 @@ def main() -> None:
     deals = list(range(args.seed, args.seed + args.games))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         parts = list(pool.map(play, [args.game] * len(deals), [args.bot] * len(deals), deals,
-                              [args.players] * len(deals), [args.options] * len(deals)))
+                              [args.players] * len(deals), [args.options] * len(deals),
+                              [args.bot_evaluation] * len(deals)))
     rows = [r for part in parts for r in part]
     source = {"script": "scripts/train_evaluation.py", "game": args.game, "games": args.games, "seed": args.seed,
               "bot": args.bot, "players": args.players, "options": args.options or ""}
+    if args.bot_evaluation:
+        read = load(f"grn.games.{args.game}", args.bot_evaluation)
+        if read is None:
+            ap.error(f"--bot-evaluation: grn/games/{args.game} has no {args.bot_evaluation}")
+        source["bot_evaluation"] = args.bot_evaluation
+    player = make_bot(args.bot, ruleset)
+    if getattr(player, "learned", False):
+        # what the playing bot's playouts ended on (its own file, else the review's, as World.learned reads them):
+        # a step of policy iteration says which step it follows
+        package = f"grn.games.{args.game}"
+        read = load(package, args.bot_evaluation or BOT_EVALUATION) or load(package)
+        if read is not None:
+            source["bot_read"] = dict(zip(read.features, (round(w, 4) for w in read.weights)))
     if args.features:
         take = [names.index(n) for n in chosen]
         rows = [(tuple(x[i] for i in take), phase, y) for x, phase, y in rows]
