@@ -66,6 +66,9 @@ AHEAD_ROLLOUT = False
 AHEAD_OPPONENT = "greedy"
 #: Turns its playouts play (``0``: the world's :attr:`GoldWorld.horizon`, 20).
 AHEAD_HORIZON = 0
+#: Its lead (R201's decision the search must beat): ``"smart"`` (:func:`smart_move`'s turn, with the reactive
+#: turn of :data:`AHEAD`) or ``"ahead"`` (:func:`ahead_lead`: every kind of turn weighed a turn ahead).
+AHEAD_LEAD = "smart"
 
 
 class PlaceOrder(random.Random):
@@ -296,6 +299,8 @@ class GoldWorld(World):
             if gold is not None:
                 return (gold,)
             return (unseen[0],) if unseen else None
+        if self.claims and AHEAD_LEAD == "ahead":
+            return ahead_lead(state)
         pair = _carry(state, known)
         if pair is not None:
             return tuple(sorted(pair, key=down.index))
@@ -678,6 +683,75 @@ def ahead_second(state: GoldState, first: str, face: Card, order: dict[str, int]
     if chosen is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
         chosen = next(p for p in down if p != first)
     return chosen
+
+
+def _ahead_pair(owners: dict[str, str], player: str, opponent: str, row: dict[Card, float], face: Card,
+                rest: list[Card], partner: Card, down: int) -> float:
+    """A turn that turns ``face`` and ``partner`` (``rest``: the other remembered cards) weighed a turn ahead:
+    what the pair is worth at once plus :func:`_left_worth` of what stays remembered."""
+    after = _survivors(face, partner)
+    return row[partner] + _left_worth(owners, player, opponent, rest + list(after),
+                                      down - (2 - len(after)) <= RUSH_THRESHOLD)
+
+
+def ahead_lead(state: GoldState) -> Decision | None:
+    """Round seven's lead (R486, with ``AHEAD_LEAD = "ahead"``): the turn worth most a turn ahead, every kind
+    weighed alike by what it is worth at once plus what it leaves remembered (:func:`_left_worth`), exactly over
+    the odds of the faces nobody has seen: two remembered cards (carrying out, a duel, or turning back what both
+    players know: nothing new shown), a remembered card and an unseen one, and the reactive turn
+    (:data:`REACT_AHEAD`: an unseen card, then the best second for its face).  In the rush the best remembered
+    gold, else an unseen card.  Reads only what the player to move knows."""
+    known = state.known_faces()
+    down = state.face_down()
+    unseen = [p for p in down if p not in known]
+    if state.flips_due == 1:
+        gold = playout.best_known_gold(known)
+        if gold is not None:
+            return (gold,)
+        return (unseen[0],) if unseen else None
+    player = state.current_player
+    players = state.players
+    opponent = players[(players.index(player) + 1) % len(players)]
+    owners = state.owners
+    table = _worth_table(state, player)
+    n_down = len(down)
+    places = list(known)
+    cards = [known[p] for p in places]
+    best = -1e9
+    choice: Decision | None = None
+    for i in range(len(places)):
+        for j in range(i + 1, len(places)):
+            rest = [c for k, c in enumerate(cards) if k != i and k != j]
+            w = _ahead_pair(owners, player, opponent, table[cards[i]], cards[i], rest, cards[j], n_down)
+            if w > best:
+                best, choice = w, tuple(sorted((places[i], places[j]), key=down.index))
+    if not unseen:
+        return choice
+    pool = state.unseen_cards()
+    n = sum(pool.values())
+    for i in range(len(places)):
+        rest = [c for k, c in enumerate(cards) if k != i]
+        row = table[cards[i]]
+        w = sum(k * _ahead_pair(owners, player, opponent, row, cards[i], rest, c, n_down)
+                for c, k in pool.items()) / n
+        if w > best:
+            best, choice = w, (places[i], unseen[0])
+    if len(unseen) >= 2:
+        total = 0.0
+        for f, k in pool.items():  # the first card's face, then the best second for it
+            row = table[f]
+            others = dict(pool)
+            others[f] -= 1
+            m = n - 1
+            second = sum(j * _ahead_pair(owners, player, opponent, row, f, cards, c, n_down)
+                         for c, j in others.items() if j > 0) / m
+            for i in range(len(cards)):
+                rest = [c for q, c in enumerate(cards) if q != i]
+                second = max(second, _ahead_pair(owners, player, opponent, row, f, rest, cards[i], n_down))
+            total += k * second
+        if total / n >= best:  # on a tie the reactive turn, which may choose on what it sees
+            best, choice = total / n, (unseen[0], REACT_AHEAD)
+    return choice
 
 
 def ahead_move(state: GoldState, truth: dict[str, Card], rng: random.Random,
