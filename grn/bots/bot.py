@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
+from grn.bots.search import (best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference,
+                              paired_win_difference)
 from grn.rules.engine import Engine
 from grn.rules.evaluation import BOT_EVALUATION
 from grn.core.record import Record
@@ -218,6 +219,9 @@ class MctsBot(Bot):
         super().__init__(ruleset)
         chosen = search_level(level or DEFAULT_LEVEL)
         self.playouts = playouts if playouts is not None or seconds is not None else chosen.playouts
+        #: Whether the budget is the level's own (a game may scale it, :meth:`~grn.rules.world.World.search_playouts`),
+        #: not one the caller asked for.
+        self.level_budget = playouts is None and seconds is None
         self.seconds = seconds
         self.width = width if width is not None else chosen.width
         self.learned = chosen.learned
@@ -239,11 +243,20 @@ class MctsBot(Bot):
         self.last_estimates = []
         if len(candidates) == 1:
             return candidates[0]
+        playouts = self.playouts
+        if self.claims and self.level_budget and playouts is not None:
+            playouts = worlds[0].search_playouts(playouts)
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
-                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
+                             playouts=playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
                              learned=self.learned, claims=self.claims, evaluation=self.evaluation)
         self.last_estimates = estimates
+        if self.claims and worlds[0].search_by_win() and all(e.wins for e in estimates):
+            # the finalist most likely to place first, against the first candidate on the same worlds (R490)
+            most = max(e.playouts for e in estimates)
+            best = max((e for e in estimates if e.playouts == most), key=lambda e: e.win)
+            diff, se = paired_win_difference(best, estimates[0])
+            return best.decision if diff > self.overturn_z * se else candidates[0]
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)

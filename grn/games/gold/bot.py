@@ -11,7 +11,7 @@ unseen one and two unseen ones, an unseen card standing for any (R75).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard
@@ -69,6 +69,13 @@ AHEAD_HORIZON = 0
 #: Its lead (R201's decision the search must beat): ``"smart"`` (:func:`smart_move`'s turn, with the reactive
 #: turn of :data:`AHEAD`) or ``"ahead"`` (:func:`ahead_lead`: every kind of turn weighed a turn ahead).
 AHEAD_LEAD = "smart"
+#: Its candidates: ``"position"`` (every turn of its own effect, by exact expected worth, as an analysis's, R225)
+#: or ``"greedy"`` (the greedy bot's ranking over sampled deals, as ``classic``'s).
+AHEAD_CANDIDATES = "greedy"
+#: How many times a level's playouts its search spends (R489: Gold's playouts are cheap).
+AHEAD_SCALE = 1
+#: Whether its search chooses by the chance to place first (R490), else by the expected margin.
+AHEAD_BY_WIN = False
 
 
 class PlaceOrder(random.Random):
@@ -187,6 +194,21 @@ class GoldWorld(World):
         left = sorted(_kind(after, c) for c in after.known_faces().values())
         return ("seen", tuple(after.scores.items()), tuple(after.gold_cards.items()), tuple(left))
 
+    def shortlist(self, rank: Callable[[Decision], float], limit: int) -> list[tuple[float, Decision]]:
+        """With round seven's search (R487, ``AHEAD_CANDIDATES = "position"``), the turns of distinct effects
+        read from the position (:meth:`candidates`), ``rank`` unused; else the greedy bot's ``limit`` best."""
+        if self.claims and AHEAD_CANDIDATES == "position":
+            return [(0.0, d) for d in self._distinct(limit)]
+        return super().shortlist(rank, limit)
+
+    def search_playouts(self, playouts: int) -> int:
+        """A level's playouts times :data:`AHEAD_SCALE` for round seven's search (R489), else the level's."""
+        return playouts * AHEAD_SCALE if self.claims else playouts
+
+    def search_by_win(self) -> bool:
+        """Round seven's search chooses by the chance to win with ``AHEAD_BY_WIN`` (R490)."""
+        return self.claims and AHEAD_BY_WIN
+
     def candidates(self, width: int) -> list[Decision] | None:
         """Every turn of its own :meth:`effect` when there are at most ``width``, else the ``width`` of the
         highest exact expected worth at once (:func:`expected_worth`, over the odds of the faces nobody has
@@ -194,6 +216,10 @@ class GoldWorld(World):
         with different seeds weigh the same turns."""
         if CANDIDATES != "position":
             return None
+        return self._distinct(width)
+
+    def _distinct(self, width: int) -> list[Decision]:
+        """:meth:`candidates`' list: the ``width`` turns of distinct effects of highest exact expected worth."""
         firsts: dict[Hashable, Decision] = {}
         for d in self.moves():
             firsts.setdefault(self.effect(d), d)
@@ -323,8 +349,10 @@ class GoldWorld(World):
     def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
         """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
         (:func:`grn.games.gold.playout.play_out`) plays the turns :meth:`rollout_move` and :meth:`play` would."""
-        if self.claims and AHEAD_HORIZON:
-            horizon = AHEAD_HORIZON
+        if self.claims:
+            horizon = AHEAD_HORIZON or horizon
+            if AHEAD_OPPONENT == "smart" and not AHEAD_ROLLOUT:  # everyone plays smart_move: the compiled loop
+                searcher = None
         if searcher is not None or ROLLOUT != "smart" or type(self) is not GoldWorld:  # a subclass plays its own
             super().play_out(rng, horizon, searcher)
             return
