@@ -63,17 +63,19 @@ AHEAD_FOLLOW = 1.0
 #: :func:`smart_move`'s :func:`best_second`).
 AHEAD_ROLLOUT = False
 #: How its playouts play the opponents (``"greedy"``: :func:`greedy_move`, R200; ``"smart"``: :func:`smart_move`).
-AHEAD_OPPONENT = "greedy"
+AHEAD_OPPONENT = "smart"
 #: Turns its playouts play (``0``: the world's :attr:`GoldWorld.horizon`, 20).
-AHEAD_HORIZON = 0
+AHEAD_HORIZON = 60
 #: Its lead (R201's decision the search must beat): ``"smart"`` (:func:`smart_move`'s turn, with the reactive
 #: turn of :data:`AHEAD`) or ``"ahead"`` (:func:`ahead_lead`: every kind of turn weighed a turn ahead).
 AHEAD_LEAD = "smart"
 #: Its candidates: ``"position"`` (every turn of its own effect, by exact expected worth, as an analysis's, R225)
 #: or ``"greedy"`` (the greedy bot's ranking over sampled deals, as ``classic``'s).
-AHEAD_CANDIDATES = "greedy"
-#: How many times a level's playouts its search spends (R489: Gold's playouts are cheap).
-AHEAD_SCALE = 1
+AHEAD_CANDIDATES = "position"
+#: How many times a level's playouts its search spends (R489: Gold's playouts are cheap), at most
+#: :data:`AHEAD_CAP` (the most the ``max`` level plays anyway, within the levels' 2 s a move).
+AHEAD_SCALE = 8
+AHEAD_CAP = 3000
 #: Whether its search chooses by the chance to place first (R490), else by the expected margin.
 AHEAD_BY_WIN = False
 
@@ -203,7 +205,7 @@ class GoldWorld(World):
 
     def search_playouts(self, playouts: int) -> int:
         """A level's playouts times :data:`AHEAD_SCALE` for round seven's search (R489), else the level's."""
-        return playouts * AHEAD_SCALE if self.claims else playouts
+        return max(playouts, min(playouts * AHEAD_SCALE, AHEAD_CAP)) if self.claims else playouts
 
     def search_by_win(self) -> bool:
         """Round seven's search chooses by the chance to win with ``AHEAD_BY_WIN`` (R490)."""
