@@ -50,7 +50,7 @@ def _ahead(state: GoldState, truth: dict, rng: random.Random) -> list[str]:
     """Round seven's lead (R486, :func:`grn.games.gold.bot.ahead_lead`) played as a player: its reactive turn's
     second card is chosen once the first is seen, by the table's world."""
     lead = bot.ahead_lead(state)
-    return list(lead) if lead is not None else bot.smart_move(state, truth, rng)  # type: ignore[arg-type]
+    return list(lead) if lead is not None else bot.smart_move(state, truth, rng)  # type: ignore[call-overload]
 
 
 PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose,

@@ -111,3 +111,38 @@ def test_mcts_classic_plays_gold_exactly_as_before():
                           round(sum(e.mean for e in bot.last_estimates), 6)))  # type: ignore[attr-defined]
         table.play_commands(table.recorded(greedy.choose(table.engine.copy(), rng, table.hand())))
     assert picks == CLASSIC_GOLD
+
+
+def test_the_mcts_levels_spend_more_playouts_in_gold_and_classic_its_own():
+    """Gold's playouts are cheap: a level's search spends 8 times its playouts, at most 3000 (R489); ``classic``
+    and a budget the caller sets are not scaled."""
+    _, engine = new_game(GOLD, 2, 5)
+    world = GOLD.determinise(engine, random.Random(1))
+    assert world.search_playouts(160) == 160  # an analysis's world, or classic's
+    world.claim_playouts()
+    assert [world.search_playouts(n) for n in (60, 160, 600, 3000)] == [480, 1280, 3000, 3000]
+    assert make_bot("mcts", GOLD).level_budget is True  # type: ignore[attr-defined]
+    assert make_bot("mcts", GOLD, playouts=40).level_budget is False  # type: ignore[attr-defined]
+
+
+def test_round_sevens_search_weighs_every_distinct_turn_and_plays_its_playouts_to_the_end():
+    """The worlds of the mcts levels list one turn of each effect read from the position (R487), where classic's
+    rank the greedy bot's best; their playouts run to the end of the game, every player as smart_move (R488)."""
+    _, engine = new_game(GOLD, 2, 7)
+    table = GOLD.determinise(engine, random.Random(7))
+    greedy = make_bot("greedy", GOLD)
+    rng = random.Random(7)
+    for _ in range(14):
+        table.play_commands(table.recorded(greedy.choose(table.engine.copy(), rng, table.hand())))
+    worlds = make_worlds(GOLD, table.engine, (), random.Random(2), 2)
+    for w in worlds:
+        w.claim_playouts()
+    world = worlds[0]
+    assert isinstance(world, GoldWorld)
+    listed = [d for _, d in world.shortlist(lambda d: 0.0, 8)]
+    assert listed == world._distinct(8)
+    assert len({world.effect(d) for d in listed}) == len(listed)
+    played, classic = world.copy(), GOLD.determinise(table.engine, random.Random(2))
+    played.play_out(random.Random(3), 20, played.player)
+    classic.play_out(random.Random(3), 20, classic.player)
+    assert played.is_over and not classic.is_over
