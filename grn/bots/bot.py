@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from grn.bots.search import (best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference,
-                              paired_win_difference)
+from grn.bots.search import best_of, candidate_moves, evaluate, greedy_rank, make_worlds, paired_difference
 from grn.rules.engine import Engine
 from grn.rules.evaluation import BOT_EVALUATION
 from grn.core.record import Record
@@ -251,12 +250,6 @@ class MctsBot(Bot):
                              playouts=playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
                              learned=self.learned, claims=self.claims, evaluation=self.evaluation)
         self.last_estimates = estimates
-        if self.claims and worlds[0].search_by_win() and all(e.wins for e in estimates):
-            # the finalist most likely to place first, against the first candidate on the same worlds (R490)
-            most = max(e.playouts for e in estimates)
-            best = max((e for e in estimates if e.playouts == most), key=lambda e: e.win)
-            diff, se = paired_win_difference(best, estimates[0])
-            return best.decision if diff > self.overturn_z * se else candidates[0]
         best = best_of(estimates)
         diff, se = paired_difference(best, estimates[0])
         # the first candidate stands unless the search finds a move clearly better (one standard error)

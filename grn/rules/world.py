@@ -220,11 +220,6 @@ class World:
         made play as people do (:meth:`claim_playouts`), never by ``classic`` or an analysis."""
         return playouts
 
-    def search_by_win(self) -> bool:
-        """Whether a bot's search of this world chooses by the chance to place first rather than by the expected
-        margin (default no; Gold's round seven, R490).  Asked as :meth:`search_playouts` is."""
-        return False
-
     def reserve(self, player: str) -> float:
         """Points a greedy bot credits for what ``player`` keeps for later (followers left); default none."""
         return 0.0

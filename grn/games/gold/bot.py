@@ -76,8 +76,6 @@ AHEAD_CANDIDATES = "position"
 #: :data:`AHEAD_CAP` (the most the ``max`` level plays anyway, within the levels' 2 s a move).
 AHEAD_SCALE = 8
 AHEAD_CAP = 3000
-#: Whether its search chooses by the chance to place first (R490), else by the expected margin.
-AHEAD_BY_WIN = False
 
 
 class PlaceOrder(random.Random):
@@ -206,10 +204,6 @@ class GoldWorld(World):
     def search_playouts(self, playouts: int) -> int:
         """A level's playouts times :data:`AHEAD_SCALE` for round seven's search (R489), else the level's."""
         return max(playouts, min(playouts * AHEAD_SCALE, AHEAD_CAP)) if self.claims else playouts
-
-    def search_by_win(self) -> bool:
-        """Round seven's search chooses by the chance to win with ``AHEAD_BY_WIN`` (R490)."""
-        return self.claims and AHEAD_BY_WIN
 
     def candidates(self, width: int) -> list[Decision] | None:
         """Every turn of its own :meth:`effect` when there are at most ``width``, else the ``width`` of the
