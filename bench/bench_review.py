@@ -5,6 +5,7 @@
     .venv/bin/python bench/bench_review.py summary review.jsonl
     nice .venv/bin/python bench/bench_review.py balance --games 10 --jobs 2   # luck + skill = margin - expectation?
     nice .venv/bin/python bench/bench_review.py balance --only gold --games 12 --examples   # Gold's cards (R455)
+    nice .venv/bin/python bench/bench_review.py marks review.jsonl   # each mistake mark, judged to the end
 
 ``run`` analyses every real game (tests/data: the Board Game Arena games and the Japan 2015 final; the
 Gold Rush and Gold examples with ``--only``) twice, with seeds 1 and 2, and lets the greedy bot choose in the
@@ -285,6 +286,50 @@ def summary(args: argparse.Namespace) -> None:
         print(f"CPU a 72-turn analysis: {statistics.mean(cpu):.1f} s (load at the time {mine[0]['load']:.1f})")
 
 
+def marks(args: argparse.Namespace) -> None:
+    """Each mistake mark of a run (seed 1) judged again with playouts to the end of the game: is it still one?
+
+    The move played and the best move race on ``--rounds`` shared worlds, each playout played by the game's
+    quick players to the last tile (no horizon, so no evaluation at a horizon: the final scores), and the paired
+    difference is the loss to the end.  A mark is kept when that loss is still at least the mistake threshold.
+    """
+    from grn.bots.search import evaluate, paired_difference
+    from grn.analysis.judge import ruleset_thresholds
+
+    rs = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines() if x.strip()]
+    kept = total = clear = 0
+    for r in rs:
+        marked = [t for t in r["seed1"] if t["judgement"] in ("mistake", "blunder")]
+        if not marked:
+            continue
+        name, _, index = r["record"].partition("#")
+        path = next(p for pattern in REAL[r["game"]] for p in ROOT.glob(pattern) if p.name == name)
+        record = list(grn.read(path))[int(index)]
+        ruleset, _, line = replay(record)
+        threshold = ruleset_thresholds(ruleset).mistake
+        befores = {turn.number: (turn, before) for turn, before in line if before is not None}
+        for t in marked:
+            turn, before = befores[t["turn"]]
+            hand = ruleset.hand_of(turn.actions)
+            (again,) = analyse(record, level=args.level, seed=1, only=[turn.number]).turns
+            if again.best_actions is None:
+                continue
+            played = ruleset.decision_of(before, turn.actions)
+            best = ruleset.decision_of(before, again.best_actions)
+            cpu = time.process_time()
+            est = evaluate(ruleset, before, hand, [best, played], seed=args.seed, playouts=2 * args.rounds,
+                           keep=[best, played], horizon=10_000)
+            loss, se = paired_difference(est[0], est[1])
+            total += 1
+            kept += loss >= threshold
+            clear += loss - 2 * se > 0
+            print(f"{r['record']} turn {t['turn']} {t['player']}: {t['judgement']} {t['lost']:.1f} at the horizon; "
+                  f"to the end {loss:+.1f} ± {se:.1f} ({'kept' if loss >= threshold else 'not kept'}; "
+                  f"{time.process_time() - cpu:.1f} CPU s)", flush=True)
+    print(f"mistake marks kept by playouts to the end (loss still >= the mistake threshold): {kept} of {total}; "
+          f"a loss clearly above zero (two errors): {clear} of {total} ({load()})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -306,8 +351,13 @@ def main() -> None:
     b.add_argument("--level", default="quick")
     b.add_argument("--jobs", type=int, default=1)
     b.add_argument("--examples", action="store_true", help="also the other whole games of examples/")
+    m = sub.add_parser("marks", help="each mistake mark of a run judged again with playouts to the end")
+    m.add_argument("files", nargs="+")
+    m.add_argument("--rounds", type=int, default=1000, help="shared worlds a mark (each plays both moves)")
+    m.add_argument("--seed", type=int, default=7)
+    m.add_argument("--level", default=None, help="the run's level (to find its best move again)")
     args = ap.parse_args()
-    {"run": run, "summary": summary, "balance": balance_run}[args.what](args)
+    {"run": run, "summary": summary, "balance": balance_run, "marks": marks}[args.what](args)
 
 
 if __name__ == "__main__":

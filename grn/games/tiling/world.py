@@ -51,11 +51,15 @@ class TileWorld(World):
     #: (1: the first found, a uniformly random placement, R143).
     playout_samples = 1
 
+    #: Whether a new world's playouts claim as people do (:meth:`claim_playouts`, R443): False, the game's own
+    #: playouts, which an analysis plays; a knob for measuring the review with the bot's playouts.
+    claims_default = False
+
     def __init__(self, ruleset: Ruleset, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine)
         self.pile = pile
         #: Whether the playouts claim as people do (:meth:`claim_playouts`, R443): the bot's search, not an analysis.
-        self.claims = False
+        self.claims = self.claims_default
 
     @classmethod
     def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str, ...] = ()) -> "TileWorld":
