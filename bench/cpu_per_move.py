@@ -1,7 +1,9 @@
 """CPU seconds a move of mcts and mcts:classic at the same positions (issue 41 item 5, docs/bots.md "The bot, round
-three"): every sixth position of two games greedy plays against itself (deals 21 and 22), in each tile game.
+three"): every sixth position of two games greedy plays against itself (deals 21 and 22), in each tile game, or
+in the games named on the command line (``gold``: Gold's round seven, docs/bots.md; R491).
 
     nice -n 5 .venv/bin/python bench/cpu_per_move.py
+    nice -n 10 .venv/bin/python bench/cpu_per_move.py gold
 """
 
 import sys
@@ -13,7 +15,7 @@ import random, time
 from grn import games
 from grn.bots import make_bot
 from grn.bots.arena import new_game
-for g in ('carcassonne', 'goldrush'):
+for g in (sys.argv[1:] or ['carcassonne', 'goldrush']):
     rs = games.find_ruleset(g)
     tot: dict[str, list[float]] = {}
     for deal in (21, 22):

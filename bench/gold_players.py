@@ -7,7 +7,9 @@
 Plays ``smart`` (:func:`grn.games.gold.bot.smart_move`) against ``memory``
 (self-play's player, the search's playouts before R175), or any two of those,
 ``greedy`` (:func:`grn.games.gold.bot.greedy_move`, the playouts' model of the
-greedy bot, R200) and ``greedy-bot`` (the greedy bot itself), on ``--deals`` deals,
+greedy bot, R200), ``greedy-bot`` (the greedy bot itself), ``smart-ahead`` (``smart`` with round seven's
+second card, :func:`grn.games.gold.bot.ahead_move`) and ``ahead`` (round seven's lead played alone,
+:func:`grn.games.gold.bot.ahead_lead`, R486), on ``--deals`` deals,
 each twice with the seats swapped, to the end of the game; prints the first
 player's score (a tie counts half) and mean final margin with its standard
 error, once per value of the miner's worth (``MINER_WORTH``) asked for.  The
@@ -44,9 +46,18 @@ def _greedy_bot(state: GoldState, truth: dict, rng: random.Random) -> list[str]:
     return list(_GREEDY_BOT.choose(state.copy(), rng))  # type: ignore[arg-type, call-overload]
 
 
+def _ahead(state: GoldState, truth: dict, rng: random.Random) -> list[str]:
+    """Round seven's lead (R486, :func:`grn.games.gold.bot.ahead_lead`) played as a player: its reactive turn's
+    second card is chosen once the first is seen, by the table's world."""
+    lead = bot.ahead_lead(state)
+    return list(lead) if lead is not None else bot.smart_move(state, truth, rng)  # type: ignore[call-overload]
+
+
 PLAYERS: dict[str, Player] = {"smart": bot.smart_move, "memory": _choose,
                                "greedy": lambda state, truth, rng: bot.greedy_move(state),
-                               "greedy-bot": _greedy_bot}
+                               "greedy-bot": _greedy_bot,
+                               "smart-ahead": lambda state, truth, rng: bot.ahead_move(state, truth, rng),
+                               "ahead": _ahead}
 
 
 def margin(first: Player, second: Player, deal: int, swap: bool) -> int:

@@ -218,6 +218,9 @@ class MctsBot(Bot):
         super().__init__(ruleset)
         chosen = search_level(level or DEFAULT_LEVEL)
         self.playouts = playouts if playouts is not None or seconds is not None else chosen.playouts
+        #: Whether the budget is the level's own (a game may scale it, :meth:`~grn.rules.world.World.search_playouts`),
+        #: not one the caller asked for.
+        self.level_budget = playouts is None and seconds is None
         self.seconds = seconds
         self.width = width if width is not None else chosen.width
         self.learned = chosen.learned
@@ -232,13 +235,19 @@ class MctsBot(Bot):
 
     def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
+        if self.claims:  # the candidates a world lists may depend on how its search plays (Gold's reactive turn, R486)
+            for w in worlds:
+                w.claim_playouts()
         candidates = candidate_moves(worlds, state.current_player, self.width)
         self.last_estimates = []
         if len(candidates) == 1:
             return candidates[0]
+        playouts = self.playouts
+        if self.claims and self.level_budget and playouts is not None:
+            playouts = worlds[0].search_playouts(playouts)
         # the best by immediate worth runs the whole race: the yardstick the best must beat, on every world
         estimates = evaluate(self.ruleset, state, hand, candidates, seed=rng.getrandbits(64),
-                             playouts=self.playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
+                             playouts=playouts, seconds=self.seconds, keep=candidates[:1], opponents=True,
                              learned=self.learned, claims=self.claims, evaluation=self.evaluation)
         self.last_estimates = estimates
         best = best_of(estimates)

@@ -214,6 +214,12 @@ class World:
         """Make this world's playouts play as people claim (issue 41 item 5, R443): the bot's search asks for it,
         an analysis does not; a world passes it on to its copies.  Default: nothing (the game's playouts)."""
 
+    def search_playouts(self, playouts: int) -> int:
+        """The playouts a bot's search of this world spends for a level's ``playouts`` (default: those): a game
+        whose playouts are cheap may spend more within a level's time (Gold, R489).  Asked of a world the bot has
+        made play as people do (:meth:`claim_playouts`), never by ``classic`` or an analysis."""
+        return playouts
+
     def reserve(self, player: str) -> float:
         """Points a greedy bot credits for what ``player`` keeps for later (followers left); default none."""
         return 0.0

@@ -226,11 +226,11 @@ class GoldRuleset(Ruleset[GoldState]):
         """The places turned over, each with the face it showed before (``c4=G3``) or ``?`` (``d5=?``): the
         player does not know it until it is turned (R363).  The bots' reactive turn (R140), whose second card
         waits for the first's face, cannot be named in advance: written ``c4=? ?`` (R364)."""
-        from grn.games.gold.bot import REACT
+        from grn.games.gold.bot import REACT, REACT_AHEAD
         from grn.games.gold.commands import card_text
 
         known = engine.known_faces()
-        return " ".join("?" if p == REACT else f"{p}={card_text(known[p]) if p in known else '?'}"
+        return " ".join("?" if p in (REACT, REACT_AHEAD) else f"{p}={card_text(known[p]) if p in known else '?'}"
                         for p in decision)
 
     def decision_words(self, engine: GoldState, decision: Any) -> str:

@@ -11,12 +11,12 @@ unseen one and two unseen ones, an unseen card standing for any (R75).
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Hashable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Sequence
 
 from grn.core.errors import IllegalAction
 from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold import playout
-from grn.games.gold.rules import GoldState
+from grn.games.gold.rules import RUSH_THRESHOLD, GoldState
 from grn.games.gold.selfplay import _choose, best_partner
 from grn.rules.world import Decision, World
 
@@ -46,6 +46,36 @@ CANDIDATES = "position"
 
 #: The second place of a reactive decision: chosen once the first card's face is seen (R140).
 REACT = "?"
+#: The second place of the reactive decision of the bot's search (round seven, R486): chosen once the first
+#: card's face is seen, by what the pair is worth now and what it leaves on the table for the opponent's reply
+#: and the player's next turn (:func:`ahead_second`).
+REACT_AHEAD = "?!"
+
+# The bot's search, round seven (R486-R491): what a world whose playouts play as people do
+# (:meth:`GoldWorld.claim_playouts`, every level of ``mcts`` but ``classic``) does otherwise.
+#: Whether its reactive turn is :data:`REACT_AHEAD`'s (else R140's :data:`REACT`).
+AHEAD = True
+#: How much the opponent's best carry from the remembered cards after a turn counts against it (R486).
+AHEAD_REPLY = 1.0
+#: How much the player's own best carry from the remembered cards left after that reply counts for it (R486).
+AHEAD_FOLLOW = 1.0
+#: Whether its playouts play the player searching with :func:`ahead_second` choosing the second card (else
+#: :func:`smart_move`'s :func:`best_second`).
+AHEAD_ROLLOUT = False
+#: How its playouts play the opponents (``"greedy"``: :func:`greedy_move`, R200; ``"smart"``: :func:`smart_move`).
+AHEAD_OPPONENT = "smart"
+#: Turns its playouts play (``0``: the world's :attr:`GoldWorld.horizon`, 20).
+AHEAD_HORIZON = 60
+#: Its lead (R201's decision the search must beat): ``"smart"`` (:func:`smart_move`'s turn, with the reactive
+#: turn of :data:`AHEAD`) or ``"ahead"`` (:func:`ahead_lead`: every kind of turn weighed a turn ahead).
+AHEAD_LEAD = "smart"
+#: Its candidates: ``"position"`` (every turn of its own effect, by exact expected worth, as an analysis's, R225)
+#: or ``"greedy"`` (the greedy bot's ranking over sampled deals, as ``classic``'s).
+AHEAD_CANDIDATES = "position"
+#: How many times a level's playouts its search spends (R489: Gold's playouts are cheap), at most
+#: :data:`AHEAD_CAP` (the most the ``max`` level plays anyway, within the levels' 2 s a move).
+AHEAD_SCALE = 8
+AHEAD_CAP = 3000
 
 
 class PlaceOrder(random.Random):
@@ -70,7 +100,7 @@ class PlaceOrder(random.Random):
 class GoldWorld(World):
     """A Gold game with one deal of the unseen cards: ``truth`` maps every face-down place to its face."""
 
-    __slots__ = ("truth", "order")
+    __slots__ = ("truth", "order", "claims")
 
     horizon = 20
     confirm_scale = 2  # R205: Gold's playouts are noisy against its thresholds of 2.5 and 5 points
@@ -86,6 +116,8 @@ class GoldWorld(World):
         self.truth = truth
         #: The order in which this world's playouts turn the places (R227; None: a fresh draw each turn).
         self.order = order
+        #: Whether this world's search plays as round seven's bot (R486, :meth:`claim_playouts`).
+        self.claims = False
 
     @classmethod
     def sample(cls, ruleset: Ruleset, engine: GoldState, rng: random.Random) -> "GoldWorld":
@@ -108,7 +140,15 @@ class GoldWorld(World):
 
     def copy(self) -> "GoldWorld":
         # the deal never changes within a world: shared, not copied
-        return GoldWorld(self.ruleset, self.state.copy(), self.truth, self.order)
+        world = GoldWorld(self.ruleset, self.state.copy(), self.truth, self.order)
+        world.claims = self.claims
+        return world
+
+    def claim_playouts(self) -> None:
+        """Play as round seven's bot (R486): the reactive turn chooses its second card looking a turn ahead
+        (:data:`REACT_AHEAD`), and the playouts as the ``AHEAD_*`` settings say.  The bot's search asks for it at
+        every level but ``classic``; an analysis does not."""
+        self.claims = True
 
     def moves(self) -> list[Decision]:
         state = self.state
@@ -139,8 +179,8 @@ class GoldWorld(World):
         unseen cards are alike, and so are two miners of one value and owner)."""
         state = self.state
         places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
-        if len(places) == 2 and places[1] == REACT:
-            return ("react",)
+        if len(places) == 2 and places[1] in (REACT, REACT_AHEAD):
+            return ("react", places[1])
         known = state.known_faces()
         seen = [p for p in places if p in known]
         faces = sorted(_kind(state, known[p]) for p in seen)
@@ -154,6 +194,17 @@ class GoldWorld(World):
         left = sorted(_kind(after, c) for c in after.known_faces().values())
         return ("seen", tuple(after.scores.items()), tuple(after.gold_cards.items()), tuple(left))
 
+    def shortlist(self, rank: Callable[[Decision], float], limit: int) -> list[tuple[float, Decision]]:
+        """With round seven's search (R487, ``AHEAD_CANDIDATES = "position"``), the turns of distinct effects
+        read from the position (:meth:`candidates`), ``rank`` unused; else the greedy bot's ``limit`` best."""
+        if self.claims and AHEAD_CANDIDATES == "position":
+            return [(0.0, d) for d in self._distinct(limit)]
+        return super().shortlist(rank, limit)
+
+    def search_playouts(self, playouts: int) -> int:
+        """A level's playouts times :data:`AHEAD_SCALE` for round seven's search (R489), else the level's."""
+        return max(playouts, min(playouts * AHEAD_SCALE, AHEAD_CAP)) if self.claims else playouts
+
     def candidates(self, width: int) -> list[Decision] | None:
         """Every turn of its own :meth:`effect` when there are at most ``width``, else the ``width`` of the
         highest exact expected worth at once (:func:`expected_worth`, over the odds of the faces nobody has
@@ -161,6 +212,10 @@ class GoldWorld(World):
         with different seeds weigh the same turns."""
         if CANDIDATES != "position":
             return None
+        return self._distinct(width)
+
+    def _distinct(self, width: int) -> list[Decision]:
+        """:meth:`candidates`' list: the ``width`` turns of distinct effects of highest exact expected worth."""
         firsts: dict[Hashable, Decision] = {}
         for d in self.moves():
             firsts.setdefault(self.effect(d), d)
@@ -178,7 +233,8 @@ class GoldWorld(World):
         known = state.known_faces()
         down = state.face_down()
         unseen = [p for p in down if p not in known]
-        return [(unseen[0], REACT)] if unseen and len(down) >= 2 else []
+        react = REACT_AHEAD if self.claims and AHEAD else REACT
+        return [(unseen[0], react)] if unseen and len(down) >= 2 else []
 
     def commands(self, decision: Decision) -> tuple[Command, ...]:
         """The cards ``decision`` turns in this deal; the reactive turn's second card is :func:`reaction`'s for
@@ -186,6 +242,8 @@ class GoldWorld(World):
         where the reaction turns a card not seen yet: the card the player turned stands for the reaction's."""
         truth = self.truth
         places: tuple[str, ...] = tuple(decision)  # type: ignore[arg-type]
+        if len(places) == 2 and places[1] == REACT_AHEAD:
+            return playout.flips(truth, (places[0], ahead_second(self.state, places[0], truth[places[0]])))
         if len(places) >= 2 and places[1] == REACT:
             second = reaction(self.state, places[0], truth[places[0]])
             if len(places) == 3:
@@ -244,7 +302,9 @@ class GoldWorld(World):
                 else:  # a face the deal cannot hold (a record that breaks the card list): shown as it is
                     truth[place] = face
             fixed.add(place)
-        return GoldWorld(self.ruleset, self.state.copy(), truth, self.order)
+        world = GoldWorld(self.ruleset, self.state.copy(), truth, self.order)
+        world.claims = self.claims
+        return world
 
     def lead(self) -> Decision | None:
         """:func:`smart_move`'s turn as a decision (R201): the best remembered gold carried out, else the
@@ -261,6 +321,8 @@ class GoldWorld(World):
             if gold is not None:
                 return (gold,)
             return (unseen[0],) if unseen else None
+        if self.claims and AHEAD_LEAD == "ahead":
+            return ahead_lead(state)
         pair = _carry(state, known)
         if pair is not None:
             return tuple(sorted(pair, key=down.index))
@@ -273,6 +335,8 @@ class GoldWorld(World):
             return tuple(_choose(self.state, self.truth, rng))
         state = self.state
         order = self.order
+        if self.claims and AHEAD_ROLLOUT:
+            return tuple(ahead_move(state, self.truth, rng, order))
         table = _worth_table(state, state.current_player)
         if order is None:
             return tuple(playout.smart_move(state, self.truth, rng, table))
@@ -281,6 +345,10 @@ class GoldWorld(World):
     def play_out(self, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
         """The playout: with every player played by :func:`smart_move` (an analysis's playouts), a compiled loop
         (:func:`grn.games.gold.playout.play_out`) plays the turns :meth:`rollout_move` and :meth:`play` would."""
+        if self.claims:
+            horizon = AHEAD_HORIZON or horizon
+            if AHEAD_OPPONENT == "smart" and not AHEAD_ROLLOUT:  # everyone plays smart_move: the compiled loop
+                searcher = None
         if searcher is not None or ROLLOUT != "smart" or type(self) is not GoldWorld:  # a subclass plays its own
             super().play_out(rng, horizon, searcher)
             return
@@ -293,7 +361,7 @@ class GoldWorld(World):
     def opponent_move(self, rng: random.Random) -> Decision:
         """The opponents' playout player (R200): :func:`greedy_move`, or :func:`smart_move` with
         ``OPPONENT = "smart"``."""
-        if OPPONENT == "greedy":
+        if (AHEAD_OPPONENT if self.claims else OPPONENT) == "greedy":
             return tuple(greedy_move(self.state))
         return self.rollout_move(rng)
 
@@ -550,6 +618,184 @@ def reaction(state: GoldState, first: str, face: Card) -> str:
     return (unseen or down)[0]
 
 
+def _survivors(a: Card, b: Card) -> tuple[Card, ...]:
+    """The cards of a turn that turned ``a`` and ``b`` that stay face down (and remembered) after it: both, the
+    stronger miner of a duel, or none (dynamite, gold carried out)."""
+    if a.kind == "dynamite" or b.kind == "dynamite":
+        return ()
+    if a.kind == "miner" and b.kind == "miner":
+        if a.value == b.value:
+            return (a, b)
+        return (a,) if a.value > b.value else (b,)
+    if a.kind == "gold" and b.kind == "gold":
+        return (a, b)
+    miner, gold = (a, b) if a.kind == "miner" else (b, a)
+    return () if miner.value >= gold.value else (a, b)
+
+
+def _best_carry(owners: dict[str, str], player: str, cards: Sequence[Card]) -> tuple[int, int, int]:
+    """The best gold ``player`` can carry out from remembered ``cards`` with a miner of their own (or nobody's):
+    (its value, the gold's index, the miner's index); value 0 when none."""
+    best = (0, -1, -1)
+    for i, m in enumerate(cards):
+        if m.kind != "miner":
+            continue
+        owner = owners.get(m.colour)  # type: ignore[arg-type]
+        if owner is not None and owner != player:
+            continue
+        for j, g in enumerate(cards):
+            if g.kind == "gold" and m.value >= g.value > best[0]:
+                best = (g.value, j, i)
+    return best
+
+
+def _left_worth(owners: dict[str, str], player: str, opponent: str, cards: Sequence[Card], rush: bool) -> float:
+    """What the remembered ``cards`` left face down after ``player``'s turn are worth to them (R486): minus
+    :data:`AHEAD_REPLY` times the gold the opponent then carries out from them, plus :data:`AHEAD_FOLLOW` times the
+    gold the player carries out of what that leaves.  When the turn starts the rush (``rush``), remembered gold
+    is anyone's: the opponent takes the best, the player the next."""
+    if rush:
+        golds = sorted((c.value for c in cards if c.kind == "gold"), reverse=True) + [0, 0]
+        return -AHEAD_REPLY * golds[0] + AHEAD_FOLLOW * golds[1]
+    value, g, m = _best_carry(owners, opponent, cards)
+    if value:
+        cards = [c for k, c in enumerate(cards) if k != g and k != m]
+    mine = _best_carry(owners, player, cards)[0]
+    return -AHEAD_REPLY * value + AHEAD_FOLLOW * mine
+
+
+def ahead_second(state: GoldState, first: str, face: Card, order: dict[str, int] | None = None) -> str:
+    """The second card of round seven's reactive turn (R486), once ``first`` showed ``face``: the remembered card,
+    or an unseen one, whose pairing with ``face`` is worth most now (:func:`_pair_worth`, as :func:`best_second`)
+    plus what the turn leaves remembered on the table (:func:`_left_worth`: the opponent's best carry from it
+    next turn counts against it, the player's own after that for it); an unseen card by the odds of the faces
+    nobody has seen (``face`` now seen).  Ties go to an unseen card (the first left, or the first in ``order``).
+    Reads only what the player knows and ``face``."""
+    player = state.current_player
+    players = state.players
+    opponent = players[(players.index(player) + 1) % len(players)]
+    owners = state.owners
+    known = state.known_faces()
+    down = state.face_down()
+    row = _worth_table(state, player)[face]
+    rest = [(p, c) for p, c in known.items() if p != first]
+    others = [p for p in down if p not in known and p != first]
+    best = -1e9
+    chosen: str | None = None
+    if others:
+        pool = state.unseen_cards()
+        if first not in known:
+            pool[face] = pool.get(face, 0) - 1
+        n = len(others)
+        cards = [c for _, c in rest]
+        total = 0.0
+        for c, k in pool.items():
+            if k <= 0:
+                continue
+            after = _survivors(face, c)
+            gone = 2 - len(after)
+            total += k * (row[c] + _left_worth(owners, player, opponent, cards + list(after),
+                                               len(down) - gone <= RUSH_THRESHOLD))
+        best = total / n
+        chosen = playout.first_in(others, order) if order is not None else others[0]
+    for i, (p, c) in enumerate(rest):
+        after = _survivors(face, c)
+        cards = [d for j, (_, d) in enumerate(rest) if j != i] + list(after)
+        w = row[c] + _left_worth(owners, player, opponent, cards, len(down) - (2 - len(after)) <= RUSH_THRESHOLD)
+        if w > best:
+            best, chosen = w, p
+    if chosen is None:  # nothing else face down but ``first``: cannot happen on a turn of two cards
+        chosen = next(p for p in down if p != first)
+    return chosen
+
+
+def _ahead_pair(owners: dict[str, str], player: str, opponent: str, row: dict[Card, float], face: Card,
+                rest: list[Card], partner: Card, down: int) -> float:
+    """A turn that turns ``face`` and ``partner`` (``rest``: the other remembered cards) weighed a turn ahead:
+    what the pair is worth at once plus :func:`_left_worth` of what stays remembered."""
+    after = _survivors(face, partner)
+    return row[partner] + _left_worth(owners, player, opponent, rest + list(after),
+                                      down - (2 - len(after)) <= RUSH_THRESHOLD)
+
+
+def ahead_lead(state: GoldState) -> Decision | None:
+    """Round seven's lead (R486, with ``AHEAD_LEAD = "ahead"``): the turn worth most a turn ahead, every kind
+    weighed alike by what it is worth at once plus what it leaves remembered (:func:`_left_worth`), exactly over
+    the odds of the faces nobody has seen: two remembered cards (carrying out, a duel, or turning back what both
+    players know: nothing new shown), a remembered card and an unseen one, and the reactive turn
+    (:data:`REACT_AHEAD`: an unseen card, then the best second for its face).  In the rush the best remembered
+    gold, else an unseen card.  Reads only what the player to move knows."""
+    known = state.known_faces()
+    down = state.face_down()
+    unseen = [p for p in down if p not in known]
+    if state.flips_due == 1:
+        gold = playout.best_known_gold(known)
+        if gold is not None:
+            return (gold,)
+        return (unseen[0],) if unseen else None
+    player = state.current_player
+    players = state.players
+    opponent = players[(players.index(player) + 1) % len(players)]
+    owners = state.owners
+    table = _worth_table(state, player)
+    n_down = len(down)
+    places = list(known)
+    cards = [known[p] for p in places]
+    best = -1e9
+    choice: Decision | None = None
+    for i in range(len(places)):
+        for j in range(i + 1, len(places)):
+            rest = [c for k, c in enumerate(cards) if k != i and k != j]
+            w = _ahead_pair(owners, player, opponent, table[cards[i]], cards[i], rest, cards[j], n_down)
+            if w > best:
+                best, choice = w, tuple(sorted((places[i], places[j]), key=down.index))
+    if not unseen:
+        return choice
+    pool = state.unseen_cards()
+    n = sum(pool.values())
+    for i in range(len(places)):
+        rest = [c for k, c in enumerate(cards) if k != i]
+        row = table[cards[i]]
+        w = sum(k * _ahead_pair(owners, player, opponent, row, cards[i], rest, c, n_down)
+                for c, k in pool.items()) / n
+        if w > best:
+            best, choice = w, (places[i], unseen[0])
+    if len(unseen) >= 2:
+        total = 0.0
+        for f, k in pool.items():  # the first card's face, then the best second for it
+            row = table[f]
+            others = dict(pool)
+            others[f] -= 1
+            m = n - 1
+            second = sum(j * _ahead_pair(owners, player, opponent, row, f, cards, c, n_down)
+                         for c, j in others.items() if j > 0) / m
+            for i in range(len(cards)):
+                rest = [c for q, c in enumerate(cards) if q != i]
+                second = max(second, _ahead_pair(owners, player, opponent, row, f, rest, cards[i], n_down))
+            total += k * second
+        if total / n >= best:  # on a tie the reactive turn, which may choose on what it sees
+            best, choice = total / n, (unseen[0], REACT_AHEAD)
+    return choice
+
+
+def ahead_move(state: GoldState, truth: dict[str, Card], rng: random.Random,
+               order: "PlaceOrder | None" = None) -> list[str]:
+    """Round seven's playout player for the player searching (R486, with ``AHEAD_ROLLOUT``): :func:`smart_move`'s
+    turn with :func:`ahead_second` choosing the card after an unseen first one."""
+    rank = None if order is None else order.order
+    if state.flips_due == 1:
+        return playout.choose(state, truth, rng, rank)
+    known = state.known_faces()
+    pair = _carry(state, known)
+    if pair is not None:
+        return pair
+    unknown = [p for p in state.face_down() if p not in known]
+    if not unknown:
+        return playout.choose(state, truth, rng, rank)
+    first = playout.pick(unknown, rng, rank)
+    return [first, ahead_second(state, first, truth[first], rank)]
+
+
 def canonical(engine: GoldState, positions: Sequence[str], faces: Sequence[Card | None] = ()) -> tuple[str, ...]:
     """A turn's places as the decision the bots list: remembered cards first, unseen ones by their stand-ins.
 
@@ -578,6 +824,9 @@ def words(engine: GoldState, decision: Sequence[str]) -> str:
     if len(decision) == 2 and decision[1] == REACT:
         return ("turn over a card not seen yet, then the remembered card that pairs with it best "
                 "(another card not seen yet if that is worth more)")
+    if len(decision) == 2 and decision[1] == REACT_AHEAD:
+        return ("turn over a card not seen yet, then the card that pairs with it best, counting what the "
+                "opponent could carry out next turn of what stays on the table")
     parts = []
     for p in decision:
         card = known.get(p)
@@ -590,4 +839,4 @@ def words(engine: GoldState, decision: Sequence[str]) -> str:
     return "turn over " + " and ".join(parts)
 
 
-__all__ = ["GoldWorld", "REACT", "greedy_move", "smart_move", "best_second", "reaction", "canonical", "words"]
+__all__ = ["GoldWorld", "REACT", "REACT_AHEAD", "ahead_second", "ahead_move", "greedy_move", "smart_move", "best_second", "reaction", "canonical", "words"]
