@@ -76,6 +76,24 @@ def play(game: str, bot: str, deal: int, players: int, options: str | None,
     return rows
 
 
+def bot_source(game: str, bot: str, bot_evaluation: str | None = None) -> dict[str, Any]:
+    """What a fitted file says of the bot that played its games: the evaluation file it was told to read
+    (``bot_evaluation``), and the weights its playouts ended on (``bot_read``: its own file, else the review's, as
+    :meth:`grn.rules.world.World.learned` reads them), so that a step of policy iteration says which step it
+    follows.  A ValueError when the game's package has no ``bot_evaluation``."""
+    package = f"grn.games.{game}"
+    out: dict[str, Any] = {}
+    if bot_evaluation:
+        if load(package, bot_evaluation) is None:
+            raise ValueError(f"--bot-evaluation: grn/games/{game} has no {bot_evaluation}")
+        out["bot_evaluation"] = bot_evaluation
+    if getattr(make_bot(bot, registry.find_ruleset(game)), "learned", False):
+        read = load(package, bot_evaluation or BOT_EVALUATION) or load(package)
+        if read is not None:
+            out["bot_read"] = dict(zip(read.features, (round(w, 4) for w in read.weights)))
+    return out
+
+
 def fit(rows: list[Row], names: tuple[str, ...], source: dict[str, Any]) -> tuple[Evaluation, dict[str, float]]:
     """The evaluation fitted on ``rows``, and how well it fits (residual spread before and after)."""
     xs = [r[0] for r in rows]
@@ -115,6 +133,10 @@ def main() -> None:
     unknown = [n for n in chosen if n not in names]
     if unknown:  # said before any game is played
         ap.error(f"{args.game}'s world has no feature {', '.join(unknown)}: it has {', '.join(names)}")
+    try:  # said before any game is played, as an unknown feature is
+        said = bot_source(args.game, args.bot, args.bot_evaluation)
+    except ValueError as error:
+        ap.error(str(error))
     start = time.time()
     deals = list(range(args.seed, args.seed + args.games))
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
@@ -124,19 +146,7 @@ def main() -> None:
     rows = [r for part in parts for r in part]
     source = {"script": "scripts/train_evaluation.py", "game": args.game, "games": args.games, "seed": args.seed,
               "bot": args.bot, "players": args.players, "options": args.options or ""}
-    if args.bot_evaluation:
-        read = load(f"grn.games.{args.game}", args.bot_evaluation)
-        if read is None:
-            ap.error(f"--bot-evaluation: grn/games/{args.game} has no {args.bot_evaluation}")
-        source["bot_evaluation"] = args.bot_evaluation
-    player = make_bot(args.bot, ruleset)
-    if getattr(player, "learned", False):
-        # what the playing bot's playouts ended on (its own file, else the review's, as World.learned reads them):
-        # a step of policy iteration says which step it follows
-        package = f"grn.games.{args.game}"
-        read = load(package, args.bot_evaluation or BOT_EVALUATION) or load(package)
-        if read is not None:
-            source["bot_read"] = dict(zip(read.features, (round(w, 4) for w in read.weights)))
+    source.update(said)
     if args.features:
         take = [names.index(n) for n in chosen]
         rows = [(tuple(x[i] for i in take), phase, y) for x, phase, y in rows]

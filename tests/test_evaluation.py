@@ -8,6 +8,7 @@ follower and farmed later; the review must not hold that against them, and must 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import random
@@ -340,3 +341,28 @@ def test_a_city_shared_on_purpose_in_a_tournament_game_is_judged_sound():
     (judged,) = analyse(record, seed=1, only=[17]).turns
     assert judged.judgement is None and judged.points_lost < 1.0, (judged.best, judged.points_lost)
     assert judged.best == judged.played or judged.played in judged.equal
+
+
+def _training_script():
+    spec = importlib.util.spec_from_file_location("train_evaluation", ROOT / "scripts" / "train_evaluation.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_step_of_policy_iteration_says_which_weights_its_bot_read():
+    """A file fitted on a searching bot's games says what that bot's playouts ended on (R500): the bot's own
+    evaluation by default, or the file --bot-evaluation names; greedy reads none."""
+    script = _training_script()
+    own = type(_world("carcassonne")).learned(BOT_EVALUATION)
+    said = script.bot_source("carcassonne", "mcts:quick")
+    assert said == {"bot_read": dict(zip(own.features, (round(w, 4) for w in own.weights)))}
+    review = type(_world("carcassonne")).learned(EVALUATION)
+    said = script.bot_source("carcassonne", "mcts:quick", EVALUATION)
+    assert said["bot_evaluation"] == EVALUATION
+    assert said["bot_read"] == dict(zip(review.features, (round(w, 4) for w in review.weights)))
+    assert script.bot_source("carcassonne", "greedy") == {}
+    assert "bot_read" not in script.bot_source("carcassonne", "mcts:classic")  # classic ends on projected scores
+    with pytest.raises(ValueError, match="has no evaluation-nothing.json"):
+        script.bot_source("carcassonne", "mcts:quick", "evaluation-nothing.json")
