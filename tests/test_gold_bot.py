@@ -11,21 +11,12 @@ from hypothesis import strategies as st
 from grn import games
 from grn.bots.arena import new_game
 from grn.games.gold.bot import GoldWorld, best_second, reaction, smart_move
-from grn.games.gold.commands import Card, FlipCard
-from grn.games.gold.rules import GoldState
+from grn.games.gold.commands import Card
 from grn.rules.world import rollout
 
+from gold_tables import table as _state
+
 GOLD = games.find_ruleset("gold")
-# two players: red (red+yellow) against green (green+blue); black's miners belong to nobody
-SEATS = [("red", ("red", "yellow")), ("green", ("green", "blue"))]
-
-
-def _state(*turns: tuple[tuple[str, Card], ...]) -> GoldState:
-    """A fresh 8x8 game with ``turns`` played (each a tuple of (place, face) turned over)."""
-    state = GoldState.new(SEATS)
-    for flips in turns:
-        state.play_turn(state.current_player, [FlipCard(p, c) for p, c in flips])
-    return state
 
 
 GOLD3, GOLD2 = Card("gold", 3), Card("gold", 2)

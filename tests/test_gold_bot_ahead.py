@@ -12,20 +12,11 @@ from grn.bots.arena import new_game
 from grn.bots.search import candidate_moves, make_worlds
 from grn.games.gold import bot as gold_bot
 from grn.games.gold.bot import REACT, REACT_AHEAD, GoldWorld, ahead_second, best_second
-from grn.games.gold.commands import Card, FlipCard
-from grn.games.gold.rules import GoldState
+from grn.games.gold.commands import Card
+
+from gold_tables import table as _state
 
 GOLD = games.find_ruleset("gold")
-# two players: red (red+yellow) against green (green+blue); black's miners belong to nobody
-SEATS = [("red", ("red", "yellow")), ("green", ("green", "blue"))]
-
-
-def _state(*turns: tuple[tuple[str, Card], ...]) -> GoldState:
-    """A fresh 8x8 game with ``turns`` played (each a tuple of (place, face) turned over)."""
-    state = GoldState.new(SEATS)
-    for flips in turns:
-        state.play_turn(state.current_player, [FlipCard(p, c) for p, c in flips])
-    return state
 
 
 GOLD4, GOLD1 = Card("gold", 4), Card("gold", 1)

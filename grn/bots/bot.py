@@ -235,7 +235,7 @@ class MctsBot(Bot):
 
     def choose(self, state: Engine, rng: random.Random, hand: tuple[str, ...] = ()) -> Decision:
         worlds = make_worlds(self.ruleset, state, hand, rng, self.ruleset.greedy_samples)
-        if self.claims:  # the candidates a world lists may depend on how its search plays (Gold's reactive turn, R486)
+        if self.claims:  # the candidates a world lists may depend on how its search plays (a reactive turn, R486)
             for w in worlds:
                 w.claim_playouts()
         candidates = candidate_moves(worlds, state.current_player, self.width)

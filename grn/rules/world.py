@@ -216,7 +216,7 @@ class World:
 
     def search_playouts(self, playouts: int) -> int:
         """The playouts a bot's search of this world spends for a level's ``playouts`` (default: those): a game
-        whose playouts are cheap may spend more within a level's time (Gold, R489).  Asked of a world the bot has
+        whose playouts are cheap may spend more within a level's time (R489).  Asked of a world the bot has
         made play as people do (:meth:`claim_playouts`), never by ``classic`` or an analysis."""
         return playouts
 

@@ -317,10 +317,7 @@ class GoldWorld(World):
         down = state.face_down()
         unseen = [p for p in down if p not in known]
         if state.flips_due == 1:
-            gold = playout.best_known_gold(known)
-            if gold is not None:
-                return (gold,)
-            return (unseen[0],) if unseen else None
+            return _rush_lead(known, unseen)
         if self.claims and AHEAD_LEAD == "ahead":
             return ahead_lead(state)
         pair = _carry(state, known)
@@ -718,6 +715,14 @@ def _ahead_pair(owners: dict[str, str], player: str, opponent: str, row: dict[Ca
                                       down - (2 - len(after)) <= RUSH_THRESHOLD)
 
 
+def _rush_lead(known: dict[str, Card], unseen: list[str]) -> Decision | None:
+    """In the rush (one card a turn): the best remembered gold, else an unseen card; None when none is left."""
+    gold = playout.best_known_gold(known)
+    if gold is not None:
+        return (gold,)
+    return (unseen[0],) if unseen else None
+
+
 def ahead_lead(state: GoldState) -> Decision | None:
     """Round seven's lead (R486, with ``AHEAD_LEAD = "ahead"``): the turn worth most a turn ahead, every kind
     weighed alike by what it is worth at once plus what it leaves remembered (:func:`_left_worth`), exactly over
@@ -729,10 +734,7 @@ def ahead_lead(state: GoldState) -> Decision | None:
     down = state.face_down()
     unseen = [p for p in down if p not in known]
     if state.flips_due == 1:
-        gold = playout.best_known_gold(known)
-        if gold is not None:
-            return (gold,)
-        return (unseen[0],) if unseen else None
+        return _rush_lead(known, unseen)
     player = state.current_player
     players = state.players
     opponent = players[(players.index(player) + 1) % len(players)]
