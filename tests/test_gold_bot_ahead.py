@@ -75,35 +75,6 @@ def test_the_mcts_levels_search_the_ahead_turn_and_classic_its_own():
     assert "opponent" in gold_bot.words(engine, (first, REACT_AHEAD))
 
 
-#: mcts:classic's decisions, the commands they play at the table and the sum of its candidates' means at five
-#: positions of a seeded Gold game, computed by main before round seven (the arena's baseline plays as it did).
-CLASSIC_GOLD: list[tuple[str, str, float]] = [
-    ("('g1', '?')", "(<FlipCard g1=blue4>, <FlipCard h1=red3>)", 3.9),
-    ("('a3', '?')", "(<FlipCard a3=blue5>, <FlipCard d2=G3>)", 29.809783),
-    ("('d3', '?')", "(<FlipCard d3=yellow5>, <FlipCard e3=G3>)", -6.944444),
-    ("('h3', 'c4')", "(<FlipCard h3=G2>, <FlipCard c4=green2>)", 18.017857),
-    ("('b5', '?')", "(<FlipCard b5=black4>, <FlipCard c5=D>)", 11.5),
-]
-
-
-def test_mcts_classic_plays_gold_exactly_as_before():
-    _, engine = new_game(GOLD, 2, 11)
-    table = GOLD.determinise(engine, random.Random(11))
-    greedy = make_bot("greedy", GOLD)
-    rng = random.Random(5)
-    picks = []
-    for i in range(40):
-        if table.is_over:
-            break
-        if i % 8 == 3:
-            bot = make_bot("mcts:classic", GOLD)
-            d = bot.choose(table.engine.copy(), random.Random(i), table.hand())
-            picks.append((repr(d), repr(table.commands(d)),
-                          round(sum(e.mean for e in bot.last_estimates), 6)))  # type: ignore[attr-defined]
-        table.play_commands(table.recorded(greedy.choose(table.engine.copy(), rng, table.hand())))
-    assert picks == CLASSIC_GOLD
-
-
 def test_the_mcts_levels_spend_more_playouts_in_gold_and_classic_its_own():
     """Gold's playouts are cheap: a level's search spends 8 times its playouts, at most 3000 (R489); ``classic``
     and a budget the caller sets are not scaled."""
