@@ -213,6 +213,9 @@ class MctsBot(Bot):
 
     name = "mcts"
 
+    #: Standard errors by which the search's best must beat the first candidate to be played (1: R142's rule).
+    overturn_z = 1.0
+
     def __init__(self, ruleset: Ruleset, *, level: str | None = None, playouts: int | None = None,
                  seconds: float | None = None, width: int | None = None) -> None:
         super().__init__(ruleset)
@@ -228,8 +231,6 @@ class MctsBot(Bot):
         #: The evaluation its playouts' ends are valued by: the game's bot evaluation where it ships one (R485:
         #: open features held), else the review's.
         self.evaluation = BOT_EVALUATION
-        #: Standard errors by which the search's best must beat the first candidate to be played (1: R142's rule).
-        self.overturn_z = 1.0
         #: The estimates of the last search, best decision's among them (``grn engine`` tells them as info).
         self.last_estimates: list[Any] = []
 

@@ -55,11 +55,21 @@ class TileWorld(World):
     #: playouts, which an analysis plays; a knob for measuring the review with the bot's playouts.
     claims_default = False
 
+    #: How many times a level's playouts the bot's search spends in this game (:meth:`search_playouts`), at most
+    #: :attr:`search_cap`: 1 spends the level's own.
+    search_scale = 1
+    search_cap = 3000
+
     def __init__(self, ruleset: Ruleset, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine)
         self.pile = pile
         #: Whether the playouts claim as people do (:meth:`claim_playouts`, R443): the bot's search, not an analysis.
         self.claims = self.claims_default
+
+    def search_playouts(self, playouts: int) -> int:
+        """A level's playouts times :attr:`search_scale`, at most :attr:`search_cap` (never fewer than the
+        level's), for the bot's claiming search; an analysis's and ``classic``'s are the level's."""
+        return max(playouts, min(playouts * self.search_scale, self.search_cap)) if self.claims else playouts
 
     @classmethod
     def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str, ...] = ()) -> "TileWorld":
