@@ -112,3 +112,15 @@ def test_the_shortlist_races_several_placements_and_greedys_choice_among_them():
     # greedy's choice races; the first candidate, the search's fallback, is worth at least as much at once
     assert greedy in candidates and rank(candidates[0]) >= rank(greedy)
     assert per <= TileWorld.per_placement(8) and len(placements) >= 3
+
+
+def test_a_tile_games_search_spends_the_levels_playouts_unless_a_benchmark_scales_them(monkeypatch):
+    """``TileWorld.search_scale`` (1) is a benchmark's knob (R502): the bot's claiming search spends the level's
+    playouts times it, at most ``search_cap``; an analysis's world, or classic's, spends the level's."""
+    world = _city_position()
+    world.claim_playouts()
+    assert [world.search_playouts(n) for n in (60, 160, 600, 3000)] == [60, 160, 600, 3000]
+    monkeypatch.setattr(TileWorld, "search_scale", 4)
+    assert [world.search_playouts(n) for n in (60, 160, 600, 3000)] == [240, 640, 2400, 3000]
+    plain = CARCASSONNE.determinise(world.engine, random.Random(2), ("E",))
+    assert plain.search_playouts(160) == 160  # not claiming: an analysis, or classic
