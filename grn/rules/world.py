@@ -310,10 +310,16 @@ class World:
         return self.copy()
 
 
+def scaled_playouts(playouts: int, scale: int, cap: int) -> int:
+    """A level's ``playouts`` times ``scale``, at most ``cap`` but never fewer than the level's: what a game's
+    :meth:`World.search_playouts` spends when its playouts are cheap (R489) or a benchmark scales them (R502)."""
+    return max(playouts, min(playouts * scale, cap))
+
+
 def rollout(world: World, rng: random.Random, horizon: int, searcher: str | None = None) -> None:
     """Play up to ``horizon`` turns of quick decisions (fewer when the game ends); the turns of players other
     than ``searcher`` (when given) are :meth:`World.opponent_move` (:meth:`World.play_out`)."""
     world.play_out(rng, horizon, searcher)
 
 
-__all__ = ["World", "Decision", "NoBot", "margin", "rollout"]
+__all__ = ["World", "Decision", "NoBot", "margin", "rollout", "scaled_playouts"]

@@ -18,7 +18,7 @@ from grn.games.gold.commands import Card, FlipCard
 from grn.games.gold import playout
 from grn.games.gold.rules import RUSH_THRESHOLD, GoldState
 from grn.games.gold.selfplay import _choose, best_partner
-from grn.rules.world import Decision, World
+from grn.rules.world import Decision, World, scaled_playouts
 
 if TYPE_CHECKING:
     from grn.core.record import Command
@@ -203,7 +203,7 @@ class GoldWorld(World):
 
     def search_playouts(self, playouts: int) -> int:
         """A level's playouts times :data:`AHEAD_SCALE` for round seven's search (R489), else the level's."""
-        return max(playouts, min(playouts * AHEAD_SCALE, AHEAD_CAP)) if self.claims else playouts
+        return scaled_playouts(playouts, AHEAD_SCALE, AHEAD_CAP) if self.claims else playouts
 
     def candidates(self, width: int) -> list[Decision] | None:
         """Every turn of its own :meth:`effect` when there are at most ``width``, else the ``width`` of the

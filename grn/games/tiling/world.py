@@ -17,7 +17,7 @@ from grn.rules.engine import Engine
 from grn.games.tiling.board import Placement
 from grn.games.tiling.commands import DiscardTile, PlaceTile
 from grn.games.tiling.engine import TileEngine
-from grn.rules.world import Decision, World
+from grn.rules.world import Decision, World, scaled_playouts
 
 if TYPE_CHECKING:
     from grn.core.record import Command
@@ -69,7 +69,7 @@ class TileWorld(World):
     def search_playouts(self, playouts: int) -> int:
         """A level's playouts times :attr:`search_scale`, at most :attr:`search_cap` (never fewer than the
         level's), for the bot's claiming search; an analysis's and ``classic``'s are the level's."""
-        return max(playouts, min(playouts * self.search_scale, self.search_cap)) if self.claims else playouts
+        return scaled_playouts(playouts, self.search_scale, self.search_cap) if self.claims else playouts
 
     @classmethod
     def sample(cls, ruleset: Ruleset, engine: TileEngine, rng: random.Random, hand: tuple[str, ...] = ()) -> "TileWorld":
