@@ -99,6 +99,68 @@ def test_an_open_city_held_and_a_farm_beside_open_cities_are_worth_more_to_the_b
     weight = dict(zip(bot.features, bot.weights))
     assert weight["city_open"] > 0 and weight["field_cities_open"] > 1.0
     assert weight["city_edges"] < 0  # more open edges, less likely to close
+    # a follower on a feature no tile left can complete never comes back (R504): it costs about what a
+    # follower in supply is worth
+    assert weight["stuck"] < -0.5 * weight["supply"] < 0
+
+
+def _greedy_turns(game: str, turns: int, seed: int = 3):
+    """A world of ``game`` after ``turns`` turns of greedy play from deal ``seed``, world after world."""
+    from grn.bots import make_bot
+
+    world = _world(game, seed)
+    bot = make_bot("greedy", world.ruleset)
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if world.is_over:
+            break
+        world.play_commands(world.recorded(bot.choose(world.engine.copy(), rng, world.hand())))
+        yield world
+
+
+def test_the_tiles_that_fit_an_empty_square_are_the_ones_the_rules_let_go_there():
+    """The bag reading (R504) asks which designs fit a square; it must agree with the placement rules, in every
+    square beside the board, turn after turn of a game."""
+    for world in _greedy_turns("carcassonne", 25):
+        board = world.state.board
+        for (x, y) in sorted(board.frontier):
+            legal = {d.id for d in board.tileset.tiles if any(board.fits(d, x, y, r) for r in (0, 90, 180, 270))}
+            assert world.fitting(x, y) == legal
+
+
+def test_a_city_no_tile_left_can_close_is_read_as_dead_and_its_follower_as_stuck():
+    """The bot's evaluation reads the bag (R504): an open city held with an empty square beside it that no tile
+    left fits will never close (its points stay single) and its follower never comes back."""
+    names = None
+    for world in _greedy_turns("carcassonne", 40):
+        state = world.state
+        board = state.board
+        names = world.feature_names
+        for sid, owner in state.follower_at.items():
+            root = board.find(sid)
+            data = board.data(root)
+            if data.kind != "city" or not data.open or len([o for o in data.followers if o[0] == owner]) > 1:
+                continue
+            holes = world.holes(root)
+            assert holes and all((x, y) not in board.tiles for (x, y) in holes)
+            need = set().union(*(world.fitting(x, y) for (x, y) in holes))
+            if not need & set(world.pile) or len(data.followers) > 1:
+                continue  # already dead, or shared: look for a plain case
+            player = state.players[owner]
+            live = dict(zip(names, world.features(player)))
+            assert live["city_dead"] == 0.0 and live["stuck"] == 0.0
+            hole = min(holes)
+            # the same position with every tile that fits one of its empty squares gone from the bag
+            world.pile[:] = [t for t in world.pile if t not in world.fitting(*hole)]
+            dead = dict(zip(names, world.features(player)))
+            points = len(data.tiles) + (data.symbols or {}).get("pennants", 0)
+            assert dead["city_dead"] == pytest.approx(world.phase() * points)
+            assert dead["stuck"] == pytest.approx(world.phase())
+            # what the bag holds changes nothing else the evaluation reads
+            assert {n: v for n, v in dead.items() if n not in ("city_dead", "stuck")} == \
+                {n: v for n, v in live.items() if n not in ("city_dead", "stuck")}
+            return
+    pytest.fail("no open city held alone in 40 greedy turns")
 
 
 def test_the_mcts_bot_values_its_playouts_by_the_bot_evaluation():

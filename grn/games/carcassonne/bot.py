@@ -9,7 +9,7 @@ from grn.games.carcassonne.commands import PlaceFollower
 from grn.games.carcassonne.completion import Completion
 from grn.games.carcassonne.rules import CarcassonneState, ingot_options
 from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, ROAD
-from grn.games.tiling.board import Placement
+from grn.games.tiling.board import Placement, neighbours
 from grn.games.tiling.commands import PlaceTile
 from grn.games.tiling.world import TileWorld
 
@@ -39,37 +39,59 @@ class CarcassonneWorld(TileWorld):
         return self.state.follower_at
 
     #: The tile games' features and Carcassonne's open features held (R485): an open city's points as
-    #: it stands and its open edges, a cloister's squares still empty, the open cities beside a farmer's fields.
-    feature_names = TileWorld.feature_names + ("city_open", "city_edges", "cloister_gap", "field_cities_open")
+    #: it stands and its open edges, a cloister's squares still empty, the open cities beside a farmer's fields;
+    #: and a reading of the bag (R504): the points of the open cities held that no tile left can close (an empty
+    #: square beside them that nothing in the bag fits), and the player's followers on a city, road or cloister
+    #: that can no longer be completed (they never come back).
+    feature_names = TileWorld.feature_names + ("city_open", "city_edges", "cloister_gap", "field_cities_open",
+                                               "city_dead", "stuck")
 
     def features(self, player: str) -> tuple[float, ...]:
         base = super().features(player)
         f = self.phase()
         if f <= 0.0:
-            return base + (0.0, 0.0, 0.0, 0.0)
+            return base + (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         state = self.state
         board = state.board
         seat = state.players.index(player)
         roots: dict[int, list[int]] = {}
         for sid, owner in state.follower_at.items():
             roots.setdefault(board.find(sid), []).append(owner)
-        city = edges = gap = 0.0
+        left: set[str] | None = None
+        city = edges = gap = dead = stuck = 0.0
         fields: list[int] = []
         for root, owners in roots.items():
-            counts = [owners.count(o) for o in set(owners)]
-            if owners.count(seat) < max(counts):
+            mine = owners.count(seat)
+            if not mine:
                 continue
+            held = mine >= max(owners.count(o) for o in set(owners))
             data = board.data(root)
             kind = data.kind
-            if kind == CITY and data.open:
-                city += len(data.tiles) + (data.symbols or {}).get("pennants", 0)
-                edges += data.open
-            elif kind == CLOISTER:
+            if kind == FIELD:
+                if held:
+                    fields.append(root)
+                continue
+            empty = 0
+            if kind == CLOISTER:
                 for (x, y) in data.tiles:
                     around = sum(1 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) in board.tiles)
-                    gap += 9 - around
-            elif kind == FIELD:
-                fields.append(root)
+                    empty += 9 - around
+                if held:
+                    gap += empty
+            elif data.open:
+                if kind == CITY and held:
+                    city += len(data.tiles) + (data.symbols or {}).get("pennants", 0)
+                    edges += data.open
+            else:
+                continue
+            if kind == CLOISTER and not empty:
+                continue
+            if left is None:
+                left = set(self.pile)
+            if self._dead(root, left):
+                stuck += mine
+                if kind == CITY and held:
+                    dead += len(data.tiles) + (data.symbols or {}).get("pennants", 0)
         open_cities = 0.0
         if fields:
             near = board.bordering()
@@ -79,7 +101,36 @@ class CarcassonneWorld(TileWorld):
                     if c not in seen and board.data(c).kind == CITY and board.data(c).open:
                         seen.add(c)
             open_cities = float(len(seen))
-        return base + (f * city, f * edges, f * gap, f * open_cities)
+        return base + (f * city, f * edges, f * gap, f * open_cities, f * dead, f * stuck)
+
+    def holes(self, root: int) -> set[tuple[int, int]]:
+        """The empty squares a tile must fill to complete the feature whose root is ``root``: those beside a
+        cloister, and those across an open edge of a city or road."""
+        board = self.state.board
+        tiles = board.tiles
+        data = board.data(root)
+        out: set[tuple[int, int]] = set()
+        if data.kind == CLOISTER:
+            for (x, y) in data.tiles:
+                out.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) not in tiles)
+            return out
+        find = board.find
+        for pos in data.tiles:
+            t = tiles[pos]
+            around = neighbours(*pos)
+            for i, places in enumerate(t.orientation.segment_places):
+                if find(t.base + i) != root:
+                    continue
+                for p in places:
+                    npos = around[p // 3]
+                    if npos not in tiles:
+                        out.add(npos)
+        return out
+
+    def _dead(self, root: int, left: set[str]) -> bool:
+        """Whether the feature whose root is ``root`` can no longer be completed: a square it needs filled that
+        no tile in ``left`` (what the bag holds) fits."""
+        return any(self.fitting(x, y).isdisjoint(left) for (x, y) in self.holes(root))
 
     @property
     def state(self) -> CarcassonneState:
