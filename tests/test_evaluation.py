@@ -77,9 +77,12 @@ def test_the_review_and_the_bot_read_their_own_evaluations_of_one_position():
     assert review is not None and bot is not None
     assert review.features == ("supply", "supply_early", "any_left", "permanent", "to_move")
     assert bot.features == world.feature_names and len(bot.features) > len(review.features)
+    # the review reads the first five features alone: a world computes no more for it (R504)
+    assert review.reads == 5 and bot.reads == len(world.feature_names)
     values = world.value()
     for p in world.engine.players:
         features = dict(zip(world.feature_names, world.features(p)))
+        assert world.features(p, review.reads) == world.features(p)[:review.reads]
         mine = sum(w * features[n] for n, w in zip(review.features, review.weights))
         assert world.estimate()[p] == pytest.approx(values[p] + mine)
         theirs = sum(w * features[n] for n, w in zip(bot.features, bot.weights))

@@ -46,7 +46,7 @@ class Evaluation:
     ``spread`` the coefficients ``(a, b)`` of the final margin's variance still to come, ``a·f + b·f²``.
     """
 
-    __slots__ = ("features", "weights", "spread", "source", "take")
+    __slots__ = ("features", "weights", "spread", "source", "take", "reads")
 
     def __init__(self, features: Sequence[str], weights: Sequence[float], spread: tuple[float, float],
                  source: dict[str, Any] | None = None) -> None:
@@ -60,6 +60,8 @@ class Evaluation:
         #: Where each feature sits among a world's features when it reads only some of them
         #: (:meth:`for_features`); None: all of them, in order.
         self.take: tuple[int, ...] | None = None
+        #: How many of a world's features, from the first, :meth:`bonus` reads (a world need compute no more).
+        self.reads = len(self.features)
 
     def for_features(self, names: Sequence[str]) -> "Evaluation | None":
         """This evaluation for a world whose features are ``names``: itself when they are its own, a copy that
@@ -72,6 +74,7 @@ class Evaluation:
             return None
         copy = Evaluation(self.features, self.weights, self.spread, self.source)
         copy.take = tuple(names.index(n) for n in self.features)
+        copy.reads = max(copy.take, default=-1) + 1
         return copy
 
     def __repr__(self) -> str:

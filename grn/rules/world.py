@@ -166,9 +166,10 @@ class World:
         """The share of the game still to play, from 1 at the start to 0 at the end (default 0: unknown)."""
         return 0.0
 
-    def features(self, player: str) -> tuple[float, ...]:
+    def features(self, player: str, upto: int | None = None) -> tuple[float, ...]:
         """What ``player``'s position holds for the future beyond :meth:`value` (:attr:`feature_names`), for
-        the learned evaluation; default none."""
+        the learned evaluation; default none.  With ``upto``, a world may stop after the first ``upto`` (what an
+        evaluation reads, :attr:`grn.rules.evaluation.Evaluation.reads`: the review weighs fewer than the bot)."""
         return ()
 
     @classmethod
@@ -197,7 +198,8 @@ class World:
         learned = self.learned(evaluation)
         if learned is None or self.is_over:
             return values
-        return {p: v + learned.bonus(self.features(p)) for p, v in values.items()}
+        reads = learned.reads
+        return {p: v + learned.bonus(self.features(p, reads)) for p, v in values.items()}
 
     def outcome(self, player: str, learned: bool = True, evaluation: str = EVALUATION) -> tuple[float, float | None]:
         """``player``'s expected final margin (:meth:`estimate` by the file ``evaluation`` names, or :meth:`value`

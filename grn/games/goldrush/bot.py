@@ -39,10 +39,10 @@ class GoldRushWorld(TileWorld):
     def pieces_on_board(self) -> dict[int, int]:
         return self.state.cowboy_at
 
-    def features(self, player: str) -> tuple[float, ...]:
+    def features(self, player: str, upto: int | None = None) -> tuple[float, ...]:
         state = self.state
         seat = state.players.index(player)
-        return super().features(player) + (self.phase() if state.tent[seat] < 0 and not state.is_over else 0.0,)
+        return super().features(player, upto) + (self.phase() if state.tent[seat] < 0 and not state.is_over else 0.0,)
 
     def __init__(self, ruleset: Ruleset, engine: GoldRushState, pile: list[str], faces: dict[int,
                  int] | None = None) -> None:

@@ -341,7 +341,7 @@ class TileWorld(World):
         left = engine.bag_left
         return left / max(1, left + len(engine.board.tiles))
 
-    def features(self, player: str) -> tuple[float, ...]:
+    def features(self, player: str, upto: int | None = None) -> tuple[float, ...]:
         engine = self.tiles
         supply = getattr(engine, "supply", None)
         f = self.phase()
