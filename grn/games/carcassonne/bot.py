@@ -49,7 +49,7 @@ class CarcassonneWorld(TileWorld):
     def features(self, player: str, upto: int | None = None) -> tuple[float, ...]:
         base = super().features(player, upto)
         if upto is not None and upto <= len(base):
-            return base  # the review weighs the tile games' features alone (R485): the rest costs a third more
+            return base  # the review weighs the tile games' features alone: the rest are the bot's (R485, R504)
         f = self.phase()
         if f <= 0.0:
             return base + (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
