@@ -94,6 +94,20 @@ def test_the_review_and_the_bot_read_their_own_evaluations_of_one_position():
     assert (theirs.features, theirs.weights, theirs.spread) == (mine.features, mine.weights, mine.spread)
 
 
+def test_a_benchmark_can_make_the_review_read_another_fit_and_a_missing_one_is_said(monkeypatch):
+    """``review_evaluation`` (R505) points the review's evaluation at another file of the game's package, as a
+    benchmark's ``--set`` does; a file the package does not ship is an error, not a quiet fall back."""
+    world = _world("carcassonne")
+    cls = type(world)
+    shipped = cls.learned()
+    monkeypatch.setattr(cls, "review_evaluation", BOT_EVALUATION)
+    assert cls.learned() is cls.learned(BOT_EVALUATION) and cls.learned() is not shipped
+    assert world.estimate() == world.estimate(BOT_EVALUATION)
+    monkeypatch.setattr(cls, "review_evaluation", "evaluation-none.json")
+    with pytest.raises(ValueError, match="ships no evaluation-none.json"):
+        cls.learned()
+
+
 def test_an_open_city_held_and_a_farm_beside_open_cities_are_worth_more_to_the_bot_mid_game():
     """The bot's evaluation (R485) prices what the projected score leaves out: an open city held may still be
     completed (its points double), a field beside open cities may still gain 3 a city."""

@@ -172,6 +172,10 @@ class World:
         evaluation reads, :attr:`grn.rules.evaluation.Evaluation.reads`: the review weighs fewer than the bot)."""
         return ()
 
+    #: The file the review's evaluation (``evaluation.json``) is read from: a benchmark's knob (``--set
+    #: MODULE.CLASS.review_evaluation=NAME``) for measuring the review with another fit (R505).
+    review_evaluation = EVALUATION
+
     @classmethod
     def learned(cls, name: str = EVALUATION) -> Evaluation | None:
         """The learned evaluation the package of this world's module ships as ``name`` (beside the module; loaded
@@ -181,11 +185,18 @@ class World:
         if cache is None:
             cache = {}
             setattr(cls, "_learned", cache)
+        other = name == EVALUATION and cls.review_evaluation != EVALUATION
+        if other:
+            name = cls.review_evaluation
         if name not in cache:
             # the package the world is defined in (a package's own __init__ is its package): grn's games' or a plug-in's
             module = sys.modules.get(cls.__module__)
             package = getattr(module, "__package__", None) or cls.__module__.rpartition(".")[0]
-            found = (load(package, name) or (load(package) if name != EVALUATION else None)) if package else None
+            found = None
+            if package:  # a game without the file named gets its evaluation.json, unless the knob names it
+                found = load(package, name) or (load(package) if name != EVALUATION and not other else None)
+            if other and found is None:
+                raise ValueError(f"review_evaluation: {package} ships no {name}")
             # data made for other features: weigh nothing rather than the wrong things
             cache[name] = found.for_features(cls.feature_names) if found is not None else None
         return cast("Evaluation | None", cache[name])
