@@ -148,7 +148,6 @@ def test_the_tiles_that_fit_an_empty_square_are_the_ones_the_rules_let_go_there(
 def test_a_city_no_tile_left_can_close_is_read_as_dead_and_its_follower_as_stuck():
     """The bot's evaluation reads the bag (R504): an open city held with an empty square beside it that no tile
     left fits will never close (its points stay single) and its follower never comes back."""
-    names = None
     for world in _greedy_turns("carcassonne", 40):
         state = world.state
         board = state.board
@@ -156,23 +155,21 @@ def test_a_city_no_tile_left_can_close_is_read_as_dead_and_its_follower_as_stuck
         for sid, owner in state.follower_at.items():
             root = board.find(sid)
             data = board.data(root)
-            if data.kind != "city" or not data.open or len([o for o in data.followers if o[0] == owner]) > 1:
-                continue
+            if data.kind != "city" or not data.open or len(data.followers) != 1:
+                continue  # a plain case: an open city one follower holds
             holes = world.holes(root)
-            assert holes and all((x, y) not in board.tiles for (x, y) in holes)
-            need = set().union(*(world.fitting(x, y) for (x, y) in holes))
-            if not need & set(world.pile) or len(data.followers) > 1:
-                continue  # already dead, or shared: look for a plain case
+            assert holes and all(square not in board.tiles for square in holes)
             player = state.players[owner]
             live = dict(zip(names, world.features(player)))
-            assert live["city_dead"] == 0.0 and live["stuck"] == 0.0
-            hole = min(holes)
-            # the same position with every tile that fits one of its empty squares gone from the bag
-            world.pile[:] = [t for t in world.pile if t not in world.fitting(*hole)]
+            if live["city_dead"] or live["stuck"]:
+                continue  # this player has a dead feature already: look for a plain case
+            # the same position with every tile that fits one of the city's empty squares gone from the bag
+            gone = world.fitting(*min(holes))
+            world.pile[:] = [t for t in world.pile if t not in gone]
             dead = dict(zip(names, world.features(player)))
             points = len(data.tiles) + (data.symbols or {}).get("pennants", 0)
             assert dead["city_dead"] == pytest.approx(world.phase() * points)
-            assert dead["stuck"] == pytest.approx(world.phase())
+            assert dead["stuck"] >= world.phase() - 1e-9  # this follower, and any other the removal stranded
             # what the bag holds changes nothing else the evaluation reads
             assert {n: v for n, v in dead.items() if n not in ("city_dead", "stuck")} == \
                 {n: v for n, v in live.items() if n not in ("city_dead", "stuck")}
