@@ -142,7 +142,7 @@ def test_the_tiles_that_fit_an_empty_square_are_the_ones_the_rules_let_go_there(
         board = world.state.board
         for (x, y) in sorted(board.frontier):
             legal = {d.id for d in board.tileset.tiles if any(board.fits(d, x, y, r) for r in (0, 90, 180, 270))}
-            assert world.fitting(x, y) == legal
+            assert board.designs_fitting(x, y) == legal
 
 
 def test_a_city_no_tile_left_can_close_is_read_as_dead_and_its_follower_as_stuck():
@@ -164,7 +164,7 @@ def test_a_city_no_tile_left_can_close_is_read_as_dead_and_its_follower_as_stuck
             if live["city_dead"] or live["stuck"]:
                 continue  # this player has a dead feature already: look for a plain case
             # the same position with every tile that fits one of the city's empty squares gone from the bag
-            gone = world.fitting(*min(holes))
+            gone = board.designs_fitting(*min(holes))
             world.pile[:] = [t for t in world.pile if t not in gone]
             dead = dict(zip(names, world.features(player)))
             points = len(data.tiles) + (data.symbols or {}).get("pennants", 0)

@@ -73,7 +73,7 @@ class CarcassonneWorld(TileWorld):
                 if held:
                     fields.append(root)
                 continue
-            empty = 0
+            empty = points = 0
             if kind == CLOISTER:
                 for (x, y) in data.tiles:
                     around = sum(1 for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (x + dx, y + dy) in board.tiles)
@@ -82,7 +82,8 @@ class CarcassonneWorld(TileWorld):
                     gap += empty
             elif data.open:
                 if kind == CITY and held:
-                    city += len(data.tiles) + (data.symbols or {}).get("pennants", 0)
+                    points = len(data.tiles) + (data.symbols or {}).get("pennants", 0)
+                    city += points
                     edges += data.open
             else:
                 continue
@@ -93,7 +94,7 @@ class CarcassonneWorld(TileWorld):
             if self._dead(root, left):
                 stuck += mine
                 if kind == CITY and held:
-                    dead += len(data.tiles) + (data.symbols or {}).get("pennants", 0)
+                    dead += points
         open_cities = 0.0
         if fields:
             near = board.bordering()
@@ -132,7 +133,8 @@ class CarcassonneWorld(TileWorld):
     def _dead(self, root: int, left: set[str]) -> bool:
         """Whether the feature whose root is ``root`` can no longer be completed: a square it needs filled that
         no tile in ``left`` (what the bag holds) fits."""
-        return any(self.fitting(x, y).isdisjoint(left) for (x, y) in self.holes(root))
+        board = self.state.board
+        return any(board.designs_fitting(x, y).isdisjoint(left) for (x, y) in self.holes(root))
 
     @property
     def state(self) -> CarcassonneState:

@@ -211,6 +211,11 @@ _NO_ROOTS: Final[list[int]] = []
 _NONES: Final[list[list[None]]] = [[None] * m for m in range(64)]
 
 
+#: id(tile set) -> (the set, kept so that its id is not reused; what the four sides of an empty square need, N E S
+#: W, -1 where no tile is -> the ids of the set's designs that fit there): few patterns, met again and again.
+_FITTING: dict[int, tuple[TileSet, dict[tuple[int, ...], frozenset[str]]]] = {}
+
+
 def cell_key(x: int, y: int) -> int:
     """The key of square ``(x, y)`` in :attr:`Board.cells`."""
     return (x << CELL_SHIFT) + y
@@ -417,6 +422,27 @@ class Board:
                         break
                 else:
                     yield (x, y, o.rotation)
+
+    def designs_fitting(self, x: int, y: int) -> frozenset[str]:
+        """The ids of the tile set's designs that may go to the empty square ``(x, y)`` beside the board in some
+        rotation, as the squares around it stand, whatever the bag holds (cached by the edges around it)."""
+        cells = self.cells
+        key = (x << CELL_SHIFT) + y
+        need: list[int] = []
+        for e, step, f in _EDGES:
+            nb = cells.get(key + step)
+            need.append(-1 if nb is None else nb.orientation.edge_sig[f])
+        tileset = self.tileset
+        cache = _FITTING.get(id(tileset))
+        if cache is None:
+            cache = (tileset, {})
+            _FITTING[id(tileset)] = cache
+        pattern = tuple(need)
+        found = cache[1].get(pattern)
+        if found is None:
+            found = frozenset([d.id for d in tileset.tiles if next(self._fitting(d, ((x, y),)), None) is not None])
+            cache[1][pattern] = found
+        return found
 
     def legal_positions(self, design: TileDesign) -> list[tuple[int, int, int]]:
         """Every ``(x, y, rotation)`` where ``design`` may go, sorted, one of identical rotations."""

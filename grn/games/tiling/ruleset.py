@@ -165,16 +165,12 @@ class TileRuleset(Ruleset[T]):
         rotation; 0: no tile left can fill it (the game may end with that hole)."""
         state = position.state
         board = state.board
-        frontier = sorted(board.frontier)
-        counts = {xy: 0 for xy in frontier}
-        tileset = state.tileset
-        for tile, left in state.bag().items():
-            if left <= 0 or tile not in tileset:
-                continue
-            fitted = {(x, y) for x, y, _ in board.legal_positions(tileset[tile])}
-            for xy in fitted:
-                counts[xy] += left
-        return {f"{x},{y}": n for (x, y), n in counts.items()}
+        bag = [(tile, left) for tile, left in state.bag().items() if left > 0]
+        counts: dict[str, int] = {}
+        for (x, y) in sorted(board.frontier):
+            fits = board.designs_fitting(x, y)
+            counts[f"{x},{y}"] = sum(left for tile, left in bag if tile in fits)
+        return counts
 
     def choice_words(self, command: Command) -> tuple[str, ...]:
         """A placement is three choices of the tree (the tile, the square, the rotation), a discard the tile

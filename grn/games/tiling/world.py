@@ -14,7 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from grn.rules.engine import Engine
-from grn.games.tiling.board import Placement, neighbours
+from grn.games.tiling.board import Placement
 from grn.games.tiling.commands import DiscardTile, PlaceTile
 from grn.games.tiling.engine import TileEngine
 from grn.rules.world import Decision, World, scaled_playouts
@@ -28,12 +28,6 @@ if TYPE_CHECKING:
 def tile_hand(actions: Sequence[Command]) -> tuple[str, ...]:
     """The tiles a recorded turn drew, in drawing order (discards, then the tile placed)."""
     return tuple(a.tile for a in actions if isinstance(a, (DiscardTile, PlaceTile)))
-
-
-#: id(tile set) -> (the set, kept so that its id is not reused; the edge each side of an empty square needs, N E S W,
-#: -1 where no tile is -> the ids of the set's designs that fit the square in some turn): few patterns, met again
-#: and again whatever the bag holds.
-_FITTING: dict[int, tuple[Any, dict[tuple[int, ...], frozenset[str]]]] = {}
 
 
 #: Random squares and rotations a playout tries for its tile before listing every legal placement.
@@ -284,28 +278,6 @@ class TileWorld(World):
             pile.pop()
         else:  # a decision that drew another tile than the pile's next (a recorded turn): keep the sample whole
             pile.remove(tile)
-
-    def fitting(self, x: int, y: int) -> frozenset[str]:
-        """The ids of the tile set's designs that fit the empty square ``(x, y)`` as the board stands, in some turn
-        (what the bag must still hold for the square to be filled: a reading of the bag, R504)."""
-        board = self.tiles.board
-        tiles = board.tiles
-        need = []
-        for e, pos in enumerate(neighbours(x, y)):
-            nb = tiles.get(pos)
-            need.append(-1 if nb is None else nb.orientation.edge_sig[(e + 2) & 3])
-        tileset = board.tileset
-        cache = _FITTING.get(id(tileset))
-        if cache is None:
-            cache = _FITTING[id(tileset)] = (tileset, {})
-        key = tuple(need)
-        found = cache[1].get(key)
-        if found is None:
-            found = frozenset(d.id for d in tileset.tiles
-                              if any(all(r < 0 or o.edge_need[e] == r for e, r in enumerate(need))
-                                     for o in d.orientations))
-            cache[1][key] = found
-        return found
 
     def reserve(self, player: str) -> float:
         """A follower kept is worth a point while enough tiles are left to use it (fading as the bag empties);
