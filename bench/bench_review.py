@@ -149,7 +149,11 @@ def run(args: argparse.Namespace) -> None:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = [pool.submit(unit, p, i, seeds, args.stand_in or None, args.level, tuple(args.set)) for p, i in units]
         for f in futures:
-            r = f.result()
+            try:
+                r = f.result()
+            except ValueError as error:  # a --set that names what the game does not ship: one line, not a trace
+                pool.shutdown(cancel_futures=True)
+                raise SystemExit(f"bench_review.py: {error}")
             Path(args.out).parent.mkdir(parents=True, exist_ok=True)
             with open(args.out, "a") as sink:
                 sink.write(json.dumps(r) + "\n")
