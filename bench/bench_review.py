@@ -6,6 +6,8 @@
     nice .venv/bin/python bench/bench_review.py balance --games 10 --jobs 2   # luck + skill = margin - expectation?
     nice .venv/bin/python bench/bench_review.py balance --only gold --games 12 --examples   # Gold's cards (R455)
     nice .venv/bin/python bench/bench_review.py marks review.jsonl   # each mistake mark, judged to the end
+    nice .venv/bin/python bench/bench_review.py marks --which farmer-now review.jsonl   # each "farmer now" turn (R507)
+    nice .venv/bin/python bench/bench_review.py marks --which greedy --rounds 300 review.jsonl   # players - greedy (R508)
 
 ``run`` analyses every real game (tests/data: the Board Game Arena games and the Japan 2015 final; the
 Gold Rush and Gold examples with ``--only``) twice, with seeds 1 and 2, and lets the greedy bot choose in the
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -290,20 +293,63 @@ def summary(args: argparse.Namespace) -> None:
         print(f"CPU a 72-turn analysis: {statistics.mean(cpu):.1f} s (load at the time {mine[0]['load']:.1f})")
 
 
+def _greedy_to_the_end(r: dict, args: argparse.Namespace) -> list[tuple[float, float, float]]:
+    """``marks --which greedy`` for one record: at every position, the greedy bot's move (chosen as ``run``
+    chooses it) against the move played, raced to the end of the game on shared worlds.  Each turn: the review's
+    players - greedy (the run's two losses) and the same difference to the end, with its error."""
+    from grn.bots.search import evaluate, paired_difference
+
+    name, _, index = r["record"].partition("#")
+    path = next(p for pattern in REAL[r["game"]] for p in ROOT.glob(pattern) if p.name == name)
+    record = list(grn.read(path))[int(index)]
+    ruleset, _, line = replay(record)
+    chooser = make_bot(r["stand_in"]["bot"], ruleset)
+    befores = {turn.number: (turn, before) for turn, before in line if before is not None}
+    out = []
+    for t, greedy_lost in zip(r["seed1"], r["stand_in"]["losses"]):
+        turn, before = befores[t["turn"]]
+        hand = ruleset.hand_of(turn.actions)
+        decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
+        world = ruleset.determinise(before, random.Random(0), hand)
+        greedy = ruleset.decision_of(before, tuple(world.commands(decision)))
+        played = ruleset.decision_of(before, turn.actions)
+        if greedy == played:
+            end, se = 0.0, 0.0
+        else:
+            est = evaluate(ruleset, before, hand, [greedy, played], seed=args.seed, playouts=2 * args.rounds,
+                           keep=[greedy, played], horizon=10_000)
+            end, se = paired_difference(est[0], est[1])
+        out.append((t["lost"] - greedy_lost, end, se))
+    print(f"{r['record']}: {len(out)} turns; the review {statistics.mean(a for a, _, _ in out):+.2f}, "
+          f"to the end {statistics.mean(b for _, b, _ in out):+.2f}", flush=True)
+    return out
+
+
 def marks(args: argparse.Namespace) -> None:
     """Each mistake mark of a run (seed 1) judged again with playouts to the end of the game: is it still one?
 
     The move played and the best move race on ``--rounds`` shared worlds, each playout played by the game's
     quick players to the last tile (no horizon, so no evaluation at a horizon: the final scores), and the paired
     difference is the loss to the end.  A mark is kept when that loss is still at least the mistake threshold.
+    ``--which farmer-now`` judges so every turn where the best move places a farmer and the player did not (R507),
+    ``--which greedy`` every turn's move against the greedy bot's in the player's place (R508).
     """
     from grn.bots.search import evaluate, paired_difference
     from grn.analysis.judge import ruleset_thresholds
 
+    apply_settings(list(args.set))
     rs = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines() if x.strip()]
     kept = total = clear = 0
+    losses: list[tuple[float, float, float]] = []  # (at the horizon, to the end, its error)
+    pairs: list[tuple[float, float, float]] = []  # --which greedy: (the review's, to the end, its error)
     for r in rs:
-        marked = [t for t in r["seed1"] if t["judgement"] in ("mistake", "blunder")]
+        if args.which == "greedy":
+            pairs.extend(_greedy_to_the_end(r, args))
+            continue
+        if args.which == "farmer-now":  # the best move places a farmer and the player did not (the issue's table)
+            marked = [t for t in r["seed1"] if t["best_farmer"] and not t["played_farmer"]]
+        else:
+            marked = [t for t in r["seed1"] if t["judgement"] in ("mistake", "blunder")]
         if not marked:
             continue
         name, _, index = r["record"].partition("#")
@@ -327,9 +373,25 @@ def marks(args: argparse.Namespace) -> None:
             total += 1
             kept += loss >= threshold
             clear += loss - 2 * se > 0
+            losses.append((t["lost"], loss, se))
             print(f"{r['record']} turn {t['turn']} {t['player']}: {t['judgement']} {t['lost']:.1f} at the horizon; "
                   f"to the end {loss:+.1f} ± {se:.1f} ({'kept' if loss >= threshold else 'not kept'}; "
                   f"{time.process_time() - cpu:.1f} CPU s)", flush=True)
+    if args.which == "greedy":
+        n = len(pairs)
+        review = [a for a, _, _ in pairs]
+        to_end = [b for _, b, _ in pairs]
+        print(f"players - greedy at the same positions, {n} turns: the review {statistics.mean(review):+.2f} "
+              f"± {statistics.stdev(review) / math.sqrt(n):.2f} (at its horizon), playouts to the end "
+              f"{statistics.mean(to_end):+.2f} ± {statistics.stdev(to_end) / math.sqrt(n):.2f} ({load()})")
+        return
+    if args.which == "farmer-now" and losses:
+        horizon = sum(h for h, _, _ in losses) / len(losses)
+        end = sum(e for _, e, _ in losses) / len(losses)
+        se = math.sqrt(sum(s * s for _, _, s in losses)) / len(losses)
+        print(f"'farmer now' turns: {len(losses)}; the review's loss {horizon:.2f} a turn at the horizon, "
+              f"{end:+.2f} ± {se:.2f} to the end; clearly above zero on {clear} ({load()})")
+        return
     print(f"mistake marks kept by playouts to the end (loss still >= the mistake threshold): {kept} of {total}; "
           f"a loss clearly above zero (two errors): {clear} of {total} ({load()})")
 
@@ -360,6 +422,11 @@ def main() -> None:
     m.add_argument("--rounds", type=int, default=1000, help="shared worlds a mark (each plays both moves)")
     m.add_argument("--seed", type=int, default=7)
     m.add_argument("--level", default=None, help="the run's level (to find its best move again)")
+    m.add_argument("--which", choices=("marks", "farmer-now", "greedy"), default="marks",
+                   help="the turns to judge again: the mistake marks, every 'farmer now' turn, or every turn's "
+                        "move against the greedy bot's in the player's place")
+    m.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
+                   help="a variant of the judge to the end (e.g. the claiming playouts, R498's knob)")
     args = ap.parse_args()
     {"run": run, "summary": summary, "balance": balance_run, "marks": marks}[args.what](args)
 
