@@ -338,6 +338,12 @@ def marks(args: argparse.Namespace) -> None:
     from grn.analysis.judge import ruleset_thresholds
 
     apply_settings(list(args.set))
+
+    def verdict(loss: float, se: float, threshold: float) -> str:  # a mark is kept or not; a farm is a loss or not
+        if args.which == "marks":
+            return "kept" if loss >= threshold else "not kept"
+        return "clearly a loss" if loss - 2 * se > 0 else "not clearly a loss"
+
     rs = [json.loads(x) for f in args.files for x in Path(f).read_text().splitlines() if x.strip()]
     kept = total = clear = 0
     losses: list[tuple[float, float, float]] = []  # (at the horizon, to the end, its error)
@@ -375,7 +381,7 @@ def marks(args: argparse.Namespace) -> None:
             clear += loss - 2 * se > 0
             losses.append((t["lost"], loss, se))
             print(f"{r['record']} turn {t['turn']} {t['player']}: {t['judgement']} {t['lost']:.1f} at the horizon; "
-                  f"to the end {loss:+.1f} ± {se:.1f} ({'kept' if loss >= threshold else 'not kept'}; "
+                  f"to the end {loss:+.1f} ± {se:.1f} ({verdict(loss, se, threshold)}; "
                   f"{time.process_time() - cpu:.1f} CPU s)", flush=True)
     if args.which == "greedy":
         n = len(pairs)
@@ -426,7 +432,8 @@ def main() -> None:
                    help="the turns to judge again: the mistake marks, every 'farmer now' turn, or every turn's "
                         "move against the greedy bot's in the player's place")
     m.add_argument("--set", action="append", default=[], metavar="MODULE.ATTR=VALUE",
-                   help="a variant of the judge to the end (e.g. the claiming playouts, R498's knob)")
+                   help="a variant, set before anything runs: the review that finds the best move again and "
+                        "the judge to the end alike (e.g. the claiming playouts, R498's knob)")
     args = ap.parse_args()
     {"run": run, "summary": summary, "balance": balance_run, "marks": marks}[args.what](args)
 
