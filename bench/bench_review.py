@@ -5,6 +5,7 @@
     .venv/bin/python bench/bench_review.py summary review.jsonl
     nice .venv/bin/python bench/bench_review.py balance --games 10 --jobs 2   # luck + skill = margin - expectation?
     nice .venv/bin/python bench/bench_review.py balance --only gold --games 12 --examples   # Gold's cards (R455)
+    nice .venv/bin/python bench/bench_review.py balance --only carcassonne --games 0 --level normal --jobs 2  # R511
     nice .venv/bin/python bench/bench_review.py marks review.jsonl   # each mistake mark, judged to the end
     nice .venv/bin/python bench/bench_review.py marks --which farmer-now review.jsonl   # each "farmer now" turn (R507)
     nice .venv/bin/python bench/bench_review.py marks --which greedy --rounds 300 review.jsonl   # players - greedy (R508)
@@ -187,6 +188,25 @@ def _real_balance(path: str, index: int, level: str) -> list[tuple[str, tuple[An
     return [(f"real {Path(path).name}#{index}", b.__reduce__()[1], used) for b in a.balances]
 
 
+def _edge_and_skill(real: list[tuple[Any, ...]]) -> None:
+    """R511: over the real games' player-games, how the balance's edge (what the positions offered beyond a quick
+    player's move), the skill (points lost, the opponents' less the player's) and the margin go together.  In a
+    two-player game a player's parts mirror the opponent's, so both rows leave each correlation as one row would."""
+    if len(real) < 3:
+        return
+    margin = [float(f[1]) for f in real]
+    skill = [float(f[4]) for f in real]
+    edge = [float(f[7]) if len(f) > 7 else 0.0 for f in real]
+    gained = [a + b for a, b in zip(skill, edge)]
+    try:
+        print(f"over {len(real)} real player-games, correlation: skill and edge {statistics.correlation(skill, edge):+.2f}; "
+              f"margin and skill {statistics.correlation(margin, skill):+.2f}; margin and edge "
+              f"{statistics.correlation(margin, edge):+.2f}; margin and skill + edge "
+              f"{statistics.correlation(margin, gained):+.2f}")
+    except statistics.StatisticsError:  # a constant column (every edge zero): nothing to say
+        return
+
+
 def balance_run(args: argparse.Namespace) -> None:
     """Luck + skill against the margin less the expectation, over the real games and self-played ones."""
     print(f"# balance: level {args.level}, {args.games} self-played games a game ({load()})", flush=True)
@@ -215,6 +235,7 @@ def balance_run(args: argparse.Namespace) -> None:
               f"+ edge {edge:+.1f} + rest {rest:+.1f} (± {se:.1f})")
     for name, used, _ in cpus:
         print(f"{name}: analysis CPU {used:.1f} s")
+    _edge_and_skill([fields for name, fields in rows if name.startswith("real ")])
     n = max(1, len(rows))
     print(f"luck + skill = margin - expectation within one standard error: {inside} of {len(rows)} player-games "
           f"({100 * inside / n:.0f}%), within two: {inside2} ({100 * inside2 / n:.0f}%) ({load()})")
