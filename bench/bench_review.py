@@ -190,8 +190,9 @@ def _real_balance(path: str, index: int, level: str) -> list[tuple[str, tuple[An
 
 def _edge_and_skill(real: list[tuple[Any, ...]]) -> None:
     """R511: over the real games' player-games, how the balance's edge (what the positions offered beyond a quick
-    player's move), the skill (points lost, the opponents' less the player's) and the margin go together.  In a
-    two-player game a player's parts mirror the opponent's, so both rows leave each correlation as one row would."""
+    player's move), the skill (points lost, the opponents' less the player's) and the margin go together.  Every
+    player's row is kept: in a two-player game the rows mirror each other, so the figure does not depend on which
+    seat is read (one seat's rows alone would give another figure for each choice of seats)."""
     if len(real) < 3:
         return
     margin = [float(f[1]) for f in real]
