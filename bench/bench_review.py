@@ -49,7 +49,8 @@ sys.path.insert(0, str(ROOT))
 
 import grn  # noqa: E402
 import grn.games  # noqa: E402
-from grn.analysis.judge import analyse, replay  # noqa: E402
+from grn.analysis.judge import analyse, replay, ruleset_thresholds  # noqa: E402
+from grn.bots.search import evaluate, paired_difference  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.rules.position import play_record_turn  # noqa: E402
 from grn.core.record import Turn  # noqa: E402
@@ -87,6 +88,31 @@ def permanent(ruleset: Any, before: Any, hand: tuple[Any, ...], actions: tuple[A
         return False
     kinds = world.tiles.board.kind
     return any(sid not in had and kinds[sid] == kind for sid in world.pieces_on_board())
+
+
+def stand_in_commands(chooser: Any, ruleset: Any, at: Any, turn: Turn, hand: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The stand-in bot's move at the position before ``turn``, as the record's commands (seeded by the turn's
+    number, so ``run`` and ``marks --which greedy`` choose the same move)."""
+    decision = chooser.choose(at.copy(), random.Random(turn.number), hand)
+    return tuple(ruleset.determinise(at, random.Random(0), hand).commands(decision))
+
+
+def run_record(r: dict) -> tuple[Any, Any, dict[int, tuple[Turn, Any]]]:
+    """A run's line read back: its record, ruleset, and each turn with the position before it."""
+    name, _, index = r["record"].partition("#")
+    path = next(p for pattern in REAL[r["game"]] for p in ROOT.glob(pattern) if p.name == name)
+    record = list(grn.read(path))[int(index)]
+    ruleset, _, line = replay(record)
+    return record, ruleset, {turn.number: (turn, before) for turn, before in line if before is not None}
+
+
+def race_to_the_end(ruleset: Any, before: Any, hand: tuple[Any, ...], first: Any, second: Any,
+                    args: argparse.Namespace) -> tuple[float, float]:
+    """What ``first`` is worth more than ``second`` (and its error) on ``--rounds`` shared worlds whose playouts
+    go to the last tile: no horizon, so no evaluation, the final scores."""
+    est = evaluate(ruleset, before, hand, [first, second], seed=args.seed, playouts=2 * args.rounds,
+                   keep=[first, second], horizon=10_000)
+    return paired_difference(est[0], est[1])
 
 
 def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, level: str | None,
@@ -129,9 +155,7 @@ def unit(path: str, index: int, seeds: tuple[int, ...], stand_in: str | None, le
             if at is None:
                 continue
             hand = ruleset.hand_of(turn.actions)
-            decision = chooser.choose(at.copy(), random.Random(turn.number), hand)
-            world = ruleset.determinise(at, random.Random(0), hand)
-            mine = Turn(turn.number, turn.player, tuple(world.commands(decision)))
+            mine = Turn(turn.number, turn.player, stand_in_commands(chooser, ruleset, at, turn, hand))
             cut = record.replace(tags=tags, turns=tuple(x for x in record.turns if x.number < turn.number) + (mine,))
             (t,) = analyse(cut, level=level, seed=seeds[0], only=[turn.number]).turns
             losses.append(t.points_lost)
@@ -319,28 +343,15 @@ def _greedy_to_the_end(r: dict, args: argparse.Namespace) -> list[tuple[float, f
     """``marks --which greedy`` for one record: at every position, the greedy bot's move (chosen as ``run``
     chooses it) against the move played, raced to the end of the game on shared worlds.  Each turn: the review's
     players - greedy (the run's two losses) and the same difference to the end, with its error."""
-    from grn.bots.search import evaluate, paired_difference
-
-    name, _, index = r["record"].partition("#")
-    path = next(p for pattern in REAL[r["game"]] for p in ROOT.glob(pattern) if p.name == name)
-    record = list(grn.read(path))[int(index)]
-    ruleset, _, line = replay(record)
+    _, ruleset, befores = run_record(r)
     chooser = make_bot(r["stand_in"]["bot"], ruleset)
-    befores = {turn.number: (turn, before) for turn, before in line if before is not None}
     out = []
     for t, greedy_lost in zip(r["seed1"], r["stand_in"]["losses"]):
         turn, before = befores[t["turn"]]
         hand = ruleset.hand_of(turn.actions)
-        decision = chooser.choose(before.copy(), random.Random(turn.number), hand)
-        world = ruleset.determinise(before, random.Random(0), hand)
-        greedy = ruleset.decision_of(before, tuple(world.commands(decision)))
+        greedy = ruleset.decision_of(before, stand_in_commands(chooser, ruleset, before, turn, hand))
         played = ruleset.decision_of(before, turn.actions)
-        if greedy == played:
-            end, se = 0.0, 0.0
-        else:
-            est = evaluate(ruleset, before, hand, [greedy, played], seed=args.seed, playouts=2 * args.rounds,
-                           keep=[greedy, played], horizon=10_000)
-            end, se = paired_difference(est[0], est[1])
+        end, se = (0.0, 0.0) if greedy == played else race_to_the_end(ruleset, before, hand, greedy, played, args)
         out.append((t["lost"] - greedy_lost, end, se))
     print(f"{r['record']}: {len(out)} turns; the review {statistics.mean(a for a, _, _ in out):+.2f}, "
           f"to the end {statistics.mean(b for _, b, _ in out):+.2f}", flush=True)
@@ -356,9 +367,6 @@ def marks(args: argparse.Namespace) -> None:
     ``--which farmer-now`` judges so every turn where the best move places a farmer and the player did not (R507),
     ``--which greedy`` every turn's move against the greedy bot's in the player's place (R508).
     """
-    from grn.bots.search import evaluate, paired_difference
-    from grn.analysis.judge import ruleset_thresholds
-
     apply_settings(list(args.set))
 
     def verdict(loss: float, se: float, threshold: float) -> str:  # a mark is kept or not; a farm is a loss or not
@@ -380,12 +388,8 @@ def marks(args: argparse.Namespace) -> None:
             marked = [t for t in r["seed1"] if t["judgement"] in ("mistake", "blunder")]
         if not marked:
             continue
-        name, _, index = r["record"].partition("#")
-        path = next(p for pattern in REAL[r["game"]] for p in ROOT.glob(pattern) if p.name == name)
-        record = list(grn.read(path))[int(index)]
-        ruleset, _, line = replay(record)
+        record, ruleset, befores = run_record(r)
         threshold = ruleset_thresholds(ruleset).mistake
-        befores = {turn.number: (turn, before) for turn, before in line if before is not None}
         for t in marked:
             turn, before = befores[t["turn"]]
             hand = ruleset.hand_of(turn.actions)
@@ -395,9 +399,7 @@ def marks(args: argparse.Namespace) -> None:
             played = ruleset.decision_of(before, turn.actions)
             best = ruleset.decision_of(before, again.best_actions)
             cpu = time.process_time()
-            est = evaluate(ruleset, before, hand, [best, played], seed=args.seed, playouts=2 * args.rounds,
-                           keep=[best, played], horizon=10_000)
-            loss, se = paired_difference(est[0], est[1])
+            loss, se = race_to_the_end(ruleset, before, hand, best, played, args)
             total += 1
             kept += loss >= threshold
             clear += loss - 2 * se > 0
