@@ -1,10 +1,23 @@
 """A Board Game Arena Carcassonne game log (JSON, as BGA's replay page loads it) as a GRN record.
 
-    .venv/bin/python bench/bga_log_to_grn.py LOG.json [--source TEXT] [--licence NAME] [-o GAME.grn]
+    .venv/bin/python bench/bga_log_to_grn.py LOG.json [--source TEXT] [--licence NAME] [--table N] [-o GAME.grn]
 
 Used for the six logs of github Koki-Yamaguchi/carcassonne-ai (MIT): ``backend/src/data/<table>.json``,
 added in commit 1ae902e089d36541f521ed1f471ba9f6fe66e1ae and deleted in 785926765654448c0d12719ba7a87e83e2f14455
 (``tests/data/bga-<table>.grn``, tests/data/README.md); kept so that the conversion can be checked and repeated.
+
+It also reads the shorter **event list** some sites keep of a BGA game (``924153644.json`` of github
+zaharik-ua/carcassonne-gg, the carcassonne.gg tournament site, at commit
+9c1117892b9d3e643486fda0d93b6bebf5b274e3): a JSON list of events, each with a ``seq`` and a ``type``:
+
+- ``playTile``: ``player_id``, ``player_name``, ``tile_type`` (BGA's 1-24), ``x``, ``y`` and ``orientation``
+  (1-4) as above, ``color_hex`` the player's colour;
+- ``playPartisan``: ``position`` (BGA's ``pos``) on the tile of the event ``tile_event_seq``;
+- ``cantPlay``: the drawn tile ``tile_type`` fitted nowhere and was discarded (the player then draws again);
+- ``pickTile``: the drawing, not needed.
+
+It holds no scores and no result: the record gets no checkpoints and no ``Result`` (``grn validate`` counts
+the final scores itself), the table number comes from ``--table`` and the date is not known.
 
 What the log holds, read from the logs themselves: ``data.data`` is a list of packets (``table_id``,
 ``move_id``, ``time`` in Unix seconds), each with a list of notifications:
@@ -33,7 +46,7 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from grn import parse
 from grn.games.carcassonne.carcassonnelab import ALPHABET, encode_tiles, link_to_grn
@@ -112,9 +125,16 @@ def read_log(log: dict[str, Any]) -> dict[str, Any]:
             "final": final, "result": result}
 
 
-def link_of(moves: list[dict[str, Any]]) -> str:
-    """The CarcassonneLab replay link of these placements (docs/interop.md), without the players."""
-    tiles = encode_tiles([START] + [m["type"] for m in moves])
+def link_of(moves: list[dict[str, Any]], discards: Sequence[tuple[int, int]] = ()) -> str:
+    """The CarcassonneLab replay link of these placements (docs/interop.md), without the players.
+
+    ``discards`` are (tiles placed before it, BGA type) of each drawn tile that fitted nowhere."""
+    drawn = [START]
+    for k, m in enumerate(moves):
+        drawn += [t for before, t in discards if before == k]
+        drawn.append(m["type"])
+    drawn += [t for before, t in discards if before == len(moves)]
+    tiles = encode_tiles(drawn)
     parts = []
     for m in moves:
         x, y, quarter = m["x"], m["y"], m["ori"] - 1
@@ -122,7 +142,8 @@ def link_of(moves: list[dict[str, Any]]) -> str:
             raise LogProblem(f"move {m['move_id']}: {m} cannot be written in a replay link")
         flags = quarter + (16 if x < 0 else 0) + (32 if y < 0 else 0)
         parts.append(ALPHABET[abs(x)] + ALPHABET[abs(y)] + ALPHABET[flags] + str(m["pos"]))
-    return f"https://www.carcassonnelab.com/#/0/0/{tiles}/{''.join(parts)}"
+    marks = "".join(f".{before}" for before, _ in discards)
+    return f"https://www.carcassonnelab.com/#/0/0{marks}/{tiles}/{''.join(parts)}"
 
 
 def convert(log: dict[str, Any], source: str, licence: str = "MIT") -> str:
@@ -165,17 +186,79 @@ def convert(log: dict[str, Any], source: str, licence: str = "MIT") -> str:
     return write_record(records[0])  # canonical form (the tags in grn's order)
 
 
+def read_events(events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The game in an event list: players (in the order of their first tile), colours, placements, discards."""
+    names: dict[str, str] = {}
+    colours: dict[str, str] = {}
+    moves: list[dict[str, Any]] = []
+    discards: list[tuple[int, int]] = []
+    tile_seq: dict[int, dict[str, Any]] = {}
+    for e in sorted(events, key=lambda e: int(e["seq"])):
+        kind = e["type"]
+        if kind == "playTile":
+            who = str(e["player_id"])
+            names.setdefault(who, e["player_name"])
+            colour = COLOURS.get(str(e.get("color_hex", "")).lower())
+            if colour is None:
+                raise LogProblem(f"event {e['seq']}: colour {e.get('color_hex')!r} is not a BGA player colour")
+            colours.setdefault(who, colour)
+            move = {"player": who, "type": int(e["tile_type"]), "x": int(e["x"]), "y": int(e["y"]),
+                    "ori": int(e["orientation"]), "pos": 0, "move_id": e["seq"]}
+            moves.append(move)
+            tile_seq[int(e["seq"])] = move
+        elif kind == "playPartisan":
+            on = tile_seq.get(int(e["tile_event_seq"]))
+            if on is None or on is not moves[-1] or str(e["player_id"]) != on["player"]:
+                raise LogProblem(f"event {e['seq']}: a follower not on the tile just played")
+            on["pos"] = int(e["position"])
+        elif kind == "cantPlay":
+            discards.append((len(moves), int(e["tile_type"])))
+        elif kind != "pickTile":
+            raise LogProblem(f"event {e['seq']}: {kind!r} is not an event this script knows")
+    return {"names": names, "colours": colours, "moves": moves, "discards": discards}
+
+
+def convert_events(events: list[dict[str, Any]], source: str, licence: str, table: str | None) -> str:
+    """The GRN record of an event list (no scores in it: no checkpoints, no ``Result``)."""
+    game = read_events(events)
+    names, colours, moves = game["names"], game["colours"], game["moves"]
+    order = list(names)
+    if len(order) != 2:
+        raise LogProblem(f"{len(order)} players; this script converts 2-player games")
+    for k, m in enumerate(moves):
+        if m["player"] != order[k % 2]:
+            raise LogProblem(f"event {m['move_id']}: tile {k + 1} is not in turn")
+    tags = {"Players": ", ".join(f"{names[p]} ({colours[p]})" for p in order)}
+    where = f"Board Game Arena table {table}" if table else "a Board Game Arena game"
+    if table:
+        tags["Event"] = where
+    text = link_to_grn(link_of(moves, game["discards"]), tags)
+    head, _, body = text.partition("\n\n")
+    link_comment, _, turns = body.partition("\n")
+    comment = (f"{{{where} (base game, 2 players, farmers); from its event list {source}, {licence}, converted "
+               f"by bench/bga_log_to_grn.py. The list holds no scores: the final scores are grn's count. "
+               f"{link_comment.strip('{}').replace('CarcassonneLab replay link:', 'The same game as a CarcassonneLab replay link:')}}}")
+    records = parse(head + "\n\n" + comment + "\n" + turns + "\n")
+    if len(records) != 1 or records[0].diagnostics:
+        raise LogProblem("the record written does not read back")
+    return write_record(records[0])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("log", type=Path, help="a BGA game log (JSON)")
     ap.add_argument("--source", default=None,
                     help="where the log comes from, for the record's first comment (default: the file's name)")
     ap.add_argument("--licence", default="MIT", help="the log's licence, for the first comment (default: MIT)")
+    ap.add_argument("--table", help="the BGA table number, for an event list (which does not hold it)")
     ap.add_argument("-o", "--output", type=Path, help="write here (default: standard output)")
     args = ap.parse_args(argv)
     log = json.loads(args.log.read_text("utf-8"))
     try:
-        text = convert(log, args.source or args.log.name, args.licence)
+        if isinstance(log, list):  # an event list (the module's docstring)
+            text = convert_events(log, args.source or args.log.name, args.licence, args.table)
+        else:
+            text = convert(log, args.source or args.log.name, args.licence)
     except LogProblem as exc:
         print(f"{args.log}: {exc}", file=sys.stderr)
         return 1

@@ -13,6 +13,7 @@ import pytest
 import grn
 from grn.core.record import Checkpoint
 from grn.check.validate import validate_record
+from tests.benchmods import load_bench
 
 DATA = Path(__file__).parent / "data"
 #: BGA table ids, and each game's final scores as BGA's result gives them (first player first).
@@ -46,3 +47,40 @@ def test_a_wrong_score_in_a_converted_game_is_caught():
     (record,) = grn.parse(text.replace("score yellow=4 black=0", "score yellow=5 black=0", 1))
     report = validate_record(record, keep_turns=False)
     assert not report.valid and [d.code for d in report.diagnostics] == ["checkpoint"]
+
+
+def test_the_masters_game_from_an_event_list_validates_with_its_discard():
+    # tests/data/bga-924153644.grn: a Board Game Arena game of a titled master (Lawyer) from carcassonne.gg's
+    # event list, which holds no scores; grn counts them.  70 tiles placed and one (the four-sided city, C)
+    # discarded because it fitted nowhere, as the base game's rule "a tile that cannot be placed" says.
+    (record,) = list(grn.read(DATA / "bga-924153644.grn"))
+    assert record.tag("Event") == "Board Game Arena table 924153644" and record.tag("Result") is None
+    report = validate_record(record, keep_turns=False)
+    assert report.valid and not report.diagnostics, [d.message for d in report.diagnostics]
+    assert report.complete and report.turns_played == 70
+    assert "\n53. red discard C L@2,4:270 +W\n" in (DATA / "bga-924153644.grn").read_text("utf-8")
+    assert report.final_scores == {"red": 91, "blue": 87}  # grn's count: pinned, so a change in scoring shows
+    # the discard is checked, not carried: a tile that fits somewhere may not be discarded
+    text = (DATA / "bga-924153644.grn").read_text("utf-8").replace("53. red discard C ", "53. red discard D ")
+    (bad,) = grn.parse(text)
+    assert "fits on the board, so it may not be discarded" in " ".join(
+        d.message for d in validate_record(bad, keep_turns=False).diagnostics)
+
+
+def test_an_event_list_with_a_discard_converts_and_a_follower_off_its_tile_is_refused():
+    convert = load_bench("bga_log_to_grn")
+    red, blue = ("1", "A", "ff0000"), ("2", "B", "0000ff")
+    events = []
+    for seq, ((pid, name, hexc), ttype, x, y, ori) in enumerate(
+            [(red, 17, 0, 1, 1), (blue, 2, 0, -1, 2)], start=1):
+        events.append({"seq": 2 * seq - 1, "type": "playTile", "player_id": pid, "player_name": name,
+                       "tile_type": ttype, "x": x, "y": y, "orientation": ori, "color_hex": hexc})
+    events.append({"seq": 4, "type": "playPartisan", "player_id": "2", "position": 2, "tile_event_seq": 3})
+    events.insert(1, {"seq": 2, "type": "cantPlay", "player_id": "2", "tile_type": 22})
+    text = convert.convert_events(events, "a test", "no licence", "1")
+    (record,) = grn.parse(text)
+    assert "\n1. red V@0,-1\n2. blue discard C S@0,1:90 +N\n" in text and len(record.turns) == 2
+    assert record.tag("Players") == "A (red), B (blue)"
+    events[-1]["tile_event_seq"] = 1  # the follower names the first tile, not the one just played
+    with pytest.raises(convert.LogProblem, match="not on the tile just played"):
+        convert.convert_events(events, "a test", "no licence", "1")
