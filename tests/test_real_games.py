@@ -12,6 +12,7 @@ import pytest
 
 import grn
 from grn.core.record import Checkpoint
+from grn.analysis.judge import analyse
 from grn.check.validate import validate_record
 from tests.benchmods import load_bench
 
@@ -84,3 +85,18 @@ def test_an_event_list_with_a_discard_converts_and_a_follower_off_its_tile_is_re
     events[-1]["tile_event_seq"] = 1  # the follower names the first tile, not the one just played
     with pytest.raises(convert.LogProblem, match="not on the tile just played"):
         convert.convert_events(events, "a test", "no licence", "1")
+
+
+def test_the_review_finds_the_field_fight_that_decided_the_masters_game():
+    # R512: over a third of the points the review says the master's game lost are one fight over the field beside
+    # eight closed cities.  At turn 53 red could take it alone (L at -5,5), at turn 58 blue could lock it by
+    # joining his own farmer's field to it (V at 1,6); both are marked, with those moves named, and each holds
+    # when raced to the last tile (13.9 and 13.5 points).  Blue won the field at turn 64 by that join.
+    (record,) = list(grn.read(DATA / "bga-924153644.grn"))
+    report = analyse(record, seed=1, only=[53, 58, 64])
+    by_turn = {t.turn: t for t in report.turns}
+    assert by_turn[53].judgement in ("mistake", "blunder") and by_turn[53].points_lost > 10
+    assert by_turn[53].best == "discard C L@-5,5:180 +W"
+    assert by_turn[58].judgement in ("mistake", "blunder") and by_turn[58].points_lost > 10
+    assert by_turn[58].best == "V@1,6 +S"
+    assert by_turn[64].judgement is None and by_turn[64].points_lost < 1  # the join itself: the best move
