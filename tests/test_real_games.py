@@ -1,7 +1,9 @@
-"""The six Board Game Arena games converted from the logs of Koki-Yamaguchi/carcassonne-ai (tests/data/README.md).
+"""The Board Game Arena games converted by bench/bga_log_to_grn.py (tests/data/README.md).
 
-Each record carries BGA's score after every turn that scored (score checkpoints) and BGA's final scores
-(``Result``); these tests keep them whole games that grn's rules score exactly as BGA did.
+The six from the logs of Koki-Yamaguchi/carcassonne-ai carry BGA's score after every turn that scored (score
+checkpoints) and BGA's final scores (``Result``); these tests keep them whole games that grn's rules score
+exactly as BGA did.  The master's game from carcassonne.gg's event list (R512) holds no scores: it is kept
+valid, its discard checked, and the field fight the review finds in it pinned.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def test_an_event_list_with_a_discard_converts_and_a_follower_off_its_tile_is_re
 def test_the_review_finds_the_field_fight_that_decided_the_masters_game():
     # R512: over a third of the points the review says the master's game lost are one fight over the field beside
     # eight closed cities.  At turn 53 red could take it alone (L at -5,5), at turn 58 blue could lock it by
-    # joining his own farmer's field to it (V at 1,6); both are marked, with those moves named, and each holds
+    # joining his own farmers' field to it (V at 1,6); both are marked, with those moves named, and each holds
     # when raced to the last tile (13.9 and 13.5 points).  Blue won the field at turn 64 by that join.
     (record,) = list(grn.read(DATA / "bga-924153644.grn"))
     report = analyse(record, seed=1, only=[53, 58, 64])
