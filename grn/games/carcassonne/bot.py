@@ -22,6 +22,11 @@ FARM_CLAIM = 6.0
 #: The share of a claimed field's points a claiming playout adds to its placement's worth (a farmer's points
 #: come at the end, and the opponent may still contest the field).
 FARM_WEIGHT = 0.5
+#: Whether a claiming playout also weighs the fields a placement joins (:meth:`CarcassonneWorld.join_gain`,
+#: R515): joining a field where the mover has farmers to a contested one takes the majority, as strong players win
+#: a field fight; joining the opponent's field to one's own shares it.  Off: a benchmark's knob (``bench/
+#: bench_review.py --set``), measured with more placements weighed a turn (``playout_samples``, ``TRIES``).
+FIELD_JOINS = False
 
 
 class CarcassonneWorld(TileWorld):
@@ -227,6 +232,69 @@ class CarcassonneWorld(TileWorld):
         closed = sum(1 for c in cities.values() if c)
         return closed, len(cities) - closed
 
+    def join_gain(self, preview: Placement, seat: int) -> float:
+        """What the fields a placement joins change for ``seat`` (R515): the farms' worth (:meth:`field_worth`) the
+        seat holds once joined less what it held before, less the mean of that change for the others.  A field is
+        held with the most farmers on it (ties all hold); 0 when the placement joins no field a farmer is on."""
+        if not preview.merges:
+            return 0.0
+        state = self.state
+        board = state.board
+        find = board.find
+        kinds = preview.design.kinds
+        farmers: dict[int, list[int]] = {}
+        for sid, owner in state.follower_at.items():
+            root = find(sid)
+            if board.data(root).kind == FIELD:
+                farmers.setdefault(root, []).append(owner)
+        if not farmers:
+            return 0.0
+        n = len(state.players)
+        change = [0.0] * n
+        for g, roots in enumerate(preview.group_roots):
+            if len(roots) < 2 or kinds[preview.group_segments[g][0]] != FIELD:
+                continue
+            farmed = [r for r in roots if r in farmers]
+            if not farmed:
+                continue
+            joined = [0] * n
+            for r in farmed:
+                owners = farmers[r]
+                for o in owners:
+                    joined[o] += 1
+                top = max(owners.count(o) for o in owners)
+                worth = self.root_field_worth(r)
+                for o in set(owners):
+                    if owners.count(o) == top:
+                        change[o] -= worth
+            top = max(joined)
+            worth = self.field_worth(preview, preview.group_segments[g][0])
+            for o in range(n):
+                if joined[o] == top:
+                    change[o] += worth
+        others = max(1, n - 1)
+        return change[seat] - (sum(change) - change[seat]) / others
+
+    def root_field_worth(self, root: int) -> float:
+        """What a farmer on the existing field ``root`` is worth to a claiming playout, as :meth:`field_worth`
+        reckons it: 3 points a closed city beside it, 1.5 an open one."""
+        board = self.state.board
+        find = board.find
+        tiles = board.tiles
+        data = board.data(root)
+        cities: dict[int, bool] = {}
+        for pos in data.tiles:
+            t = tiles[pos]
+            for i, seg in enumerate(t.design.segments):
+                if not seg.borders or find(t.base + i) != root:
+                    continue
+                for bi in seg.borders:
+                    c = find(t.base + bi)
+                    if c not in cities:
+                        cities[c] = board.is_closed(c)
+        closed = sum(1 for c in cities.values() if c)
+        return 3.0 * closed + 1.5 * (len(cities) - closed)
+
     def _claim(self, preview: Placement) -> tuple[float, int]:
         """The best field of the new tile for a farmer (R443): its worth and local segment (-1: none worth it)."""
         state = self.state
@@ -264,6 +332,8 @@ class CarcassonneWorld(TileWorld):
                 if gain > best:
                     best = gain
                     follow = (PlaceFollower(state._location_name(preview.orientation, i)),)
+        if self.claims and FIELD_JOINS and state.options.farmers:
+            best += FARM_WEIGHT * self.join_gain(preview, seat)
         if follow is not None:
             return best, head + follow
         if self.claims:
@@ -289,4 +359,4 @@ class CarcassonneWorld(TileWorld):
         return best, head
 
 
-__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT"]
+__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT", "FIELD_JOINS"]
