@@ -93,7 +93,8 @@ def test_the_review_finds_the_field_fight_that_decided_the_masters_game():
     # R512: over a third of the points the review says the master's game lost are one fight over the field beside
     # eight closed cities.  At turn 53 red could take it alone (L at -5,5), at turn 58 blue could lock it by
     # joining his own farmers' field to it (V at 1,6); both are marked, with those moves named, and each holds
-    # when raced to the last tile (13.9 and 13.5 points).  Blue won the field at turn 64 by that join.
+    # when raced to the last tile by the game's quick players (13.9 and 13.5 points; far less with players that
+    # fight for fields, R515).  Blue won the field at turn 64 by that join.
     (record,) = list(grn.read(DATA / "bga-924153644.grn"))
     report = analyse(record, seed=1, only=[53, 58, 64])
     by_turn = {t.turn: t for t in report.turns}
