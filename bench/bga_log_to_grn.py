@@ -46,7 +46,7 @@ import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from grn import parse
 from grn.games.carcassonne.carcassonnelab import ALPHABET, encode_tiles, link_to_grn
@@ -161,29 +161,38 @@ def convert(log: dict[str, Any], source: str, licence: str = "MIT") -> str:
     tags = {"Event": f"Board Game Arena table {game['table']}", "Date": day.strftime("%Y.%m.%d"),
             "Players": players,
             "Result": ", ".join(f"{colours[p]} {game['final'][p]}" for p in order)}
-    text = link_to_grn(link_of(moves), tags)
-    head, _, body = text.partition("\n\n")
-    link_comment, _, turns = body.partition("\n")
     when = (f"played {day:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC"
             + (" (turn-based)" if (last - day).total_seconds() > 6 * 3600 else ""))
-    comment = (f"{{Board Game Arena table {game['table']} (base game, 2 players, farmers), {when}; from its game "
-               f"log {source}, {licence} licence, converted by bench/bga_log_to_grn.py. Score checkpoints: BGA's scores "
-               f"after each turn that scored; Result: BGA's final scores. "
-               f"{link_comment.strip('{}').replace('CarcassonneLab replay link:', 'The same game as a CarcassonneLab replay link:')}}}")
-    out = []
-    previous: dict[str, int] = {}
-    for line, m in zip(turns.splitlines(), moves):
-        now = m.get("scores")
-        if now and now != previous:
-            line += " score " + " ".join(f"{colours[p]}={now.get(p, 0)}" for p in order)
-            previous = now
-        out.append(line)
-    if len(out) != len(moves) or len(turns.splitlines()) != len(moves):
-        raise LogProblem(f"table {game['table']}: {len(moves)} tiles but {len(turns.splitlines())} turns")
-    records = parse(head + "\n\n" + comment + "\n" + "\n".join(out) + "\n")
+    describe = (f"Board Game Arena table {game['table']} (base game, 2 players, farmers), {when}; from its game "
+                f"log {source}, {licence} licence, converted by bench/bga_log_to_grn.py. Score checkpoints: BGA's "
+                f"scores after each turn that scored; Result: BGA's final scores.")
+
+    def checkpoints(turns: list[str]) -> list[str]:
+        if len(turns) != len(moves):
+            raise LogProblem(f"table {game['table']}: {len(moves)} tiles but {len(turns)} turns")
+        out = []
+        previous: dict[str, int] = {}
+        for line, m in zip(turns, moves):
+            now = m.get("scores")
+            if now and now != previous:
+                line += " score " + " ".join(f"{colours[p]}={now.get(p, 0)}" for p in order)
+                previous = now
+            out.append(line)
+        return out
+    return _written(link_to_grn(link_of(moves), tags), describe, f"table {game['table']}: ", checkpoints)
+
+
+def _written(text: str, describe: str, where: str,
+             lines: Callable[[list[str]], list[str]] = lambda turns: turns) -> str:
+    """The record ``text`` (grn's import of the replay link) with ``describe`` and the link as its first comment,
+    its turn lines passed through ``lines``, read back and written in canonical form (the tags in grn's order)."""
+    head, _, body = text.partition("\n\n")
+    link_comment, _, turns = body.partition("\n")
+    same = link_comment.strip("{}").replace("CarcassonneLab replay link:", "The same game as a CarcassonneLab replay link:")
+    records = parse(head + "\n\n{" + describe + " " + same + "}\n" + "\n".join(lines(turns.splitlines())) + "\n")
     if len(records) != 1 or records[0].diagnostics:
-        raise LogProblem(f"table {game['table']}: the record written does not read back")
-    return write_record(records[0])  # canonical form (the tags in grn's order)
+        raise LogProblem(f"{where}the record written does not read back")
+    return write_record(records[0])
 
 
 def read_events(events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -232,16 +241,9 @@ def convert_events(events: list[dict[str, Any]], source: str, licence: str, tabl
     where = f"Board Game Arena table {table}" if table else "a Board Game Arena game"
     if table:
         tags["Event"] = where
-    text = link_to_grn(link_of(moves, game["discards"]), tags)
-    head, _, body = text.partition("\n\n")
-    link_comment, _, turns = body.partition("\n")
-    comment = (f"{{{where} (base game, 2 players, farmers); from its event list {source}, {licence}, converted "
-               f"by bench/bga_log_to_grn.py. The list holds no scores: the final scores are grn's count. "
-               f"{link_comment.strip('{}').replace('CarcassonneLab replay link:', 'The same game as a CarcassonneLab replay link:')}}}")
-    records = parse(head + "\n\n" + comment + "\n" + turns + "\n")
-    if len(records) != 1 or records[0].diagnostics:
-        raise LogProblem("the record written does not read back")
-    return write_record(records[0])
+    describe = (f"{where} (base game, 2 players, farmers); from its event list {source}, {licence}, converted by "
+                f"bench/bga_log_to_grn.py. The list holds no scores: the final scores are grn's count.")
+    return _written(link_to_grn(link_of(moves, game["discards"]), tags), describe, "")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -253,7 +255,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table", help="the BGA table number, for an event list (which does not hold it)")
     ap.add_argument("-o", "--output", type=Path, help="write here (default: standard output)")
     args = ap.parse_args(argv)
-    log = json.loads(args.log.read_text("utf-8"))
+    try:
+        log = json.loads(args.log.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(f"{args.log}: cannot read it as JSON: {exc}", file=sys.stderr)
+        return 1
     try:
         if isinstance(log, list):  # an event list (the module's docstring)
             text = convert_events(log, args.source or args.log.name, args.licence, args.table)
@@ -261,6 +267,10 @@ def main(argv: list[str] | None = None) -> int:
             text = convert(log, args.source or args.log.name, args.licence)
     except LogProblem as exc:
         print(f"{args.log}: {exc}", file=sys.stderr)
+        return 1
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # a field missing or of another kind
+        print(f"{args.log}: not a BGA game log or event list this script reads ({type(exc).__name__}: {exc})",
+              file=sys.stderr)
         return 1
     if args.output:
         args.output.write_text(text, "utf-8")
