@@ -273,7 +273,11 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     if args.output:
-        args.output.write_text(text, "utf-8")
+        try:
+            args.output.write_text(text, "utf-8")
+        except OSError as exc:  # a missing folder, a directory, a full disk
+            print(f"{args.output}: cannot write it: {exc.strerror or exc}", file=sys.stderr)
+            return 1
     else:
         sys.stdout.write(text)
     return 0
