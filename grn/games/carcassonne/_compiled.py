@@ -1,4 +1,4 @@
-"""The modules of this game that the build compiles with mypyc: the commands and the engine's layers."""
+"""The modules of this game that the build compiles with mypyc: the commands, the engine's layers and the playouts' weighing."""
 
 COMPILED_MODULES: tuple[str, ...] = (
     "grn.games.carcassonne.commands",
@@ -11,4 +11,6 @@ COMPILED_MODULES: tuple[str, ...] = (
     "grn.games.carcassonne.scoring",
     "grn.games.carcassonne.setup_turn",
     "grn.games.carcassonne.rules",
+    # a playout turn's weighing of its placements (R516): forty a turn are what a field fight needs
+    "grn.games.carcassonne.playout",
 )

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from grn.games.carcassonne.commands import PlaceFollower
+from grn.games.carcassonne import playout
 from grn.games.carcassonne.completion import Completion
 from grn.games.carcassonne.rules import CarcassonneState, ingot_options
-from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD, ROAD
+from grn.games.carcassonne.terms import CITY, CLOISTER, FIELD
 from grn.games.tiling.board import Placement, neighbours
 from grn.games.tiling.commands import PlaceTile
+from grn.games.tiling import world as tiling_world
 from grn.games.tiling.world import TileWorld
 
 if TYPE_CHECKING:
     from grn.core.record import Command
+    from grn.rules.world import Decision
+    from grn.rules.engine import Engine
+    from grn.rules.ruleset import Ruleset
 
 #: A playout that claims (R443) puts a farmer on a field of the new tile when a farmer there would score at least
 #: this many points: 3 a city beside it closed now or by the placement, half that an open one (two closed cities).
@@ -32,7 +36,12 @@ FIELD_JOINS = False
 class CarcassonneWorld(TileWorld):
     """A Carcassonne game with one order of the bag."""
 
-    __slots__ = ()
+    __slots__ = ("fields",)
+
+    def __init__(self, ruleset: Ruleset, engine: Engine, pile: list[str]) -> None:
+        super().__init__(ruleset, engine, pile)
+        #: What the placements weighed at one position share (the playouts' fields, R515).
+        self.fields = playout.FieldMemo()
 
     #: A playout weighs three placements of its tile by the points they score at once (R170).
     playout_samples = 3
@@ -170,142 +179,38 @@ class CarcassonneWorld(TileWorld):
 
     def _gain(self, completions: list[Completion], seat: int) -> float:
         """What ``completions`` score for ``seat`` less the mean of what they score for the others."""
-        state = self.state
-        others = max(1, len(state.players) - 1)
-        gain = 0.0
-        for c in completions:
-            if not c.winners:
-                continue
-            n = len(c.tiles)
-            points = n if c.kind == ROAD else 9 if c.kind == CLOISTER else state._city_points(n, c.pennants, True)
-            for w in c.winners:
-                gain += points if w == seat else -points / others
-        return gain
+        return playout.gain(self.state, completions, seat)
+
+    def _memo(self) -> playout.FieldMemo:
+        """This world's memo of the fields at its present position (:class:`~grn.games.carcassonne.playout.FieldMemo`)."""
+        memo = self.fields
+        memo.at(self.state.board)
+        return memo
 
     def field_worth(self, preview: Placement, local: int) -> float:
         """What a farmer on the new tile's field segment ``local`` is worth to a claiming playout (R443): 3 points
         a city beside the field that is closed now or by the placement, 1.5 an open one (:meth:`field_cities`)."""
-        closed, open_ = self.field_cities(preview, local)
-        return 3.0 * closed + 1.5 * open_
+        return playout.field_worth(self.state, self._memo(), preview, local)
 
     def field_cities(self, preview: Placement, local: int) -> tuple[int, int]:
         """The cities beside the field of the new tile's segment ``local`` once the tile is placed: how many are
         closed (a farmer there would score 3 points each if the game ended now) and how many are open."""
-        state = self.state
-        board = state.board
-        find = board.find
-        design = preview.design
-        g = preview.group[local]
-        roots = preview.group_roots[g]
-        root_group = preview.root_group
-        group_open = preview.group_open
-        # a city is keyed by the new tile's group when the placement joins it, else by its root
-        cities: dict[int, bool] = {}
-        for ls in preview.group_segments[g]:
-            for bi in design.segments[ls].borders:
-                cg = preview.group[bi]
-                cities[-1 - cg] = not group_open[cg]
-        if roots:
-            field = set(roots)
-            root_data = board.root_data
-            tiles = board.tiles
-            seen: set[tuple[int, int]] = set()
-            for r in roots:
-                data = root_data[r]
-                if data is None:
-                    continue
-                for pos in data.tiles:
-                    if pos in seen:
-                        continue
-                    seen.add(pos)
-                    t = tiles[pos]
-                    for i, seg in enumerate(t.design.segments):
-                        if not seg.borders or find(t.base + i) not in field:
-                            continue
-                        for bi in seg.borders:
-                            c = find(t.base + bi)
-                            if c in root_group:
-                                cg = root_group[c]
-                                cities[-1 - cg] = not group_open[cg]
-                            else:
-                                cities[c] = board.is_closed(c)
-        closed = sum(1 for c in cities.values() if c)
-        return closed, len(cities) - closed
+        return playout.field_cities(self.state, self._memo(), preview, local)
 
     def join_gain(self, preview: Placement, seat: int) -> float:
         """What the fields a placement joins change for ``seat`` (R515): the farms' worth (:meth:`field_worth`) the
         seat holds once joined less what it held before, less the mean of that change for the others.  A field is
         held with the most farmers on it (ties all hold); 0 when the placement joins no field a farmer is on."""
-        if not preview.merges:
-            return 0.0
-        state = self.state
-        board = state.board
-        find = board.find
-        kinds = preview.design.kinds
-        farmers: dict[int, list[int]] = {}
-        for sid, owner in state.follower_at.items():
-            root = find(sid)
-            if board.data(root).kind == FIELD:
-                farmers.setdefault(root, []).append(owner)
-        if not farmers:
-            return 0.0
-        n = len(state.players)
-        change = [0.0] * n
-        for g, roots in enumerate(preview.group_roots):
-            if len(roots) < 2 or kinds[preview.group_segments[g][0]] != FIELD:
-                continue
-            farmed = [r for r in roots if r in farmers]
-            if not farmed:
-                continue
-            joined = [0] * n
-            for r in farmed:
-                owners = farmers[r]
-                for o in owners:
-                    joined[o] += 1
-                top = max(owners.count(o) for o in owners)
-                worth = self.root_field_worth(r)
-                for o in set(owners):
-                    if owners.count(o) == top:
-                        change[o] -= worth
-            top = max(joined)
-            worth = self.field_worth(preview, preview.group_segments[g][0])
-            for o in range(n):
-                if joined[o] == top:
-                    change[o] += worth
-        others = max(1, n - 1)
-        return change[seat] - (sum(change) - change[seat]) / others
+        return playout.join_gain(self.state, self._memo(), preview, seat)
 
     def root_field_worth(self, root: int) -> float:
         """What a farmer on the existing field ``root`` is worth to a claiming playout, as :meth:`field_worth`
         reckons it: 3 points a closed city beside it, 1.5 an open one."""
-        board = self.state.board
-        find = board.find
-        tiles = board.tiles
-        data = board.data(root)
-        cities: dict[int, bool] = {}
-        for pos in data.tiles:
-            t = tiles[pos]
-            for i, seg in enumerate(t.design.segments):
-                if not seg.borders or find(t.base + i) != root:
-                    continue
-                for bi in seg.borders:
-                    c = find(t.base + bi)
-                    if c not in cities:
-                        cities[c] = board.is_closed(c)
-        closed = sum(1 for c in cities.values() if c)
-        return 3.0 * closed + 1.5 * (len(cities) - closed)
+        return playout.root_field_worth(self.state, self._memo(), root)
 
     def _claim(self, preview: Placement) -> tuple[float, int]:
         """The best field of the new tile for a farmer (R443): its worth and local segment (-1: none worth it)."""
-        state = self.state
-        best, where = 0.0, -1
-        for i, kind in enumerate(preview.design.kinds):
-            if kind != FIELD or state._occupied(preview, i):
-                continue
-            worth = self.field_worth(preview, i)
-            if worth > best:
-                best, where = worth, i
-        return (best, where) if best >= FARM_CLAIM else (0.0, -1)
+        return playout.claim(self.state, self._memo(), preview, FARM_CLAIM)
 
     def quick_worth(self, placement: PlaceTile, preview: Placement,
                     rng: random.Random) -> tuple[float, tuple[Command, ...]]:
@@ -314,49 +219,23 @@ class CarcassonneWorld(TileWorld):
 
         A world whose playouts claim (:attr:`claims`, R443) plays as people do: a farmer on a field worth
         :data:`FARM_CLAIM` points or more (its worth, times :data:`FARM_WEIGHT`, added to the placement's), the
-        last follower kept for a feature it completes, and no farmer at random."""
-        state = self.state
-        seat = state.seat
-        ingots = ingot_options(state, placement)
-        head: tuple[Command, ...] = (rng.choice(ingots),) if ingots else ()
-        best = self._gain(state._completions(preview, seat, -1), seat)
-        follow: tuple[Command, ...] | None = None
-        if state.supply[seat] > 0:
-            design = preview.design
-            for i, kind in enumerate(design.kinds):
-                completes = (kind == CLOISTER) or ((kind == ROAD or kind == CITY)
-                                                   and not preview.group_open[preview.group[i]])
-                if not completes or state._occupied(preview, i):
-                    continue
-                gain = self._gain(state._completions(preview, seat, i), seat)
-                if gain > best:
-                    best = gain
-                    follow = (PlaceFollower(state._location_name(preview.orientation, i)),)
-        if self.claims and FIELD_JOINS and state.options.farmers:
-            best += FARM_WEIGHT * self.join_gain(preview, seat)
-        if follow is not None:
-            return best, head + follow
-        if self.claims:
-            supply = state.supply[seat]
-            if supply < 2:
-                return best, head  # the last follower is kept for a feature it completes
-            if state.options.farmers:
-                worth, where = self._claim(preview)
-                if where >= 0:
-                    return (best + FARM_WEIGHT * worth,
-                            head + (PlaceFollower(state._location_name(preview.orientation, where)),))
-            if rng.random() < 0.5:
-                kinds = preview.design.kinds
-                options = [i for i, kind in enumerate(kinds) if kind != FIELD and not state._occupied(preview, i)]
-                if options:
-                    return best, head + (PlaceFollower(state._location_name(preview.orientation,
-                                                                            rng.choice(options))),)
-            return best, head
-        if rng.random() < 0.5:
-            followers = state.follower_options(placement)
-            if followers:
-                return best, head + (rng.choice(followers),)
-        return best, head
+        last follower kept for a feature it completes, and no farmer at random.  Weighed in
+        :mod:`grn.games.carcassonne.playout` (compiled)."""
+        return playout.quick_worth(self.state, self.fields, placement, preview, rng, self.claims, FIELD_JOINS,
+                                   FARM_CLAIM, FARM_WEIGHT)
+
+    def rollout_move(self, rng: random.Random) -> Decision:
+        """:meth:`TileWorld.rollout_move`, its draws and weighing made in compiled code
+        (:func:`~grn.games.carcassonne.playout.sampled_turn`): the same draws, the same move.  A subclass that
+        weighs otherwise (its own :meth:`quick_worth`) plays the generic loop."""
+        pile = self.pile
+        want = self.playout_samples
+        if pile and want > 1 and type(self).quick_worth is CarcassonneWorld.quick_worth:
+            move = playout.sampled_turn(self.state, self.fields, pile[-1], rng, want, tiling_world.TRIES,
+                                        self.claims, FIELD_JOINS, FARM_CLAIM, FARM_WEIGHT)
+            # None: nothing fitted in the draws (or the board is empty): list the placements, as the generic loop
+            return move if move is not None else self.listed_move(rng)
+        return super().rollout_move(rng)
 
 
 __all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT", "FIELD_JOINS"]

@@ -238,6 +238,12 @@ class TileWorld(World):
                             break
                 if found:
                     return self._weigh(found, rng)
+        return self.listed_move(rng)
+
+    def listed_move(self, rng: random.Random) -> Decision:
+        """A playout's move from every legal placement listed (the tile fitted none of the random draws, may fit
+        nowhere, or is the first): one at random, or with :attr:`playout_samples` > 1 the best weighed of that
+        many."""
         discards, tile_drawn, legal = self._draw()
         head = tuple(discards)
         if tile_drawn is None:
