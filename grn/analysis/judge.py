@@ -100,6 +100,9 @@ class Settings:
     learned: bool = True
     #: What the judgements read (R335): ``points`` (the points lost) or ``win`` (the chance to win lost).
     by: str = "points"
+    #: Whether the playouts are the review's (:meth:`grn.rules.world.World.review_playouts`, R516; the level's
+    #: ``claims``: every level but ``classic``, whose playouts are round one's).
+    review: bool = True
 
 
 #: What the judgements may read (``grn analyse --by``).
@@ -133,7 +136,7 @@ def settings_for(*, level: str | None = None, playouts: int | None = None, secon
         raise ValueError(f"seconds must be more than 0, not {seconds}")
     if playouts is None and seconds is None:
         playouts = chosen.playouts
-    return Settings(name, playouts, seconds, chosen.width, seed, thresholds, chosen.learned, by)
+    return Settings(name, playouts, seconds, chosen.width, seed, thresholds, chosen.learned, by, chosen.claims)
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,7 +352,7 @@ def confirm(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], contenders:
                         max_rounds=cap, boundaries=(thresholds.mistake, thresholds.blunder),
                         z=thresholds.z, seconds=seconds, eliminate=eliminate,
                         edges=(thresholds.mistake,), edge_rounds=cap * edge_scale, edge_z=edge_z,
-                        edge_bound_z=bound_z, learned=settings.learned)
+                        edge_bound_z=bound_z, learned=settings.learned, review=settings.review)
 
 
 def contenders_of(estimates: Sequence[Estimate], played: Decision, count: int = CONTENDERS) -> list[Decision]:
@@ -375,7 +378,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     kept = [played] if lead is None or lead not in candidates else [played, lead]
     estimates = evaluate(ruleset, engine, hand, candidates, seed=seed.getrandbits(64), playouts=settings.playouts,
                          seconds=settings.seconds, keep=kept, first_halving=worlds[0].first_halving,
-                         learned=settings.learned)
+                         learned=settings.learned, review=settings.review)
     own = estimates[candidates.index(played)]
     best = own
     confirm_seed = seed.getrandbits(64)
@@ -430,7 +433,8 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     # search's worlds stay as they were; the next turn's seed values the moves as the next turn reads its position)
     luck = turn_luck(ruleset, engine, turn.number, player, hand, seed=luck_seed(settings, turn.number),
                      next_seed=luck_seed(settings, turn.number + 1), rounds=rounds_for(settings.playouts, ruleset.luck_rounds_scale),
-                     learned=settings.learned, played=played, best=best.decision, actions=turn.actions)
+                     learned=settings.learned, played=played, best=best.decision, actions=turn.actions,
+                     review=settings.review)
     return TurnAnalysis(
         turn.number, player, played_text, ruleset.decision_words(engine, played),
         played_text if best.decision == played else (_text(best_actions, ruleset) if best_actions else None),
@@ -542,7 +546,7 @@ def analyse(record: Record, *, level: str | None = None, playouts: int | None = 
     ruleset, seats, line = replay(record, tileset)
     used = thresholds or ruleset_thresholds(ruleset)
     settings = Settings(settings.level, settings.playouts, settings.seconds, settings.width, seed, used,
-                        settings.learned, settings.by)
+                        settings.learned, settings.by, settings.review)
     wanted = None if only is None else set(only)
     line = [(turn, before) for turn, before in line if wanted is None or turn.number in wanted or before is None]
     numbers = [turn.number for turn, before in line if before is not None]
@@ -579,7 +583,7 @@ def game_balance(ruleset: Ruleset, record: Record, seats: list[Seat], turns: Seq
     keys = [s.key for s in seats]
     final = final_values(ruleset, engine, luck_seed(settings, turns[-1].turn + 1),
                          rounds_for(settings.playouts, ruleset.luck_rounds_scale),
-                         settings.learned)
+                         settings.learned, review=settings.review)
     lucks = [t.luck for t in turns if t.luck is not None]
     return balance(keys, {k: final.get(k, 0.0) for k in keys}, lucks,
                    [(t.player, t.points_lost, t.lost_se) for t in turns])

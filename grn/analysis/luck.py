@@ -127,28 +127,30 @@ def _round_seeds(seed: int, rounds: int) -> list[tuple[int, int, int]]:
 
 
 def before_draw(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool = True,
-                hand: tuple[str, ...] | None = None, decision: Decision | None = None) -> list[dict[str, float]]:
+                hand: tuple[str, ...] | None = None, decision: Decision | None = None, *,
+                review: bool = False) -> list[dict[str, float]]:
     """Each round's expected final scores of the position ``engine`` before the draw of the player to move: a
     tile drawn from the bag (or ``hand``, the tiles the player got), then quick players for the world's horizon
     and the learned evaluation (without ``learned``: the projected scores, the ``classic`` level).
 
     With ``decision`` the player to move plays it first, with ``hand``, and the rounds are those of
     the position after it, before the *next* draw (the seed is then that position's): the value of a move, read
-    as the next turn will read its own position.
+    as the next turn will read its own position.  With ``review`` the quick players are the review's
+    (:meth:`grn.rules.world.World.review_playouts`, R516), as the search's are.
     """
     out = []
     for draw_seed, world_seed, playout_seed in _round_seeds(seed, rounds):
         if decision is not None:
             world = ruleset.determinise(engine, random.Random(world_seed), hand or ())
             world.play(decision)
-            out.append(_one(ruleset, world.engine, draw_seed, world_seed, playout_seed, learned, None))
+            out.append(_one(ruleset, world.engine, draw_seed, world_seed, playout_seed, learned, None, review))
             continue
-        out.append(_one(ruleset, engine, draw_seed, world_seed, playout_seed, learned, hand))
+        out.append(_one(ruleset, engine, draw_seed, world_seed, playout_seed, learned, hand, review))
     return out
 
 
 def _one(ruleset: Ruleset, engine: Engine, draw_seed: int, world_seed: int, playout_seed: int, learned: bool,
-         hand: tuple[str, ...] | None) -> dict[str, float]:
+         hand: tuple[str, ...] | None, review: bool = False) -> dict[str, float]:
     """One round from ``engine`` before its draw: ``hand`` drawn (None: a draw from the bag by its weights)."""
     if hand is None:
         probe = ruleset.determinise(engine, random.Random(world_seed), ())
@@ -167,6 +169,8 @@ def _one(ruleset: Ruleset, engine: Engine, draw_seed: int, world_seed: int, play
         else:
             hand = ()
     world = ruleset.determinise(engine, random.Random(world_seed), hand)
+    if review:
+        world.review_playouts()
     world.play_out(random.Random(playout_seed), world.horizon)
     return _scores(world, learned)
 
@@ -176,7 +180,7 @@ def _margins(rows: Sequence[dict[str, float]], players: Sequence[str]) -> dict[s
 
 
 def staged(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool, decision: Decision,
-           shown: Sequence[tuple[Any, Any]] = ()) -> list[dict[str, float]]:
+           shown: Sequence[tuple[Any, Any]] = (), *, review: bool = False) -> list[dict[str, float]]:
     """Each round's expected final scores once the player to move at ``engine`` takes ``decision`` in the
     round's world showing ``shown`` (:meth:`World.revealing`; place, face pairs), then quick players for the
     world's horizon: a stage of a turn whose chance comes inside the move (R453).  The rounds are
@@ -187,6 +191,8 @@ def staged(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bo
         world = ruleset.determinise(engine, random.Random(world_seed), ())
         if shown:
             world = world.revealing(shown, random.Random(draw_seed))
+        if review:
+            world.review_playouts()
         world.play(decision)
         world.play_out(random.Random(playout_seed), world.horizon)
         out.append(_scores(world, learned))
@@ -195,19 +201,19 @@ def staged(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bo
 
 def _turned_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, stages: Sequence[Any], *, seed: int,
                  rounds: int, learned: bool, played: Decision | None, best: Decision | None,
-                 kinds: int) -> TurnLuck:
+                 kinds: int, review: bool = False) -> TurnLuck:
     """The luck of the faces turned inside a move (R453): the chain of :meth:`World.turn_stages` read on this
     turn's rounds, from V0 (a quick player's whole turn) through each choice and each face; the luck is the sum
     of the chance stages' steps, round by round (its error from the rounds' sums).  The review's best move and
     the move played, when they differ, are read on the same rounds (R455)."""
     players = list(engine.scores)
-    v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned), players)
+    v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned, review=review), players)
     luck_rows = {p: [0.0] * rounds for p in players}
     previous = v0
     if not any(chance for _, _, chance in stages):
         stages = ()  # every card turned was seen before: no luck, and nothing to play for it
     for decision, shown, chance in stages:
-        here = _margins(staged(ruleset, engine, seed, rounds, learned, decision, shown), players)
+        here = _margins(staged(ruleset, engine, seed, rounds, learned, decision, shown, review=review), players)
         if chance:
             for p in players:
                 luck_rows[p] = [acc + a - b for acc, a, b in zip(luck_rows[p], here[p], previous[p])]
@@ -217,8 +223,8 @@ def _turned_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, stage
     lost: Pairs = ()
     lost_se: Pairs = ()
     if best is not None and played is not None and best != played:
-        b = _margins(staged(ruleset, engine, seed, rounds, learned, best), players)
-        pl = _margins(staged(ruleset, engine, seed, rounds, learned, played), players)
+        b = _margins(staged(ruleset, engine, seed, rounds, learned, best, review=review), players)
+        pl = _margins(staged(ruleset, engine, seed, rounds, learned, played, review=review), players)
         diff = {p: _mean_se([x - y for x, y in zip(b[p], pl[p])]) for p in players}
         lost = tuple((p, diff[p][0]) for p in players)
         lost_se = tuple((p, diff[p][1]) for p in players)
@@ -230,7 +236,7 @@ def _turned_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, stage
 
 def turn_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, hand: tuple[str, ...], *, seed: int,
               next_seed: int, rounds: int, learned: bool = True, played: Decision | None = None,
-              best: Decision | None = None, actions: Sequence[Command] = ()) -> TurnLuck | None:
+              best: Decision | None = None, actions: Sequence[Command] = (), review: bool = False) -> TurnLuck | None:
     """The luck of the draw of the turn ``turn`` played from ``engine`` by ``player``, who drew ``hand``, and
     what the balance needs of it (R410); None where the game has no chance to weigh (:meth:`World.draws`, and
     :meth:`World.turn_stages` of the recorded turn ``actions``: Gold's cards turned, R453).
@@ -238,7 +244,7 @@ def turn_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, hand: tu
     ``seed`` is this turn's luck seed, ``next_seed`` the next turn's (the move's value is read with it, as the
     next turn reads its position); ``played`` and ``best`` the review's move played and best move: when they
     differ, both are played on the next position's worlds (a turn whose chance comes inside the move: on this
-    turn's, R455) and their difference kept beside the review's.
+    turn's, R455) and their difference kept beside the review's.  ``review``: the review's playouts (R516).
     """
     probe = ruleset.determinise(engine, random.Random(seed), hand)
     draws = probe.draws()
@@ -248,11 +254,11 @@ def turn_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, hand: tu
             return None
         return _turned_luck(ruleset, engine, turn, player, stages, seed=seed, rounds=rounds, learned=learned,
                             played=played, best=best,
-                            kinds=sum(len(v) for v in ruleset.unseen(engine, hand).values()))
+                            kinds=sum(len(v) for v in ruleset.unseen(engine, hand).values()), review=review)
     players = list(engine.scores)
-    v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned), players)
+    v0 = _margins(before_draw(ruleset, engine, seed, rounds, learned, review=review), players)
     if hand:
-        q = _margins(before_draw(ruleset, engine, seed, rounds, learned, hand), players)
+        q = _margins(before_draw(ruleset, engine, seed, rounds, learned, hand, review=review), players)
     else:  # nothing drawn this turn: no luck
         q = v0
     before = tuple((p, sum(v0[p]) / rounds) for p in players)
@@ -260,8 +266,8 @@ def turn_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, hand: tu
     lost: Pairs = ()
     lost_se: Pairs = ()
     if best is not None and played is not None and best != played:
-        b = _margins(before_draw(ruleset, engine, next_seed, rounds, learned, hand, best), players)
-        pl = _margins(before_draw(ruleset, engine, next_seed, rounds, learned, hand, played), players)
+        b = _margins(before_draw(ruleset, engine, next_seed, rounds, learned, hand, best, review=review), players)
+        pl = _margins(before_draw(ruleset, engine, next_seed, rounds, learned, hand, played, review=review), players)
         diff = {p: _mean_se([x - y for x, y in zip(b[p], pl[p])]) for p in players}
         lost = tuple((p, diff[p][0]) for p in players)
         lost_se = tuple((p, diff[p][1]) for p in players)
@@ -271,10 +277,11 @@ def turn_luck(ruleset: Ruleset, engine: Engine, turn: int, player: str, hand: tu
                     tuple((p, luck[p][0]) for p in players), tuple((p, luck[p][1]) for p in players), lost, lost_se)
 
 
-def final_values(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool = True) -> dict[str, float]:
+def final_values(ruleset: Ruleset, engine: Engine, seed: int, rounds: int, learned: bool = True, *,
+                 review: bool = False) -> dict[str, float]:
     """Each player's margin expected at ``engine``, the position after the last turn, read as a turn's ``V0``
-    (exact when the game is over: its final scores)."""
-    rows = before_draw(ruleset, engine, seed, 1 if engine.is_over else rounds, learned)
+    (exact when the game is over: its final scores); ``review``: the review's playouts (R516)."""
+    rows = before_draw(ruleset, engine, seed, 1 if engine.is_over else rounds, learned, review=review)
     players = list(engine.scores)
     return {p: sum(margin(r, p) for r in rows) / len(rows) for p in players}
 

@@ -101,6 +101,8 @@ class Budget:
     #: Whether ``confirm_rounds`` is the level's (:func:`budget_for` without rounds named): a game may then raise
     #: it to its own :attr:`~grn.rules.ruleset.Puzzles.confirm_rounds` (:meth:`for_game`, R493).
     level_rounds: bool = False
+    #: Whether the playouts are the review's (R516: the level's ``claims``; ``classic``: round one's).
+    review: bool = True
 
     def for_game(self, ruleset: Ruleset) -> "Budget":
         """This budget with the confirming search's rounds raised to the game's fewest, when they are the level's
@@ -108,7 +110,7 @@ class Budget:
         floor = ruleset.puzzles.confirm_rounds
         if not self.level_rounds or self.confirm_rounds >= floor:
             return self
-        return Budget(self.playouts, self.width, floor, self.seed, self.learned)
+        return Budget(self.playouts, self.width, floor, self.seed, self.learned, False, self.review)
 
 
 def budget_for(level: str = "normal", *, playouts: int | None = None, confirm_rounds: int | None = None,
@@ -125,7 +127,7 @@ def budget_for(level: str = "normal", *, playouts: int | None = None, confirm_ro
     rounds = confirm_rounds if confirm_rounds is not None else max(32, 4 * race // max(1, chosen.width))
     if rounds < 2:
         raise ValueError(f"confirm rounds must be 2 or more, not {rounds}")
-    return Budget(race, chosen.width, rounds, seed, chosen.learned, confirm_rounds is None)
+    return Budget(race, chosen.width, rounds, seed, chosen.learned, confirm_rounds is None, chosen.claims)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +287,7 @@ def confirm_search(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], move
     dropped: each gap to the best is measured over every round)."""
     unique = list(dict.fromkeys(moves))
     return evaluate(ruleset, engine, hand, unique, seed=seed, playouts=budget.confirm_rounds * len(unique),
-                    keep=unique, learned=budget.learned)
+                    keep=unique, learned=budget.learned, review=budget.review)
 
 
 def contenders(race: Sequence[Estimate], best: Decision, played: Decision,
@@ -322,7 +324,7 @@ def mine_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, criteri
         return None
     race = evaluate(ruleset, engine, hand, candidates, seed=_seed(budget, turn.number, "race"),
                     playouts=budget.playouts, keep=[played], first_halving=worlds[0].first_halving,
-                    learned=budget.learned)
+                    learned=budget.learned, review=budget.review)
     def answer(d: Decision) -> Hashable:
         return ruleset.puzzles.answer(engine, worlds[0].effect(d))
 

@@ -77,7 +77,7 @@ def confirm_loss(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], conten
                  z: float, seconds: float | None = None, eliminate: bool = False,
                  edges: Sequence[float] = (), edge_rounds: int | None = None,
                  edge_z: float | None = None, edge_bound_z: float | None = None,
-                 learned: bool = True) -> Confirmation:
+                 learned: bool = True, review: bool = False) -> Confirmation:
     """The loss of ``played`` against the best of ``contenders``, measured on fresh common worlds.
 
     The first batch plays every contender and the move played ``rounds`` times (or for ``seconds``); the
@@ -96,7 +96,7 @@ def confirm_loss(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], conten
     past it (and by ``edge_z``), and settled below once the loss's upper bound (``edge_z``) lies under what the
     bound would need at the edge's cap (the edge plus ``edge_bound_z`` times the standard error the cap would
     give): such a loss can no longer be judged past the edge, so its rounds stop.  Reproducible from ``seed``
-    with a rounds budget.  ``learned`` is :func:`grn.bots.search.evaluate`'s (R332).
+    with a rounds budget.  ``learned`` and ``review`` are :func:`grn.bots.search.evaluate`'s (R332, R516).
 
     Kept whole: the first batch, the doubling and the elimination share one race's samples,
     rounds and contenders; split, each part would take and return them all.
@@ -121,7 +121,7 @@ def confirm_loss(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], conten
         moves = alive + [played]
         got = evaluate(ruleset, engine, hand, moves, seed=rng.getrandbits(64),
                        playouts=None if seconds is not None else batch * len(moves), seconds=batch_seconds,
-                       keep=moves, learned=learned)
+                       keep=moves, learned=learned, review=review)
         for e in got:
             samples[e.decision].extend(e.samples)
             wins[e.decision].extend(e.wins)

@@ -141,7 +141,7 @@ def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates
              seed: int, playouts: int | None = None, seconds: float | None = None,
              keep: Sequence[Decision] = (), horizon: int | None = None,
              opponents: bool = False, first_halving: int = FIRST_HALVING, learned: bool = True,
-             claims: bool = False, evaluation: str = EVALUATION) -> list[Estimate]:
+             claims: bool = False, evaluation: str = EVALUATION, review: bool = False) -> list[Estimate]:
     """Estimate every candidate's expected final margin for the player to move at ``engine``.
 
     ``hand`` is what that player holds privately (:meth:`grn.rules.ruleset.Ruleset.hand_of`); ``seed`` makes the
@@ -155,7 +155,8 @@ def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates
     (:meth:`grn.rules.world.World.value`: the engine of round one, the ``classic`` level); ``evaluation`` names
     the file of that evaluation (the bot's own, R485, or the review's).  With ``claims`` the
     playouts play as people claim (:meth:`grn.rules.world.World.claim_playouts`, R443: the bot's search; an analysis
-    keeps the game's playouts).  Returns one
+    keeps the game's playouts); with ``review`` they play as a review's (:meth:`grn.rules.world.World.review_playouts`,
+    R516: an analysis at every level but ``classic``).  Returns one
     :class:`Estimate` per candidate, in the order given.
     """
     if playouts is None and seconds is None:
@@ -175,6 +176,8 @@ def evaluate(ruleset: Ruleset, engine: Engine, hand: tuple[str, ...], candidates
         world = ruleset.determinise(engine, random.Random(rng.getrandbits(64)), hand)
         if claims:
             world.claim_playouts()
+        if review:
+            world.review_playouts()
         depth = world.horizon if horizon is None else horizon
         playout_seed = rng.getrandbits(64)
         for d in alive:

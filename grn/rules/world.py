@@ -227,6 +227,11 @@ class World:
         """Make this world's playouts play as people claim (issue 41 item 5, R443): the bot's search asks for it,
         an analysis does not; a world passes it on to its copies.  Default: nothing (the game's playouts)."""
 
+    def review_playouts(self) -> None:
+        """Make this world's playouts the review's (R516): an analysis asks for it at every level but ``classic``
+        (round one's engine), for its search, its confirmation and its luck alike; a world passes it on to its
+        copies.  Default: nothing (the game's playouts)."""
+
     def search_playouts(self, playouts: int) -> int:
         """The playouts a bot's search of this world spends for a level's ``playouts`` (default: those): a game
         whose playouts are cheap may spend more within a level's time (R489).  Asked of a world the bot has

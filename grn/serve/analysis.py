@@ -72,7 +72,7 @@ def evaluate_position(pos: Position, picked: Sequence[str], level: str, playouts
     # effect, and race them longer before halving, so the moves shown match the review's
     candidates = candidate_moves(worlds, player, LEVELS[level].width, from_position=True)
     estimates = evaluate(ruleset, engine, hand, candidates, seed=rng.getrandbits(64), playouts=playouts,
-                         first_halving=worlds[0].first_halving)
+                         first_halving=worlds[0].first_halving, review=LEVELS[level].claims)
     best = best_of(estimates)
     # the finalists (most playouts) first, by mean; those dropped early after them
     ranked = sorted(estimates, key=lambda e: (e is not best, -e.playouts, -e.mean))

@@ -31,17 +31,39 @@ FARM_WEIGHT = 0.5
 #: a field fight; joining the opponent's field to one's own shares it.  Off: a benchmark's knob (``bench/
 #: bench_review.py --set``), measured with more placements weighed a turn (``playout_samples``, ``TRIES``).
 FIELD_JOINS = False
+#: Whether a playout turn lists its tile's legal placements and weighs ``playout_samples`` distinct ones of them
+#: (R516), instead of drawing squares and rotations at random until that many fit (R143: repeats and all).
+PLAYOUT_LISTS = False
+#: The placements a review's playout turn weighs (R516): its tile's legal placements listed, this many distinct
+#: ones of them (all when there are no more), each weighed as a claiming playout weighs it, the fields it joins
+#: too.  A field fight is won by the one square that joins two fields, which three random draws seldom find.
+REVIEW_PLACEMENTS = 20
 
 
 class CarcassonneWorld(TileWorld):
     """A Carcassonne game with one order of the bag."""
 
-    __slots__ = ("fields",)
+    __slots__ = ("fields", "fights")
 
     def __init__(self, ruleset: Ruleset, engine: Engine, pile: list[str]) -> None:
         super().__init__(ruleset, engine, pile)
-        #: What the placements weighed at one position share (the playouts' fields, R515).
+        #: What the placements weighed at one position share (the playouts' fields, R516).
         self.fields = playout.FieldMemo()
+        #: Whether the playouts are the review's (:meth:`review_playouts`, R516).
+        self.fights = False
+
+    def copy(self) -> CarcassonneWorld:
+        world = super().copy()
+        assert isinstance(world, CarcassonneWorld)
+        world.fights = self.fights
+        return world
+
+    def review_playouts(self) -> None:
+        """A review's playouts (R516): they claim as the bot's do (R443: a farmer on a field worth it, the last
+        follower kept) and fight for fields: each turn weighs :data:`REVIEW_PLACEMENTS` distinct legal placements
+        of its tile, the fields each joins counted (``join_gain``), where the bot's weigh three drawn at random."""
+        self.claims = True
+        self.fights = True
 
     #: A playout weighs three placements of its tile by the points they score at once (R170).
     playout_samples = 3
@@ -231,11 +253,15 @@ class CarcassonneWorld(TileWorld):
         pile = self.pile
         want = self.playout_samples
         if pile and want > 1 and type(self).quick_worth is CarcassonneWorld.quick_worth:
-            move = playout.sampled_turn(self.state, self.fields, pile[-1], rng, want, tiling_world.TRIES,
-                                        self.claims, FIELD_JOINS, FARM_CLAIM, FARM_WEIGHT)
+            if self.fights:  # a review's (R516): distinct placements listed, the fields they join weighed
+                move = playout.sampled_turn(self.state, self.fields, pile[-1], rng, REVIEW_PLACEMENTS, 0, True, True,
+                                            FARM_CLAIM, FARM_WEIGHT, True)
+            else:
+                move = playout.sampled_turn(self.state, self.fields, pile[-1], rng, want, tiling_world.TRIES,
+                                            self.claims, FIELD_JOINS, FARM_CLAIM, FARM_WEIGHT, PLAYOUT_LISTS)
             # None: nothing fitted in the draws (or the board is empty): list the placements, as the generic loop
             return move if move is not None else self.listed_move(rng)
         return super().rollout_move(rng)
 
 
-__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT", "FIELD_JOINS"]
+__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT", "FIELD_JOINS", "PLAYOUT_LISTS", "REVIEW_PLACEMENTS"]

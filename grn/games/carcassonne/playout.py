@@ -278,7 +278,8 @@ def quick_worth(state: CarcassonneState, memo: FieldMemo, placement: PlaceTile, 
 
 
 def sampled_turn(state: CarcassonneState, memo: FieldMemo, tile: str, rng: random.Random, want: int, tries: int,
-                 claims: bool, joins: bool, farm_claim: float, farm_weight: float) -> tuple[Command, ...] | None:
+                 claims: bool, joins: bool, farm_claim: float, farm_weight: float,
+                 listed: bool = False) -> tuple[Command, ...] | None:
     """A playout turn placing ``tile``: up to ``want`` legal placements drawn by rejection (a random square of the
     frontier and a random rotation, kept when the tile fits there, at most ``tries`` draws: R143), each weighed by
     :func:`quick_worth`, the best played (the first drawn on a tie, R170), with its follow-up.  None when the
@@ -293,6 +294,14 @@ def sampled_turn(state: CarcassonneState, memo: FieldMemo, tile: str, rng: rando
     n = len(squares)
     k = len(rotations)
     found: list[tuple[PlaceTile, Placement]] = []
+    if listed:
+        legal = board.legal_positions(design)
+        picks = legal if len(legal) <= want else rng.sample(legal, want)
+        for x, y, r in picks:
+            preview = board.preview(design, x, y, r)
+            if preview is not None:
+                found.append((PlaceTile(tile, x, y, r), preview))
+        tries = 0
     for _ in range(tries):
         x, y = squares[int(rng.random() * n)]
         r = rotations[int(rng.random() * k)]
