@@ -109,9 +109,11 @@ def run_record(r: dict) -> tuple[Any, Any, dict[int, tuple[Turn, Any]]]:
 def race_to_the_end(ruleset: Any, before: Any, hand: tuple[Any, ...], first: Any, second: Any,
                     args: argparse.Namespace) -> tuple[float, float]:
     """What ``first`` is worth more than ``second`` (and its error) on ``--rounds`` shared worlds whose playouts
-    go to the last tile: no horizon, so no evaluation, the final scores."""
+    go to the last tile: no horizon, so no evaluation, the final scores.  The players are the review's
+    (R516: the playouts that fight for fields), or with ``--players game`` the game's own quick players (R508's
+    races, before the review's playouts were its own)."""
     est = evaluate(ruleset, before, hand, [first, second], seed=args.seed, playouts=2 * args.rounds,
-                   keep=[first, second], horizon=10_000)
+                   keep=[first, second], horizon=10_000, review=args.players == "review")
     return paired_difference(est[0], est[1])
 
 
@@ -452,6 +454,8 @@ def main() -> None:
     m.add_argument("--rounds", type=int, default=1000, help="shared worlds a mark (each plays both moves)")
     m.add_argument("--seed", type=int, default=7)
     m.add_argument("--level", default=None, help="the run's level (to find its best move again)")
+    m.add_argument("--players", choices=("review", "game"), default="review",
+                   help="who plays to the end: the review's playouts (R516) or the game's own quick players (R508)")
     m.add_argument("--which", choices=("marks", "farmer-now", "greedy"), default="marks",
                    help="the turns to judge again: the mistake marks, every 'farmer now' turn, or every turn's "
                         "move against the greedy bot's in the player's place")

@@ -57,7 +57,8 @@ def test_a_real_players_late_loss_is_a_farmer_kept_back_and_an_analysis_to_the_e
     a = grn.analyse(record, only=[61], seed=1)
     (turn,) = a.turns
     assert turn.player == "red" and turn.played == "V@-3,-4"
-    assert turn.best == "V@-3,-4 +N"
+    # the same tile with a farmer: at -3,-4 (six turns), or beside it at -4,-3 (to the end, R516)
+    assert turn.best in ("V@-3,-4 +N", "V@-4,-3 +N")
     assert turn.points_lost >= 3 and turn.points_lost > 2 * turn.lost_se
     # R335: red, far ahead, had won whatever it played: the points are measured, the move is not judged
     assert turn.decided and turn.judgement is None and turn.win_played is not None and turn.win_played >= 0.95
@@ -65,7 +66,8 @@ def test_a_real_players_late_loss_is_a_farmer_kept_back_and_an_analysis_to_the_e
     _, before = line[60]
     after = before.copy()
     after.play_turn(after.current_player, turn.best_actions)
-    assert ("red", -3, -4, 1, "field") in after.placed_followers()  # the best move's follower is a farmer
+    x, y = (int(v) for v in turn.best[2:].split()[0].split(","))
+    assert ("red", x, y, 1, "field") in after.placed_followers()  # the best move's follower is a farmer
     # and red's last follower was never placed: the game ends with it in red's supply
     final = line[-1][1].copy()
     final.play_turn(final.current_player, line[-1][0].actions)

@@ -319,7 +319,10 @@ def test_a_deferred_farm_in_a_tournament_game_is_not_held_against_the_player(bga
     assert sum(t.points_lost for t in classic.turns) > 9
     for t in learned.turns:
         assert t.judgement is None, (t.turn, t.best, t.points_lost)
-        assert t.points_lost < 1.5, (t.turn, t.best, t.points_lost)
+        # and no farm is asked of the player: the best move keeps the player's placement (a farmer at most
+        # 1.5 points better), or places no follower at all (R516: at turn 31 the review, whose playouts fight for
+        # fields, prefers another placement by 2.2 ± 0.7 points, short of an inaccuracy, with no farmer)
+        assert t.points_lost < 1.5 or "+" not in (t.best or ""), (t.turn, t.best, t.points_lost)
 
 
 def test_the_classic_level_keeps_the_engine_of_round_one():
@@ -371,7 +374,10 @@ def test_the_last_followers_kept_back_in_a_championship_final_are_not_held_again
     assert sum(t.points_lost for t in classic.turns) > 6  # round one: "place it now", 2.5 to 3.8 points a turn
     assert any(t.judgement for t in classic.turns)
     for t in learned.turns:
-        assert t.judgement is None and t.points_lost < 1.0, (t.turn, t.best, t.points_lost)
+        # not judged, and the move played as good as the best: within 1 point, or named among the equally good
+        # moves (R516: the review's field-fighting playouts put turn 34's at 2.4 ± 1.1, beside the best)
+        assert t.judgement is None, (t.turn, t.best, t.points_lost)
+        assert t.points_lost < 1.0 or t.played in t.equal, (t.turn, t.best, t.points_lost, t.equal)
 
 
 def test_archive_stats_show_each_players_luck_and_skill(tmp_path):

@@ -67,7 +67,7 @@ def test_the_move_played_is_valued_as_the_next_turn_values_its_position():
     for (turn, before), t, after in zip(line, analysis.turns, analysis.turns[1:]):
         played = ruleset.decision_of(before, turn.actions)
         rows = before_draw(ruleset, before, luck_seed(s, turn.number + 1), rounds_for(8), True,
-                           ruleset.hand_of(turn.actions), played)
+                           ruleset.hand_of(turn.actions), played, review=s.review)
         assert after.luck is not None
         for player, value in after.luck.before:
             assert sum(margin(r, player) for r in rows) / len(rows) == value  # the same rounds, not a second sample

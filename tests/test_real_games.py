@@ -90,16 +90,18 @@ def test_an_event_list_with_a_discard_converts_and_a_follower_off_its_tile_is_re
 
 
 def test_the_review_finds_the_field_fight_that_decided_the_masters_game():
-    # R512: over a third of the points the review says the master's game lost are one fight over the field beside
+    # R512: a third of the points the review said the master's game lost were one fight over the field beside
     # eight closed cities.  At turn 53 red could take it alone (L at -5,5), at turn 58 blue could lock it by
-    # joining his own farmers' field to it (V at 1,6); both are marked, with those moves named, and each holds
-    # when raced to the last tile by the game's quick players (13.9 and 13.5 points; far less with players that
-    # fight for fields, R515).  Blue won the field at turn 64 by that join.
+    # joining his own farmers' field to it (V at 1,6): both are marked, with those moves first.  The review's
+    # playouts fight for fields (R516), so the marks are smaller than the old review's (14.9 and 16.0) and turn 61,
+    # where red scored 9 points rather than take the field back, is no loss (blue's join would have taken it
+    # again, as it did at turn 64).  Blue won the field at turn 64 by that join.
     (record,) = list(grn.read(DATA / "bga-924153644.grn"))
-    report = analyse(record, seed=1, only=[53, 58, 64])
+    report = analyse(record, seed=1, only=[53, 58, 61, 64])
     by_turn = {t.turn: t for t in report.turns}
-    assert by_turn[53].judgement in ("mistake", "blunder") and by_turn[53].points_lost > 10
+    assert by_turn[53].judgement in ("mistake", "blunder") and by_turn[53].points_lost > 6
     assert by_turn[53].best == "discard C L@-5,5:180 +W"
-    assert by_turn[58].judgement in ("mistake", "blunder") and by_turn[58].points_lost > 10
-    assert by_turn[58].best == "V@1,6 +S"
+    assert by_turn[58].judgement in ("mistake", "blunder") and by_turn[58].points_lost > 6
+    assert by_turn[58].best is not None and by_turn[58].best.startswith("V@1,6")
+    assert by_turn[61].judgement is None and by_turn[61].points_lost < 1
     assert by_turn[64].judgement is None and by_turn[64].points_lost < 1  # the join itself: the best move

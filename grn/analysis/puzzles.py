@@ -101,8 +101,9 @@ class Budget:
     #: Whether ``confirm_rounds`` is the level's (:func:`budget_for` without rounds named): a game may then raise
     #: it to its own :attr:`~grn.rules.ruleset.Puzzles.confirm_rounds` (:meth:`for_game`, R493).
     level_rounds: bool = False
-    #: Whether the playouts are the review's (R516: the level's ``claims``; ``classic``: round one's).
-    review: bool = True
+    #: Whether the playouts are the review's (R516).  Off: the miner keeps the game's own playouts (R516 left it
+    #: so: with the review's, the puzzles found change and want their own look), a knob for that look.
+    review: bool = False
 
     def for_game(self, ruleset: Ruleset) -> "Budget":
         """This budget with the confirming search's rounds raised to the game's fewest, when they are the level's
@@ -127,7 +128,7 @@ def budget_for(level: str = "normal", *, playouts: int | None = None, confirm_ro
     rounds = confirm_rounds if confirm_rounds is not None else max(32, 4 * race // max(1, chosen.width))
     if rounds < 2:
         raise ValueError(f"confirm rounds must be 2 or more, not {rounds}")
-    return Budget(race, chosen.width, rounds, seed, chosen.learned, confirm_rounds is None, chosen.claims)
+    return Budget(race, chosen.width, rounds, seed, chosen.learned, confirm_rounds is None)
 
 
 @dataclass(frozen=True, slots=True)
