@@ -107,3 +107,32 @@ def test_a_listing_playout_turn_weighs_every_placement_when_it_may():
         world.play(world.rollout_move(rng))
         turns += 1
     assert turns == 50
+
+
+def test_a_reviews_playouts_fight_for_fields_and_its_copies_keep_them():
+    # R516: World.review_playouts makes a Carcassonne world's playouts the review's: they claim (R443), and each
+    # turn weighs up to REVIEW_PLACEMENTS distinct legal placements with the fields each joins
+    from grn.games.carcassonne import playout
+
+    world = _table(13, False)
+    assert not world.fights and not world.claims
+    world.review_playouts()
+    assert world.fights and world.claims
+    copy = world.copy()
+    assert isinstance(copy, CarcassonneWorld) and copy.fights and copy.claims
+    rng = random.Random(13)
+    for turn in range(30):
+        tile = world.pile[-1]
+        expected = playout.sampled_turn(world.state, world.fields, tile, random.Random(turn), carcassonne_bot.REVIEW_PLACEMENTS,
+                                        0, True, True, carcassonne_bot.FARM_CLAIM, carcassonne_bot.FARM_WEIGHT, True)
+        assert world.rollout_move(random.Random(turn)) == expected
+        world.play(world.rollout_move(rng))
+
+
+def test_every_review_level_but_classic_plays_the_reviews_playouts():
+    from grn.analysis.judge import settings_for
+    from grn.bots.bot import LEVELS
+
+    assert settings_for().review and settings_for(level="deep").review
+    assert not settings_for(level="classic").review  # round one's engine: its playouts too
+    assert all(settings_for(level=name).review == level.claims for name, level in LEVELS.items())

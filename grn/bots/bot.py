@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 class Level:
     """A named search budget: ``playouts`` per move, over the ``width`` best moves by the greedy bot; ``learned``:
     whether the game's learned evaluation values a playout's end (R332; False: the projected scores alone);
-    ``claims``: whether the playouts claim as people do (R443; False: round one's and round two's playouts)."""
+    ``claims``: whether the playouts claim as people do (R443; False: round one's and round two's playouts): the bot's
+    claiming playouts, and in an analysis the review's (R516: :meth:`grn.rules.world.World.review_playouts`)."""
 
     name: str
     playouts: int
