@@ -101,6 +101,10 @@ def test_the_review_finds_the_field_fight_that_decided_the_masters_game():
     by_turn = {t.turn: t for t in report.turns}
     assert by_turn[53].judgement in ("mistake", "blunder") and by_turn[53].points_lost > 6
     assert by_turn[53].best == "discard C L@-5,5:180 +W"
+    # R517: a move marked a mistake is not also listed among the moves as good as the best
+    for t in by_turn.values():
+        if t.judgement is not None:
+            assert t.played not in t.equal, (t.turn, t.equal)
     assert by_turn[58].judgement in ("mistake", "blunder") and by_turn[58].points_lost > 6
     assert by_turn[58].best is not None and by_turn[58].best.startswith("V@1,6")
     assert by_turn[61].judgement is None and by_turn[61].points_lost < 1
