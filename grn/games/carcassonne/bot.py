@@ -38,6 +38,9 @@ PLAYOUT_LISTS = False
 #: ones of them (all when there are no more), each weighed as a claiming playout weighs it, the fields it joins
 #: too.  A field fight is won by the one square that joins two fields, which three random draws seldom find.
 REVIEW_PLACEMENTS = 20
+#: Whether the bot's search plays the review's playouts (R516) instead of its claiming ones (R443): off, a
+#: benchmark's knob (``bench/ladder.py --set``), measured in docs/dev/decisions.md.
+BOT_FIGHTS = False
 
 
 class CarcassonneWorld(TileWorld):
@@ -57,6 +60,12 @@ class CarcassonneWorld(TileWorld):
         assert isinstance(world, CarcassonneWorld)
         world.fights = self.fights
         return world
+
+    def claim_playouts(self) -> None:
+        """The bot's claiming playouts (R443); with :data:`BOT_FIGHTS` the review's (R516), a benchmark's knob."""
+        self.claims = True
+        if BOT_FIGHTS:
+            self.fights = True
 
     def review_playouts(self) -> None:
         """A review's playouts (R516): they claim as the bot's do (R443: a farmer on a field worth it, the last
@@ -264,4 +273,4 @@ class CarcassonneWorld(TileWorld):
         return super().rollout_move(rng)
 
 
-__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT", "FIELD_JOINS", "PLAYOUT_LISTS", "REVIEW_PLACEMENTS"]
+__all__ = ["CarcassonneWorld", "FARM_CLAIM", "FARM_WEIGHT", "FIELD_JOINS", "PLAYOUT_LISTS", "REVIEW_PLACEMENTS", "BOT_FIGHTS"]
