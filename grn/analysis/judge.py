@@ -420,8 +420,7 @@ def analyse_turn(ruleset: Ruleset, engine: Engine, turn: Turn, player: str, sett
     # R334: the best move is named only when it beats every other move measured beside it by its error
     equal: tuple[str, ...] = ()
     if rivals:
-        # R517: the move played is read on every round that measured its loss (``own``), not the first batch's
-        # alone: a move judged a mistake is never also listed as good as the best
+        # R517: the move played read on all the rounds of its loss (``own``), so a move judged is never "equal"
         ties = [e for e in again.first if e.decision != best.decision
                 and _within(paired_difference(best, own if e.decision == played else e), EQUAL_Z)]
         if ties:
