@@ -289,10 +289,6 @@ def sampled_turn(state: CarcassonneState, memo: FieldMemo, tile: str, rng: rando
     design = state.tileset.by_id.get(tile)
     if design is None or not board.tiles:
         return None
-    squares = list(board.frontier)  # a set of int pairs: the same order in every run
-    rotations = design.unique_rotations
-    n = len(squares)
-    k = len(rotations)
     found: list[tuple[PlaceTile, Placement]] = []
     if listed:
         legal = board.legal_positions(design)
@@ -301,15 +297,9 @@ def sampled_turn(state: CarcassonneState, memo: FieldMemo, tile: str, rng: rando
             preview = board.preview(design, x, y, r)
             if preview is not None:
                 found.append((PlaceTile(tile, x, y, r), preview))
-        tries = 0
-    for _ in range(tries):
-        x, y = squares[int(rng.random() * n)]
-        r = rotations[int(rng.random() * k)]
-        preview = board.preview(design, x, y, r)
-        if preview is not None:
-            found.append((PlaceTile(tile, x, y, r), preview))
-            if len(found) >= want:
-                break
+    else:
+        found = [(PlaceTile(tile, p.x, p.y, p.rotation), p)
+                 for p in board.sample_placements(design, rng.random, want, tries)]
     if not found:
         return None
     best = 0.0

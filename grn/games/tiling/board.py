@@ -24,7 +24,7 @@ followers are ``(owner, sid)`` pairs with any hashable owner.
 
 from __future__ import annotations
 
-from typing import Any, Final, Hashable, Iterable, Iterator
+from typing import Any, Callable, Final, Hashable, Iterable, Iterator
 
 from grn.games.tiling.places import POSITIONS
 from grn.games.tiling.tiles import EDGE_PAIRS, Orientation, TileDesign, TileSet
@@ -447,6 +447,27 @@ class Board:
     def legal_positions(self, design: TileDesign) -> list[tuple[int, int, int]]:
         """Every ``(x, y, rotation)`` where ``design`` may go, sorted, one of identical rotations."""
         return list(self._fitting(design, sorted(self.frontier)))
+
+    def sample_placements(self, design: TileDesign, rand: Callable[[], float], want: int,
+                          tries: int) -> list[Placement]:
+        """Up to ``want`` placements of ``design`` drawn by rejection (R143): at most ``tries`` times a random square
+        of the frontier and a random rotation (two calls of ``rand`` each, in that order), kept when the tile fits
+        there.  A playout's draw: the same distribution as a choice among every legal placement, without listing
+        them all; a placement may be drawn twice."""
+        squares = list(self.frontier)  # a set of int pairs: the same order in every run
+        rotations = design.unique_rotations
+        n = len(squares)
+        k = len(rotations)
+        out: list[Placement] = []
+        for _ in range(tries):
+            x, y = squares[int(rand() * n)]
+            r = rotations[int(rand() * k)]
+            p = self.preview(design, x, y, r)
+            if p is not None:
+                out.append(p)
+                if len(out) >= want:
+                    break
+        return out
 
     def has_legal_position(self, design: TileDesign) -> bool:
         """Whether ``design`` fits anywhere (in any rotation)."""

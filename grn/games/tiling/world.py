@@ -219,23 +219,11 @@ class TileWorld(World):
             board = engine.board
             design = engine.tileset.by_id.get(tile)
             if design is not None and board.tiles:
-                squares = list(board.frontier)  # a set of int pairs: the same order in every run
-                rotations = design.unique_rotations
-                n, k = len(squares), len(rotations)
-                rand = rng.random
                 want = self.playout_samples
-                found: list[tuple[PlaceTile, Placement]] = []
-                for _ in range(TRIES):
-                    x, y = squares[int(rand() * n)]
-                    r = rotations[int(rand() * k)]
-                    preview = board.preview(design, x, y, r)
-                    if preview is not None:
-                        p = PlaceTile(tile, x, y, r)
-                        if want <= 1:
-                            return (p,) + self.quick_followup(p, rng)
-                        found.append((p, preview))
-                        if len(found) >= want:
-                            break
+                found = [(PlaceTile(tile, p.x, p.y, p.rotation), p)
+                         for p in board.sample_placements(design, rng.random, max(1, want), TRIES)]
+                if found and want <= 1:
+                    return (found[0][0],) + self.quick_followup(found[0][0], rng)
                 if found:
                     return self._weigh(found, rng)
         return self.listed_move(rng)
