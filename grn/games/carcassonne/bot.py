@@ -38,9 +38,9 @@ PLAYOUT_LISTS = False
 #: ones of them (all when there are no more), each weighed as a claiming playout weighs it, the fields it joins
 #: too.  A field fight is won by the one square that joins two fields, which three random draws seldom find.
 REVIEW_PLACEMENTS = 20
-#: Whether the bot's search plays the review's playouts (R516) instead of its claiming ones (R443): off, a
-#: benchmark's knob (``bench/ladder.py --set``), measured in docs/dev/decisions.md.
-BOT_FIGHTS = False
+#: Whether the bot's search plays the review's playouts (R516, adopted by R519: +5.5 points of margin a game
+#: against ``classic``) instead of its claiming ones (R443); ``bench/ladder.py --set ...=false`` plays R504's bot.
+BOT_FIGHTS = True
 
 
 class CarcassonneWorld(TileWorld):
@@ -62,7 +62,7 @@ class CarcassonneWorld(TileWorld):
         return world
 
     def claim_playouts(self) -> None:
-        """The bot's claiming playouts (R443); with :data:`BOT_FIGHTS` the review's (R516), a benchmark's knob."""
+        """The bot's claiming playouts (R443), which since R519 (:data:`BOT_FIGHTS`) are the review's (R516)."""
         self.claims = True
         if BOT_FIGHTS:
             self.fights = True
