@@ -26,7 +26,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -35,10 +35,15 @@ from grn.rules import registry  # noqa: E402
 from grn.bots import make_bot  # noqa: E402
 from grn.bots.arena import MAX_TURNS, new_game  # noqa: E402
 from grn.rules.evaluation import BOT_EVALUATION, EVALUATION, Evaluation, least_squares, load  # noqa: E402
-from grn.rules.world import margin  # noqa: E402
+from grn.rules.world import Decision, World, margin  # noqa: E402
 
 #: A row: (features minus the opponents' mean, the share of the game left, the rest of the game's margin).
 Row = tuple[tuple[float, ...], float, float]
+
+#: ``--bot`` names that are no bot but a world's own playout player, every seat playing the playouts' turn with
+#: the true bag: the game's (``playout``), the bot's claiming ones (``playout:claims``, R443) or the review's
+#: (``playout:review``, R516), so an evaluation can be fitted on what the positions it values lead to in a playout.
+PLAYOUT_PLAYERS = ("playout", "playout:claims", "playout:review")
 
 
 def play(game: str, bot: str, deal: int, players: int, options: str | None,
@@ -50,19 +55,29 @@ def play(game: str, bot: str, deal: int, players: int, options: str | None,
     opts = ruleset.parse_options(dict(w.split("=", 1) for w in options.split(","))) if options else None
     _, engine = new_game(ruleset, players, deal, opts)
     table = ruleset.determinise(engine, random.Random(deal))
+    if bot in PLAYOUT_PLAYERS:
+        if bot == "playout:claims":
+            table.claim_playouts()
+        elif bot == "playout:review":
+            table.review_playouts()
+        return _rows(table, lambda rng: table.rollout_move(rng), deal)
     chooser = make_bot(bot, ruleset)
     if bot_evaluation is not None:
         if not hasattr(chooser, "evaluation"):
             raise SystemExit(f"--bot-evaluation: the bot {bot} reads no evaluation")
         setattr(chooser, "evaluation", bot_evaluation)
+    return _rows(table, lambda rng: chooser.choose(table.engine.copy(), rng, table.hand()), deal)
+
+
+def _rows(table: World, choose: Callable[[random.Random], Decision], deal: int) -> list[Row]:
+    """The rows of one game played on ``table`` by ``choose`` in every seat, to its end."""
     rng = random.Random(f"train:{deal}")
     seen: list[tuple[dict[str, tuple[float, ...]], dict[str, float], float]] = []
     turns = 0
     while not table.is_over and turns < MAX_TURNS:
         keys = list(table.engine.players) if hasattr(table.engine, "players") else []
         seen.append(({p: table.features(p) for p in keys}, table.value(), table.phase()))
-        decision = chooser.choose(table.engine.copy(), rng, table.hand())
-        table.play_commands(table.recorded(decision))
+        table.play_commands(table.recorded(choose(rng)))
         turns += 1
     final = table.value()  # the game is over: its final scoring is in the projected scores
     rows: list[Row] = []
@@ -83,6 +98,10 @@ def bot_source(game: str, bot: str, bot_evaluation: str | None = None) -> dict[s
     follows.  A ValueError when the game's package has no ``bot_evaluation``."""
     package = f"grn.games.{game}"
     out: dict[str, Any] = {}
+    if bot in PLAYOUT_PLAYERS:
+        if bot_evaluation:
+            raise ValueError(f"--bot-evaluation: the playout player {bot} reads no evaluation")
+        return out
     if bot_evaluation:
         if load(package, bot_evaluation) is None:
             raise ValueError(f"--bot-evaluation: grn/games/{game} has no {bot_evaluation}")
@@ -113,7 +132,8 @@ def main() -> None:
     ap.add_argument("game", help="the Game tag of the game to fit (a world without features gets its spread alone)")
     ap.add_argument("--games", type=int, default=200, help="self-played games (default 200)")
     ap.add_argument("--seed", type=int, default=1000, help="the first deal's seed (default 1000)")
-    ap.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy)")
+    ap.add_argument("--bot", default="greedy", help="the bot in every seat (default greedy), or a playout player: "
+                                                     + ", ".join(PLAYOUT_PLAYERS))
     ap.add_argument("--bot-evaluation", metavar="NAME",
                     help="the evaluation file in the game's package that a searching --bot reads (default: its own); "
                          "a step of policy iteration names the step before's file")
