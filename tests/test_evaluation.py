@@ -448,3 +448,17 @@ def test_a_step_of_policy_iteration_says_which_weights_its_bot_read():
     assert "bot_read" not in script.bot_source("carcassonne", "mcts:classic")  # classic ends on projected scores
     with pytest.raises(ValueError, match="has no evaluation-nothing.json"):
         script.bot_source("carcassonne", "mcts:quick", "evaluation-nothing.json")
+
+
+def test_an_evaluation_can_be_fitted_on_the_playout_players_games():
+    """``--bot playout:review`` (R520): every seat plays the review's playout turn, no search; the rows are the
+    positions those players reach, and the playout player reads no evaluation to name."""
+    script = _training_script()
+    review = script.play("carcassonne", "playout:review", 7, 2, None)
+    plain = script.play("carcassonne", "playout", 7, 2, None)
+    assert len(review) == len(plain) == 2 * 71  # every turn of the deal, for both players
+    assert review != plain  # other players, other positions
+    assert review == script.play("carcassonne", "playout:review", 7, 2, None)  # seeded
+    assert script.bot_source("carcassonne", "playout:review") == {}
+    with pytest.raises(ValueError, match="reads no evaluation"):
+        script.bot_source("carcassonne", "playout:review", EVALUATION)
