@@ -6,6 +6,8 @@
     .venv/bin/python scripts/train_evaluation.py carcassonne --games 400 --for bot  # evaluation-bot.json (R485)
     .venv/bin/python scripts/train_evaluation.py carcassonne --games 400 \
         --features supply,supply_early,any_left,permanent,to_move                   # the review's (evaluation.json)
+    .venv/bin/python scripts/train_evaluation.py carcassonne --games 400 --bot playout:review \
+        --features supply,supply_early,any_left,permanent,to_move --out X.json      # on the review's players (R520)
 
 Each game is played by ``--bot`` in every seat from a seeded deal (deal ``seed + i``), two players by default.
 Before every turn each player's features (:meth:`grn.rules.world.World.features`) and projected score

@@ -340,7 +340,8 @@ def test_a_long_import_does_not_hold_up_other_requests(server):
         time.sleep(0.05)
     for t in threads:
         t.join()
-    assert answers["big"][0] == 200 and answers["big"][1] > 1.0, answers["big"]  # the import was long enough to matter
+    # the import was long enough to matter
+    assert answers["big"][0] == 200 and answers["big"][1] > 1.0, answers["big"]
     assert answers["u"][0] == 400
     # blocked, nearly every request would wait for the import's end (seconds); on a shared 2-core machine even
     # an idle server has a rare pause of a few hundred ms, so nine in ten must answer within 0.5 s
