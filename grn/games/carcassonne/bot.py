@@ -63,9 +63,10 @@ class CarcassonneWorld(TileWorld):
 
     def claim_playouts(self) -> None:
         """The bot's claiming playouts (R443), which since R519 (:data:`BOT_FIGHTS`) are the review's (R516)."""
-        self.claims = True
         if BOT_FIGHTS:
-            self.fights = True
+            self.review_playouts()
+        else:
+            self.claims = True
 
     def review_playouts(self) -> None:
         """A review's playouts (R516): they claim as the bot's do (R443: a farmer on a field worth it, the last
